@@ -1,0 +1,32 @@
+// Lexer: Python source text → tokens, with INDENT/DEDENT, implicit line joining inside brackets,
+// backslash continuation, comments, numeric literals (1e-3, 0x10, 0o7, 0b1, 1_000), and string
+// literals (single, double, triple-quoted, raw, f-strings, bytes). Errors are reported to the
+// sink and lexing continues, so the parser can report further problems.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lang/token.h"
+#include "support/diagnostic.h"
+#include "support/source.h"
+
+namespace pz::lang {
+
+// Tokenizes a whole file. The result always ends with NEWLINE (if the last logical line had
+// tokens), the DEDENTs closing open blocks, and one kEnd. Malformed input yields kError tokens
+// plus diagnostics (phase kLex) in `sink`; it never throws.
+std::vector<Token> Tokenize(const SourceFile& file, FileId id, DiagnosticSink& sink);
+
+// Tokenizes the expression text in [begin, end) of `file`, as found inside an f-string field.
+// No INDENT/DEDENT/NEWLINE tokens are produced (newlines count as whitespace); ends with kEnd.
+std::vector<Token> TokenizeExpression(const SourceFile& file, FileId id, uint32_t begin,
+                                      uint32_t end, DiagnosticSink& sink);
+
+// Decodes backslash escapes of a (non-raw) string body: \n \t \\ \' \" \r \0 \a \b \f \v \xhh
+// \ooo \uXXXX \UXXXXXXXX \N is not supported; a backslash-newline is removed. Unknown escapes
+// are kept verbatim, as Python does. Returns false and sets `error` for a malformed escape.
+bool DecodeEscapes(std::string_view body, std::string& out, std::string& error);
+
+}  // namespace pz::lang
