@@ -1,0 +1,111 @@
+// `pallas-puzzles run FILE.py`: parse and execute a script, print its output as Python would,
+// and render diagnostics (syntax errors: exit 65; runtime errors and limits: exit 70).
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "cli/terminal.h"
+#include "eval/interpreter.h"
+#include "lang/ast_printer.h"
+#include "lang/parser.h"
+
+namespace pz::cli {
+namespace {
+
+struct RunOptions {
+  std::string file;
+  bool dump_ast = false;
+  eval::InterpreterOptions interpreter;
+};
+
+int UsageError(const std::string& message) {
+  std::fprintf(stderr, "pallas-puzzles run: %s\nusage: pallas-puzzles %s\n", message.c_str(),
+               std::string(Commands()[0].usage).c_str());
+  return kExitUsage;
+}
+
+// Parses the options of `run`; returns an exit code on error.
+std::optional<int> ParseRunOptions(const std::vector<std::string>& args, RunOptions& options) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    auto value = [&](const char* name) -> std::optional<std::string> {
+      if (i + 1 >= args.size()) return std::nullopt;
+      return args[++i];
+    };
+    if (arg == "--dump-ast") {
+      options.dump_ast = true;
+    } else if (arg == "--max-steps") {
+      std::optional<std::string> text = value("--max-steps");
+      int64_t steps = 0;
+      if (!text || std::from_chars(text->data(), text->data() + text->size(), steps).ec != std::errc{} ||
+          steps < 0) {
+        return UsageError("`--max-steps` needs a non-negative integer (0 = unlimited)");
+      }
+      options.interpreter.max_steps = steps;
+    } else if (arg == "--timeout") {
+      std::optional<std::string> text = value("--timeout");
+      char* end = nullptr;
+      double seconds = text ? std::strtod(text->c_str(), &end) : -1;
+      if (!text || end == text->c_str() || *end != '\0' || seconds < 0) {
+        return UsageError("`--timeout` needs a non-negative number of seconds (0 = unlimited)");
+      }
+      options.interpreter.timeout_seconds = seconds;
+    } else if (arg == "--help" || arg == "-h") {
+      std::printf("usage: pallas-puzzles %s\n", std::string(Commands()[0].usage).c_str());
+      return kExitOk;
+    } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
+      return UsageError(fmt::format("unknown option `{}`", arg));
+    } else if (options.file.empty()) {
+      options.file = arg;
+    } else {
+      return UsageError("expected exactly one FILE.py");
+    }
+  }
+  if (options.file.empty()) return UsageError("missing FILE.py");
+  return std::nullopt;
+}
+
+}  // namespace
+
+int RunCommand(const std::vector<std::string>& args) {
+  RunOptions options;
+  if (std::optional<int> exit = ParseRunOptions(args, options)) return *exit;
+
+  SourceManager sources;
+  std::optional<FileId> file = sources.Load(options.file);
+  if (!file) {
+    std::fprintf(stderr, "pallas-puzzles run: cannot read `%s`\n", options.file.c_str());
+    return kExitIo;
+  }
+  RenderOptions render{.color = UseColor(stderr)};
+  DiagnosticSink sink;
+  lang::Module module = lang::ParseModule(sources.Get(*file), *file, sink);
+  for (const Diagnostic& diagnostic : sink.diagnostics()) {
+    std::fputs(Render(diagnostic, sources, render).c_str(), stderr);
+  }
+  if (sink.HasErrors()) {
+    int errors = sink.ErrorCount();
+    std::fprintf(stderr, "%d error%s; nothing was run\n", errors, errors == 1 ? "" : "s");
+    return kExitSyntax;
+  }
+  if (options.dump_ast) {
+    std::fputs(lang::PrintAst(module, sources).c_str(), stdout);
+    return kExitOk;
+  }
+
+  options.interpreter.output = [](std::string_view text) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  };
+  eval::Interpreter interpreter(sources, options.interpreter);
+  std::optional<Diagnostic> error = interpreter.RunModule(std::move(module));
+  std::fflush(stdout);
+  if (error) {
+    std::fputs(Render(*error, sources, render).c_str(), stderr);
+    return kExitRuntime;
+  }
+  return kExitOk;
+}
+
+}  // namespace pz::cli

@@ -1,0 +1,209 @@
+// The tree-walking evaluator for the Python subset. One Interpreter owns all runtime state of a
+// session (no globals): builtin types and modules, the global scope, the call stack, limits.
+// Library code never prints: `print` writes through InterpreterOptions::output.
+//
+// Python exceptions travel as C++ exceptions of type PyError through the evaluator; resource
+// limits (steps, wall clock) travel as LimitExceeded, which Python `try` cannot catch.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "eval/value.h"
+#include "lang/ast.h"
+#include "support/diagnostic.h"
+#include "support/source.h"
+
+namespace pz::eval {
+
+struct InterpreterOptions {
+  // Statements, loop iterations and calls executed before the run stops with an error; keeps
+  // `while True: pass` from hanging the tool. 0 means unlimited.
+  int64_t max_steps = 50'000'000;
+  // Nested Python calls allowed before RecursionError (CPython's default is 1000).
+  int max_recursion = 1000;
+  // Wall-clock seconds before the run stops with an error; 0 means unlimited.
+  double timeout_seconds = 0;
+  // Receives everything `print` writes. Defaults to discarding output.
+  std::function<void(std::string_view)> output;
+};
+
+// A Python exception in flight.
+struct PyError {
+  std::shared_ptr<ExceptionObject> exception;
+};
+
+// A resource limit was hit; not catchable by Python code.
+struct LimitExceeded {
+  std::string message;  // e.g. "step budget of 1000 exceeded"
+  SourceSpan span;
+  std::vector<TraceEntry> traceback;
+};
+
+// The built-in types, owned by the Interpreter; stable pointers for its lifetime.
+struct BuiltinTypes {
+  TypeObject* object;  // root of the hierarchy for isinstance(x, object)
+  TypeObject *none_type, *bool_type, *int_type, *float_type, *str_type, *tuple_type,
+      *list_type, *dict_type, *set_type, *slice_type, *range_type, *function_type, *module_type,
+      *type_type;
+  // Exceptions.
+  TypeObject *base_exception, *exception, *arithmetic_error, *zero_division_error,
+      *overflow_error, *lookup_error, *index_error, *key_error, *value_error, *type_error,
+      *name_error, *unbound_local_error, *attribute_error, *assertion_error, *runtime_error,
+      *recursion_error, *not_implemented_error, *import_error, *module_not_found_error,
+      *stop_iteration;
+};
+
+class Environment;
+struct FunctionCode;
+
+class Interpreter {
+ public:
+  Interpreter(SourceManager& sources, InterpreterOptions options);
+  ~Interpreter();
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
+
+  // Runs a module as `__main__` in this interpreter's global scope. Returns the diagnostic of an
+  // uncaught exception or limit, or nullopt on success. The module is kept alive by the
+  // interpreter (functions point into it).
+  std::optional<Diagnostic> RunModule(lang::Module module);
+
+  const SourceManager& sources() const { return sources_; }
+  const InterpreterOptions& options() const { return options_; }
+  const BuiltinTypes& types() const { return types_; }
+
+  // ---- Raising errors -------------------------------------------------------------------
+  // Raises a Python exception at the span currently executing (the innermost call or
+  // expression), with a traceback of the current call stack.
+  [[noreturn]] void Raise(TypeObject* type, std::string message);
+  [[noreturn]] void RaiseAt(SourceSpan span, TypeObject* type, std::string message);
+  // Same, with extra hint lines rendered as notes under the error.
+  [[noreturn]] void RaiseWithNotes(TypeObject* type, std::string message,
+                                   std::vector<std::string> notes);
+  // Creates an exception instance without raising it.
+  std::shared_ptr<ExceptionObject> NewException(TypeObject* type, std::vector<Value> args);
+  // Throws an existing exception, filling its span/traceback if not yet set.
+  [[noreturn]] void Throw(std::shared_ptr<ExceptionObject> exception);
+  // Converts an uncaught error into the Diagnostic the CLI renders.
+  Diagnostic ToDiagnostic(const PyError& error);
+  Diagnostic ToDiagnostic(const LimitExceeded& error);
+
+  // ---- Python protocols on any Value (raise PyError as Python would) ------------------
+  Value Call(const Value& callee, CallArgs args);
+  Value Call(const Value& callee, std::vector<Value> positional);
+  std::string Repr(const Value& value);
+  std::string Str(const Value& value);
+  // format(value, spec): Python's format protocol (int/float/str/bool mini-language, objects'
+  // Format hook); raises ValueError/TypeError for bad specs.
+  std::string Format(const Value& value, std::string_view spec);
+  bool Truthy(const Value& value);
+  bool Equals(const Value& a, const Value& b);
+  // a < b, raising TypeError for unorderable operands.
+  bool Less(const Value& a, const Value& b);
+  Value Compare(lang::CmpOpKind op, const Value& a, const Value& b);
+  size_t Hash(const Value& value);
+  Value BinaryOp(lang::BinOpKind op, const Value& a, const Value& b);
+  Value UnaryOp(lang::UnaryOpKind op, const Value& a);
+  Value GetAttr(const Value& object, std::string_view name);
+  std::optional<Value> TryGetAttr(const Value& object, std::string_view name);
+  void SetAttr(const Value& object, std::string_view name, const Value& value);
+  Value GetItem(const Value& object, const Value& key);
+  void SetItem(const Value& object, const Value& key, const Value& value);
+  void DelItem(const Value& object, const Value& key);
+  bool Contains(const Value& container, const Value& item);
+  int64_t Len(const Value& value);
+  // An iterator object for `value` (TypeError "'int' object is not iterable" otherwise).
+  ObjectRef GetIter(const Value& value);
+  // Like GetIter, but nullptr instead of TypeError for non-iterables.
+  ObjectRef TryGetIter(const Value& value);
+  std::optional<Value> Next(const ObjectRef& iterator);
+  // Calls fn for each item until it returns false.
+  void ForEach(const Value& iterable, const std::function<bool(const Value&)>& fn);
+  std::vector<Value> ToVector(const Value& iterable);
+  // isinstance(value, type)
+  bool IsInstance(const Value& value, const TypeObject* type);
+  TypeObject* TypeOf(const Value& value);
+  // Python's type name of a value ("int", "list", extension names).
+  std::string TypeName(const Value& value);
+
+  // ---- Services ---------------------------------------------------------------------------
+  void Print(std::string_view text);
+  // Counts one step against max_steps and checks the wall clock; throws LimitExceeded.
+  void Step();
+  // Registers an object whose references must be cleared at teardown to break cycles.
+  void Track(const ObjectRef& object);
+  // Adds an importable builtin module (by dotted name, e.g. "jax.numpy").
+  void RegisterModule(const std::string& name, std::shared_ptr<ModuleObject> module);
+  // Names of all importable modules, sorted.
+  std::vector<std::string> ModuleNames() const;
+  // A builtin function value.
+  Value MakeBuiltin(std::string name, BuiltinFunctionObject::Fn fn);
+  // The `builtins` table consulted after globals.
+  std::unordered_map<std::string, Value>& builtins() { return builtins_; }
+  Value ellipsis() const { return ellipsis_; }
+  // The span of the innermost expression/call being executed.
+  SourceSpan current_span() const;
+  // Current Python call depth (module level is 1).
+  int depth() const { return static_cast<int>(frames_.size()); }
+
+ private:
+  friend class Evaluator;
+  struct Frame {
+    std::string function;
+    SourceSpan span;
+  };
+  void InitTypes();
+  std::vector<TraceEntry> Traceback() const;
+  void SetSpan(SourceSpan span) { frames_.back().span = span; }
+  // Registers an environment captured by a closure, cleared at teardown to break cycles.
+  void TrackEnvironment(const std::shared_ptr<Environment>& env);
+  std::shared_ptr<const FunctionCode> CodeFor(const void* node,
+                                              const std::function<std::shared_ptr<FunctionCode>()>& make);
+
+  SourceManager& sources_;
+  InterpreterOptions options_;
+  BuiltinTypes types_{};
+  std::vector<std::shared_ptr<TypeObject>> type_storage_;
+  std::unordered_map<std::string, Value> builtins_;
+  std::unordered_map<std::string, std::shared_ptr<ModuleObject>> modules_;
+  std::shared_ptr<Environment> globals_;
+  std::vector<std::unique_ptr<lang::Module>> programs_;
+  std::unordered_map<const void*, std::shared_ptr<const FunctionCode>> code_cache_;
+  std::vector<Frame> frames_;
+  std::vector<std::weak_ptr<Object>> tracked_;
+  size_t tracked_compact_at_ = 1024;
+  std::vector<std::weak_ptr<Environment>> environments_;
+  size_t environments_compact_at_ = 1024;
+  // Exceptions being handled by enclosing `except` blocks (innermost last), for bare `raise`.
+  std::vector<std::shared_ptr<ExceptionObject>> handling_;
+  Value ellipsis_;
+  int64_t steps_ = 0;
+  std::chrono::steady_clock::time_point deadline_;
+};
+
+// ---- Argument binding for builtins ----------------------------------------------------------
+// Binds `args` to parameter names for a builtin called `function`. Names ending in '=' are
+// optional; a name "*" marks the start of keyword-only parameters. Raises the TypeError CPython
+// gives for missing, extra or unexpected arguments. Missing optionals are nullopt.
+std::vector<std::optional<Value>> BindArgs(Interpreter& interp, std::string_view function,
+                                           const CallArgs& args,
+                                           std::initializer_list<std::string_view> names);
+
+// Registration of builtins (eval/builtins*.cpp) and builtin modules (eval/modules.cpp).
+void InstallTypeConstructors(Interpreter& interp);
+void InstallBuiltins(Interpreter& interp);
+void InstallModules(Interpreter& interp);
+// `format % args` for str (a tuple for several values, else one value).
+Value PercentFormat(Interpreter& interp, const std::string& format, const Value& args);
+// Methods of built-in kinds: `'a,b'.split`, `[].append`, `{}.get`, ... nullopt if no such method.
+std::optional<Value> GetBuiltinMethod(Interpreter& interp, const Value& self,
+                                      std::string_view name);
+
+}  // namespace pz::eval

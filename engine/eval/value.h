@@ -1,0 +1,388 @@
+// Runtime values of the Python-subset evaluator. A Value is an immediate (None, bool, int, float)
+// or a reference to a heap Object. Built-in types (str, tuple, list, dict, ...) are Object
+// subclasses identified by ObjectKind; later layers (arrays, tracers, refs) add their own
+// Object subclasses with kind kExtension and implement the protocol hooks of Object.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "lang/ast.h"
+#include "support/source.h"
+
+namespace pz::eval {
+
+class Interpreter;
+class Object;
+class TypeObject;
+using ObjectRef = std::shared_ptr<Object>;
+
+enum class ObjectKind {
+  kStr, kTuple, kList, kDict, kSet, kSlice, kEllipsis, kRange, kIterator,
+  kFunction, kBuiltinFunction, kBoundMethod, kPartial, kModule, kType, kException,
+  kExtension,  // defined by a later layer (array, kernel, tpu)
+};
+
+struct NoneValue {
+  friend bool operator==(NoneValue, NoneValue) { return true; }
+};
+
+// An immediate or a heap reference. Copying a Value is cheap (at most a shared_ptr copy).
+class Value {
+ public:
+  Value() = default;  // None
+  Value(NoneValue) {}
+  static Value Bool(bool b) { return Value(Storage(b)); }
+  static Value Int(int64_t i) { return Value(Storage(i)); }
+  static Value Float(double d) { return Value(Storage(d)); }
+  Value(ObjectRef object) : storage_(std::move(object)) {}  // NOLINT: implicit by design
+  template <typename T>
+  Value(std::shared_ptr<T> object) : storage_(ObjectRef(std::move(object))) {}  // NOLINT
+
+  bool is_none() const { return std::holds_alternative<NoneValue>(storage_); }
+  bool is_bool() const { return std::holds_alternative<bool>(storage_); }
+  bool is_int() const { return std::holds_alternative<int64_t>(storage_); }
+  bool is_float() const { return std::holds_alternative<double>(storage_); }
+  bool is_object() const { return std::holds_alternative<ObjectRef>(storage_); }
+  // int or bool (bool is a subclass of int in Python)
+  bool is_integral() const { return is_int() || is_bool(); }
+  // int, bool or float
+  bool is_number() const { return is_integral() || is_float(); }
+
+  bool as_bool() const { return std::get<bool>(storage_); }
+  int64_t as_int() const { return std::get<int64_t>(storage_); }
+  double as_float() const { return std::get<double>(storage_); }
+  // Integral value of an int or bool.
+  int64_t integral() const { return is_bool() ? (as_bool() ? 1 : 0) : as_int(); }
+  // Numeric value of an int, bool or float as double.
+  double number() const { return is_float() ? as_float() : static_cast<double>(integral()); }
+  const ObjectRef& object() const { return std::get<ObjectRef>(storage_); }
+
+  // The object's kind, or nullopt for immediates.
+  std::optional<ObjectKind> kind() const;
+  bool is(ObjectKind k) const { return kind() == k; }
+  // Downcast helper: nullptr unless the value is an object of type T.
+  template <typename T>
+  T* as() const {
+    return is_object() ? dynamic_cast<T*>(object().get()) : nullptr;
+  }
+
+  // Python `is`: identity for objects, equality of immediates of the same type.
+  bool Identical(const Value& other) const;
+
+ private:
+  using Storage = std::variant<NoneValue, bool, int64_t, double, ObjectRef>;
+  explicit Value(Storage storage) : storage_(std::move(storage)) {}
+  Storage storage_;
+};
+
+// Arguments of a call, already evaluated.
+struct CallArgs {
+  std::vector<Value> positional;
+  std::vector<std::pair<std::string, Value>> keywords;  // in call order, names unique
+  SourceSpan span;                                      // the call expression
+};
+
+// Base of every heap value. The protocol hooks are used for kExtension objects (and by built-in
+// kinds where convenient); a hook returning nullopt means "not supported", and the interpreter
+// then raises the TypeError/AttributeError Python would.
+class Object : public std::enable_shared_from_this<Object> {
+ public:
+  explicit Object(ObjectKind kind) : kind_(kind) {}
+  virtual ~Object() = default;
+  Object(const Object&) = delete;
+  Object& operator=(const Object&) = delete;
+
+  ObjectKind kind() const { return kind_; }
+  // Python's type name, as shown in error messages ("list", "function", "Array").
+  virtual std::string_view type_name() const = 0;
+
+  virtual std::string Repr(Interpreter& interp) const;
+  virtual std::string Str(Interpreter& interp) const { return Repr(interp); }
+  virtual std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) {
+    return std::nullopt;
+  }
+  // Returns false when the attribute cannot be set.
+  virtual bool SetAttr(Interpreter& interp, std::string_view name, const Value& value) {
+    return false;
+  }
+  virtual std::optional<Value> Call(Interpreter& interp, CallArgs& args) { return std::nullopt; }
+  virtual std::optional<Value> GetItem(Interpreter& interp, const Value& key) {
+    return std::nullopt;
+  }
+  virtual bool SetItem(Interpreter& interp, const Value& key, const Value& value) { return false; }
+  // self OP other (reflected == false) or other OP self (reflected == true).
+  virtual std::optional<Value> Binary(Interpreter& interp, lang::BinOpKind op, const Value& other,
+                                      bool reflected) {
+    return std::nullopt;
+  }
+  virtual std::optional<Value> Unary(Interpreter& interp, lang::UnaryOpKind op) {
+    return std::nullopt;
+  }
+  // self OP other for == != < <= > >=; nullopt falls back to identity (==, !=) or TypeError.
+  virtual std::optional<Value> Compare(Interpreter& interp, lang::CmpOpKind op,
+                                       const Value& other, bool reflected) {
+    return std::nullopt;
+  }
+  virtual std::optional<bool> Truthy(Interpreter& interp) { return std::nullopt; }
+  // format(self, spec) for a non-empty spec; nullopt = TypeError (unsupported format string).
+  virtual std::optional<std::string> Format(Interpreter& interp, std::string_view spec) {
+    return std::nullopt;
+  }
+  virtual std::optional<int64_t> Len(Interpreter& interp) { return std::nullopt; }
+  // An iterator object (kind kIterator) over this object, or nullptr if not iterable.
+  virtual ObjectRef Iter(Interpreter& interp) { return nullptr; }
+  // Value semantics hash/equality for dict keys; nullopt = unhashable.
+  virtual std::optional<size_t> Hash(Interpreter& interp) { return std::nullopt; }
+  // Drops references to other objects; called at interpreter teardown to break cycles.
+  virtual void ClearReferences() {}
+
+ private:
+  ObjectKind kind_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Built-in kinds. Their behaviour lives in the interpreter and builtins; these are data.
+
+class StrObject final : public Object {
+ public:
+  explicit StrObject(std::string value) : Object(ObjectKind::kStr), value(std::move(value)) {}
+  std::string_view type_name() const override { return "str"; }
+  const std::string value;
+};
+
+class TupleObject final : public Object {
+ public:
+  explicit TupleObject(std::vector<Value> items)
+      : Object(ObjectKind::kTuple), items(std::move(items)) {}
+  std::string_view type_name() const override { return "tuple"; }
+  void ClearReferences() override { items.clear(); }
+  std::vector<Value> items;  // never mutated after construction, except by ClearReferences
+};
+
+class ListObject final : public Object {
+ public:
+  explicit ListObject(std::vector<Value> items = {})
+      : Object(ObjectKind::kList), items(std::move(items)) {}
+  std::string_view type_name() const override { return "list"; }
+  void ClearReferences() override { items.clear(); }
+  std::vector<Value> items;
+};
+
+// Insertion-ordered hash table keyed by hashable Values (None, bool, int, float, str, tuple,
+// and extension objects that implement Hash).
+class DictObject final : public Object {
+ public:
+  DictObject() : Object(ObjectKind::kDict) {}
+  std::string_view type_name() const override { return "dict"; }
+  void ClearReferences() override;
+
+  // All of these raise TypeError through `interp` for unhashable keys.
+  std::optional<Value> Get(Interpreter& interp, const Value& key) const;
+  void Set(Interpreter& interp, const Value& key, Value value);
+  // Returns the removed value, or nullopt if absent.
+  std::optional<Value> Remove(Interpreter& interp, const Value& key);
+  bool Contains(Interpreter& interp, const Value& key) const { return Get(interp, key).has_value(); }
+  size_t size() const { return live_; }
+  // Live entries in insertion order.
+  std::vector<std::pair<Value, Value>> Items() const;
+  void Clear();
+
+ private:
+  struct Entry {
+    Value key;
+    Value value;
+    bool live = true;
+  };
+  std::optional<size_t> Find(Interpreter& interp, const Value& key, size_t hash) const;
+  void Compact();
+
+  std::vector<Entry> entries_;
+  std::unordered_multimap<size_t, size_t> index_;  // hash → entry position
+  size_t live_ = 0;
+};
+
+// A set is a dict whose values are unused; it keeps insertion order (printing sorts nothing, so
+// output may differ from CPython's for non-small-int elements; the course never relies on it).
+class SetObject final : public Object {
+ public:
+  SetObject() : Object(ObjectKind::kSet) {}
+  std::string_view type_name() const override { return "set"; }
+  void ClearReferences() override { table.Clear(); }
+  DictObject table;
+};
+
+class SliceObject final : public Object {
+ public:
+  SliceObject(Value start, Value stop, Value step)
+      : Object(ObjectKind::kSlice), start(std::move(start)), stop(std::move(stop)),
+        step(std::move(step)) {}
+  std::string_view type_name() const override { return "slice"; }
+  Value start, stop, step;  // None when omitted
+};
+
+class EllipsisObject final : public Object {
+ public:
+  EllipsisObject() : Object(ObjectKind::kEllipsis) {}
+  std::string_view type_name() const override { return "ellipsis"; }
+};
+
+class RangeObject final : public Object {
+ public:
+  RangeObject(int64_t start, int64_t stop, int64_t step)
+      : Object(ObjectKind::kRange), start(start), stop(stop), step(step) {}
+  std::string_view type_name() const override { return "range"; }
+  int64_t size() const;
+  int64_t start, stop, step;
+};
+
+// Every iterator (over lists, ranges, dict views, zip, map, ...) is a callback that yields the
+// next value or nullopt when exhausted.
+class IteratorObject final : public Object {
+ public:
+  using NextFn = std::function<std::optional<Value>(Interpreter&)>;
+  IteratorObject(std::string name, NextFn next)
+      : Object(ObjectKind::kIterator), name_(std::move(name)), next_(std::move(next)) {}
+  std::string_view type_name() const override { return name_; }
+  std::optional<Value> Next(Interpreter& interp) { return next_ ? next_(interp) : std::nullopt; }
+  void ClearReferences() override { next_ = nullptr; }
+
+ private:
+  std::string name_;
+  NextFn next_;
+};
+
+class Environment;  // eval/environment.h
+struct FunctionCode;
+
+// A user function (def or lambda) with its closure.
+class FunctionObject final : public Object {
+ public:
+  FunctionObject(std::shared_ptr<const FunctionCode> code, std::shared_ptr<Environment> closure,
+                 std::vector<Value> defaults, std::shared_ptr<Environment> globals);
+  std::string_view type_name() const override { return "function"; }
+  std::string Repr(Interpreter& interp) const override;
+  std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) override;
+  bool SetAttr(Interpreter& interp, std::string_view name, const Value& value) override;
+  void ClearReferences() override;
+
+  std::shared_ptr<const FunctionCode> code;
+  std::shared_ptr<Environment> closure;  // enclosing function scope; nullptr at module level
+  std::vector<Value> defaults;           // one per parameter, None-filled where no default
+  std::vector<bool> has_default;
+  std::shared_ptr<Environment> globals;
+  std::shared_ptr<DictObject> attrs;     // function attributes (f.__name__ is built in)
+};
+
+// A function implemented in C++ (`len`, `math.sqrt`, `list.append` before binding, ...).
+class BuiltinFunctionObject final : public Object {
+ public:
+  using Fn = std::function<Value(Interpreter&, CallArgs&)>;
+  BuiltinFunctionObject(std::string name, Fn fn)
+      : Object(ObjectKind::kBuiltinFunction), name(std::move(name)), fn(std::move(fn)) {}
+  std::string_view type_name() const override { return "builtin_function_or_method"; }
+  std::string Repr(Interpreter& interp) const override;
+  std::string name;
+  Fn fn;
+};
+
+// `obj.method` for built-in types: calling it prepends `self`.
+class BoundMethodObject final : public Object {
+ public:
+  BoundMethodObject(Value self, Value function)
+      : Object(ObjectKind::kBoundMethod), self(std::move(self)), function(std::move(function)) {}
+  std::string_view type_name() const override { return "method"; }
+  std::string Repr(Interpreter& interp) const override;
+  void ClearReferences() override { self = Value(); function = Value(); }
+  Value self;
+  Value function;
+};
+
+// functools.partial(func, *args, **kwargs)
+class PartialObject final : public Object {
+ public:
+  PartialObject(Value func, std::vector<Value> args,
+                std::vector<std::pair<std::string, Value>> keywords)
+      : Object(ObjectKind::kPartial), func(std::move(func)), args(std::move(args)),
+        keywords(std::move(keywords)) {}
+  std::string_view type_name() const override { return "functools.partial"; }
+  std::string Repr(Interpreter& interp) const override;
+  std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) override;
+  void ClearReferences() override { func = Value(); args.clear(); keywords.clear(); }
+  Value func;
+  std::vector<Value> args;
+  std::vector<std::pair<std::string, Value>> keywords;
+};
+
+// A module: a named attribute table. Builtin modules are filled in C++ by their registrars.
+class ModuleObject final : public Object {
+ public:
+  explicit ModuleObject(std::string name) : Object(ObjectKind::kModule), name(std::move(name)) {}
+  std::string_view type_name() const override { return "module"; }
+  std::string Repr(Interpreter& interp) const override { return "<module '" + name + "'>"; }
+  std::optional<Value> GetAttr(Interpreter& interp, std::string_view attr) override;
+  bool SetAttr(Interpreter& interp, std::string_view attr, const Value& value) override;
+  void ClearReferences() override { attrs.clear(); }
+  void Set(std::string attr, Value value) { attrs[std::move(attr)] = std::move(value); }
+
+  std::string name;
+  std::unordered_map<std::string, Value> attrs;
+};
+
+// A type object: `int`, `list`, `ValueError`, ... Calling it constructs an instance. Exception
+// types form a single-inheritance chain through `base`.
+class TypeObject final : public Object {
+ public:
+  using Constructor = std::function<Value(Interpreter&, TypeObject&, CallArgs&)>;
+  TypeObject(std::string name, TypeObject* base, Constructor constructor)
+      : Object(ObjectKind::kType), name(std::move(name)), base(base),
+        constructor(std::move(constructor)) {}
+  std::string_view type_name() const override { return "type"; }
+  std::string Repr(Interpreter& interp) const override { return "<class '" + name + "'>"; }
+  std::optional<Value> GetAttr(Interpreter& interp, std::string_view attr) override;
+  // True if this type is `other` or derives from it.
+  bool IsSubtypeOf(const TypeObject* other) const;
+
+  std::string name;
+  TypeObject* base;  // owned by the interpreter's type table; nullptr at the root
+  Constructor constructor;
+};
+
+// One frame of a Python traceback: where the frame was executing and the function's name.
+struct TraceEntry {
+  SourceSpan span;
+  std::string function;
+};
+
+// An exception instance. `args` as in Python; `traceback` and `span` are filled where raised.
+class ExceptionObject final : public Object {
+ public:
+  ExceptionObject(TypeObject* type, std::vector<Value> args)
+      : Object(ObjectKind::kException), type(type), args(std::move(args)) {}
+  std::string_view type_name() const override { return type->name; }
+  std::string Repr(Interpreter& interp) const override;
+  std::string Str(Interpreter& interp) const override;
+  std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) override;
+  void ClearReferences() override { args.clear(); }
+
+  TypeObject* type;
+  std::vector<Value> args;
+  SourceSpan span;                        // where it was raised
+  std::vector<TraceEntry> traceback;  // outermost first
+  std::vector<std::string> notes;         // extra hint lines shown under the error
+};
+
+// Convenience constructors.
+Value MakeStr(std::string s);
+Value MakeTuple(std::vector<Value> items);
+Value MakeList(std::vector<Value> items);
+
+}  // namespace pz::eval
