@@ -11,6 +11,20 @@
 namespace pz::eval {
 namespace {
 
+// Marks a loop as running for the step-limit diagnostic while it is in scope.
+class LoopScope {
+ public:
+  LoopScope(std::vector<SourceSpan>& loops, SourceSpan header) : loops_(loops) {
+    loops_.push_back(header);
+  }
+  ~LoopScope() { loops_.pop_back(); }
+  LoopScope(const LoopScope&) = delete;
+  LoopScope& operator=(const LoopScope&) = delete;
+
+ private:
+  std::vector<SourceSpan>& loops_;
+};
+
 template <class... Ts>
 struct Overloaded : Ts... {
   using Ts::operator()...;
@@ -95,6 +109,7 @@ Evaluator::Flow Evaluator::Exec(const lang::Stmt& stmt, Scope& scope) {
             Value iterable = Eval(*s.iter, scope);
             interp_.SetSpan(s.iter->span);
             ObjectRef iterator = interp_.GetIter(iterable);
+            LoopScope loop(interp_.loops_, stmt.span);
             while (true) {
               interp_.Step();
               std::optional<Value> item = interp_.Next(iterator);
@@ -107,6 +122,7 @@ Evaluator::Flow Evaluator::Exec(const lang::Stmt& stmt, Scope& scope) {
             return ExecBlock(s.orelse, scope);
           },
           [&](const lang::While& s) {
+            LoopScope loop(interp_.loops_, stmt.span);
             while (true) {
               interp_.SetSpan(stmt.span);
               interp_.Step();
@@ -517,7 +533,7 @@ void Evaluator::AugAssign(const lang::AugAssign& node, Scope& scope) {
         return current;
       }
     }
-    return interp_.BinaryOp(node.op, current, rhs);
+    return interp_.BinaryOp(node.op, current, rhs, /*inplace=*/true);
   };
   if (auto* name = std::get_if<lang::Name>(&target.node)) {
     Value current = LoadName(name->id, target.span, scope);

@@ -126,6 +126,7 @@ std::optional<Diagnostic> Interpreter::RunModule(lang::Module module) {
     }
     frames_.resize(depth);
     handling_.clear();
+    loops_.clear();
   });
   return result;
 }
@@ -217,14 +218,14 @@ void Interpreter::Step() {
         fmt::format("step limit of {} exceeded; the program ran too long (an endless loop?); "
                     "raise the limit with `--max-steps N`",
                     options_.max_steps),
-        current_span(), Traceback()};
+        loops_.empty() ? current_span() : loops_.back(), Traceback()};
   }
   if (options_.timeout_seconds > 0 && (steps_ & 1023) == 0 &&
       std::chrono::steady_clock::now() > deadline_) {
     throw LimitExceeded{fmt::format("time limit of {} s exceeded; the program ran too long (an "
                                     "endless loop?); raise the limit with `--timeout SECONDS`",
                                     options_.timeout_seconds),
-                        current_span(), Traceback()};
+                        loops_.empty() ? current_span() : loops_.back(), Traceback()};
   }
 }
 

@@ -109,7 +109,8 @@ class Interpreter {
   bool Less(const Value& a, const Value& b);
   Value Compare(lang::CmpOpKind op, const Value& a, const Value& b);
   size_t Hash(const Value& value);
-  Value BinaryOp(lang::BinOpKind op, const Value& a, const Value& b);
+  // `inplace` only changes the wording of errors (`+=` instead of `+`).
+  Value BinaryOp(lang::BinOpKind op, const Value& a, const Value& b, bool inplace = false);
   Value UnaryOp(lang::UnaryOpKind op, const Value& a);
   Value GetAttr(const Value& object, std::string_view name);
   std::optional<Value> TryGetAttr(const Value& object, std::string_view name);
@@ -160,6 +161,8 @@ class Interpreter {
     SourceSpan span;
   };
   void InitTypes();
+  Value SetOperation(lang::BinOpKind op, SetObject& a, SetObject& b);
+  std::optional<Value> UnboundMethod(TypeObject& type, std::string_view name);
   std::vector<TraceEntry> Traceback() const;
   void SetSpan(SourceSpan span) { frames_.back().span = span; }
   // Registers an environment captured by a closure, cleared at teardown to break cycles.
@@ -177,6 +180,9 @@ class Interpreter {
   std::vector<std::unique_ptr<lang::Module>> programs_;
   std::unordered_map<const void*, std::shared_ptr<const FunctionCode>> code_cache_;
   std::vector<Frame> frames_;
+  // Headers of the loops being executed, innermost last: a step-limit error points at the
+  // innermost one, which is the loop that ran away.
+  std::vector<SourceSpan> loops_;
   std::vector<std::weak_ptr<Object>> tracked_;
   size_t tracked_compact_at_ = 1024;
   std::vector<std::weak_ptr<Environment>> environments_;
@@ -190,8 +196,9 @@ class Interpreter {
 
 // ---- Argument binding for builtins ----------------------------------------------------------
 // Binds `args` to parameter names for a builtin called `function`. Names ending in '=' are
-// optional; a name "*" marks the start of keyword-only parameters. Raises the TypeError CPython
-// gives for missing, extra or unexpected arguments. Missing optionals are nullopt.
+// optional; a name "/" ends the positional-only parameters and "*" starts the keyword-only
+// ones. Raises the TypeError CPython gives for missing, extra or unexpected arguments. Missing
+// optionals are nullopt.
 std::vector<std::optional<Value>> BindArgs(Interpreter& interp, std::string_view function,
                                            const CallArgs& args,
                                            std::initializer_list<std::string_view> names);

@@ -147,9 +147,7 @@ std::string Interpreter::Repr(const Value& value) {
       auto& set = static_cast<SetObject&>(object);
       if (set.table.size() == 0) return "set()";
       return guard("{...}", [&] {
-        std::vector<Value> keys;
-        for (const auto& [k, v] : set.table.Items()) keys.push_back(k);
-        return "{" + join(keys) + "}";
+        return "{" + join(set.Elements()) + "}";
       });
     }
     case ObjectKind::kRange: {
@@ -170,9 +168,9 @@ std::string Interpreter::Repr(const Value& value) {
 
 std::string Interpreter::Str(const Value& value) {
   if (auto* s = value.as<StrObject>()) return s->value;
-  if (value.is_object() && value.object()->kind() != ObjectKind::kList &&
-      value.object()->kind() != ObjectKind::kTuple && value.object()->kind() != ObjectKind::kDict &&
-      value.object()->kind() != ObjectKind::kSet) {
+  // Exceptions and extension objects (arrays print differently from their repr) have their own
+  // str; every other kind prints its repr.
+  if (value.is(ObjectKind::kException) || value.is(ObjectKind::kExtension)) {
     return value.object()->Str(*this);
   }
   return Repr(value);
@@ -321,6 +319,24 @@ Value Interpreter::Compare(CmpOpKind op, const Value& a, const Value& b) {
   if (a.is(ObjectKind::kStr) && b.is(ObjectKind::kStr)) {
     int c = a.as<StrObject>()->value.compare(b.as<StrObject>()->value);
     return decide(c < 0 ? -1 : (c > 0 ? 1 : 0));
+  }
+  if (a.is(ObjectKind::kSet) && b.is(ObjectKind::kSet)) {
+    auto subset = [&](SetObject& x, SetObject& y) {
+      for (const auto& [k, v] : x.table.Items()) {
+        if (!y.table.Contains(*this, k)) return false;
+      }
+      return true;
+    };
+    SetObject& x = *a.as<SetObject>();
+    SetObject& y = *b.as<SetObject>();
+    size_t nx = x.table.size(), ny = y.table.size();
+    switch (op) {
+      case CmpOpKind::kLtE: return Value::Bool(subset(x, y));
+      case CmpOpKind::kLt: return Value::Bool(nx < ny && subset(x, y));
+      case CmpOpKind::kGtE: return Value::Bool(subset(y, x));
+      case CmpOpKind::kGt: return Value::Bool(ny < nx && subset(y, x));
+      default: break;
+    }
   }
   bool lists = a.is(ObjectKind::kList) && b.is(ObjectKind::kList);
   bool tuples = a.is(ObjectKind::kTuple) && b.is(ObjectKind::kTuple);
@@ -480,7 +496,7 @@ std::pair<double, double> FloatDivmod(double x, double y) {
 
 }  // namespace
 
-Value Interpreter::BinaryOp(BinOpKind op, const Value& a, const Value& b) {
+Value Interpreter::BinaryOp(BinOpKind op, const Value& a, const Value& b, bool inplace) {
   // Extension objects first: arrays define every operator against numbers and each other.
   if (a.is(ObjectKind::kExtension)) {
     if (auto r = a.object()->Binary(*this, op, b, false)) return *r;
@@ -565,6 +581,10 @@ Value Interpreter::BinaryOp(BinOpKind op, const Value& a, const Value& b) {
     return Value(list);
   } else if (op == BinOpKind::kMod && a.is(ObjectKind::kStr)) {
     return PercentFormat(*this, a.as<StrObject>()->value, b);
+  } else if (a.is(ObjectKind::kSet) && b.is(ObjectKind::kSet) &&
+             (op == BinOpKind::kBitOr || op == BinOpKind::kBitAnd || op == BinOpKind::kSub ||
+              op == BinOpKind::kBitXor)) {
+    return SetOperation(op, *a.as<SetObject>(), *b.as<SetObject>());
   } else if (op == BinOpKind::kBitOr && a.is(ObjectKind::kDict) && b.is(ObjectKind::kDict)) {
     auto dict = std::make_shared<DictObject>();
     Track(dict);
@@ -580,8 +600,28 @@ Value Interpreter::BinaryOp(BinOpKind op, const Value& a, const Value& b) {
     Raise(types_.type_error, fmt::format("can only concatenate tuple (not \"{}\") to tuple",
                                          TypeName(b)));
   }
-  Raise(types_.type_error, fmt::format("unsupported operand type(s) for {}: '{}' and '{}'",
-                                       lang::Spelling(op), TypeName(a), TypeName(b)));
+  Raise(types_.type_error, fmt::format("unsupported operand type(s) for {}{}: '{}' and '{}'",
+                                       lang::Spelling(op), inplace ? "=" : "", TypeName(a),
+                                       TypeName(b)));
+}
+
+Value Interpreter::SetOperation(BinOpKind op, SetObject& a, SetObject& b) {
+  auto result = std::make_shared<SetObject>();
+  Track(result);
+  auto add = [&](const Value& v) { result->table.Set(*this, v, Value()); };
+  for (const auto& [k, v] : a.table.Items()) {
+    bool in_b = b.table.Contains(*this, k);
+    if (op == BinOpKind::kBitOr || (op == BinOpKind::kBitAnd && in_b) ||
+        ((op == BinOpKind::kSub || op == BinOpKind::kBitXor) && !in_b)) {
+      add(k);
+    }
+  }
+  if (op == BinOpKind::kBitOr || op == BinOpKind::kBitXor) {
+    for (const auto& [k, v] : b.table.Items()) {
+      if (op == BinOpKind::kBitOr || !a.table.Contains(*this, k)) add(k);
+    }
+  }
+  return Value(result);
 }
 
 Value Interpreter::UnaryOp(UnaryOpKind op, const Value& a) {

@@ -94,9 +94,40 @@ std::optional<Value> Interpreter::TryGetAttr(const Value& object, std::string_vi
       if (name == "step") return s->step;
     }
     if (std::optional<Value> value = object.object()->GetAttr(*this, name)) return value;
+    if (kind == ObjectKind::kType) return UnboundMethod(*object.as<TypeObject>(), name);
     return std::nullopt;
   }
   return GetBuiltinMethod(*this, object, name);
+}
+
+std::optional<Value> Interpreter::UnboundMethod(TypeObject& type, std::string_view name) {
+  // `str.lower`, `list.append`, ...: a function taking the instance as its first argument.
+  Value sample;
+  if (&type == types_.str_type) sample = MakeStr("");
+  else if (&type == types_.list_type) sample = MakeList({});
+  else if (&type == types_.tuple_type) sample = MakeTuple({});
+  else if (&type == types_.dict_type) sample = Value(std::make_shared<DictObject>());
+  else if (&type == types_.set_type) sample = Value(std::make_shared<SetObject>());
+  else if (&type == types_.int_type) sample = Value::Int(0);
+  else if (&type == types_.float_type) sample = Value::Float(0);
+  else return std::nullopt;
+  if (!GetBuiltinMethod(*this, sample, name)) return std::nullopt;
+  std::string method(name);
+  TypeObject* owner = &type;
+  return MakeBuiltin(type.name + "." + method, [owner, method](Interpreter& interp,
+                                                               CallArgs& args) {
+    if (args.positional.empty() || !interp.IsInstance(args.positional[0], owner)) {
+      interp.Raise(interp.types().type_error,
+                   fmt::format("descriptor '{}' for '{}' objects doesn't apply to a '{}' object",
+                               method, owner->name,
+                               args.positional.empty() ? "NoneType"
+                                                       : interp.TypeName(args.positional[0])));
+    }
+    Value self = args.positional[0];
+    args.positional.erase(args.positional.begin());
+    std::optional<Value> bound = GetBuiltinMethod(interp, self, method);
+    return interp.Call(*bound, std::move(args));
+  });
 }
 
 Value Interpreter::GetAttr(const Value& object, std::string_view name) {
@@ -383,10 +414,11 @@ ObjectRef Interpreter::TryGetIter(const Value& value) {
     case ObjectKind::kDict:
     case ObjectKind::kSet: {
       auto keys = std::make_shared<std::vector<Value>>();
-      const DictObject& table = object->kind() == ObjectKind::kDict
-                                    ? static_cast<DictObject&>(*object)
-                                    : static_cast<SetObject&>(*object).table;
-      for (const auto& [k, v] : table.Items()) keys->push_back(k);
+      if (object->kind() == ObjectKind::kSet) {
+        *keys = static_cast<SetObject&>(*object).Elements();
+      } else {
+        for (const auto& [k, v] : static_cast<DictObject&>(*object).Items()) keys->push_back(k);
+      }
       return index_iterator(object->kind() == ObjectKind::kDict ? "dict_keyiterator"
                                                                 : "set_iterator",
                             [keys](size_t i) -> std::optional<Value> {

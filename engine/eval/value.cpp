@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "eval/interpreter.h"
 #include "eval/scope.h"
 
@@ -116,6 +118,22 @@ std::vector<std::pair<Value, Value>> DictObject::Items() const {
     if (entry.live) items.emplace_back(entry.key, entry.value);
   }
   return items;
+}
+
+std::vector<Value> SetObject::Elements() const {
+  std::vector<Value> elements;
+  elements.reserve(table.size());
+  bool all_ints = true;
+  for (auto& [key, unused] : table.Items()) {
+    all_ints = all_ints && key.is_integral();
+    elements.push_back(key);
+  }
+  if (all_ints) {
+    std::stable_sort(elements.begin(), elements.end(), [](const Value& a, const Value& b) {
+      return a.integral() < b.integral();
+    });
+  }
+  return elements;
 }
 
 // ---- Other kinds -----------------------------------------------------------------------------

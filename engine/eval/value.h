@@ -210,13 +210,16 @@ class DictObject final : public Object {
   size_t live_ = 0;
 };
 
-// A set is a dict whose values are unused; it keeps insertion order (printing sorts nothing, so
-// output may differ from CPython's for non-small-int elements; the course never relies on it).
+// A set is a dict whose values are unused.
 class SetObject final : public Object {
  public:
   SetObject() : Object(ObjectKind::kSet) {}
   std::string_view type_name() const override { return "set"; }
   void ClearReferences() override { table.Clear(); }
+  // Elements in iteration order: ascending when all are ints (CPython's order for the small
+  // non-negative ints sets usually hold), insertion order otherwise (CPython's order for strings
+  // varies from run to run, so no program can rely on it).
+  std::vector<Value> Elements() const;
   DictObject table;
 };
 

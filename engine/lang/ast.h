@@ -77,7 +77,7 @@ struct EllipsisLit {};
 struct FStringPart {
   std::string literal;     // literal text, escapes decoded, {{ and }} collapsed
   ExprPtr value;           // the field's expression; nullptr for a literal piece
-  char conversion = 0;     // 0, 'r', 's' or 'a'
+  char conversion = 0;     // 0, 'r', 's' or 'a'; `{x=}` without conversion or spec gets 'r'
   ExprPtr format_spec;     // optional; an FString (may itself hold nested fields)
   std::string debug_text;  // for `{x=}`: the text "x=" (plus spacing) printed before the value
 };

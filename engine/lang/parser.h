@@ -13,7 +13,14 @@
 namespace pz::lang {
 
 // Parses a whole file (lexing it first). The returned module holds every statement that parsed;
-// when sink.HasErrors() the module must not be executed.
+// when sink.HasErrors() the module must not be executed. Guarantees on an error-free result:
+// - the rules CPython's compiler checks are checked here too: assignment/`del` targets,
+//   argument and parameter order, `return` only inside `def`, `break`/`continue` only inside a
+//   loop (of the same function), `nonlocal` only inside `def`;
+// - nesting deeper than 200 (brackets, unary operators, operator chains, blocks, ...) is an
+//   error, so the AST is at most a few hundred levels deep and safe to walk recursively;
+// - every node's span covers its source text (a parenthesised expression's span includes the
+//   parentheses); a compound statement's span is its header up to the `:`.
 Module ParseModule(const SourceFile& file, FileId id, DiagnosticSink& sink);
 
 // Parses a single expression from [begin, end) of `file` (used for f-string fields and by tests).

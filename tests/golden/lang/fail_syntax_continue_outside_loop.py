@@ -1,0 +1,5 @@
+# continue at module level, outside any loop.
+for i in range(3):
+    print(i)
+continue  # error:
+print("after")

@@ -1,0 +1,5 @@
+# An else with no if before it.
+x = 1
+print(x)
+else:  # error:
+    print("no")

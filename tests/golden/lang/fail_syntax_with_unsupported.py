@@ -1,0 +1,4 @@
+# `with` statements are outside the supported subset.
+path = "data.txt"
+with open(path) as fh:  # error:
+    print(fh)

@@ -1,0 +1,17 @@
+# Assigning to and deleting slices changes the list in place.
+xs = [0, 1, 2, 3, 4, 5]
+xs[1:3] = ["a", "b", "c"]
+print(xs)  # expect: [0, 'a', 'b', 'c', 3, 4, 5]
+xs[:2] = []
+print(xs)  # expect: ['b', 'c', 3, 4, 5]
+del xs[0]
+print(xs)  # expect: ['c', 3, 4, 5]
+del xs[-1]
+print(xs)  # expect: ['c', 3, 4]
+del xs[1:]
+print(xs)  # expect: ['c']
+ys = list(range(8))
+del ys[::2]
+print(ys)  # expect: [1, 3, 5, 7]
+ys[::2] = [0, 0]
+print(ys)  # expect: [0, 3, 0, 7]
