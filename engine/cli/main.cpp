@@ -3,8 +3,13 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "support/large_stack.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  return pz::cli::Dispatch(args);
+  // Everything runs on a large stack: evaluation recurses per Python call, and tearing down a
+  // deeply nested structure a program built recurses in the destructors.
+  int exit_code = 0;
+  pz::RunOnLargeStack([&] { exit_code = pz::cli::Dispatch(args); });
+  return exit_code;
 }

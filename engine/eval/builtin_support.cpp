@@ -81,32 +81,52 @@ std::vector<std::optional<Value>> BindArgs(Interpreter& interp, std::string_view
   }
   std::vector<std::optional<Value>> bound(params.size());
   for (size_t i = 0; i < given; ++i) bound[i] = args.positional[i];
-  for (const auto& [name, value] : args.keywords) {
-    size_t index = 0;
-    while (index < params.size() && (params[index].name != name || params[index].positional_only)) {
-      ++index;
+  auto keyword = [&](std::string_view name) -> const Value* {
+    for (const auto& [key, value] : args.keywords) {
+      if (key == name) return &value;
     }
-    if (index == params.size()) {
-      interp.Raise(interp.types().type_error,
+    return nullptr;
+  };
+  size_t used = 0;
+  for (size_t i = given; i < params.size(); ++i) {
+    const Value* value = params[i].positional_only ? nullptr : keyword(params[i].name);
+    if (value != nullptr) {
+      bound[i] = *value;
+      ++used;
+    } else if (!params[i].optional) {
+      interp.Raise(type_error, params[i].positional
+                                   ? fmt::format("{}() missing required argument '{}' (pos {})",
+                                                 function, params[i].name, i + 1)
+                                   : fmt::format("{}() missing required keyword-only argument '{}'",
+                                                 function, params[i].name));
+    }
+  }
+  if (used == args.keywords.size()) return bound;
+  // A keyword left over: it names a parameter already given by position, or none at all.
+  for (const auto& [name, value] : args.keywords) {
+    for (size_t i = 0; i < given; ++i) {
+      if (params[i].name == name && !params[i].positional_only) {
+        interp.Raise(type_error,
+                     fmt::format("argument for {}() given by name ('{}') and position ({})",
+                                 function, name, i + 1));
+      }
+    }
+    bool known = false;
+    for (size_t i = given; i < params.size(); ++i) {
+      known = known || (params[i].name == name && !params[i].positional_only);
+    }
+    if (!known) {
+      interp.Raise(type_error,
                    fmt::format("'{}' is an invalid keyword argument for {}()", name, function));
     }
-    if (bound[index]) {
-      interp.Raise(interp.types().type_error,
-                   fmt::format("argument for {}() given by name ('{}') and position ({})", function,
-                               name, index + 1));
-    }
-    bound[index] = value;
-  }
-  for (size_t i = 0; i < params.size(); ++i) {
-    if (bound[i] || params[i].optional) continue;
-    interp.Raise(interp.types().type_error,
-                 params[i].positional
-                     ? fmt::format("{}() missing required argument '{}' (pos {})", function,
-                                   params[i].name, i + 1)
-                     : fmt::format("{}() missing required keyword-only argument '{}'", function,
-                                   params[i].name));
   }
   return bound;
+}
+
+void CheckStringLength(Interpreter& interp, int64_t length) {
+  if (length > kMaxStringLength) {
+    interp.Raise(interp.types().overflow_error, "resulting string is too large");
+  }
 }
 
 void CheckNoKeywords(Interpreter& interp, std::string_view function, const CallArgs& args) {
@@ -140,8 +160,9 @@ void CheckArgCount(Interpreter& interp, std::string_view function, const CallArg
   size_t given = args.positional.size();
   if (given >= min && given <= max) return;
   std::string_view bound = min == max ? "" : (given < min ? "at least " : "at most ");
+  std::string_view name = function.substr(function.rfind('.') + 1);
   interp.Raise(interp.types().type_error,
-               fmt::format("{} expected {}{}, got {}", function, bound,
+               fmt::format("{} expected {}{}, got {}", name, bound,
                            Plural(given < min ? min : max, "argument"), given));
 }
 
@@ -174,6 +195,10 @@ std::pair<int64_t, int64_t> ClampRange(Interpreter& interp, const std::optional<
                                        const std::optional<Value>& end, int64_t size) {
   auto clamp = [&](const std::optional<Value>& bound, int64_t fallback) {
     if (!bound || bound->is_none()) return fallback;
+    if (!bound->is_integral() && !bound->is(ObjectKind::kExtension)) {
+      interp.Raise(interp.types().type_error,
+                   "slice indices must be integers or have an __index__ method");
+    }
     int64_t i = ToIndex(interp, *bound);
     if (i < 0) i = std::max<int64_t>(i + size, 0);
     return std::min(i, size);

@@ -14,6 +14,12 @@
 
 namespace pz::eval {
 
+// Longest string a padding method or a `%*d` width may build (the limit operators.cpp puts on
+// `str * n`): beyond it the program is almost certainly wrong and would exhaust memory.
+constexpr int64_t kMaxStringLength = int64_t{1} << 24;
+// OverflowError "resulting string is too large" when `length` exceeds kMaxStringLength.
+void CheckStringLength(Interpreter& interp, int64_t length);
+
 // ---- Argument checks with CPython's messages -------------------------------------------------
 // "len() takes no keyword arguments"
 void CheckNoKeywords(Interpreter& interp, std::string_view function, const CallArgs& args);
@@ -22,7 +28,8 @@ const Value& OneArg(Interpreter& interp, std::string_view function, const CallAr
 // METH_NOARGS style: "list.reverse() takes no arguments (1 given)"; rejects keywords.
 void NoArgs(Interpreter& interp, std::string_view function, const CallArgs& args);
 // _PyArg_CheckPositional style: "divmod expected 2 arguments, got 3", "min expected at least 1
-// argument, got 0"; rejects keywords.
+// argument, got 0"; rejects keywords. A qualified `function` ("str.strip") names the method in
+// the keyword message only, as CPython does.
 void CheckArgCount(Interpreter& interp, std::string_view function, const CallArgs& args, size_t min,
                    size_t max);
 
@@ -33,7 +40,8 @@ int64_t ToIndex(Interpreter& interp, const Value& value);
 // An int, bool or float as double (extension objects through `__float__`); otherwise TypeError
 // "must be real number, not str".
 double ToDouble(Interpreter& interp, const Value& value);
-// Normalises optional slice-style bounds (negative counts from the end, clamped to [0, size]).
+// Normalises optional slice-style bounds (negative counts from the end, clamped to [0, size]), as
+// list.index does.
 std::pair<int64_t, int64_t> ClampRange(Interpreter& interp, const std::optional<Value>& start,
                                        const std::optional<Value>& end, int64_t size);
 // The string of a str value, or TypeError `message` (with "%s" replaced by the type name).

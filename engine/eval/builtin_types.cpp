@@ -85,11 +85,11 @@ Value IntConstructor(Interpreter& interp, TypeObject&, CallArgs& args) {
   const Value& x = *bound[0];
   if (bound[1]) {
     int64_t base = ToIndex(interp, *bound[1]);
-    if (!x.is(ObjectKind::kStr)) {
-      interp.Raise(interp.types().type_error, "int() can't convert non-string with explicit base");
-    }
     if (base != 0 && (base < 2 || base > 36)) {
       interp.Raise(interp.types().value_error, "int() base must be >= 2 and <= 36, or 0");
+    }
+    if (!x.is(ObjectKind::kStr)) {
+      interp.Raise(interp.types().type_error, "int() can't convert non-string with explicit base");
     }
     const std::string& text = x.as<StrObject>()->value;
     if (auto value = ParseInt(interp, text, static_cast<int>(base))) return Value::Int(*value);

@@ -189,6 +189,11 @@ Value Divmod(Interpreter& interp, CallArgs& args) {
     }
     return MakeTuple({Value::Float(floordiv), Value::Float(mod)});
   }
+  if (!a.is(ObjectKind::kExtension) && !b.is(ObjectKind::kExtension)) {
+    interp.Raise(interp.types().type_error,
+                 fmt::format("unsupported operand type(s) for divmod(): '{}' and '{}'",
+                             interp.TypeName(a), interp.TypeName(b)));
+  }
   return MakeTuple(
       {interp.BinaryOp(BinOpKind::kFloorDiv, a, b), interp.BinaryOp(BinOpKind::kMod, a, b)});
 }
@@ -227,9 +232,20 @@ Value ModPow(Interpreter& interp, int64_t base, int64_t exp, int64_t mod) {
 
 Value Pow(Interpreter& interp, CallArgs& args) {
   auto bound = BindArgs(interp, "pow", args, {"base", "exp", "mod="});
-  if (!bound[2] || bound[2]->is_none()) {
-    return interp.BinaryOp(BinOpKind::kPow, *bound[0], *bound[1]);
+  const Value& base = *bound[0];
+  const Value& exp = *bound[1];
+  bool has_mod = bound[2] && !bound[2]->is_none();
+  bool numbers = base.is_number() && exp.is_number() && (!has_mod || bound[2]->is_number());
+  bool extension = base.is(ObjectKind::kExtension) || exp.is(ObjectKind::kExtension);
+  if (!numbers && !(extension && !has_mod)) {
+    std::string operands =
+        has_mod ? fmt::format("'{}', '{}', '{}'", interp.TypeName(base), interp.TypeName(exp),
+                              interp.TypeName(*bound[2]))
+                : fmt::format("'{}' and '{}'", interp.TypeName(base), interp.TypeName(exp));
+    interp.Raise(interp.types().type_error,
+                 fmt::format("unsupported operand type(s) for ** or pow(): {}", operands));
   }
+  if (!has_mod) return interp.BinaryOp(BinOpKind::kPow, base, exp);
   if (!bound[0]->is_integral() || !bound[1]->is_integral() || !bound[2]->is_integral()) {
     interp.Raise(interp.types().type_error,
                  "pow() 3rd argument not allowed unless all arguments are integers");
@@ -386,7 +402,7 @@ Value Sorted(Interpreter& interp, CallArgs& args) {
   auto bound = BindArgs(interp, "sort", keywords, {"*", "key=", "reverse="});
   bool reverse = bound[1] && ToIndex(interp, *bound[1]) != 0;
   return NewList(interp, SortValues(interp, interp.ToVector(args.positional[0]),
-                                    bound[0].value_or(Value()), reverse));
+                                    bound[0] ? *bound[0] : Value(), reverse));
 }
 
 }  // namespace
@@ -435,12 +451,12 @@ void InstallBuiltins(Interpreter& interp) {
       {"sorted", Sorted},
       {"format",
        [](Interpreter& in, CallArgs& args) {
-         auto bound = BindArgs(in, "format", args, {"value", "format_spec=", "/"});
+         CheckArgCount(in, "format", args, 1, 2);
          std::string spec;
-         if (bound[1]) {
-           spec = ToStr(in, *bound[1], "format() argument 2 must be str, not %s");
+         if (args.positional.size() > 1) {
+           spec = ToStr(in, args.positional[1], "format() argument 2 must be str, not %s");
          }
-         return MakeStr(in.Format(*bound[0], spec));
+         return MakeStr(in.Format(args.positional[0], spec));
        }},
   };
   for (const Entry& entry : entries) {

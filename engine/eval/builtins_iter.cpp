@@ -39,7 +39,7 @@ Value Zip(Interpreter& interp, CallArgs& args) {
   for (const auto& [name, value] : args.keywords) {
     if (name != "strict") {
       interp.Raise(interp.types().type_error,
-                   fmt::format("zip() got an unexpected keyword argument '{}'", name));
+                   fmt::format("'{}' is an invalid keyword argument for zip()", name));
     }
     strict = interp.Truthy(value);
   }
@@ -166,6 +166,9 @@ Value Iter(Interpreter& interp, CallArgs& args) {
   if (args.positional.size() == 1) return Value(interp.GetIter(args.positional[0]));
   Value function = args.positional[0];
   Value sentinel = args.positional[1];
+  if (!IsCallable(interp, function)) {
+    interp.Raise(interp.types().type_error, "iter(v, w): v must be callable");
+  }
   auto done = std::make_shared<bool>(false);
   return NewIterator(interp, "callable_iterator",
                      [function, sentinel, done](Interpreter& in) -> std::optional<Value> {

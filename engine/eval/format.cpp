@@ -190,11 +190,13 @@ std::optional<FormatResult> ParsePercentSpec(std::string_view spec, PercentSpec&
     return std::nullopt;
   };
   if (!at_end() && chars[pos] >= '0' && chars[pos] <= '9') {
-    if (auto error = read_number(out.width, INT64_MAX, "width too big")) return error;
+    if (auto error = read_number(out.width, kMaxFormatWidth, "width too big")) return error;
   }
   if (!at_end() && chars[pos] == '.') {
     ++pos;
-    if (auto error = read_number(out.precision, INT_MAX, "precision too big")) return error;
+    if (auto error = read_number(out.precision, kMaxFormatWidth, "precision too big")) {
+      return error;
+    }
   }
   if (!at_end() && (chars[pos] == 'h' || chars[pos] == 'l' || chars[pos] == 'L')) ++pos;
   if (at_end()) return Error("incomplete format");

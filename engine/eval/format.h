@@ -11,6 +11,11 @@
 
 namespace pz::eval {
 
+// Widths and precisions above this are rejected (ValueError) instead of building a string that
+// would exhaust memory; CPython would attempt the allocation.
+inline constexpr int64_t kMaxFormatWidth = int64_t{1} << 24;
+
+
 // The Python exception a failed formatting call raises.
 enum class FormatErrorKind { kValueError, kTypeError, kOverflowError };
 

@@ -99,6 +99,7 @@ std::optional<FormatResult> ParseSpec(std::string_view text, char32_t default_ty
   int width_digits = read_integer(spec.width);
   if (width_digits < 0) return Error(kTooManyDigits);
   if (width_digits == 0) spec.width = -1;
+  if (spec.width > kMaxFormatWidth) return Error("width too big");
   if (pos < end && s[pos] == ',') {
     spec.grouping = Grouping::kComma;
     ++pos;
@@ -116,6 +117,7 @@ std::optional<FormatResult> ParseSpec(std::string_view text, char32_t default_ty
     int precision_digits = read_integer(spec.precision);
     if (precision_digits < 0) return Error(kTooManyDigits);
     if (precision_digits == 0) return Error("Format specifier missing precision");
+    if (spec.precision > kMaxFormatWidth) return Error("precision too big");
   }
   if (end - pos > 1) {
     return Error(

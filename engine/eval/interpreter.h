@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "eval/value.h"
@@ -142,6 +143,11 @@ class Interpreter {
   void Track(const ObjectRef& object);
   // Adds an importable builtin module (by dotted name, e.g. "jax.numpy").
   void RegisterModule(const std::string& name, std::shared_ptr<ModuleObject> module);
+  // A registered module by dotted name, or nullptr.
+  std::shared_ptr<ModuleObject> FindModule(const std::string& name) const {
+    auto it = modules_.find(name);
+    return it == modules_.end() ? nullptr : it->second;
+  }
   // Names of all importable modules, sorted.
   std::vector<std::string> ModuleNames() const;
   // A builtin function value.
@@ -180,6 +186,7 @@ class Interpreter {
   std::vector<std::unique_ptr<lang::Module>> programs_;
   std::unordered_map<const void*, std::shared_ptr<const FunctionCode>> code_cache_;
   std::vector<Frame> frames_;
+  std::unordered_set<const Object*> repr_active_;  // containers being repr()'d (cycle guard)
   // Headers of the loops being executed, innermost last: a step-limit error points at the
   // innermost one, which is the loop that ran away.
   std::vector<SourceSpan> loops_;

@@ -80,7 +80,10 @@ double Log(Interpreter& interp, double x, double (*fn)(double)) {
 double NaturalLog(double x) { return std::log(x); }
 
 Value LogFunction(Interpreter& interp, CallArgs& args) {
-  CheckArgCount(interp, "log", args, 1, 2);
+  CheckNoKeywords(interp, "math.log", args);
+  if (args.positional.empty() || args.positional.size() > 2) {
+    interp.Raise(interp.types().type_error, "math.log requires 1 to 2 arguments");
+  }
   double num = Log(interp, ToDouble(interp, args.positional[0]), NaturalLog);
   if (args.positional.size() == 1) return Value::Float(num);
   double den = Log(interp, ToDouble(interp, args.positional[1]), NaturalLog);
@@ -96,7 +99,7 @@ Value Rounding(Interpreter& interp, CallArgs& args, const char* name, double (*f
 }
 
 Value Pow(Interpreter& interp, CallArgs& args) {
-  CheckArgCount(interp, "pow", args, 2, 2);
+  CheckArgCount(interp, "math.pow", args, 2, 2);
   double x = ToDouble(interp, args.positional[0]), y = ToDouble(interp, args.positional[1]);
   double r = std::pow(x, y);
   if (std::isfinite(x) && std::isfinite(y) && !std::isfinite(r)) {
@@ -214,14 +217,14 @@ Value FitInt(Interpreter& interp, Int128 value) {
 }
 
 Value GcdFunction(Interpreter& interp, CallArgs& args) {
-  CheckNoKeywords(interp, "gcd", args);
+  CheckNoKeywords(interp, "math.gcd", args);
   uint64_t result = 0;
   for (const Value& v : args.positional) result = Gcd(result, Magnitude(ToIndex(interp, v)));
   return FitInt(interp, result);
 }
 
 Value LcmFunction(Interpreter& interp, CallArgs& args) {
-  CheckNoKeywords(interp, "lcm", args);
+  CheckNoKeywords(interp, "math.lcm", args);
   Int128 result = 1;
   for (const Value& v : args.positional) {
     uint64_t m = Magnitude(ToIndex(interp, v));
@@ -256,7 +259,7 @@ Value Factorial(Interpreter& interp, CallArgs& args) {
 }
 
 Value Comb(Interpreter& interp, CallArgs& args) {
-  CheckArgCount(interp, "comb", args, 2, 2);
+  CheckArgCount(interp, "math.comb", args, 2, 2);
   int64_t n = NonNegative(interp, args.positional[0], "n");
   int64_t k = NonNegative(interp, args.positional[1], "k");
   if (k > n) return Value::Int(0);
@@ -270,7 +273,7 @@ Value Comb(Interpreter& interp, CallArgs& args) {
 }
 
 Value Perm(Interpreter& interp, CallArgs& args) {
-  CheckArgCount(interp, "perm", args, 1, 2);
+  CheckArgCount(interp, "math.perm", args, 1, 2);
   if (args.positional.size() == 1 || args.positional[1].is_none()) {
     CallArgs n{.positional = {args.positional[0]}, .span = args.span};
     return Factorial(interp, n);  // perm(n) is n!, with factorial()'s messages
@@ -302,7 +305,7 @@ Value Gamma(Interpreter& interp, CallArgs& args, bool log) {
 }
 
 Value Hypot(Interpreter& interp, CallArgs& args) {
-  CheckNoKeywords(interp, "hypot", args);
+  CheckNoKeywords(interp, "math.hypot", args);
   double result = 0;
   bool saw_nan = false, saw_inf = false;
   for (const Value& v : args.positional) {
@@ -317,7 +320,7 @@ Value Hypot(Interpreter& interp, CallArgs& args) {
 }
 
 Value Binary(Interpreter& interp, CallArgs& args, const char* name) {
-  CheckArgCount(interp, name, args, 2, 2);
+  CheckArgCount(interp, std::string("math.") + name, args, 2, 2);
   double x = ToDouble(interp, args.positional[0]), y = ToDouble(interp, args.positional[1]);
   std::string_view n = name;
   if (n == "atan2") return Value::Float(std::atan2(x, y));
@@ -399,7 +402,7 @@ std::shared_ptr<ModuleObject> MakeMathModule(Interpreter& interp) {
        }},
       {"ldexp",
        [](Interpreter& in, CallArgs& a) {
-         CheckArgCount(in, "ldexp", a, 2, 2);
+         CheckArgCount(in, "math.ldexp", a, 2, 2);
          double x = ToDouble(in, a.positional[0]);
          int64_t e = std::clamp<int64_t>(ToIndex(in, a.positional[1]), -100000, 100000);
          return CheckedResult(in, x, std::ldexp(x, static_cast<int>(e)), true);

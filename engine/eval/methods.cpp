@@ -30,7 +30,7 @@ Value Extend(Interpreter& interp, const Value& self, CallArgs& args) {
 }
 
 Value Insert(Interpreter& interp, const Value& self, CallArgs& args) {
-  CheckArgCount(interp, "insert", args, 2, 2);
+  CheckArgCount(interp, "list.insert", args, 2, 2);
   auto& items = List(self).items;
   int64_t size = static_cast<int64_t>(items.size());
   int64_t index = ToIndex(interp, args.positional[0]);
@@ -41,7 +41,7 @@ Value Insert(Interpreter& interp, const Value& self, CallArgs& args) {
 }
 
 Value Pop(Interpreter& interp, const Value& self, CallArgs& args) {
-  CheckArgCount(interp, "pop", args, 0, 1);
+  CheckArgCount(interp, "list.pop", args, 0, 1);
   int64_t index = args.positional.empty() ? -1 : ToIndex(interp, args.positional[0]);
   auto& items = List(self).items;
   if (items.empty()) interp.Raise(interp.types().index_error, "pop from empty list");
@@ -78,7 +78,7 @@ Value Remove(Interpreter& interp, const Value& self, CallArgs& args) {
 }
 
 Value Index(Interpreter& interp, const std::vector<Value>& items, CallArgs& args, bool is_list) {
-  CheckArgCount(interp, "index", args, 1, 3);
+  CheckArgCount(interp, is_list ? "list.index" : "tuple.index", args, 1, 3);
   const auto& p = args.positional;
   auto [start, end] = ClampRange(interp, p.size() > 1 ? std::optional<Value>(p[1]) : std::nullopt,
                                  p.size() > 2 ? std::optional<Value>(p[2]) : std::nullopt,
@@ -108,7 +108,7 @@ Value Sort(Interpreter& interp, const Value& self, CallArgs& args) {
   items.clear();
   std::vector<Value> sorted;
   try {
-    sorted = SortValues(interp, saved, bound[0].value_or(Value()), reverse);
+    sorted = SortValues(interp, saved, bound[0] ? *bound[0] : Value(), reverse);
   } catch (...) {
     items = std::move(saved);
     throw;

@@ -74,9 +74,47 @@ class DictViewObject final : public Object {
     return iterator;
   }
 
+  // == and != only: keys and items views equal a set or a view of the same kind with the same
+  // elements; values views are equal only to themselves, as in CPython.
+  std::optional<Value> Compare(Interpreter& interp, lang::CmpOpKind op, const Value& other,
+                               bool reflected) override {
+    if (op != lang::CmpOpKind::kEq && op != lang::CmpOpKind::kNotEq) return std::nullopt;
+    bool equal = other.is_object() && other.object().get() == this;
+    if (!equal && view_ != ViewKind::kValues && dict_) {
+      std::optional<int64_t> size = OtherSize(other);
+      equal = size == static_cast<int64_t>(dict_->size());
+      if (equal) {
+        for (const auto& [key, value] : dict_->Items()) {
+          if (!OtherContains(interp, other, Element(key, value))) {
+            equal = false;
+            break;
+          }
+        }
+      }
+    }
+    return Value::Bool(equal == (op == lang::CmpOpKind::kEq));
+  }
+
   void ClearReferences() override { dict_.reset(); }
 
  private:
+  // Size of a set or of a view of the same kind; nullopt for anything else.
+  std::optional<int64_t> OtherSize(const Value& other) const {
+    if (auto* set = other.as<SetObject>()) return static_cast<int64_t>(set->table.size());
+    auto* view = other.as<DictViewObject>();
+    if (view == nullptr || view->view_ != view_ || !view->dict_) return std::nullopt;
+    return static_cast<int64_t>(view->dict_->size());
+  }
+
+  bool OtherContains(Interpreter& interp, const Value& other, const Value& element) const {
+    if (auto* set = other.as<SetObject>()) return set->table.Contains(interp, element);
+    const DictObject& dict = *other.as<DictViewObject>()->dict_;
+    if (view_ == ViewKind::kKeys) return dict.Contains(interp, element);
+    const auto& pair = element.as<TupleObject>()->items;
+    std::optional<Value> value = dict.Get(interp, pair[0]);
+    return value && (value->Identical(pair[1]) || interp.Equals(*value, pair[1]));
+  }
+
   Value Element(const Value& key, const Value& value) const {
     switch (view_) {
       case ViewKind::kKeys:
@@ -103,13 +141,13 @@ Value MakeView(Interpreter& interp, const Value& self, CallArgs& args, ViewKind 
 }
 
 Value Get(Interpreter& interp, const Value& self, CallArgs& args) {
-  CheckArgCount(interp, "get", args, 1, 2);
+  CheckArgCount(interp, "dict.get", args, 1, 2);
   if (auto value = Dict(self).Get(interp, args.positional[0])) return *value;
   return args.positional.size() > 1 ? args.positional[1] : Value();
 }
 
 Value DictPop(Interpreter& interp, const Value& self, CallArgs& args) {
-  CheckArgCount(interp, "pop", args, 1, 2);
+  CheckArgCount(interp, "dict.pop", args, 1, 2);
   if (auto value = Dict(self).Remove(interp, args.positional[0])) return *value;
   if (args.positional.size() > 1) return args.positional[1];
   RaiseWithArg(interp, interp.types().key_error, args.positional[0]);
@@ -127,7 +165,7 @@ Value PopItem(Interpreter& interp, const Value& self, CallArgs& args) {
 }
 
 Value SetDefault(Interpreter& interp, const Value& self, CallArgs& args) {
-  CheckArgCount(interp, "setdefault", args, 1, 2);
+  CheckArgCount(interp, "dict.setdefault", args, 1, 2);
   if (auto value = Dict(self).Get(interp, args.positional[0])) return *value;
   Value fallback = args.positional.size() > 1 ? args.positional[1] : Value();
   Dict(self).Set(interp, args.positional[0], fallback);

@@ -94,7 +94,7 @@ Value Split(Interpreter& interp, const Value& self, CallArgs& args, bool from_ri
 
 Value SplitLines(Interpreter& interp, const Value& self, CallArgs& args) {
   auto bound = BindArgs(interp, "splitlines", args, {"keepends="});
-  bool keepends = bound[0] && interp.Truthy(*bound[0]);
+  bool keepends = bound[0] && ToIndex(interp, *bound[0]) != 0;
   const std::string& s = Text(self);
   std::vector<Value> out;
   size_t start = 0, i = 0;
@@ -124,7 +124,11 @@ Value SplitLines(Interpreter& interp, const Value& self, CallArgs& args) {
 }
 
 Value Join(Interpreter& interp, const Value& self, CallArgs& args) {
-  std::vector<Value> items = interp.ToVector(OneArg(interp, "str.join", args));
+  const Value& iterable = OneArg(interp, "str.join", args);
+  if (!interp.TryGetIter(iterable)) {
+    interp.Raise(interp.types().type_error, "can only join an iterable");
+  }
+  std::vector<Value> items = interp.ToVector(iterable);
   std::string out;
   for (size_t i = 0; i < items.size(); ++i) {
     auto* str = items[i].as<StrObject>();
@@ -163,7 +167,9 @@ Value Strip(Interpreter& interp, const Value& self, CallArgs& args, std::string_
   std::u32string set;
   bool whitespace = !chars || chars->is_none();
   if (!whitespace)
-    set = DecodeUtf8(ToStr(interp, *chars, fmt::format("{} arg must be None or str", name)));
+    set = DecodeUtf8(
+        ToStr(interp, *chars,
+              fmt::format("{} arg must be None or str", name.substr(name.rfind('.') + 1))));
   auto strip = [&](char32_t c) {
     return whitespace ? (c < 128 && IsSpace(static_cast<char>(c)))
                       : set.find(c) != std::u32string::npos;
@@ -175,7 +181,7 @@ Value Strip(Interpreter& interp, const Value& self, CallArgs& args, std::string_
 }
 
 Value Replace(Interpreter& interp, const Value& self, CallArgs& args) {
-  CheckArgCount(interp, "replace", args, 2, 3);
+  CheckArgCount(interp, "str.replace", args, 2, 3);
   const std::string& old =
       ToStr(interp, args.positional[0], "replace() argument 1 must be str, not %s");
   const std::string& replacement =
@@ -218,12 +224,28 @@ struct Window {
   }
 };
 
+// The argument check of find/index/count/startswith/...: (sub[, start[, end]]) with the messages
+// of CPython's old-style argument parsing.
+void CheckSearchArgs(Interpreter& interp, std::string_view name, const CallArgs& args) {
+  CheckNoKeywords(interp, fmt::format("str.{}", name), args);
+  size_t given = args.positional.size();
+  if (given == 0 || given > 3) {
+    interp.Raise(interp.types().type_error,
+                 fmt::format("{}() takes at {} ({} given)", name,
+                             given == 0 ? "least 1 argument" : "most 3 arguments", given));
+  }
+}
+
 Window MakeWindow(Interpreter& interp, const std::string& s, const CallArgs& args, size_t first) {
   Window w{.offsets = Utf8Offsets(s)};
   int64_t n = w.length();
   auto index = [&](size_t i, int64_t fallback) {
     std::optional<Value> v = Arg(args, i);
     if (!v || v->is_none()) return fallback;
+    if (!v->is_integral() && !v->is(ObjectKind::kExtension)) {
+      interp.Raise(interp.types().type_error,
+                   "slice indices must be integers or None or have an __index__ method");
+    }
     return ToIndex(interp, *v);
   };
   w.start = index(first, 0);
@@ -237,7 +259,7 @@ Window MakeWindow(Interpreter& interp, const std::string& s, const CallArgs& arg
 // find/rfind/index/rindex: code point index of `sub` in the window, or -1.
 int64_t FindIn(Interpreter& interp, const Value& self, const CallArgs& args, std::string_view name,
                bool from_right) {
-  CheckArgCount(interp, name, args, 1, 3);
+  CheckSearchArgs(interp, name, args);
   const std::string& sub = ToStr(interp, args.positional[0], "must be str, not %s");
   const std::string& s = Text(self);
   Window w = MakeWindow(interp, s, args, 1);
@@ -255,7 +277,7 @@ int64_t FindIn(Interpreter& interp, const Value& self, const CallArgs& args, std
 }
 
 Value Count(Interpreter& interp, const Value& self, CallArgs& args) {
-  CheckArgCount(interp, "count", args, 1, 3);
+  CheckSearchArgs(interp, "count", args);
   const std::string& sub = ToStr(interp, args.positional[0], "must be str, not %s");
   const std::string& s = Text(self);
   Window w = MakeWindow(interp, s, args, 1);
@@ -272,7 +294,7 @@ Value Count(Interpreter& interp, const Value& self, CallArgs& args) {
 
 Value StartsEnds(Interpreter& interp, const Value& self, CallArgs& args, bool ends) {
   std::string_view name = ends ? "endswith" : "startswith";
-  CheckArgCount(interp, name, args, 1, 3);
+  CheckSearchArgs(interp, name, args);
   const std::string& s = Text(self);
   Window w = MakeWindow(interp, s, args, 1);
   std::vector<Value> candidates;
@@ -365,6 +387,7 @@ Value Pad(Interpreter& interp, const Value& self, CallArgs& args, std::string_vi
   const std::string& s = Text(self);
   int64_t length = static_cast<int64_t>(Utf8Length(s));
   if (width <= length) return self;
+  CheckStringLength(interp, width);
   int64_t margin = width - length;
   int64_t left = align < 0 ? 0 : align > 0 ? margin : margin / 2 + (margin & width & 1);
   std::string out;
@@ -379,6 +402,7 @@ Value ZFill(Interpreter& interp, const Value& self, CallArgs& args) {
   const std::string& s = Text(self);
   int64_t length = static_cast<int64_t>(Utf8Length(s));
   if (width <= length) return self;
+  CheckStringLength(interp, width);
   size_t sign = !s.empty() && (s[0] == '+' || s[0] == '-') ? 1 : 0;
   return MakeStr(s.substr(0, sign) + std::string(static_cast<size_t>(width - length), '0') +
                  s.substr(sign));
@@ -410,11 +434,11 @@ const MethodEntry kStrMethods[] = {
     {"rpartition",
      [](Interpreter& i, const Value& s, CallArgs& a) { return Partition(i, s, a, true); }},
     {"strip", [](Interpreter& i, const Value& s,
-                 CallArgs& a) { return Strip(i, s, a, "strip", true, true); }},
+                 CallArgs& a) { return Strip(i, s, a, "str.strip", true, true); }},
     {"lstrip", [](Interpreter& i, const Value& s,
-                  CallArgs& a) { return Strip(i, s, a, "lstrip", true, false); }},
+                  CallArgs& a) { return Strip(i, s, a, "str.lstrip", true, false); }},
     {"rstrip", [](Interpreter& i, const Value& s,
-                  CallArgs& a) { return Strip(i, s, a, "rstrip", false, true); }},
+                  CallArgs& a) { return Strip(i, s, a, "str.rstrip", false, true); }},
     {"replace", Replace},
     {"find", [](Interpreter& i, const Value& s,
                 CallArgs& a) { return Value::Int(FindIn(i, s, a, "find", false)); }},
@@ -468,10 +492,11 @@ const MethodEntry kStrMethods[] = {
     {"islower",
      [](Interpreter& i, const Value& s, CallArgs& a) { return CasePredicate(i, s, a, false); }},
     {"ljust",
-     [](Interpreter& i, const Value& s, CallArgs& a) { return Pad(i, s, a, "ljust", -1); }},
-    {"rjust", [](Interpreter& i, const Value& s, CallArgs& a) { return Pad(i, s, a, "rjust", 1); }},
+     [](Interpreter& i, const Value& s, CallArgs& a) { return Pad(i, s, a, "str.ljust", -1); }},
+    {"rjust",
+     [](Interpreter& i, const Value& s, CallArgs& a) { return Pad(i, s, a, "str.rjust", 1); }},
     {"center",
-     [](Interpreter& i, const Value& s, CallArgs& a) { return Pad(i, s, a, "center", 0); }},
+     [](Interpreter& i, const Value& s, CallArgs& a) { return Pad(i, s, a, "str.center", 0); }},
     {"zfill", ZFill},
     {"removeprefix",
      [](Interpreter& i, const Value& s, CallArgs& a) { return Affix(i, s, a, false); }},

@@ -20,7 +20,11 @@ using lang::UnaryOpKind;
 
 // Largest sequence a repetition or concatenation may build; beyond it the program is almost
 // certainly wrong and would exhaust memory.
-constexpr int64_t kMaxSequenceLength = int64_t{1} << 27;
+constexpr int64_t kMaxSequenceLength = int64_t{1} << 24;
+
+// Nesting depth of containers that repr() follows before giving up, like CPython's recursion
+// limit.
+constexpr int kMaxReprDepth = 5000;
 
 bool IsSequenceKind(const Value& v) {
   return v.is(ObjectKind::kStr) || v.is(ObjectKind::kList) || v.is(ObjectKind::kTuple);
@@ -99,9 +103,14 @@ std::string Interpreter::Repr(const Value& value) {
   if (value.is_int()) return std::to_string(value.as_int());
   if (value.is_float()) return FloatRepr(value.as_float());
   Object& object = *value.object();
-  // Containers that (indirectly) contain themselves print as [...] / {...}.
-  thread_local std::unordered_set<const Object*> active;
+  // Containers that (indirectly) contain themselves print as [...] / {...}; very deep nesting is
+  // a RecursionError, as in CPython, instead of a stack overflow.
+  std::unordered_set<const Object*>& active = repr_active_;
   auto guard = [&](const char* cycle, auto&& body) -> std::string {
+    if (active.size() >= static_cast<size_t>(kMaxReprDepth)) {
+      Raise(types_.recursion_error,
+            "maximum recursion depth exceeded while getting the repr of an object");
+    }
     if (!active.insert(&object).second) return cycle;
     std::string out;
     try {
@@ -222,18 +231,19 @@ bool Interpreter::Truthy(const Value& value) {
 bool Interpreter::Equals(const Value& a, const Value& b) {
   if (a.is_number() && b.is_number()) return CompareNumbers(a, b) == 0;
   if (a.is_none() || b.is_none()) return a.is_none() && b.is_none();
-  if (!a.is_object() || !b.is_object()) {
-    const Value& object = a.is_object() ? a : b;
-    if (object.is_object() && object.kind() == ObjectKind::kExtension) {
-      return Truthy(Compare(CmpOpKind::kEq, a, b));
+  if (a.is(ObjectKind::kExtension) || b.is(ObjectKind::kExtension)) {
+    // Extension objects decide through their hook; without one, equality is identity.
+    if (a.is(ObjectKind::kExtension)) {
+      if (auto r = a.object()->Compare(*this, CmpOpKind::kEq, b, false)) return Truthy(*r);
     }
-    return false;
+    if (b.is(ObjectKind::kExtension)) {
+      if (auto r = b.object()->Compare(*this, CmpOpKind::kEq, a, true)) return Truthy(*r);
+    }
+    return a.Identical(b);
   }
-  if (a.object() == b.object() && a.kind() != ObjectKind::kExtension) return true;
+  if (!a.is_object() || !b.is_object()) return false;
+  if (a.object() == b.object()) return true;
   ObjectKind ka = *a.kind(), kb = *b.kind();
-  if (ka == ObjectKind::kExtension || kb == ObjectKind::kExtension) {
-    return Truthy(Compare(CmpOpKind::kEq, a, b));
-  }
   if (ka != kb) return false;
   auto items_equal = [&](const std::vector<Value>& x, const std::vector<Value>& y) {
     if (x.size() != y.size()) return false;

@@ -291,9 +291,7 @@ Value PercentFormat(Interpreter& interp, const std::string& format, const Value&
     }
     std::optional<Value> keyed;
     if (format[i] == '(') {
-      if (!args.is(ObjectKind::kDict) && !args.is(ObjectKind::kExtension)) {
-        interp.Raise(interp.types().type_error, "format requires a mapping");
-      }
+      if (!mapping) interp.Raise(interp.types().type_error, "format requires a mapping");
       size_t begin = ++i;
       for (int nesting = 1; i < n; ++i) {
         if (format[i] == '(') ++nesting;
@@ -312,6 +310,8 @@ Value PercentFormat(Interpreter& interp, const std::string& format, const Value&
         ++i;
         Value star = next_value();
         if (!star.is_integral()) interp.Raise(interp.types().type_error, "* wants int");
+        int64_t n = star.integral();
+        CheckStringLength(interp, n >= -kMaxStringLength ? std::abs(n) : kMaxStringLength + 1);
         spec += std::to_string(star.integral());
         return;
       }

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 #include <string_view>
 
@@ -108,14 +109,44 @@ class Printer {
   }
 
  private:
-  std::string Location(SourceSpan span) const {
+  // line:col like SourceFile::Locate, but linear overall: nodes come mostly in source order, so
+  // the column is counted on from the previous node when it is on the same line (a long one-line
+  // list would otherwise cost quadratic time).
+  std::string Location(SourceSpan span) {
     if (!span.valid()) return "?";
-    LineCol at = sources_.Get(span.file).Locate(span.begin);
-    return fmt::format("{}:{}", at.line, at.col);
+    const SourceFile& file = sources_.Get(span.file);
+    const std::string& text = file.text();
+    uint32_t offset = std::min<uint32_t>(span.begin, static_cast<uint32_t>(text.size()));
+    int low = 1;
+    int high = file.line_count();
+    while (low < high) {
+      int middle = (low + high + 1) / 2;
+      if (file.LineStart(middle) <= offset) {
+        low = middle;
+      } else {
+        high = middle - 1;
+      }
+    }
+    bool resume = cache_.file == span.file && cache_.line == low && cache_.offset <= offset;
+    uint32_t from = resume ? cache_.offset : file.LineStart(low);
+    int col = resume ? cache_.col : 1;
+    for (uint32_t i = from; i < offset; ++i) {
+      if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++col;  // count code points
+    }
+    cache_ = Cached{span.file, low, offset, col};
+    return fmt::format("{}:{}", low, col);
   }
+
+  struct Cached {
+    FileId file;
+    int line = 0;
+    uint32_t offset = 0;
+    int col = 0;
+  };
 
   const SourceManager& sources_;
   std::string out_;
+  Cached cache_;
 };
 
 // Prints one expression node: its line, then its children one level deeper.

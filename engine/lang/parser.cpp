@@ -106,9 +106,22 @@ const Token& Parser::Advance() {
       return token;
     case TokenKind::kNewline:
       line_has_error_ = false;
+      open_brackets_ = 0;
       break;
     case TokenKind::kIndent:
     case TokenKind::kDedent:
+      break;
+    case TokenKind::kLParen:
+    case TokenKind::kLBracket:
+    case TokenKind::kLBrace:
+      ++open_brackets_;
+      previous_span_ = token.span;
+      break;
+    case TokenKind::kRParen:
+    case TokenKind::kRBracket:
+    case TokenKind::kRBrace:
+      open_brackets_ = std::max(open_brackets_ - 1, 0);
+      previous_span_ = token.span;
       break;
     default:
       previous_span_ = token.span;
@@ -188,6 +201,8 @@ void Parser::Fail(SourceSpan span, std::string message, std::vector<Note> notes)
 void Parser::FailIfSpecialToken() {
   const Token& token = Peek();
   if (token.kind == TokenKind::kError) throw SyntaxErrorUnwind{};
+  bool at_end = token.kind == TokenKind::kNewline || token.kind == TokenKind::kEnd;
+  if (at_end && open_brackets_ > 0) throw SyntaxErrorUnwind{};  // "`(` was never closed"
   if (const char* message = UnsupportedMessage(token.kind)) Fail(token.span, message);
 }
 
@@ -300,6 +315,7 @@ void Parser::SkipBlockAfterRecovery(TokenKind failed_statement_start) {
 }
 
 void Parser::ParseStatement(Block& out) {
+  FailIfKeywordAssigned();
   switch (Peek().kind) {
     case TokenKind::kIf:
       out.push_back(ParseIf(/*is_elif=*/false));

@@ -372,29 +372,37 @@ const Token& Parser::ExpectClosing(const Token& open, TokenKind close) {
   Fail(found.span, fmt::format("expected `,` or `{}`, found {}", Spelling(close), Describe(found)));
 }
 
+bool Parser::AtComprehension(const Expr& elt) {
+  if (!At(TokenKind::kFor) && !At(TokenKind::kAsync)) return false;
+  if (std::holds_alternative<Starred>(elt.node)) {
+    Fail(elt.span, "iterable unpacking cannot be used in comprehension");
+  }
+  return true;
+}
+
+std::vector<ExprPtr> Parser::ParseElements(ExprPtr first, TokenKind close) {
+  std::vector<ExprPtr> elts;
+  elts.push_back(std::move(first));
+  while (Match(TokenKind::kComma) && !At(close)) elts.push_back(ParseStarOrExpression());
+  return elts;
+}
+
 ExprPtr Parser::ParseParenthesised() {
   NestingGuard nesting(*this);
   Token open = Advance();
   if (Match(TokenKind::kRParen)) return MakeExpr(Tuple{}, Since(open.span));
   ExprPtr first = ParseStarOrExpression();
-  bool starred = std::holds_alternative<Starred>(first->node);
-  if (At(TokenKind::kFor) || At(TokenKind::kAsync)) {
-    if (starred) Fail(first->span, "iterable unpacking cannot be used in comprehension");
+  if (AtComprehension(*first)) {
     std::vector<Comprehension> generators = ParseComprehensions();
     ExpectClosing(open, TokenKind::kRParen);
     return MakeExpr(GeneratorExp{std::move(first), std::move(generators)}, Since(open.span));
   }
-  if (At(TokenKind::kRParen)) {
-    Advance();
-    if (starred) Error(first->span, "cannot use starred expression here");
+  if (Match(TokenKind::kRParen)) {
+    CheckNotBareStarred(*first);
     first->span = Since(open.span);
     return first;
   }
-  std::vector<ExprPtr> elts;
-  elts.push_back(std::move(first));
-  while (Match(TokenKind::kComma) && !At(TokenKind::kRParen)) {
-    elts.push_back(ParseStarOrExpression());
-  }
+  std::vector<ExprPtr> elts = ParseElements(std::move(first), TokenKind::kRParen);
   ExpectClosing(open, TokenKind::kRParen);
   return MakeExpr(Tuple{std::move(elts)}, Since(open.span));
 }
@@ -404,19 +412,12 @@ ExprPtr Parser::ParseListDisplay() {
   Token open = Advance();
   if (Match(TokenKind::kRBracket)) return MakeExpr(List{}, Since(open.span));
   ExprPtr first = ParseStarOrExpression();
-  if (At(TokenKind::kFor) || At(TokenKind::kAsync)) {
-    if (std::holds_alternative<Starred>(first->node)) {
-      Fail(first->span, "iterable unpacking cannot be used in comprehension");
-    }
+  if (AtComprehension(*first)) {
     std::vector<Comprehension> generators = ParseComprehensions();
     ExpectClosing(open, TokenKind::kRBracket);
     return MakeExpr(ListComp{std::move(first), std::move(generators)}, Since(open.span));
   }
-  std::vector<ExprPtr> elts;
-  elts.push_back(std::move(first));
-  while (Match(TokenKind::kComma) && !At(TokenKind::kRBracket)) {
-    elts.push_back(ParseStarOrExpression());
-  }
+  std::vector<ExprPtr> elts = ParseElements(std::move(first), TokenKind::kRBracket);
   ExpectClosing(open, TokenKind::kRBracket);
   return MakeExpr(List{std::move(elts)}, Since(open.span));
 }
@@ -442,19 +443,12 @@ ExprPtr Parser::ParseBraceDisplay() {
   bool is_dict =
       first == nullptr || (At(TokenKind::kColon) && !std::holds_alternative<Starred>(first->node));
   if (!is_dict) {
-    if (At(TokenKind::kFor) || At(TokenKind::kAsync)) {
-      if (std::holds_alternative<Starred>(first->node)) {
-        Fail(first->span, "iterable unpacking cannot be used in comprehension");
-      }
+    if (AtComprehension(*first)) {
       std::vector<Comprehension> generators = ParseComprehensions();
       ExpectClosing(open, TokenKind::kRBrace);
       return MakeExpr(SetComp{std::move(first), std::move(generators)}, Since(open.span));
     }
-    std::vector<ExprPtr> elts;
-    elts.push_back(std::move(first));
-    while (Match(TokenKind::kComma) && !At(TokenKind::kRBrace)) {
-      elts.push_back(ParseStarOrExpression());
-    }
+    std::vector<ExprPtr> elts = ParseElements(std::move(first), TokenKind::kRBrace);
     ExpectClosing(open, TokenKind::kRBrace);
     return MakeExpr(Set{std::move(elts)}, Since(open.span));
   }
@@ -532,6 +526,7 @@ ExprPtr Parser::ParseCall(ExprPtr func) {
   bool seen_double_star = false;
   while (!At(TokenKind::kRParen)) {
     SourceSpan start = Peek().span;
+    FailIfKeywordAssigned();
     Arg arg;
     if (Match(TokenKind::kStar)) {
       arg.kind = ArgKind::kStar;

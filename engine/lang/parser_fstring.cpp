@@ -225,19 +225,22 @@ ExprPtr Parser::ParseFieldExpression(uint32_t begin, uint32_t end) {
     std::vector<Token> saved_tokens;
     size_t saved_pos;
     SourceSpan saved_previous;
+    int saved_open_brackets;
     ~StreamSwap() {
       parser.tokens_.swap(saved_tokens);
       parser.pos_ = saved_pos;
       parser.previous_span_ = saved_previous;
+      parser.open_brackets_ = saved_open_brackets;
     }
   };
   std::vector<Token> tokens = TokenizeExpression(file_, id_, begin, end, sink_);
   if (tokens.empty() || tokens.back().kind != TokenKind::kEnd) {
     tokens.push_back(Token{.kind = TokenKind::kEnd, .span = SourceSpan{id_, end, end}});
   }
-  StreamSwap swap{*this, std::move(tokens), pos_, previous_span_};
+  StreamSwap swap{*this, std::move(tokens), pos_, previous_span_, open_brackets_};
   tokens_.swap(swap.saved_tokens);
   pos_ = 0;
+  open_brackets_ = 0;
 
   ExprPtr value = ParseStarExpressions();
   CheckNotBareStarred(*value);

@@ -98,6 +98,8 @@ class Parser {
   // Fails silently or with the unsupported-construct message if the current token calls for it.
   void FailIfSpecialToken();
   std::string Describe(const Token& token) const;
+  // `lambda = 0.5`: a keyword where a name is being assigned gets its own message.
+  void FailIfKeywordAssigned();
 
   // ---- statement loop and recovery (parser.cpp)
   void ParseStatements(Block& out, bool top_level);
@@ -125,6 +127,8 @@ class Parser {
   // ---- targets (parser_stmt.cpp)
   enum class TargetUse { kAssign, kDelete };
   void CheckTarget(const Expr& target, TargetUse use);
+  // A name, attribute or subscript: what `+=` and annotations accept.
+  static bool IsSingleTarget(const Expr& target);
   void CheckNotBareStarred(const Expr& value);
   static std::string DescribeExpr(const Expr& expr);
 
@@ -149,6 +153,10 @@ class Parser {
   ExprPtr ParseCall(ExprPtr func);
   ExprPtr ParseSubscript(ExprPtr value);
   ExprPtr ParseSliceOrIndex();
+  // True at the `for` of a comprehension after `elt` (an unpacked `*elt` there is an error).
+  bool AtComprehension(const Expr& elt);
+  // The elements of a display from its first: `first, elt, ...` up to (not including) `close`.
+  std::vector<ExprPtr> ParseElements(ExprPtr first, TokenKind close);
   // Parses `for target in iter if cond ...` clauses (at least one).
   std::vector<Comprehension> ParseComprehensions();
   // for-loop and comprehension targets: a, (b, *c), d[i]
@@ -174,6 +182,9 @@ class Parser {
   StmtContext context_;
   int depth_ = 0;
   bool line_has_error_ = false;
+  // Brackets opened and not yet closed on this logical line. A NEWLINE or end of input reached
+  // inside one means it is never closed, which the lexer has reported.
+  int open_brackets_ = 0;
   // Set after a statement failed: the `elif`/`else`/`except`/`finally` clauses that follow it
   // are skipped silently instead of being reported as orphans.
   bool recovering_ = false;

@@ -171,9 +171,7 @@ StmtPtr Parser::ParseExpressionStatement() {
       Error(first->span, "only a single target (not a tuple) can be annotated");
     } else if (std::holds_alternative<List>(first->node)) {
       Error(first->span, "only a single target (not a list) can be annotated");
-    } else if (!std::holds_alternative<Name>(first->node) &&
-               !std::holds_alternative<Attribute>(first->node) &&
-               !std::holds_alternative<Subscript>(first->node)) {
+    } else if (!IsSingleTarget(*first)) {
       Error(first->span, fmt::format("cannot annotate {}", DescribeExpr(*first)));
     }
     AnnAssign node{.target = std::move(first), .annotation = ParseExpr()};
@@ -186,9 +184,7 @@ StmtPtr Parser::ParseExpressionStatement() {
 
   if (std::optional<BinOpKind> op = AugmentedOp(Peek().kind)) {
     const Token& op_token = Advance();
-    if (!std::holds_alternative<Name>(first->node) &&
-        !std::holds_alternative<Attribute>(first->node) &&
-        !std::holds_alternative<Subscript>(first->node)) {
+    if (!IsSingleTarget(*first)) {
       Error(first->span,
             fmt::format("invalid target for augmented assignment; `{}` needs a name, attribute or "
                         "subscript on its left",
@@ -224,12 +220,28 @@ StmtPtr Parser::ParseExpressionStatement() {
 // ---------------------------------------------------------------------------------------------
 // Assignment targets
 
+void Parser::FailIfKeywordAssigned() {
+  const Token& token = Peek();
+  TokenKind next = Peek(1).kind;
+  bool keyword =
+      token.kind != TokenKind::kName && KeywordOrName(Spelling(token.kind)) == token.kind;
+  bool constant = token.kind == TokenKind::kNone || token.kind == TokenKind::kTrue ||
+                  token.kind == TokenKind::kFalse;  // "cannot assign to None", as CPython says
+  if (keyword && !constant && (next == TokenKind::kAssign || AugmentedOp(next))) {
+    Fail(token.span, fmt::format("`{}` is a keyword and cannot be used as a name; choose another",
+                                 Spelling(token.kind)));
+  }
+}
+
+bool Parser::IsSingleTarget(const Expr& target) {
+  return std::holds_alternative<Name>(target.node) ||
+         std::holds_alternative<Attribute>(target.node) ||
+         std::holds_alternative<Subscript>(target.node);
+}
+
 void Parser::CheckTarget(const Expr& target, TargetUse use) {
   const char* verb = use == TargetUse::kDelete ? "delete" : "assign to";
-  if (std::holds_alternative<Name>(target.node) || std::holds_alternative<Attribute>(target.node) ||
-      std::holds_alternative<Subscript>(target.node)) {
-    return;
-  }
+  if (IsSingleTarget(target)) return;
   const std::vector<ExprPtr>* elements = nullptr;
   if (const auto* tuple = std::get_if<Tuple>(&target.node)) elements = &tuple->elts;
   if (const auto* list = std::get_if<List>(&target.node)) elements = &list->elts;

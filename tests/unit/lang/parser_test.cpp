@@ -598,6 +598,21 @@ TEST(ParserErrors, UnclosedBracketIsReportedOnceByTheLexer) {
   EXPECT_EQ(Errors("x = f(1,\ny = 2\n"), "1:6: `(` was never closed\n");
 }
 
+TEST(ParserErrors, NothingMoreToSayAtTheEndOfAnUnclosedBracket) {
+  EXPECT_EQ(Errors("blocks = [\n    (0, 0),\n    (0, 1),\n"), "1:10: `[` was never closed\n");
+  EXPECT_EQ(Errors("f'{g(}'\n"), "1:3: f-string: expecting `}`\n");
+}
+
+TEST(ParserErrors, KeywordsCannotBeAssigned) {
+  EXPECT_EQ(Errors("lambda = 0.5\n"),
+            "1:1: `lambda` is a keyword and cannot be used as a name; choose another\n");
+  EXPECT_EQ(Errors("class += 1\n"),
+            "1:1: `class` is a keyword and cannot be used as a name; choose another\n");
+  EXPECT_EQ(Errors("f(x, in=2)\n"),
+            "1:6: `in` is a keyword and cannot be used as a name; choose another\n");
+  EXPECT_EQ(Errors("None = 1\n"), "1:1: cannot assign to None\n");
+}
+
 TEST(ParserErrors, ForgottenCommaInsideBrackets) {
   EXPECT_EQ(Errors("x = [1, 2 3]\n"), "1:11: invalid syntax; perhaps you forgot a comma?\n");
   EXPECT_EQ(Errors("print('a' b)\n"), "1:11: invalid syntax; perhaps you forgot a comma?\n");
