@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "eval/builtin_support.h"
+#include "eval/array_object.h"
 #include "eval/interpreter.h"
 
 namespace pz::eval {
@@ -105,6 +106,7 @@ void InstallModules(Interpreter& interp) {
     installed[name] = module;
     interp.RegisterModule(name, module);
   }
+  InstallArrayModules(interp);
 }
 
 }  // namespace pz::eval

@@ -1,0 +1,208 @@
+// Array storage, layout queries, copies between layouts and dtype conversion.
+#include "array/array.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "array/element.h"
+
+namespace pz::array {
+
+void ThrowTypeError(std::string message) {
+  throw ArrayError{ArrayError::Kind::kTypeError, std::move(message)};
+}
+void ThrowValueError(std::string message) {
+  throw ArrayError{ArrayError::Kind::kValueError, std::move(message)};
+}
+void ThrowIndexError(std::string message) {
+  throw ArrayError{ArrayError::Kind::kIndexError, std::move(message)};
+}
+
+std::string ShapeToString(const Shape& shape) {
+  if (shape.size() == 1) return fmt::format("({},)", shape[0]);
+  return fmt::format("({})", fmt::join(shape, ", "));
+}
+
+int64_t NumElements(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) ThrowValueError(fmt::format("negative dimensions are not allowed: {}",
+                                           ShapeToString(shape)));
+    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) {
+      throw ArrayError{ArrayError::Kind::kMemoryError,
+                       fmt::format("shape {} has too many elements", ShapeToString(shape))};
+    }
+    n *= d;
+  }
+  return n;
+}
+
+std::vector<int64_t> ContiguousStrides(const Shape& shape) {
+  std::vector<int64_t> strides(shape.size());
+  int64_t stride = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= std::max<int64_t>(shape[i], 1);
+  }
+  return strides;
+}
+
+Buffer::Buffer(size_t bytes) : data_(new std::byte[std::max<size_t>(bytes, 1)]()), size_(bytes) {}
+
+Array Array::Zeros(DType dtype, Shape shape, int64_t limit_bytes) {
+  if (shape.size() > static_cast<size_t>(kMaxRank)) {
+    ThrowValueError(fmt::format("arrays have at most {} dimensions, got {}", kMaxRank,
+                                shape.size()));
+  }
+  int64_t n = NumElements(shape);
+  int64_t bytes = n * static_cast<int64_t>(ItemSize(dtype));
+  if (n > 0 && (bytes / n != static_cast<int64_t>(ItemSize(dtype)) || bytes > limit_bytes)) {
+    throw ArrayError{ArrayError::Kind::kMemoryError,
+                     fmt::format("an array of shape {} and dtype {} needs {:.1f} GiB, above the "
+                                 "limit of {:.1f} GiB",
+                                 ShapeToString(shape), DTypeName(dtype),
+                                 static_cast<double>(bytes) / (1 << 30),
+                                 static_cast<double>(limit_bytes) / (1 << 30))};
+  }
+  Array a;
+  a.dtype_ = dtype;
+  a.strides_ = ContiguousStrides(shape);
+  a.shape_ = std::move(shape);
+  a.buffer_ = std::make_shared<Buffer>(static_cast<size_t>(bytes));
+  return a;
+}
+
+Array Array::FromDoubles(DType dtype, Shape shape, const std::vector<double>& values) {
+  Array a = Zeros(dtype, std::move(shape));
+  PZ_CHECK(static_cast<int64_t>(values.size()) == a.size());
+  DispatchDType(dtype, [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    auto* out = a.data<StorageOf<D>>();
+    for (size_t i = 0; i < values.size(); ++i) {
+      out[i] = Element<D>::Store(ConvertCompute<D>(values[i]));
+    }
+  });
+  return a;
+}
+
+Array Array::Scalar(DType dtype, double value) { return FromDoubles(dtype, {}, {value}); }
+
+int64_t Array::size() const {
+  int64_t n = 1;
+  for (int64_t d : shape_) n *= d;
+  return n;
+}
+
+bool Array::IsContiguous() const {
+  return offset_ == 0 && strides_ == ContiguousStrides(shape_) &&
+         buffer_->size() == static_cast<size_t>(size()) * ItemSize(dtype_);
+}
+
+namespace {
+
+// Calls fn(flat_index, storage_offset) for every element in row-major order.
+template <typename F>
+void ForEachOffset(const Shape& shape, const std::vector<int64_t>& strides, int64_t offset, F&& fn) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  if (n == 0) return;
+  std::vector<int64_t> index(shape.size(), 0);
+  int64_t position = offset;
+  for (int64_t flat = 0; flat < n; ++flat) {
+    fn(flat, position);
+    for (size_t axis = shape.size(); axis-- > 0;) {
+      if (++index[axis] < shape[axis]) {
+        position += strides[axis];
+        break;
+      }
+      position -= strides[axis] * (shape[axis] - 1);
+      index[axis] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+Array Array::Contiguous() const {
+  if (IsContiguous()) return *this;
+  Array out = Zeros(dtype_, shape_);
+  out.weak_type_ = weak_type_;
+  size_t item = ItemSize(dtype_);
+  const std::byte* src = buffer_->data();
+  std::byte* dst = out.buffer_->data();
+  ForEachOffset(shape_, strides_, offset_, [&](int64_t flat, int64_t position) {
+    std::memcpy(dst + flat * item, src + position * item, item);
+  });
+  return out;
+}
+
+double Array::GetDouble(int64_t flat_index) const {
+  // Translate the flat row-major index into a storage offset.
+  int64_t position = offset_;
+  for (size_t axis = shape_.size(); axis-- > 0;) {
+    int64_t i = flat_index % shape_[axis];
+    flat_index /= shape_[axis];
+    position += i * strides_[axis];
+  }
+  return DispatchDType(dtype_, [&](auto tag) -> double {
+    constexpr DType D = decltype(tag)::value;
+    const auto* base = reinterpret_cast<const StorageOf<D>*>(buffer_->data());
+    return static_cast<double>(Element<D>::Load(base[position]));
+  });
+}
+
+int64_t Array::GetInt(int64_t flat_index) const {
+  return static_cast<int64_t>(GetDouble(flat_index));
+}
+
+std::vector<double> Array::ToDoubles() const {
+  Array c = Contiguous();
+  std::vector<double> out(static_cast<size_t>(c.size()));
+  DispatchDType(dtype_, [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    const auto* in = c.data<StorageOf<D>>();
+    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(Element<D>::Load(in[i]));
+  });
+  return out;
+}
+
+Array Array::View(Shape shape, std::vector<int64_t> strides, int64_t offset) const {
+  Array view = *this;
+  view.shape_ = std::move(shape);
+  view.strides_ = std::move(strides);
+  view.offset_ = offset;
+  return view;
+}
+
+void Array::Assign(const Array& values) {
+  PZ_CHECK(values.shape_ == shape_);
+  Array source = values.dtype_ == dtype_ ? values.Contiguous() : values.AsType(dtype_);
+  size_t item = ItemSize(dtype_);
+  const std::byte* src = source.raw();
+  std::byte* dst = buffer_->data();
+  ForEachOffset(shape_, strides_, offset_, [&](int64_t flat, int64_t position) {
+    std::memcpy(dst + position * item, src + flat * item, item);
+  });
+}
+
+Array Array::AsType(DType dtype) const {
+  Array source = Contiguous();
+  if (dtype == dtype_) return source;
+  Array out = Zeros(dtype, shape_);
+  int64_t n = size();
+  DispatchDType(dtype_, [&](auto from_tag) {
+    constexpr DType From = decltype(from_tag)::value;
+    DispatchDType(dtype, [&](auto to_tag) {
+      constexpr DType To = decltype(to_tag)::value;
+      const auto* in = source.data<StorageOf<From>>();
+      auto* o = out.data<StorageOf<To>>();
+      for (int64_t i = 0; i < n; ++i) {
+        o[i] = Element<To>::Store(ConvertCompute<To>(Element<From>::Load(in[i])));
+      }
+    });
+  });
+  return out;
+}
+
+}  // namespace pz::array

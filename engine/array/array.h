@@ -1,0 +1,126 @@
+// Array: a dtype, a shape (rank 0–8) and strided storage shared between views. This is the
+// value every eager jax.numpy / numpy operation consumes and produces; kernels will later use it
+// for VMEM/HBM buffers. Operations live in one file per op family (elementwise.h, reduce.h,
+// linalg.h, shape_ops.h, ...); they throw ArrayError for user mistakes, which the Python
+// bindings turn into TypeError/ValueError/IndexError at the user's line.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "array/dtype.h"
+
+namespace pz::array {
+
+inline constexpr int kMaxRank = 8;
+
+using Shape = std::vector<int64_t>;
+
+// A user mistake in an array operation. `kind` names the Python exception it becomes.
+struct ArrayError {
+  enum class Kind { kTypeError, kValueError, kIndexError, kMemoryError };
+  Kind kind;
+  std::string message;
+};
+[[noreturn]] void ThrowTypeError(std::string message);
+[[noreturn]] void ThrowValueError(std::string message);
+[[noreturn]] void ThrowIndexError(std::string message);
+
+// Process-wide allocation limit checked before every allocation of array storage; a request
+// above it is a kMemoryError naming the shape and dtype. Configurable per run (see
+// SetAllocationLimit); the default is a few GiB.
+inline constexpr int64_t kDefaultAllocationLimitBytes = int64_t{4} << 30;
+
+// "(8, 16)" / "(8,)" / "()" as Python prints a shape tuple.
+std::string ShapeToString(const Shape& shape);
+// Number of elements; throws kValueError for negative dimensions.
+int64_t NumElements(const Shape& shape);
+
+// Reference-counted raw storage.
+class Buffer {
+ public:
+  explicit Buffer(size_t bytes);
+  std::byte* data() { return data_.get(); }
+  const std::byte* data() const { return data_.get(); }
+  size_t size() const { return size_; }
+
+ private:
+  std::unique_ptr<std::byte[]> data_;
+  size_t size_;
+};
+
+class Array {
+ public:
+  Array() = default;  // a 0-d float32 zero is NOT implied: default arrays are empty shells
+
+  // A new, zero-filled, contiguous array. `limit_bytes` guards against huge allocations.
+  static Array Zeros(DType dtype, Shape shape,
+                     int64_t limit_bytes = kDefaultAllocationLimitBytes);
+  // A new contiguous array filled from doubles (converted and rounded to dtype; for integer
+  // dtypes values are truncated toward zero and wrapped as JAX's convert_element_type does).
+  static Array FromDoubles(DType dtype, Shape shape, const std::vector<double>& values);
+  // A 0-d array holding one value.
+  static Array Scalar(DType dtype, double value);
+
+  DType dtype() const { return dtype_; }
+  const Shape& shape() const { return shape_; }
+  int rank() const { return static_cast<int>(shape_.size()); }
+  int64_t size() const;
+  // Strides in elements (not bytes); may be zero (broadcast) or negative (flip).
+  const std::vector<int64_t>& strides() const { return strides_; }
+  int64_t offset() const { return offset_; }
+  // True for arrays created from Python scalars (`jnp.asarray(2.0)` is not weak, `x * 2.0`'s
+  // 2.0 is), which JAX's promotion treats specially.
+  bool weak_type() const { return weak_type_; }
+  void set_weak_type(bool weak) { weak_type_ = weak; }
+
+  bool IsContiguous() const;
+  // This array if contiguous (row-major, offset 0 into its own buffer), else a contiguous copy.
+  Array Contiguous() const;
+  // Element pointer for contiguous arrays.
+  template <typename T>
+  T* data() {
+    return reinterpret_cast<T*>(buffer_->data()) + offset_;
+  }
+  template <typename T>
+  const T* data() const {
+    return reinterpret_cast<const T*>(buffer_->data()) + offset_;
+  }
+  const std::byte* raw() const { return buffer_->data() + offset_ * ItemSize(dtype_); }
+  std::byte* raw() { return buffer_->data() + offset_ * ItemSize(dtype_); }
+
+  // Element at a flat row-major index of the logical shape, as double (bool → 0/1).
+  double GetDouble(int64_t flat_index) const;
+  // Same for integer-exact access (int32/uint32 values are exact).
+  int64_t GetInt(int64_t flat_index) const;
+  // All elements in row-major order as doubles.
+  std::vector<double> ToDoubles() const;
+
+  // A view sharing storage with different shape/strides/offset (no checks: callers compute
+  // valid layouts).
+  Array View(Shape shape, std::vector<int64_t> strides, int64_t offset) const;
+  // Copies `values` (same shape) into this array's storage (which may be a view).
+  void Assign(const Array& values);
+  // The same values with another dtype (JAX convert_element_type semantics: float→int
+  // truncates toward zero, saturating out-of-range and NaN to 0 as XLA on CPU does).
+  Array AsType(DType dtype) const;
+
+  // True when both share one buffer (used by aliasing checks).
+  bool SharesStorageWith(const Array& other) const { return buffer_ == other.buffer_; }
+
+ private:
+  DType dtype_ = DType::kFloat32;
+  Shape shape_;
+  std::vector<int64_t> strides_;
+  int64_t offset_ = 0;
+  std::shared_ptr<Buffer> buffer_;
+  bool weak_type_ = false;
+};
+
+// Row-major strides (in elements) of a contiguous array of `shape`.
+std::vector<int64_t> ContiguousStrides(const Shape& shape);
+
+}  // namespace pz::array

@@ -1,0 +1,259 @@
+// lax.dot_general, jnp.dot and jnp.matmul. DotGeneral validates the dimension numbers, transposes
+// both operands to contiguous (batch, M, K) and (batch, K, N) buffers and runs one GEMM per batch:
+// Eigen in float32 for floating inputs, an exact 64-bit integer loop for integers and bools.
+// Dot and Matmul only choose dimension numbers (and broadcast Matmul's batch axes).
+#include "array/linalg.h"
+
+#include <fmt/format.h>
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <string>
+#include <type_traits>
+
+#include "array/element.h"
+
+namespace pz::array {
+namespace {
+
+using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+std::string AxesToString(const std::vector<int>& axes) {
+  Shape as_shape(axes.begin(), axes.end());
+  return ShapeToString(as_shape);
+}
+
+// Normalises each axis into [0, rank), rejecting out-of-range and repeated axes.
+void NormalizeAxes(std::vector<int>& axes, int rank, std::vector<bool>& used,
+                   std::string_view fn_name, std::string_view what, const Shape& shape) {
+  for (int& axis : axes) {
+    if (axis < -rank || axis >= rank) {
+      ThrowValueError(fmt::format("`{}` {} axis {} is out of bounds for an operand of shape {}",
+                                  fn_name, what, axis, ShapeToString(shape)));
+    }
+    if (axis < 0) axis += rank;
+    if (used[axis]) {
+      ThrowValueError(fmt::format("`{}` uses axis {} of an operand of shape {} more than once",
+                                  fn_name, axis, ShapeToString(shape)));
+    }
+    used[axis] = true;
+  }
+}
+
+// A view of `a` with its axes reordered: result axis i is axis perm[i] of `a`.
+Array Permute(const Array& a, const std::vector<int>& perm) {
+  Shape shape;
+  std::vector<int64_t> strides;
+  for (int axis : perm) {
+    shape.push_back(a.shape()[axis]);
+    strides.push_back(a.strides()[axis]);
+  }
+  return a.View(std::move(shape), std::move(strides), a.offset());
+}
+
+// The same elements with a new shape (a contiguous copy first when needed).
+Array Reshape(const Array& a, Shape shape) {
+  Array c = a.Contiguous();
+  std::vector<int64_t> strides = ContiguousStrides(shape);
+  return c.View(std::move(shape), std::move(strides), c.offset());
+}
+
+int64_t Product(const Shape& shape, const std::vector<int>& axes) {
+  int64_t n = 1;
+  for (int axis : axes) n *= shape[axis];
+  return n;
+}
+
+// All elements of contiguous `a` as exact integers (bool → 0/1).
+std::vector<int64_t> LoadInts(const Array& a) {
+  std::vector<int64_t> values(static_cast<size_t>(a.size()));
+  DispatchDType(a.dtype(), [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    if constexpr (!std::is_same_v<ComputeOf<D>, float>) {
+      const auto* in = a.data<StorageOf<D>>();
+      for (size_t i = 0; i < values.size(); ++i) {
+        values[i] = static_cast<int64_t>(Element<D>::Load(in[i]));
+      }
+    }
+  });
+  return values;
+}
+
+// Integer results wrap to `dtype`, bool results are `!= 0`, float results round once.
+Array StoreInts(const std::vector<int64_t>& values, DType dtype, const Shape& shape) {
+  Array out = Array::Zeros(dtype, shape);
+  DispatchDType(dtype, [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    auto* dst = out.data<StorageOf<D>>();
+    for (size_t i = 0; i < values.size(); ++i) {
+      dst[i] = Element<D>::Store(ConvertCompute<D>(values[i]));
+    }
+  });
+  return out;
+}
+
+void GemmFloat(const Array& a, const Array& b, Array& c, int64_t batch, int64_t m, int64_t k,
+               int64_t n) {
+  const float* pa = a.data<float>();
+  const float* pb = b.data<float>();
+  float* pc = c.data<float>();
+  for (int64_t i = 0; i < batch; ++i) {
+    Eigen::Map<const RowMatrix> ma(pa + i * m * k, m, k);
+    Eigen::Map<const RowMatrix> mb(pb + i * k * n, k, n);
+    Eigen::Map<RowMatrix> mc(pc + i * m * n, m, n);
+    mc.noalias() = ma * mb;
+  }
+}
+
+// Exact modulo 2^64 (every result dtype has at most 32 bits, so wrapping commutes with it).
+std::vector<int64_t> GemmInt(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+                             int64_t batch, int64_t m, int64_t k, int64_t n) {
+  std::vector<uint64_t> c(static_cast<size_t>(batch * m * n), 0);
+  for (int64_t p = 0; p < batch; ++p) {
+    for (int64_t i = 0; i < m; ++i) {
+      uint64_t* row = c.data() + (p * m + i) * n;
+      for (int64_t l = 0; l < k; ++l) {
+        uint64_t x = static_cast<uint64_t>(a[(p * m + i) * k + l]);
+        const int64_t* brow = b.data() + (p * k + l) * n;
+        for (int64_t j = 0; j < n; ++j) row[j] += x * static_cast<uint64_t>(brow[j]);
+      }
+    }
+  }
+  return std::vector<int64_t>(c.begin(), c.end());
+}
+
+}  // namespace
+
+Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
+                 std::optional<DType> preferred_element_type, std::string_view fn_name) {
+  const Shape& ls = lhs.shape();
+  const Shape& rs = rhs.shape();
+  DotDimensionNumbers d = dims;
+  if (d.lhs_contracting.size() != d.rhs_contracting.size() ||
+      d.lhs_batch.size() != d.rhs_batch.size()) {
+    ThrowValueError(fmt::format(
+        "`{}` needs as many lhs as rhs axes, got contracting {} and {}, batch {} and {}", fn_name,
+        AxesToString(d.lhs_contracting), AxesToString(d.rhs_contracting), AxesToString(d.lhs_batch),
+        AxesToString(d.rhs_batch)));
+  }
+  std::vector<bool> lhs_used(ls.size(), false), rhs_used(rs.size(), false);
+  NormalizeAxes(d.lhs_batch, lhs.rank(), lhs_used, fn_name, "batch", ls);
+  NormalizeAxes(d.lhs_contracting, lhs.rank(), lhs_used, fn_name, "contracting", ls);
+  NormalizeAxes(d.rhs_batch, rhs.rank(), rhs_used, fn_name, "batch", rs);
+  NormalizeAxes(d.rhs_contracting, rhs.rank(), rhs_used, fn_name, "contracting", rs);
+  auto check_pairs = [&](const std::vector<int>& la, const std::vector<int>& ra,
+                         std::string_view what) {
+    for (size_t i = 0; i < la.size(); ++i) {
+      if (ls[la[i]] != rs[ra[i]]) {
+        ThrowTypeError(fmt::format("`{}` cannot {} shapes {} and {}: {} != {}", fn_name, what,
+                                   ShapeToString(ls), ShapeToString(rs), ls[la[i]], rs[ra[i]]));
+      }
+    }
+  };
+  check_pairs(d.lhs_contracting, d.rhs_contracting, "contract");
+  check_pairs(d.lhs_batch, d.rhs_batch, "batch");
+
+  std::vector<int> lhs_free, rhs_free;
+  for (int i = 0; i < lhs.rank(); ++i) {
+    if (!lhs_used[i]) lhs_free.push_back(i);
+  }
+  for (int i = 0; i < rhs.rank(); ++i) {
+    if (!rhs_used[i]) rhs_free.push_back(i);
+  }
+  std::vector<int> lhs_perm = d.lhs_batch;
+  lhs_perm.insert(lhs_perm.end(), lhs_free.begin(), lhs_free.end());
+  lhs_perm.insert(lhs_perm.end(), d.lhs_contracting.begin(), d.lhs_contracting.end());
+  std::vector<int> rhs_perm = d.rhs_batch;
+  rhs_perm.insert(rhs_perm.end(), d.rhs_contracting.begin(), d.rhs_contracting.end());
+  rhs_perm.insert(rhs_perm.end(), rhs_free.begin(), rhs_free.end());
+
+  int64_t batch = Product(ls, d.lhs_batch);
+  int64_t m = Product(ls, lhs_free);
+  int64_t k = Product(ls, d.lhs_contracting);
+  int64_t n = Product(rs, rhs_free);
+  Shape out_shape;
+  for (int axis : d.lhs_batch) out_shape.push_back(ls[axis]);
+  for (int axis : lhs_free) out_shape.push_back(ls[axis]);
+  for (int axis : rhs_free) out_shape.push_back(rs[axis]);
+  DType out_dtype = preferred_element_type.value_or(PromoteTypes(lhs.dtype(), rhs.dtype()));
+
+  if (!IsFloating(lhs.dtype()) && !IsFloating(rhs.dtype())) {
+    std::vector<int64_t> a = LoadInts(Permute(lhs, lhs_perm).Contiguous());
+    std::vector<int64_t> b = LoadInts(Permute(rhs, rhs_perm).Contiguous());
+    return StoreInts(GemmInt(a, b, batch, m, k, n), out_dtype, out_shape);
+  }
+  Array a = Permute(lhs, lhs_perm).AsType(DType::kFloat32);
+  Array b = Permute(rhs, rhs_perm).AsType(DType::kFloat32);
+  Array c = Array::Zeros(DType::kFloat32, out_shape);
+  if (batch > 0 && m > 0 && n > 0 && k > 0) GemmFloat(a, b, c, batch, m, k, n);
+  return out_dtype == DType::kFloat32 ? c : c.AsType(out_dtype);
+}
+
+Array Dot(const Array& a, const Array& b, std::optional<DType> preferred_element_type,
+          std::string_view fn_name) {
+  DotDimensionNumbers dims;
+  if (a.rank() > 0 && b.rank() > 0) {
+    dims.lhs_contracting = {a.rank() - 1};
+    dims.rhs_contracting = {b.rank() == 1 ? 0 : b.rank() - 2};
+  }
+  return DotGeneral(a, b, dims, preferred_element_type, fn_name);
+}
+
+Array Matmul(const Array& a, const Array& b, std::optional<DType> preferred_element_type,
+             std::string_view fn_name) {
+  for (const Array* operand : {&a, &b}) {
+    if (operand->rank() == 0) {
+      ThrowValueError(fmt::format("`{}` operand {} must have at least 1 dimension, got shape ()",
+                                  fn_name, operand == &a ? 0 : 1));
+    }
+  }
+  // Promote 1-D operands: a vector on the left is a row (1, K), on the right a column (K, 1).
+  Array lhs = a.rank() == 1 ? Reshape(a, {1, a.shape()[0]}) : a;
+  Array rhs = b.rank() == 1 ? Reshape(b, {b.shape()[0], 1}) : b;
+  if (lhs.shape().back() != rhs.shape()[rhs.rank() - 2]) {
+    ThrowTypeError(fmt::format("`{}` cannot contract shapes {} and {}: {} != {}", fn_name,
+                               ShapeToString(a.shape()), ShapeToString(b.shape()),
+                               lhs.shape().back(), rhs.shape()[rhs.rank() - 2]));
+  }
+  // Broadcast the batch axes of both operands to one shape with zero strides.
+  int batch_rank = std::max(lhs.rank(), rhs.rank()) - 2;
+  Shape batch_shape(static_cast<size_t>(batch_rank), 1);
+  for (const Array* x : {&lhs, &rhs}) {
+    int lead = x->rank() - 2;
+    for (int i = 0; i < lead; ++i) {
+      int64_t& dim = batch_shape[batch_rank - lead + i];
+      int64_t size = x->shape()[i];
+      if (dim != 1 && size != 1 && size != dim) {
+        ThrowValueError(fmt::format("`{}` cannot broadcast the batch axes of shapes {} and {}",
+                                    fn_name, ShapeToString(a.shape()), ShapeToString(b.shape())));
+      }
+      if (size != 1) dim = size;
+    }
+  }
+  auto broadcast = [&](const Array& x) {
+    int lead = x.rank() - 2;
+    Shape shape = batch_shape;
+    std::vector<int64_t> strides(static_cast<size_t>(batch_rank), 0);
+    for (int i = 0; i < lead; ++i) {
+      if (x.shape()[i] != 1) strides[batch_rank - lead + i] = x.strides()[i];
+    }
+    for (int i = lead; i < x.rank(); ++i) {
+      shape.push_back(x.shape()[i]);
+      strides.push_back(x.strides()[i]);
+    }
+    return x.View(std::move(shape), std::move(strides), x.offset());
+  };
+  DotDimensionNumbers dims{.lhs_contracting = {batch_rank + 1}, .rhs_contracting = {batch_rank}};
+  for (int i = 0; i < batch_rank; ++i) {
+    dims.lhs_batch.push_back(i);
+    dims.rhs_batch.push_back(i);
+  }
+  Array out = DotGeneral(broadcast(lhs), broadcast(rhs), dims, preferred_element_type, fn_name);
+  if (a.rank() > 1 && b.rank() > 1) return out;
+  Shape shape = batch_shape;
+  if (a.rank() > 1) shape.push_back(lhs.shape()[lhs.rank() - 2]);
+  if (b.rank() > 1) shape.push_back(rhs.shape().back());
+  return Reshape(out, std::move(shape));
+}
+
+}  // namespace pz::array

@@ -1,0 +1,55 @@
+// Linear algebra on eager arrays: lax.dot_general and the jax.numpy products built on it
+// (jnp.dot, jnp.matmul, jnp.einsum). Every product is lowered to one batched GEMM
+// (batch, M, K) x (batch, K, N): floating inputs run through Eigen in float32 with float32
+// accumulation and are rounded once to the result dtype; integer and bool inputs accumulate
+// exactly and wrap to the result dtype, as XLA does on CPU.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "array/array.h"
+
+namespace pz::array {
+
+// lax.dot_general's dimension numbers: which axes of each operand are contracted (summed over
+// in pairs) and which are batch axes (matched in pairs and kept in front of the result).
+struct DotDimensionNumbers {
+  // lhs_contracting[i] of lhs pairs with rhs_contracting[i] of rhs; equal lengths and sizes.
+  std::vector<int> lhs_contracting;
+  std::vector<int> rhs_contracting;
+  // lhs_batch[i] of lhs pairs with rhs_batch[i] of rhs; equal lengths and sizes.
+  std::vector<int> lhs_batch;
+  std::vector<int> rhs_batch;
+};
+
+// lax.dot_general: the result has the batch dims, then lhs's free dims, then rhs's free dims,
+// each in operand order. The result dtype is `preferred_element_type` when given, else the
+// promoted input dtype (bool x bool is bool: a logical or of ands). Negative axes count from the
+// end. Throws kTypeError/kValueError naming `fn_name` and both shapes for invalid dimensions.
+Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
+                 std::optional<DType> preferred_element_type,
+                 std::string_view fn_name = "jax.lax.dot_general");
+
+// jnp.dot: 0-d operands multiply, 1-D x 1-D is the inner product, N-D x 1-D contracts the last
+// axes, N-D x M-D contracts the last axis of `a` with the second-to-last of `b`.
+Array Dot(const Array& a, const Array& b, std::optional<DType> preferred_element_type,
+          std::string_view fn_name = "jnp.dot");
+
+// jnp.matmul (`a @ b`): 1-D operands are promoted to matrices and the added axis removed again;
+// leading (batch) axes broadcast against each other as numpy broadcasting does.
+Array Matmul(const Array& a, const Array& b, std::optional<DType> preferred_element_type,
+             std::string_view fn_name = "jnp.matmul");
+
+// jnp.einsum with two operands, e.g. "bij,bjk->bik"; without `->` the output is the `...` axes
+// followed by the letters that occur exactly once, sorted. A letter repeated within one operand
+// takes its diagonal ("ii,i->i"), letters absent from the output are summed, and `...` and
+// size-1 axes broadcast against the other operand as in numpy.
+Array Einsum(std::string_view subscripts, const Array& a, const Array& b,
+             std::optional<DType> preferred_element_type, std::string_view fn_name = "jnp.einsum");
+// jnp.einsum with one operand: transposes ("ij->ji"), sums ("ij->i") and traces ("ii->").
+Array Einsum(std::string_view subscripts, const Array& a,
+             std::optional<DType> preferred_element_type, std::string_view fn_name = "jnp.einsum");
+
+}  // namespace pz::array

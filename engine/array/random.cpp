@@ -1,0 +1,323 @@
+// jax.random on threefry2x32 keys. Every sampler starts from RawBits (the partitionable counter
+// scheme of jax._src.random.threefry2x32) and reproduces the float/integer steps of
+// jax._src.random.core in the sampled dtype, so streams match real JAX bit for bit (normal up to
+// the last ulps of log1p inside erf_inv).
+#include "array/random.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+
+#include "array/element.h"
+
+namespace pz::array {
+namespace {
+
+// Threefry's key-schedule parity constant (Salmon et al., "Parallel random numbers", 2011).
+constexpr uint32_t kThreefryParity = 0x1BD11BDA;
+constexpr int kRotations[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
+
+uint32_t RotateLeft(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
+
+std::pair<uint32_t, uint32_t> KeyWords(const Array& key) {
+  if (key.dtype() != DType::kUInt32 || key.shape() != Shape{2}) {
+    ThrowTypeError(fmt::format("expected a PRNG key of dtype uint32 and shape (2,), got {}{}",
+                               DTypeName(key.dtype()), ShapeToString(key.shape())));
+  }
+  Array c = key.Contiguous();
+  return {c.data<uint32_t>()[0], c.data<uint32_t>()[1]};
+}
+
+Array KeyArray(uint32_t word0, uint32_t word1) {
+  Array key = Array::Zeros(DType::kUInt32, {2});
+  key.data<uint32_t>()[0] = word0;
+  key.data<uint32_t>()[1] = word1;
+  return key;
+}
+
+// 32 random bits per element: element i hashes the 64-bit counter i as (high, low) words and
+// xors the two output words.
+std::vector<uint32_t> RawBits(const Array& key, const Shape& shape) {
+  auto [k0, k1] = KeyWords(key);
+  std::vector<uint32_t> bits(static_cast<size_t>(NumElements(shape)));
+  for (size_t i = 0; i < bits.size(); ++i) {
+    uint64_t count = i;
+    auto [b0, b1] =
+        Threefry2x32(k0, k1, static_cast<uint32_t>(count >> 32), static_cast<uint32_t>(count));
+    bits[i] = b0 ^ b1;
+  }
+  return bits;
+}
+
+// The float in [0, 1) that jax.random.uniform builds from one draw in `dtype`: the top mantissa
+// bits of the draw under an exponent of 1.0, minus 1.
+float UnitFloat(uint32_t bits, DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32: {
+      uint32_t pattern = (bits >> 9) | 0x3F800000u;
+      float f;
+      std::memcpy(&f, &pattern, sizeof f);
+      return f - 1.0f;
+    }
+    case DType::kBFloat16:  // 7 mantissa bits: JAX draws 8 bits and drops one
+      return BFloat16BitsToFloat(static_cast<uint16_t>(((bits & 0xFFu) >> 1) | 0x3F80u)) - 1.0f;
+    case DType::kFloat16:  // 10 mantissa bits from a 16-bit draw
+      return HalfBitsToFloat(static_cast<uint16_t>(((bits & 0xFFFFu) >> 6) | 0x3C00u)) - 1.0f;
+    default:
+      ThrowTypeError(
+          fmt::format("uniform only accepts floating point dtypes, got {}", DTypeName(dtype)));
+  }
+}
+
+// Uniform draws as float32 values already rounded to `dtype`.
+std::vector<float> UniformValues(const Array& key, const Shape& shape, DType dtype, float minval,
+                                 float maxval) {
+  float lo = RoundToDType(minval, dtype);
+  float span = RoundToDType(RoundToDType(maxval, dtype) - lo, dtype);
+  std::vector<uint32_t> bits = RawBits(key, shape);
+  std::vector<float> values(bits.size());
+  for (size_t i = 0; i < bits.size(); ++i) {
+    float unit = UnitFloat(bits[i], dtype);
+    // XLA's CPU backend fuses float32 `unit * span + lo` into one fma; 16-bit floats are
+    // computed in float32 and rounded after each op.
+    float value = dtype == DType::kFloat32
+                      ? std::fma(unit, span, lo)
+                      : RoundToDType(RoundToDType(unit * span, dtype) + lo, dtype);
+    values[i] = std::max(lo, value);
+  }
+  return values;
+}
+
+Array FromFloats(const std::vector<float>& values, DType dtype, const Shape& shape) {
+  Array out = Array::Zeros(dtype, shape);
+  DispatchDType(dtype, [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    if constexpr (std::is_same_v<ComputeOf<D>, float>) {
+      auto* dst = out.data<StorageOf<D>>();
+      for (size_t i = 0; i < values.size(); ++i) dst[i] = Element<D>::Store(values[i]);
+    }
+  });
+  return out;
+}
+
+// XLA's float32 erf_inv (Giles, "Approximating the erfinv function", 2010), evaluated in the
+// same order: w = -log1p(-x^2), then a degree-8 polynomial in w - 2.5 or sqrt(w) - 3.
+float ErfInv32(float x) {
+  constexpr float kSmall[9] = {2.81022636e-08f,  3.43273939e-07f, -3.5233877e-06f,
+                               -4.39150654e-06f, 0.00021858087f,  -0.00125372503f,
+                               -0.00417768164f,  0.246640727f,    1.50140941f};
+  constexpr float kLarge[9] = {-0.000200214257f, 0.000100950558f, 0.00134934322f,
+                               -0.00367342844f,  0.00573950773f,  -0.0076224613f,
+                               0.00943887047f,   1.00167406f,     2.83297682f};
+  float w = -std::log1p(x * -x);
+  bool small = w < 5.0f;
+  const float* c = small ? kSmall : kLarge;
+  w = small ? w - 2.5f : std::sqrt(w) - 3.0f;
+  float p = c[0];
+  for (int i = 1; i < 9; ++i) p = std::fma(p, w, c[i]);
+  if (std::fabs(x) == 1.0f) return x * std::numeric_limits<float>::infinity();
+  return p * x;
+}
+
+// Sorts `order` stably by `sort_keys` (lax.sort_key_val with is_stable=True).
+void SortByKeys(std::vector<int64_t>& order, const std::vector<uint32_t>& sort_keys) {
+  std::vector<size_t> idx(order.size());
+  std::iota(idx.begin(), idx.end(), 0);
+  std::stable_sort(idx.begin(), idx.end(),
+                   [&](size_t a, size_t b) { return sort_keys[a] < sort_keys[b]; });
+  std::vector<int64_t> sorted(order.size());
+  for (size_t i = 0; i < idx.size(); ++i) sorted[i] = order[idx[i]];
+  order = std::move(sorted);
+}
+
+// jax.random's shuffle of arange(n): ceil(3 ln n / ln(2^32 - 1)) rounds of sorting by fresh
+// 32-bit keys, each round splitting the key into (next key, subkey).
+std::vector<int64_t> ShuffledIndices(const Array& key, int64_t n) {
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  constexpr double kExponent = 3.0;  // tjablin@'s static stop criterion used by JAX
+  int rounds = static_cast<int>(std::ceil(kExponent * std::log(std::max<double>(1.0, n)) /
+                                          std::log(static_cast<double>(UINT32_MAX))));
+  Array current = key;
+  for (int r = 0; r < rounds; ++r) {
+    Array keys = Split(current, 2);
+    const uint32_t* words = keys.data<uint32_t>();
+    current = KeyArray(words[0], words[1]);
+    SortByKeys(order, RawBits(KeyArray(words[2], words[3]), {n}));
+  }
+  return order;
+}
+
+}  // namespace
+
+std::pair<uint32_t, uint32_t> Threefry2x32(uint32_t key0, uint32_t key1, uint32_t count0,
+                                           uint32_t count1) {
+  const uint32_t ks[3] = {key0, key1, key0 ^ key1 ^ kThreefryParity};
+  uint32_t x0 = count0 + ks[0];
+  uint32_t x1 = count1 + ks[1];
+  for (int block = 0; block < 5; ++block) {
+    for (int rot : kRotations[block % 2]) {
+      x0 += x1;
+      x1 = RotateLeft(x1, rot) ^ x0;
+    }
+    x0 += ks[(block + 1) % 3];
+    x1 += ks[(block + 2) % 3] + static_cast<uint32_t>(block + 1);
+  }
+  return {x0, x1};
+}
+
+Array Key(int64_t seed) { return KeyArray(0, static_cast<uint32_t>(seed)); }
+
+Array Split(const Array& key, int64_t num) {
+  if (num < 0) ThrowValueError(fmt::format("split count must be non-negative, got {}", num));
+  auto [k0, k1] = KeyWords(key);
+  Array out = Array::Zeros(DType::kUInt32, {num, 2});
+  uint32_t* dst = out.data<uint32_t>();
+  for (int64_t i = 0; i < num; ++i) {
+    uint64_t count = static_cast<uint64_t>(i);
+    auto [b0, b1] =
+        Threefry2x32(k0, k1, static_cast<uint32_t>(count >> 32), static_cast<uint32_t>(count));
+    dst[2 * i] = b0;
+    dst[2 * i + 1] = b1;
+  }
+  return out;
+}
+
+Array FoldIn(const Array& key, int64_t data) {
+  auto [k0, k1] = KeyWords(key);
+  auto [b0, b1] = Threefry2x32(k0, k1, 0, static_cast<uint32_t>(data));
+  return KeyArray(b0, b1);
+}
+
+Array Bits(const Array& key, const Shape& shape, DType dtype) {
+  std::vector<uint32_t> bits = RawBits(key, shape);
+  Array out = Array::Zeros(dtype, shape);
+  switch (dtype) {
+    case DType::kUInt32:
+      std::copy(bits.begin(), bits.end(), out.data<uint32_t>());
+      break;
+    case DType::kUInt16:
+      std::transform(bits.begin(), bits.end(), out.data<uint16_t>(),
+                     [](uint32_t b) { return static_cast<uint16_t>(b); });
+      break;
+    case DType::kUInt8:
+      std::transform(bits.begin(), bits.end(), out.data<uint8_t>(),
+                     [](uint32_t b) { return static_cast<uint8_t>(b); });
+      break;
+    default:
+      ThrowTypeError(
+          fmt::format("bits only accepts unsigned integer dtypes, got {}", DTypeName(dtype)));
+  }
+  return out;
+}
+
+Array Uniform(const Array& key, const Shape& shape, DType dtype, double minval, double maxval) {
+  if (!IsFloating(dtype)) {
+    ThrowValueError(
+        fmt::format("dtype argument to `uniform` must be a float dtype, got {}", DTypeName(dtype)));
+  }
+  return FromFloats(
+      UniformValues(key, shape, dtype, static_cast<float>(minval), static_cast<float>(maxval)),
+      dtype, shape);
+}
+
+Array Normal(const Array& key, const Shape& shape, DType dtype) {
+  if (!IsFloating(dtype)) {
+    ThrowValueError(
+        fmt::format("dtype argument to `normal` must be a float dtype, got {}", DTypeName(dtype)));
+  }
+  // nextafter(-1, 0) in `dtype`: -1 plus half an ulp of 1.0 in that format.
+  int mantissa_bits = dtype == DType::kFloat32 ? 23 : dtype == DType::kFloat16 ? 10 : 7;
+  float lo = -1.0f + std::ldexp(1.0f, -(mantissa_bits + 1));
+  std::vector<float> values = UniformValues(key, shape, dtype, lo, 1.0f);
+  float sqrt2 = RoundToDType(static_cast<float>(std::sqrt(2.0)), dtype);
+  for (float& v : values) v = RoundToDType(sqrt2 * RoundToDType(ErfInv32(v), dtype), dtype);
+  return FromFloats(values, dtype, shape);
+}
+
+Array RandInt(const Array& key, const Shape& shape, int64_t minval, int64_t maxval, DType dtype) {
+  if (!IsInteger(dtype)) {
+    ThrowTypeError(fmt::format("randint only accepts integer dtypes, got {}", DTypeName(dtype)));
+  }
+  // Narrow dtypes sample as int32 (JAX's guard against bias) with bounds clipped to the dtype
+  // (maxval to its max + 1) and wrap at the end; 32-bit dtypes clip both to their range.
+  bool narrow = ItemSize(dtype) < 4;
+  int nbits = 32;
+  uint64_t mask = 0xFFFFFFFFull;
+  int64_t dtype_bits = static_cast<int64_t>(ItemSize(dtype)) * 8;
+  int64_t type_min = IsUnsigned(dtype) ? 0 : -(int64_t{1} << (dtype_bits - 1));
+  int64_t type_max = (int64_t{1} << (dtype_bits - (IsUnsigned(dtype) ? 0 : 1))) - 1;
+  // maxval arrives as int32, so "out of range" compares against the dtype max clipped to int32.
+  bool maxval_out_of_range = !narrow && maxval > std::min<int64_t>(type_max, INT32_MAX);
+  int64_t lo = std::clamp(minval, type_min, type_max);
+  int64_t hi = std::clamp(maxval, type_min, type_max + (narrow ? 1 : 0));
+  uint64_t span = static_cast<uint64_t>(hi - lo) & mask;
+  if (hi <= lo) span = 1;
+  if (maxval_out_of_range && hi > lo) span = (span + 1) & mask;
+  // XLA's unsigned remainder by zero returns the dividend.
+  auto rem = [&](uint64_t a, uint64_t b) { return b == 0 ? a : a % b; };
+  uint64_t multiplier = rem(uint64_t{1} << (nbits / 2), span);
+  multiplier = rem((multiplier * multiplier) & mask, span);
+
+  Array keys = Split(key, 2);
+  const uint32_t* words = keys.data<uint32_t>();
+  std::vector<uint32_t> higher = RawBits(KeyArray(words[0], words[1]), shape);
+  std::vector<uint32_t> lower = RawBits(KeyArray(words[2], words[3]), shape);
+  std::vector<int64_t> values(higher.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    uint64_t high = higher[i] & mask;
+    uint64_t low = lower[i] & mask;
+    uint64_t offset = ((rem(high, span) * multiplier & mask) + rem(low, span)) & mask;
+    values[i] = lo + static_cast<int64_t>(rem(offset, span));
+  }
+  Array out = Array::Zeros(dtype, shape);
+  DispatchDType(dtype, [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    if constexpr (std::is_same_v<ComputeOf<D>, int64_t>) {
+      auto* dst = out.data<StorageOf<D>>();
+      for (size_t i = 0; i < values.size(); ++i) dst[i] = Element<D>::Store(values[i]);
+    }
+  });
+  return out;
+}
+
+Array Bernoulli(const Array& key, double p, const Shape& shape, DType p_dtype) {
+  if (!IsFloating(p_dtype)) {
+    ThrowTypeError(fmt::format("bernoulli probability `p` must have a floating dtype, got {}",
+                               DTypeName(p_dtype)));
+  }
+  float threshold = RoundToDType(static_cast<float>(p), p_dtype);
+  std::vector<float> u = UniformValues(key, shape, p_dtype, 0.0f, 1.0f);
+  Array out = Array::Zeros(DType::kBool, shape);
+  uint8_t* dst = out.data<uint8_t>();
+  for (size_t i = 0; i < u.size(); ++i) dst[i] = u[i] < threshold ? 1 : 0;
+  return out;
+}
+
+Array Permutation(const Array& key, int64_t n) {
+  if (n < 0) ThrowValueError(fmt::format("permutation size must be non-negative, got {}", n));
+  std::vector<int64_t> order = ShuffledIndices(key, n);
+  Array out = Array::Zeros(DType::kInt32, {n});
+  std::transform(order.begin(), order.end(), out.data<int32_t>(),
+                 [](int64_t v) { return static_cast<int32_t>(v); });
+  return out;
+}
+
+Array Permutation(const Array& key, const Array& x) {
+  if (x.rank() == 0) ThrowTypeError("x must be an integer or at least 1-dimensional");
+  std::vector<int64_t> order = ShuffledIndices(key, x.shape()[0]);
+  Array source = x.Contiguous();
+  Array out = Array::Zeros(x.dtype(), x.shape());
+  size_t row_bytes =
+      static_cast<size_t>(x.size() / std::max<int64_t>(x.shape()[0], 1)) * ItemSize(x.dtype());
+  for (size_t i = 0; i < order.size(); ++i) {
+    std::memcpy(out.raw() + i * row_bytes, source.raw() + order[i] * row_bytes, row_bytes);
+  }
+  return out;
+}
+
+}  // namespace pz::array

@@ -1,0 +1,33 @@
+// Reductions (jnp.sum/prod/max/min/mean/any/all/argmax/argmin), logsumexp and cumsum, with
+// JAX's result dtypes (sum of int8 is int32, of uint8 uint32, of bf16 bf16 accumulated in
+// float32) and error messages. Float sums accumulate in double and round once, which matches
+// XLA's CPU reduction on random data (see reduce.cpp); cumsum reproduces XLA's blocked scan.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "array/array.h"
+
+namespace pz::array {
+
+enum class ReduceOp { kSum, kProd, kMax, kMin, kMean, kAny, kAll, kArgMax, kArgMin };
+
+// Reduces `a` over `axes` (normalised to [0, rank), sorted, unique; nullopt = all axes).
+// kArgMax/kArgMin take at most one axis (nullopt = the flattened array) and give int32, the
+// first occurrence, NaN counting as the extreme. `dtype` overrides the accumulation and result
+// dtype of kSum/kProd/kMean. Throws kValueError for empty kMax/kMin/kArgMax/kArgMin.
+Array Reduce(ReduceOp op, const Array& a, std::optional<std::vector<int>> axes, bool keepdims,
+             std::optional<DType> dtype = std::nullopt);
+
+// jax.nn.logsumexp: log(sum(exp(a - max))) + max, with a non-finite max replaced by 0.
+Array LogSumExp(const Array& a, std::optional<std::vector<int>> axes, bool keepdims);
+
+// jnp.cumsum along `axis` (nullopt = the flattened array). Bool gives int32; other dtypes keep
+// theirs and accumulate in it (int8 wraps, bf16 rounds after every add), as JAX does.
+Array CumSum(const Array& a, std::optional<int> axis);
+
+// jax.nn.softmax over `axes`: exp(a - max) / sum(exp(a - max)).
+Array Softmax(const Array& a, std::optional<std::vector<int>> axes);
+
+}  // namespace pz::array

@@ -1,0 +1,267 @@
+// The Python protocol of arrays: attributes and methods, indexing (and the immutable-array error
+// for item assignment), `x.at[...]` updates, operators, truthiness, iteration and formatting.
+#include "eval/array_object.h"
+
+#include <fmt/format.h>
+
+#include "array/elementwise.h"
+#include "array/indexing.h"
+#include "array/print.h"
+#include "array/reduce.h"
+#include "array/shape_ops.h"
+#include "eval/format.h"
+
+namespace pz::eval {
+
+using array::Array;
+
+namespace {
+
+// Converts a Python subscript (int, slice, None, ..., array, list, or a tuple of them) to indices.
+std::vector<array::Index> ToIndices(Interpreter& interp, const Value& key) {
+  std::vector<Value> items;
+  if (auto* tuple = key.as<TupleObject>()) {
+    items = tuple->items;
+  } else {
+    items.push_back(key);
+  }
+  std::vector<array::Index> index;
+  for (const Value& item : items) {
+    array::Index i;
+    if (item.is_int()) {
+      i.kind = array::Index::Kind::kInt;
+      i.value = item.as_int();
+    } else if (item.is_none()) {
+      i.kind = array::Index::Kind::kNewAxis;
+    } else if (item.is(ObjectKind::kEllipsis)) {
+      i.kind = array::Index::Kind::kEllipsis;
+    } else if (auto* slice = item.as<SliceObject>()) {
+      i.kind = array::Index::Kind::kSlice;
+      auto bound = [&](const Value& v) -> std::optional<int64_t> {
+        if (v.is_none()) return std::nullopt;
+        if (v.is_integral()) return v.integral();
+        if (auto* a = v.as<ArrayObject>(); a && a->value.rank() == 0 &&
+                                           array::IsInteger(a->value.dtype())) {
+          return a->value.GetInt(0);
+        }
+        interp.Raise(interp.types().type_error,
+                     "slice indices must be integers or None; traced or float bounds are not "
+                     "allowed");
+      };
+      i.start = bound(slice->start);
+      i.stop = bound(slice->stop);
+      i.step = bound(slice->step);
+    } else if (item.is(ObjectKind::kList) || item.is(ObjectKind::kExtension)) {
+      i.kind = array::Index::Kind::kArray;
+      i.array = ToArray(interp, item);
+      if (i.array.rank() == 0 && array::IsInteger(i.array.dtype())) {
+        i.kind = array::Index::Kind::kInt;
+        i.value = i.array.GetInt(0);
+      }
+    } else {
+      interp.Raise(interp.types().type_error,
+                   fmt::format("indexer must be an int, slice, None, Ellipsis or an integer or "
+                               "boolean array, got {}",
+                               interp.TypeName(item)));
+    }
+    index.push_back(std::move(i));
+  }
+  return index;
+}
+
+// `x.at[idx]`: an object whose methods return updated copies of x.
+class AtIndexObject final : public Object {
+ public:
+  AtIndexObject(Array array, Value key)
+      : Object(ObjectKind::kExtension), array_(std::move(array)), key_(std::move(key)) {}
+  std::string_view type_name() const override { return "_IndexUpdateRef"; }
+  std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) override {
+    std::optional<array::UpdateOp> op;
+    if (name == "set") op = array::UpdateOp::kSet;
+    if (name == "add") op = array::UpdateOp::kAdd;
+    if (name == "multiply" || name == "mul") op = array::UpdateOp::kMultiply;
+    if (name == "min") op = array::UpdateOp::kMin;
+    if (name == "max") op = array::UpdateOp::kMax;
+    Array array = array_;
+    Value key = key_;
+    if (name == "get") {
+      return interp.MakeBuiltin("get", [array, key](Interpreter& interp, CallArgs& args) {
+        std::vector<array::Index> index = ToIndices(interp, key);
+        return WrapArray(GuardArrayOp(interp, [&] { return array::GetIndexed(array, index); }));
+      });
+    }
+    if (!op) return std::nullopt;
+    array::UpdateOp update = *op;
+    return interp.MakeBuiltin(std::string(name), [array, key, update](Interpreter& interp,
+                                                                      CallArgs& args) {
+      auto bound = BindArgs(interp, "at[...] update", args,
+                            {"values", "*", "indices_are_sorted=", "unique_indices=", "mode="});
+      Array values = ToArray(interp, *bound[0]);
+      std::vector<array::Index> index = ToIndices(interp, key);
+      return WrapArray(GuardArrayOp(
+          interp, [&] { return array::UpdateIndexed(array, index, values, update); }));
+    });
+  }
+
+ private:
+  Array array_;
+  Value key_;
+};
+
+class AtObject final : public Object {
+ public:
+  explicit AtObject(Array array) : Object(ObjectKind::kExtension), array_(std::move(array)) {}
+  std::string_view type_name() const override { return "_IndexUpdateHelper"; }
+  std::optional<Value> GetItem(Interpreter& interp, const Value& key) override {
+    return Value(std::make_shared<AtIndexObject>(array_, key));
+  }
+
+ private:
+  Array array_;
+};
+
+// A 0-d array (or, for `item()`, any size-1 array) as a Python scalar; a TypeError naming the
+// shape otherwise.
+Value ToScalar(Interpreter& interp, const Array& a, const char* what) {
+  if (a.rank() > 0 && !(std::string_view(what) == "item()" && a.size() == 1)) {
+    interp.Raise(interp.types().type_error,
+                 fmt::format("only scalar arrays can be converted to Python scalars; got an "
+                             "array of shape {} in `{}`",
+                             array::ShapeToString(a.shape()), what));
+  }
+  double v = a.GetDouble(0);
+  if (array::IsBool(a.dtype())) return Value::Bool(v != 0);
+  if (array::IsInteger(a.dtype())) return Value::Int(static_cast<int64_t>(v));
+  return Value::Float(v);
+}
+
+}  // namespace
+
+std::string ArrayObject::Repr(Interpreter& interp) const {
+  return array::FormatArray(value, array::PrintStyle::kJaxRepr);
+}
+
+std::string ArrayObject::Str(Interpreter& interp) const {
+  return array::FormatArray(value, array::PrintStyle::kStr);
+}
+
+std::optional<Value> ArrayObject::GetAttr(Interpreter& interp, std::string_view name) {
+  const Array& a = value;
+  if (name == "shape") {
+    std::vector<Value> dims;
+    for (int64_t d : a.shape()) dims.push_back(Value::Int(d));
+    return MakeTuple(std::move(dims));
+  }
+  if (name == "dtype") return Value(std::make_shared<DTypeObject>(a.dtype()));
+  if (name == "ndim") return Value::Int(a.rank());
+  if (name == "size") return Value::Int(a.size());
+  if (name == "itemsize") return Value::Int(static_cast<int64_t>(array::ItemSize(a.dtype())));
+  if (name == "weak_type") return Value::Bool(a.weak_type());
+  if (name == "T") return WrapArray(GuardArrayOp(interp, [&] { return array::Transpose(a, {}); }));
+  if (name == "at") return Value(std::make_shared<AtObject>(a));
+  Array self = a;
+  if (name == "__float__" || name == "__int__" || name == "__index__" || name == "__bool__" ||
+      name == "item") {
+    std::string hook(name);
+    return interp.MakeBuiltin(hook, [self, hook](Interpreter& interp, CallArgs& args) {
+      if (hook == "item" && self.size() != 1) {
+        interp.Raise(interp.types().value_error,
+                     "can only convert an array of size 1 to a Python scalar");
+      }
+      Value scalar = ToScalar(interp, self, hook == "item" ? "item()" : hook.c_str());
+      if (hook == "__float__") return Value::Float(scalar.number());
+      if (hook == "__int__") return Value::Int(static_cast<int64_t>(scalar.number()));
+      if (hook == "__index__") {
+        if (!array::IsInteger(self.dtype()) && !array::IsBool(self.dtype())) {
+          interp.Raise(interp.types().type_error,
+                       fmt::format("only integer arrays can be used as an index, got {}",
+                                   array::DTypeName(self.dtype())));
+        }
+        return Value::Int(scalar.integral());
+      }
+      if (hook == "__bool__") return Value::Bool(interp.Truthy(scalar));
+      return scalar;
+    });
+  }
+  if (name == "tolist") {
+    return interp.MakeBuiltin("tolist", [self](Interpreter& interp, CallArgs& args) {
+      std::function<Value(int, int64_t)> build = [&](int axis, int64_t base) -> Value {
+        if (axis == self.rank()) {
+          Array one = self.Contiguous();
+          return ToScalar(interp, Array::Scalar(self.dtype(), one.GetDouble(base)), "tolist");
+        }
+        std::vector<Value> items;
+        int64_t stride = 1;
+        for (int k = axis + 1; k < self.rank(); ++k) stride *= self.shape()[k];
+        for (int64_t i = 0; i < self.shape()[axis]; ++i) items.push_back(build(axis + 1, base + i * stride));
+        return MakeList(std::move(items));
+      };
+      return build(0, 0);
+    });
+  }
+  if (name == "astype") {
+    return interp.MakeBuiltin("astype", [self](Interpreter& interp, CallArgs& args) {
+      auto bound = BindArgs(interp, "astype", args, {"dtype"});
+      array::DType dtype = ToDType(interp, *bound[0]);
+      return WrapArray(GuardArrayOp(interp, [&] { return self.AsType(dtype); }));
+    });
+  }
+  if (name == "reshape") {
+    return interp.MakeBuiltin("reshape", [self](Interpreter& interp, CallArgs& args) {
+      Value shape = args.positional.size() == 1 ? args.positional[0] : MakeTuple(args.positional);
+      array::Shape target = ToShape(interp, shape);
+      return WrapArray(GuardArrayOp(interp, [&] { return array::Reshape(self, target); }));
+    });
+  }
+  return std::nullopt;
+}
+
+bool ArrayObject::SetAttr(Interpreter& interp, std::string_view name, const Value& v) {
+  return false;
+}
+
+std::optional<Value> ArrayObject::GetItem(Interpreter& interp, const Value& key) {
+  std::vector<array::Index> index = ToIndices(interp, key);
+  return WrapArray(GuardArrayOp(interp, [&] { return array::GetIndexed(value, index); }));
+}
+
+bool ArrayObject::SetItem(Interpreter& interp, const Value& key, const Value& v) {
+  interp.RaiseWithNotes(interp.types().type_error,
+                        "JAX arrays are immutable and do not support in-place item assignment",
+                        {"write `x = x.at[idx].set(y)` instead of `x[idx] = y` (inside a kernel, "
+                         "assign to a Ref: `o_ref[idx] = y`)"});
+}
+
+std::optional<bool> ArrayObject::Truthy(Interpreter& interp) {
+  if (value.size() != 1) {
+    interp.Raise(interp.types().value_error,
+                 "The truth value of an array with more than one element is ambiguous. Use "
+                 "a.any() or a.all()");
+  }
+  return value.GetDouble(0) != 0;
+}
+
+std::optional<int64_t> ArrayObject::Len(Interpreter& interp) {
+  if (value.rank() == 0) interp.Raise(interp.types().type_error, "len() of unsized object");
+  return value.shape()[0];
+}
+
+ObjectRef ArrayObject::Iter(Interpreter& interp) {
+  if (value.rank() == 0) interp.Raise(interp.types().type_error, "iteration over a 0-d array");
+  Array self = value;
+  auto position = std::make_shared<int64_t>(0);
+  return std::make_shared<IteratorObject>(
+      "array_iterator", [self, position](Interpreter& interp) -> std::optional<Value> {
+        if (*position >= self.shape()[0]) return std::nullopt;
+        array::Index i;
+        i.value = (*position)++;
+        return WrapArray(array::GetIndexed(self, {i}));
+      });
+}
+
+std::optional<std::string> ArrayObject::Format(Interpreter& interp, std::string_view spec) {
+  if (value.rank() != 0) return std::nullopt;
+  return interp.Format(ToScalar(interp, value, "format"), spec);
+}
+
+}  // namespace pz::eval

@@ -1,0 +1,97 @@
+// Python operators on arrays: `+ - * / // % ** @ & | ^ << >>`, unary `- + ~ abs`, and
+// comparisons, each mapped to the array layer's elementwise kernels with JAX's promotion of
+// weakly typed Python scalars.
+#include "array/elementwise.h"
+#include "array/linalg.h"
+#include "eval/array_object.h"
+
+namespace pz::eval {
+
+using array::Array;
+
+namespace {
+
+std::optional<array::BinaryOp> ToBinaryOp(lang::BinOpKind op) {
+  switch (op) {
+    case lang::BinOpKind::kAdd: return array::BinaryOp::kAdd;
+    case lang::BinOpKind::kSub: return array::BinaryOp::kSub;
+    case lang::BinOpKind::kMul: return array::BinaryOp::kMul;
+    case lang::BinOpKind::kDiv: return array::BinaryOp::kDiv;
+    case lang::BinOpKind::kFloorDiv: return array::BinaryOp::kFloorDiv;
+    case lang::BinOpKind::kMod: return array::BinaryOp::kMod;
+    case lang::BinOpKind::kPow: return array::BinaryOp::kPow;
+    case lang::BinOpKind::kBitAnd: return array::BinaryOp::kBitAnd;
+    case lang::BinOpKind::kBitOr: return array::BinaryOp::kBitOr;
+    case lang::BinOpKind::kBitXor: return array::BinaryOp::kBitXor;
+    case lang::BinOpKind::kLShift: return array::BinaryOp::kLShift;
+    case lang::BinOpKind::kRShift: return array::BinaryOp::kRShift;
+    case lang::BinOpKind::kMatMul: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<array::BinaryOp> ToCompareOp(lang::CmpOpKind op) {
+  switch (op) {
+    case lang::CmpOpKind::kEq: return array::BinaryOp::kEq;
+    case lang::CmpOpKind::kNotEq: return array::BinaryOp::kNe;
+    case lang::CmpOpKind::kLt: return array::BinaryOp::kLt;
+    case lang::CmpOpKind::kLtE: return array::BinaryOp::kLe;
+    case lang::CmpOpKind::kGt: return array::BinaryOp::kGt;
+    case lang::CmpOpKind::kGtE: return array::BinaryOp::kGe;
+    default: return std::nullopt;
+  }
+}
+
+// The other operand as an array, or nullopt when it is not array-like (the operator then falls
+// back to Python's TypeError).
+std::optional<Array> Operand(Interpreter& interp, const Value& other) {
+  if (other.is_number() || other.is(ObjectKind::kExtension) || other.is(ObjectKind::kList) ||
+      other.is(ObjectKind::kTuple)) {
+    if (other.is(ObjectKind::kExtension) && other.as<ArrayObject>() == nullptr) return std::nullopt;
+    return ToArray(interp, other);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Value> ArrayObject::Binary(Interpreter& interp, lang::BinOpKind op,
+                                         const Value& other, bool reflected) {
+  std::optional<Array> rhs = Operand(interp, other);
+  if (!rhs) return std::nullopt;
+  const Array& a = reflected ? *rhs : value;
+  const Array& b = reflected ? value : *rhs;
+  if (op == lang::BinOpKind::kMatMul) {
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Matmul(a, b, std::nullopt); }));
+  }
+  array::BinaryOp kernel = *ToBinaryOp(op);
+  return WrapArray(GuardArrayOp(interp, [&] { return array::Binary(kernel, a, b); }));
+}
+
+std::optional<Value> ArrayObject::Unary(Interpreter& interp, lang::UnaryOpKind op) {
+  array::UnaryOp kernel;
+  switch (op) {
+    case lang::UnaryOpKind::kNeg: kernel = array::UnaryOp::kNeg; break;
+    case lang::UnaryOpKind::kPos: kernel = array::UnaryOp::kPos; break;
+    case lang::UnaryOpKind::kInvert: kernel = array::UnaryOp::kInvert; break;
+    case lang::UnaryOpKind::kNot: return std::nullopt;
+  }
+  return WrapArray(GuardArrayOp(interp, [&] { return array::Unary(kernel, value); }));
+}
+
+std::optional<Value> ArrayObject::Compare(Interpreter& interp, lang::CmpOpKind op,
+                                          const Value& other, bool reflected) {
+  std::optional<array::BinaryOp> kernel = ToCompareOp(op);
+  if (!kernel) return std::nullopt;
+  std::optional<Array> rhs = Operand(interp, other);
+  if (!rhs) {
+    if (op == lang::CmpOpKind::kEq) return Value::Bool(false);
+    if (op == lang::CmpOpKind::kNotEq) return Value::Bool(true);
+    return std::nullopt;
+  }
+  const Array& a = reflected ? *rhs : value;
+  const Array& b = reflected ? value : *rhs;
+  return WrapArray(GuardArrayOp(interp, [&] { return array::Binary(*kernel, a, b); }));
+}
+
+}  // namespace pz::eval

@@ -1,0 +1,324 @@
+// jax.numpy / numpy creation and shape functions, and the dtype names: `jnp.float32`,
+// `jnp.array`, `jnp.zeros`, `jnp.arange`, `jnp.reshape`, `jnp.concatenate`, `lax.iota`, ...
+// Each binding parses Python arguments (BindArgs) and calls the array layer.
+#include <fmt/format.h>
+
+#include "array/creation.h"
+#include "array/shape_ops.h"
+#include "eval/array_object.h"
+
+namespace pz::eval {
+
+using array::Array;
+using array::DType;
+
+namespace {
+
+array::ScalarArg ToScalarArg(Interpreter& interp, const Value& v) {
+  if (v.is_bool()) return {v.as_bool() ? 1.0 : 0.0, DType::kBool};
+  if (v.is_int()) return {static_cast<double>(v.as_int()), DType::kInt32};
+  if (v.is_float()) return {v.as_float(), DType::kFloat32};
+  if (auto* a = v.as<ArrayObject>(); a && a->value.rank() == 0) {
+    return {a->value.GetDouble(0), a->value.dtype()};
+  }
+  interp.Raise(interp.types().type_error,
+               fmt::format("expected a scalar, got {}", interp.TypeName(v)));
+}
+
+std::optional<DType> OptionalDType(Interpreter& interp, const std::optional<Value>& v) {
+  if (!v || v->is_none()) return std::nullopt;
+  return ToDType(interp, *v);
+}
+
+int ToInt(Interpreter& interp, const Value& v, const char* what) {
+  if (!v.is_integral()) {
+    interp.Raise(interp.types().type_error,
+                 fmt::format("{} must be an int, got {}", what, interp.TypeName(v)));
+  }
+  return static_cast<int>(v.integral());
+}
+
+std::vector<int64_t> ToInts(Interpreter& interp, const Value& v) {
+  std::vector<int64_t> out;
+  if (v.is(ObjectKind::kTuple) || v.is(ObjectKind::kList)) {
+    for (const Value& item : interp.ToVector(v)) out.push_back(ToInt(interp, item, "entry"));
+  } else {
+    out.push_back(ToInt(interp, v, "value"));
+  }
+  return out;
+}
+
+std::vector<int> ToAxisList(Interpreter& interp, const Value& v) {
+  std::vector<int> out;
+  for (int64_t i : ToInts(interp, v)) out.push_back(static_cast<int>(i));
+  return out;
+}
+
+std::vector<Array> ToArrayList(Interpreter& interp, const Value& v) {
+  std::vector<Array> arrays;
+  for (const Value& item : interp.ToVector(v)) arrays.push_back(ToArray(interp, item));
+  return arrays;
+}
+
+Value WrapList(std::vector<Array> arrays) {
+  std::vector<Value> items;
+  for (Array& a : arrays) items.push_back(WrapArray(std::move(a)));
+  return MakeList(std::move(items));
+}
+
+// Registers `name` in every module of `modules`.
+void Add(Interpreter& interp, std::initializer_list<ModuleObject*> modules, const std::string& name,
+         BuiltinFunctionObject::Fn fn) {
+  for (ModuleObject* m : modules) AddFunction(interp, *m, name, fn);
+}
+
+}  // namespace
+
+void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
+  // dtypes: `jnp.float32` is both a dtype and a scalar constructor.
+  const std::pair<const char*, DType> kDTypes[] = {
+      {"bool_", DType::kBool},       {"int8", DType::kInt8},       {"uint8", DType::kUInt8},
+      {"int16", DType::kInt16},      {"uint16", DType::kUInt16},   {"int32", DType::kInt32},
+      {"uint32", DType::kUInt32},    {"bfloat16", DType::kBFloat16}, {"float16", DType::kFloat16},
+      {"float32", DType::kFloat32},  {"float64", DType::kFloat32}, {"int64", DType::kInt32},
+      {"uint64", DType::kUInt32},
+  };
+  for (const auto& [name, dtype] : kDTypes) {
+    Value object(std::make_shared<DTypeObject>(dtype));
+    m.jnp.Set(name, object);
+    m.np.Set(name, object);
+  }
+  m.np.Set("bool", m.np.attrs["bool_"]);
+  Add(interp, {&m.jnp, &m.np}, "dtype", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "dtype", args, {"dtype"});
+    return Value(std::make_shared<DTypeObject>(ToDType(interp, *b[0])));
+  });
+
+  auto make_array = [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "array", args, {"object", "dtype=", "copy=", "order=", "ndmin="});
+    Array a = ToArray(interp, *b[0], OptionalDType(interp, b[1]));
+    a.set_weak_type(false);
+    return WrapArray(std::move(a));
+  };
+  Add(interp, {&m.jnp, &m.np}, "array", make_array);
+  Add(interp, {&m.jnp, &m.np}, "asarray", make_array);
+
+  for (const char* name : {"zeros", "ones", "empty"}) {
+    std::string fn = name;
+    Add(interp, {&m.jnp, &m.np}, fn, [fn](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, fn, args, {"shape", "dtype="});
+      array::Shape shape = ToShape(interp, *b[0]);
+      DType dtype = OptionalDType(interp, b[1]).value_or(DType::kFloat32);
+      return WrapArray(GuardArrayOp(interp, [&] {
+        return fn == "ones" ? array::Ones(shape, dtype) : array::Zeros(shape, dtype);
+      }));
+    });
+    Add(interp, {&m.jnp, &m.np}, fn + "_like", [fn](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, fn + "_like", args, {"a", "dtype=", "shape="});
+      Array like = ToArray(interp, *b[0]);
+      DType dtype = OptionalDType(interp, b[1]).value_or(like.dtype());
+      array::Shape shape = b[2] && !b[2]->is_none() ? ToShape(interp, *b[2]) : like.shape();
+      return WrapArray(GuardArrayOp(interp, [&] {
+        return fn == "ones" ? array::Ones(shape, dtype) : array::Zeros(shape, dtype);
+      }));
+    });
+  }
+  Add(interp, {&m.jnp, &m.np}, "full", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "full", args, {"shape", "fill_value", "dtype="});
+    array::Shape shape = ToShape(interp, *b[0]);
+    array::ScalarArg fill = ToScalarArg(interp, *b[1]);
+    return WrapArray(GuardArrayOp(
+        interp, [&] { return array::Full(shape, fill, OptionalDType(interp, b[2])); }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "full_like", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "full_like", args, {"a", "fill_value", "dtype="});
+    Array like = ToArray(interp, *b[0]);
+    array::ScalarArg fill = ToScalarArg(interp, *b[1]);
+    DType dtype = OptionalDType(interp, b[2]).value_or(like.dtype());
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Full(like.shape(), fill, dtype); }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "arange", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "arange", args, {"start", "stop=", "step=", "dtype="});
+    auto opt = [&](const std::optional<Value>& v) -> std::optional<array::ScalarArg> {
+      if (!v || v->is_none()) return std::nullopt;
+      return ToScalarArg(interp, *v);
+    };
+    return WrapArray(GuardArrayOp(interp, [&] {
+      return array::Arange(ToScalarArg(interp, *b[0]), opt(b[1]), opt(b[2]),
+                           OptionalDType(interp, b[3]));
+    }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "linspace", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "linspace", args, {"start", "stop", "num=", "endpoint=", "dtype="});
+    int64_t num = b[2] ? ToInt(interp, *b[2], "num") : 50;
+    bool endpoint = b[3] ? interp.Truthy(*b[3]) : true;
+    return WrapArray(GuardArrayOp(interp, [&] {
+      return array::Linspace(ToScalarArg(interp, *b[0]).value, ToScalarArg(interp, *b[1]).value,
+                             num, endpoint, OptionalDType(interp, b[4]));
+    }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "eye", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "eye", args, {"N", "M=", "k=", "dtype="});
+    std::optional<int64_t> cols;
+    if (b[1] && !b[1]->is_none()) cols = ToInt(interp, *b[1], "M");
+    int64_t k = b[2] ? ToInt(interp, *b[2], "k") : 0;
+    return WrapArray(GuardArrayOp(interp, [&] {
+      return array::Eye(ToInt(interp, *b[0], "N"), cols, k,
+                        OptionalDType(interp, b[3]).value_or(DType::kFloat32));
+    }));
+  });
+  for (const char* name : {"tril", "triu"}) {
+    std::string fn = name;
+    Add(interp, {&m.jnp, &m.np}, fn, [fn](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, fn, args, {"m", "k="});
+      Array a = ToArray(interp, *b[0]);
+      int64_t k = b[1] ? ToInt(interp, *b[1], "k") : 0;
+      return WrapArray(
+          GuardArrayOp(interp, [&] { return fn == "tril" ? array::Tril(a, k) : array::Triu(a, k); }));
+    });
+  }
+  AddFunction(interp, m.lax, "iota", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "iota", args, {"dtype", "size"});
+    return WrapArray(GuardArrayOp(interp, [&] {
+      return array::Iota(ToDType(interp, *b[0]), ToInt(interp, *b[1], "size"));
+    }));
+  });
+  AddFunction(interp, m.lax, "broadcasted_iota", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "broadcasted_iota", args, {"dtype", "shape", "dimension"});
+    return WrapArray(GuardArrayOp(interp, [&] {
+      return array::BroadcastedIota(ToDType(interp, *b[0]), ToShape(interp, *b[1]),
+                                    ToInt(interp, *b[2], "dimension"));
+    }));
+  });
+
+  // ---- shape functions -----------------------------------------------------------------------
+  Add(interp, {&m.jnp, &m.np}, "reshape", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "reshape", args, {"a", "shape"});
+    Array a = ToArray(interp, *b[0]);
+    array::Shape shape = ToShape(interp, *b[1]);
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Reshape(a, shape); }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "transpose", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "transpose", args, {"a", "axes="});
+    Array a = ToArray(interp, *b[0]);
+    std::optional<array::Axes> axes;
+    if (b[1] && !b[1]->is_none()) axes = ToAxisList(interp, *b[1]);
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Transpose(a, axes); }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "swapaxes", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "swapaxes", args, {"a", "axis1", "axis2"});
+    Array a = ToArray(interp, *b[0]);
+    return WrapArray(GuardArrayOp(interp, [&] {
+      return array::SwapAxes(a, ToInt(interp, *b[1], "axis1"), ToInt(interp, *b[2], "axis2"));
+    }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "moveaxis", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "moveaxis", args, {"a", "source", "destination"});
+    Array a = ToArray(interp, *b[0]);
+    return WrapArray(GuardArrayOp(interp, [&] {
+      return array::MoveAxis(a, ToAxisList(interp, *b[1]), ToAxisList(interp, *b[2]));
+    }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "expand_dims", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "expand_dims", args, {"a", "axis"});
+    Array a = ToArray(interp, *b[0]);
+    return WrapArray(
+        GuardArrayOp(interp, [&] { return array::ExpandDims(a, ToAxisList(interp, *b[1])); }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "squeeze", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "squeeze", args, {"a", "axis="});
+    Array a = ToArray(interp, *b[0]);
+    std::optional<array::Axes> axes;
+    if (b[1] && !b[1]->is_none()) axes = ToAxisList(interp, *b[1]);
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Squeeze(a, axes); }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "broadcast_to", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "broadcast_to", args, {"array", "shape"});
+    Array a = ToArray(interp, *b[0]);
+    return WrapArray(
+        GuardArrayOp(interp, [&] { return array::BroadcastTo(a, ToShape(interp, *b[1])); }));
+  });
+  for (const char* name : {"concatenate", "stack"}) {
+    std::string fn = name;
+    Add(interp, {&m.jnp, &m.np}, fn, [fn](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, fn, args, {"arrays", "axis=", "dtype="});
+      std::vector<Array> arrays = ToArrayList(interp, *b[0]);
+      int axis = b[1] ? ToInt(interp, *b[1], "axis") : 0;
+      Array out = GuardArrayOp(interp, [&] {
+        return fn == "stack" ? array::Stack(arrays, axis) : array::Concatenate(arrays, axis);
+      });
+      if (auto dtype = OptionalDType(interp, b[2])) out = out.AsType(*dtype);
+      return WrapArray(std::move(out));
+    });
+  }
+  Add(interp, {&m.jnp, &m.np}, "split", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "split", args, {"ary", "indices_or_sections", "axis="});
+    Array a = ToArray(interp, *b[0]);
+    int axis = b[2] ? ToInt(interp, *b[2], "axis") : 0;
+    const Value& spec = *b[1];
+    return WrapList(GuardArrayOp(interp, [&] {
+      if (spec.is_integral()) return array::Split(a, spec.integral(), axis);
+      return array::Split(a, ToInts(interp, spec), axis);
+    }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "tile", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "tile", args, {"A", "reps"});
+    Array a = ToArray(interp, *b[0]);
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Tile(a, ToInts(interp, *b[1])); }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "repeat", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "repeat", args, {"a", "repeats", "axis=", "total_repeat_length="});
+    Array a = ToArray(interp, *b[0]);
+    std::vector<int64_t> repeats;
+    if (b[1]->is(ObjectKind::kExtension)) {
+      for (double v : ToArray(interp, *b[1]).ToDoubles()) repeats.push_back(static_cast<int64_t>(v));
+    } else {
+      repeats = ToInts(interp, *b[1]);
+    }
+    std::optional<int> axis;
+    if (b[2] && !b[2]->is_none()) axis = ToInt(interp, *b[2], "axis");
+    std::optional<int64_t> total;
+    if (b[3] && !b[3]->is_none()) total = ToInt(interp, *b[3], "total_repeat_length");
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Repeat(a, repeats, axis, total); }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "flip", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "flip", args, {"m", "axis="});
+    Array a = ToArray(interp, *b[0]);
+    std::optional<array::Axes> axes;
+    if (b[1] && !b[1]->is_none()) axes = ToAxisList(interp, *b[1]);
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Flip(a, axes); }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "roll", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "roll", args, {"a", "shift", "axis="});
+    Array a = ToArray(interp, *b[0]);
+    std::optional<array::Axes> axes;
+    if (b[2] && !b[2]->is_none()) axes = ToAxisList(interp, *b[2]);
+    return WrapArray(
+        GuardArrayOp(interp, [&] { return array::Roll(a, ToInts(interp, *b[1]), axes); }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "pad", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "pad", args, {"array", "pad_width", "mode=", "constant_values="});
+    Array a = ToArray(interp, *b[0]);
+    if (b[2] && !(b[2]->is(ObjectKind::kStr) && b[2]->as<StrObject>()->value == "constant")) {
+      interp.Raise(interp.types().value_error, "only mode='constant' is supported by `pad`");
+    }
+    // pad_width: n, (n,), (before, after), or one pair per axis.
+    array::PadWidth width;
+    const Value& spec = *b[1];
+    std::vector<Value> outer = spec.is_integral() ? std::vector<Value>{spec} : interp.ToVector(spec);
+    bool per_axis = !outer.empty() && (outer[0].is(ObjectKind::kTuple) || outer[0].is(ObjectKind::kList));
+    if (per_axis) {
+      for (const Value& pair : outer) {
+        std::vector<int64_t> p = ToInts(interp, pair);
+        width.emplace_back(p[0], p.size() > 1 ? p[1] : p[0]);
+      }
+    } else {
+      std::vector<int64_t> p = ToInts(interp, spec);
+      for (int i = 0; i < a.rank(); ++i) width.emplace_back(p[0], p.size() > 1 ? p[1] : p[0]);
+    }
+    double constant = b[3] ? ToScalarArg(interp, *b[3]).value : 0.0;
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Pad(a, width, constant); }));
+  });
+}
+
+}  // namespace pz::eval

@@ -1,0 +1,218 @@
+// Matrix products (jnp.dot/matmul/einsum, lax.dot_general/dot) and jax.random (threefry keys,
+// split, fold_in, bits, uniform, normal, randint, bernoulli, permutation).
+#include <fmt/format.h>
+
+#include "array/linalg.h"
+#include "array/random.h"
+#include "eval/array_object.h"
+
+namespace pz::eval {
+
+using array::Array;
+using array::DType;
+
+namespace {
+
+std::optional<DType> PreferredType(Interpreter& interp, const std::optional<Value>& v) {
+  if (!v || v->is_none()) return std::nullopt;
+  return ToDType(interp, *v);
+}
+
+std::vector<int> IntList(Interpreter& interp, const Value& v) {
+  std::vector<int> out;
+  for (const Value& item : interp.ToVector(v)) {
+    if (!item.is_integral()) {
+      interp.Raise(interp.types().type_error, "dimension numbers must be ints");
+    }
+    out.push_back(static_cast<int>(item.integral()));
+  }
+  return out;
+}
+
+array::Shape OptionalShape(Interpreter& interp, const std::optional<Value>& v) {
+  if (!v || v->is_none()) return {};
+  return ToShape(interp, *v);
+}
+
+// A key argument: a uint32 array whose last dimension is 2.
+Array KeyArg(Interpreter& interp, const Value& v) {
+  Array key = ToArray(interp, v);
+  if (key.dtype() != DType::kUInt32 || key.rank() != 1 || key.shape()[0] != 2) {
+    interp.Raise(interp.types().type_error,
+                 fmt::format("expected a PRNG key (uint32 array of shape (2,)), got {}[{}]; make "
+                             "one with `jax.random.key(seed)` and split it with "
+                             "`jax.random.split`",
+                             array::DTypeName(key.dtype()),
+                             array::ShapeToString(key.shape()).substr(1)));
+  }
+  return key;
+}
+
+}  // namespace
+
+void InstallArrayLinalg(Interpreter& interp, const ArrayModules& m) {
+  for (ModuleObject* module : {&m.jnp, &m.np}) {
+    AddFunction(interp, *module, "dot", [](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, "dot", args, {"a", "b", "*", "precision=", "preferred_element_type="});
+      Array x = ToArray(interp, *b[0]);
+      Array y = ToArray(interp, *b[1]);
+      return WrapArray(GuardArrayOp(interp, [&] {
+        return array::Dot(x, y, PreferredType(interp, b[3]), "jnp.dot");
+      }));
+    });
+    AddFunction(interp, *module, "matmul", [](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, "matmul", args, {"a", "b", "*", "precision=", "preferred_element_type="});
+      Array x = ToArray(interp, *b[0]);
+      Array y = ToArray(interp, *b[1]);
+      return WrapArray(GuardArrayOp(interp, [&] {
+        return array::Matmul(x, y, PreferredType(interp, b[3]), "jnp.matmul");
+      }));
+    });
+    AddFunction(interp, *module, "einsum", [](Interpreter& interp, CallArgs& args) {
+      // einsum(subscripts, *operands, precision=None, preferred_element_type=None, ...)
+      std::optional<Value> preferred;
+      for (auto& [name, value] : args.keywords) {
+        if (name == "preferred_element_type") preferred = value;
+        else if (name != "precision" && name != "optimize" && name != "_dot_general") {
+          interp.Raise(interp.types().type_error,
+                       fmt::format("einsum() got an unexpected keyword argument '{}'", name));
+        }
+      }
+      if (args.positional.size() < 2 || args.positional.size() > 3 ||
+          !args.positional[0].is(ObjectKind::kStr)) {
+        interp.Raise(interp.types().type_error,
+                     "einsum takes a subscripts string and one or two operands");
+      }
+      std::string subscripts = args.positional[0].as<StrObject>()->value;
+      Array x = ToArray(interp, args.positional[1]);
+      std::optional<DType> pref = PreferredType(interp, preferred);
+      if (args.positional.size() == 2) {
+        return WrapArray(GuardArrayOp(interp, [&] { return array::Einsum(subscripts, x, pref); }));
+      }
+      Array y = ToArray(interp, args.positional[2]);
+      return WrapArray(GuardArrayOp(interp, [&] { return array::Einsum(subscripts, x, y, pref); }));
+    });
+  }
+  AddFunction(interp, m.lax, "dot", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "dot", args, {"lhs", "rhs", "precision=", "*", "preferred_element_type="});
+    Array x = ToArray(interp, *b[0]);
+    Array y = ToArray(interp, *b[1]);
+    return WrapArray(GuardArrayOp(interp, [&] {
+      return array::Dot(x, y, PreferredType(interp, b[3]), "jax.lax.dot");
+    }));
+  });
+  AddFunction(interp, m.lax, "dot_general", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "dot_general", args,
+                      {"lhs", "rhs", "dimension_numbers", "precision=", "preferred_element_type="});
+    Array x = ToArray(interp, *b[0]);
+    Array y = ToArray(interp, *b[1]);
+    // dimension_numbers = ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))
+    std::vector<Value> outer = interp.ToVector(*b[2]);
+    if (outer.size() != 2) {
+      interp.Raise(interp.types().type_error,
+                   "dimension_numbers must be ((lhs_contracting, rhs_contracting), (lhs_batch, "
+                   "rhs_batch))");
+    }
+    std::vector<Value> contracting = interp.ToVector(outer[0]);
+    std::vector<Value> batch = interp.ToVector(outer[1]);
+    if (contracting.size() != 2 || batch.size() != 2) {
+      interp.Raise(interp.types().type_error,
+                   "dimension_numbers must be ((lhs_contracting, rhs_contracting), (lhs_batch, "
+                   "rhs_batch))");
+    }
+    array::DotDimensionNumbers dims;
+    dims.lhs_contracting = IntList(interp, contracting[0]);
+    dims.rhs_contracting = IntList(interp, contracting[1]);
+    dims.lhs_batch = IntList(interp, batch[0]);
+    dims.rhs_batch = IntList(interp, batch[1]);
+    return WrapArray(GuardArrayOp(interp, [&] {
+      return array::DotGeneral(x, y, dims, PreferredType(interp, b[4]));
+    }));
+  });
+}
+
+void InstallArrayRandom(Interpreter& interp, const ArrayModules& m) {
+  auto key = [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "key", args, {"seed", "*", "impl="});
+    if (!b[0]->is_integral()) {
+      interp.Raise(interp.types().type_error, "a PRNG seed must be an int");
+    }
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Key(b[0]->integral()); }));
+  };
+  AddFunction(interp, m.random, "key", key);
+  AddFunction(interp, m.random, "PRNGKey", key);
+  AddFunction(interp, m.random, "split", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "split", args, {"key", "num="});
+    Array k = KeyArg(interp, *b[0]);
+    int64_t num = b[1] ? b[1]->integral() : 2;
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Split(k, num); }));
+  });
+  AddFunction(interp, m.random, "fold_in", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "fold_in", args, {"key", "data"});
+    Array k = KeyArg(interp, *b[0]);
+    int64_t data = ToArray(interp, *b[1]).GetInt(0);
+    return WrapArray(GuardArrayOp(interp, [&] { return array::FoldIn(k, data); }));
+  });
+  AddFunction(interp, m.random, "bits", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "bits", args, {"key", "shape=", "dtype="});
+    Array k = KeyArg(interp, *b[0]);
+    DType dtype = b[2] && !b[2]->is_none() ? ToDType(interp, *b[2]) : DType::kUInt32;
+    return WrapArray(
+        GuardArrayOp(interp, [&] { return array::Bits(k, OptionalShape(interp, b[1]), dtype); }));
+  });
+  AddFunction(interp, m.random, "uniform", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "uniform", args, {"key", "shape=", "dtype=", "minval=", "maxval="});
+    Array k = KeyArg(interp, *b[0]);
+    DType dtype = b[2] && !b[2]->is_none() ? ToDType(interp, *b[2]) : DType::kFloat32;
+    double lo = b[3] ? ToArray(interp, *b[3]).GetDouble(0) : 0.0;
+    double hi = b[4] ? ToArray(interp, *b[4]).GetDouble(0) : 1.0;
+    return WrapArray(GuardArrayOp(
+        interp, [&] { return array::Uniform(k, OptionalShape(interp, b[1]), dtype, lo, hi); }));
+  });
+  AddFunction(interp, m.random, "normal", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "normal", args, {"key", "shape=", "dtype="});
+    Array k = KeyArg(interp, *b[0]);
+    DType dtype = b[2] && !b[2]->is_none() ? ToDType(interp, *b[2]) : DType::kFloat32;
+    return WrapArray(
+        GuardArrayOp(interp, [&] { return array::Normal(k, OptionalShape(interp, b[1]), dtype); }));
+  });
+  AddFunction(interp, m.random, "randint", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "randint", args, {"key", "shape", "minval", "maxval", "dtype="});
+    Array k = KeyArg(interp, *b[0]);
+    DType dtype = b[4] && !b[4]->is_none() ? ToDType(interp, *b[4]) : DType::kInt32;
+    int64_t lo = ToArray(interp, *b[2]).GetInt(0);
+    int64_t hi = ToArray(interp, *b[3]).GetInt(0);
+    return WrapArray(GuardArrayOp(
+        interp, [&] { return array::RandInt(k, ToShape(interp, *b[1]), lo, hi, dtype); }));
+  });
+  AddFunction(interp, m.random, "bernoulli", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "bernoulli", args, {"key", "p=", "shape="});
+    Array k = KeyArg(interp, *b[0]);
+    double p = b[1] ? ToArray(interp, *b[1]).GetDouble(0) : 0.5;
+    return WrapArray(
+        GuardArrayOp(interp, [&] { return array::Bernoulli(k, p, OptionalShape(interp, b[2])); }));
+  });
+  AddFunction(interp, m.random, "permutation", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "permutation", args, {"key", "x", "axis=", "independent="});
+    Array k = KeyArg(interp, *b[0]);
+    if (b[1]->is_integral()) {
+      return WrapArray(GuardArrayOp(interp, [&] { return array::Permutation(k, b[1]->integral()); }));
+    }
+    Array x = ToArray(interp, *b[1]);
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Permutation(k, x); }));
+  });
+}
+
+// Builds the module table and runs every installer; called by InstallModules.
+void InstallArrayModules(Interpreter& interp) {
+  auto find = [&](const char* name) -> ModuleObject& { return *interp.FindModule(name); };
+  ArrayModules modules{find("jax"),    find("jax.numpy"),         find("jax.lax"),
+                       find("jax.nn"), find("jax.random"),        find("jax.scipy.special"),
+                       find("numpy")};
+  InstallArrayCore(interp, modules);
+  InstallArrayMath(interp, modules);
+  InstallArrayLinalg(interp, modules);
+  InstallArrayRandom(interp, modules);
+}
+
+}  // namespace pz::eval

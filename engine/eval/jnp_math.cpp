@@ -1,0 +1,411 @@
+// Elementwise math, reductions and activations: jax.numpy (exp, maximum, where, sum, ...),
+// jax.lax (div, rem, select, rsqrt, ...), jax.nn (relu, gelu, softmax, ...), logsumexp, and the
+// comparisons allclose/isclose/array_equal, mirrored into numpy where numpy has them.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "array/creation.h"
+#include "array/elementwise.h"
+#include "array/reduce.h"
+#include "eval/array_object.h"
+
+namespace pz::eval {
+
+using array::Array;
+using array::BinaryOp;
+using array::DType;
+using array::UnaryOp;
+
+namespace {
+
+void Add(Interpreter& interp, std::initializer_list<ModuleObject*> modules, const std::string& name,
+         BuiltinFunctionObject::Fn fn) {
+  for (ModuleObject* m : modules) AddFunction(interp, *m, name, fn);
+}
+
+Value Un(Interpreter& interp, UnaryOp op, const Value& x) {
+  Array a = ToArray(interp, x);
+  return WrapArray(GuardArrayOp(interp, [&] { return array::Unary(op, a); }));
+}
+
+Value Bin(Interpreter& interp, BinaryOp op, const Value& x, const Value& y) {
+  Array a = ToArray(interp, x);
+  Array b = ToArray(interp, y);
+  return WrapArray(GuardArrayOp(interp, [&] { return array::Binary(op, a, b); }));
+}
+
+// Shared parsing of (a, axis=None, keepdims=False, dtype=None) reductions.
+Value ReduceCall(Interpreter& interp, array::ReduceOp op, const std::string& name,
+                 CallArgs& args) {
+  auto b = BindArgs(interp, name, args, {"a", "axis=", "dtype=", "out=", "keepdims=", "where="});
+  Array a = ToArray(interp, *b[0]);
+  std::optional<std::vector<int>> axes = b[1] ? ToAxes(interp, *b[1], a.rank()) : std::nullopt;
+  bool keepdims = b[4] && interp.Truthy(*b[4]);
+  std::optional<DType> dtype;
+  if (b[2] && !b[2]->is_none()) dtype = ToDType(interp, *b[2]);
+  if (b[5] && !b[5]->is_none()) {
+    interp.Raise(interp.types().value_error,
+                 fmt::format("`{}(..., where=...)` is not supported; mask with `jnp.where` first",
+                             name));
+  }
+  if ((op == array::ReduceOp::kArgMax || op == array::ReduceOp::kArgMin) && axes &&
+      axes->size() > 1) {
+    interp.Raise(interp.types().type_error, fmt::format("{} takes a single axis", name));
+  }
+  return WrapArray(GuardArrayOp(interp, [&] { return array::Reduce(op, a, axes, keepdims, dtype); }));
+}
+
+// jnp.isclose on arrays: |a - b| <= atol + rtol * |b| (NaNs unequal unless equal_nan).
+Array IsClose(Interpreter& interp, const Array& a, const Array& b, double rtol, double atol,
+              bool equal_nan) {
+  return GuardArrayOp(interp, [&] {
+    Array diff = array::Unary(UnaryOp::kAbs, array::Binary(BinaryOp::kSub, a, b));
+    Array rt = Array::Scalar(DType::kFloat32, rtol);
+    rt.set_weak_type(true);
+    Array at = Array::Scalar(DType::kFloat32, atol);
+    at.set_weak_type(true);
+    Array bound = array::Binary(BinaryOp::kAdd, at,
+                                array::Binary(BinaryOp::kMul, rt, array::Unary(UnaryOp::kAbs, b)));
+    Array close = array::Binary(BinaryOp::kLe, diff, bound);
+    // Equal infinities are close; NaNs only with equal_nan.
+    close = array::Binary(BinaryOp::kLogicalOr, close, array::Binary(BinaryOp::kEq, a, b));
+    if (equal_nan) {
+      Array both_nan = array::Binary(BinaryOp::kLogicalAnd, array::Unary(UnaryOp::kIsNan, a),
+                                     array::Unary(UnaryOp::kIsNan, b));
+      close = array::Binary(BinaryOp::kLogicalOr, close, both_nan);
+    }
+    return close;
+  });
+}
+
+}  // namespace
+
+void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
+  // ---- unary functions ---------------------------------------------------------------------
+  const std::pair<const char*, UnaryOp> kUnary[] = {
+      {"negative", UnaryOp::kNeg},   {"positive", UnaryOp::kPos},     {"abs", UnaryOp::kAbs},
+      {"absolute", UnaryOp::kAbs},   {"invert", UnaryOp::kInvert},    {"bitwise_not", UnaryOp::kInvert},
+      {"logical_not", UnaryOp::kLogicalNot}, {"exp", UnaryOp::kExp}, {"exp2", UnaryOp::kExp2},
+      {"log", UnaryOp::kLog},       {"log1p", UnaryOp::kLog1p},      {"expm1", UnaryOp::kExpm1},
+      {"sqrt", UnaryOp::kSqrt},     {"tanh", UnaryOp::kTanh},        {"sin", UnaryOp::kSin},
+      {"cos", UnaryOp::kCos},       {"tan", UnaryOp::kTan},          {"sign", UnaryOp::kSign},
+      {"floor", UnaryOp::kFloor},   {"ceil", UnaryOp::kCeil},        {"isnan", UnaryOp::kIsNan},
+      {"isinf", UnaryOp::kIsInf},   {"isfinite", UnaryOp::kIsFinite}, {"square", UnaryOp::kSquare},
+      {"reciprocal", UnaryOp::kReciprocal},
+  };
+  for (const auto& [name, op] : kUnary) {
+    UnaryOp kernel = op;
+    std::string fn = name;
+    Add(interp, {&m.jnp, &m.np}, fn, [kernel, fn](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, fn, args, {"x"});
+      return Un(interp, kernel, *b[0]);
+    });
+  }
+  Add(interp, {&m.jnp, &m.np}, "round", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "round", args, {"a", "decimals="});
+    if (b[1] && !(b[1]->is_int() && b[1]->as_int() == 0)) {
+      Array a = ToArray(interp, *b[0]);
+      double scale = std::pow(10.0, static_cast<double>(b[1]->integral()));
+      Array s = Array::Scalar(DType::kFloat32, scale);
+      s.set_weak_type(true);
+      return WrapArray(GuardArrayOp(interp, [&] {
+        return array::Binary(BinaryOp::kDiv,
+                             array::Unary(UnaryOp::kRound, array::Binary(BinaryOp::kMul, a, s)), s);
+      }));
+    }
+    return Un(interp, UnaryOp::kRound, *b[0]);
+  });
+  // lax spellings
+  const std::pair<const char*, UnaryOp> kLaxUnary[] = {
+      {"exp", UnaryOp::kExp},     {"exp2", UnaryOp::kExp2},   {"log", UnaryOp::kLog},
+      {"log1p", UnaryOp::kLog1p}, {"sqrt", UnaryOp::kSqrt},   {"rsqrt", UnaryOp::kRsqrt},
+      {"tanh", UnaryOp::kTanh},   {"sin", UnaryOp::kSin},     {"cos", UnaryOp::kCos},
+      {"neg", UnaryOp::kNeg},     {"abs", UnaryOp::kAbs},     {"sign", UnaryOp::kSign},
+      {"floor", UnaryOp::kFloor}, {"ceil", UnaryOp::kCeil},   {"erf", UnaryOp::kErf},
+      {"logistic", UnaryOp::kSigmoid}, {"square", UnaryOp::kSquare}, {"expm1", UnaryOp::kExpm1},
+  };
+  for (const auto& [name, op] : kLaxUnary) {
+    UnaryOp kernel = op;
+    std::string fn = name;
+    AddFunction(interp, m.lax, fn, [kernel, fn](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, fn, args, {"x"});
+      return Un(interp, kernel, *b[0]);
+    });
+  }
+  AddFunction(interp, m.special, "erf", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "erf", args, {"x"});
+    return Un(interp, UnaryOp::kErf, *b[0]);
+  });
+
+  // ---- binary functions --------------------------------------------------------------------
+  const std::pair<const char*, BinaryOp> kBinary[] = {
+      {"add", BinaryOp::kAdd},          {"subtract", BinaryOp::kSub},
+      {"multiply", BinaryOp::kMul},     {"divide", BinaryOp::kDiv},
+      {"true_divide", BinaryOp::kDiv},  {"floor_divide", BinaryOp::kFloorDiv},
+      {"remainder", BinaryOp::kMod},    {"mod", BinaryOp::kMod},
+      {"power", BinaryOp::kPow},        {"maximum", BinaryOp::kMaximum},
+      {"minimum", BinaryOp::kMinimum},  {"bitwise_and", BinaryOp::kBitAnd},
+      {"bitwise_or", BinaryOp::kBitOr}, {"bitwise_xor", BinaryOp::kBitXor},
+      {"left_shift", BinaryOp::kLShift}, {"right_shift", BinaryOp::kRShift},
+      {"equal", BinaryOp::kEq},         {"not_equal", BinaryOp::kNe},
+      {"less", BinaryOp::kLt},          {"less_equal", BinaryOp::kLe},
+      {"greater", BinaryOp::kGt},       {"greater_equal", BinaryOp::kGe},
+      {"logical_and", BinaryOp::kLogicalAnd}, {"logical_or", BinaryOp::kLogicalOr},
+      {"arctan2", BinaryOp::kAtan2},
+  };
+  for (const auto& [name, op] : kBinary) {
+    BinaryOp kernel = op;
+    std::string fn = name;
+    Add(interp, {&m.jnp, &m.np}, fn, [kernel, fn](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, fn, args, {"x", "y"});
+      return Bin(interp, kernel, *b[0], *b[1]);
+    });
+  }
+  const std::pair<const char*, BinaryOp> kLaxBinary[] = {
+      {"add", BinaryOp::kAdd}, {"sub", BinaryOp::kSub}, {"mul", BinaryOp::kMul},
+      {"max", BinaryOp::kMaximum}, {"min", BinaryOp::kMinimum}, {"pow", BinaryOp::kPow},
+      {"eq", BinaryOp::kEq}, {"ne", BinaryOp::kNe}, {"lt", BinaryOp::kLt}, {"le", BinaryOp::kLe},
+      {"gt", BinaryOp::kGt}, {"ge", BinaryOp::kGe},
+  };
+  for (const auto& [name, op] : kLaxBinary) {
+    BinaryOp kernel = op;
+    std::string fn = name;
+    AddFunction(interp, m.lax, fn, [kernel, fn](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, fn, args, {"x", "y"});
+      return Bin(interp, kernel, *b[0], *b[1]);
+    });
+  }
+  // lax.div / lax.rem round toward zero (C semantics), unlike jnp's floor division.
+  AddFunction(interp, m.lax, "div", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "div", args, {"x", "y"});
+    Array x = ToArray(interp, *b[0]);
+    Array y = ToArray(interp, *b[1]);
+    return WrapArray(GuardArrayOp(interp, [&] {
+      Array q = array::Binary(BinaryOp::kDiv, x, y);
+      if (array::IsFloating(x.dtype()) || array::IsFloating(y.dtype())) return q;
+      // Integer division truncating toward zero.
+      Array truncated = array::Binary(
+          BinaryOp::kMul, array::Unary(UnaryOp::kSign, q),
+          array::Unary(UnaryOp::kFloor, array::Unary(UnaryOp::kAbs, q)));
+      return truncated.AsType(array::PromoteTypes(x.dtype(), y.dtype()));
+    }));
+  });
+  AddFunction(interp, m.lax, "rem", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "rem", args, {"x", "y"});
+    Array x = ToArray(interp, *b[0]);
+    Array y = ToArray(interp, *b[1]);
+    return WrapArray(GuardArrayOp(interp, [&] {
+      // x - y * trunc(x / y): the remainder takes the sign of x.
+      Array q = array::Binary(BinaryOp::kDiv, x, y);
+      Array t = array::Binary(BinaryOp::kMul, array::Unary(UnaryOp::kSign, q),
+                              array::Unary(UnaryOp::kFloor, array::Unary(UnaryOp::kAbs, q)));
+      Array r = array::Binary(BinaryOp::kSub, x, array::Binary(BinaryOp::kMul, y, t));
+      return r.AsType(array::PromoteTypes(x.dtype(), y.dtype()));
+    }));
+  });
+
+  // ---- where / select / clip / convert -----------------------------------------------------
+  Add(interp, {&m.jnp, &m.np}, "where", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "where", args, {"condition", "x=", "y="});
+    Array c = ToArray(interp, *b[0]);
+    if (!b[1] && !b[2]) {
+      // One-argument where: the indices of the nonzero elements, one array per axis.
+      std::vector<std::vector<double>> coords(static_cast<size_t>(std::max(c.rank(), 1)));
+      std::vector<double> values = c.ToDoubles();
+      for (int64_t flat = 0; flat < static_cast<int64_t>(values.size()); ++flat) {
+        if (values[flat] == 0) continue;
+        int64_t rem = flat;
+        for (int axis = c.rank() - 1; axis >= 0; --axis) {
+          coords[axis].push_back(static_cast<double>(rem % c.shape()[axis]));
+          rem /= c.shape()[axis];
+        }
+      }
+      std::vector<Value> out;
+      for (int axis = 0; axis < c.rank(); ++axis) {
+        out.push_back(WrapArray(Array::FromDoubles(
+            DType::kInt32, {static_cast<int64_t>(coords[axis].size())}, coords[axis])));
+      }
+      return MakeTuple(std::move(out));
+    }
+    if (!b[1] || !b[2]) {
+      interp.Raise(interp.types().value_error,
+                   "either both or neither of x and y should be given to `where`");
+    }
+    Array x = ToArray(interp, *b[1]);
+    Array y = ToArray(interp, *b[2]);
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Where(c, x, y); }));
+  });
+  AddFunction(interp, m.lax, "select", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "select", args, {"pred", "on_true", "on_false"});
+    Array c = ToArray(interp, *b[0]);
+    if (c.dtype() != DType::kBool) {
+      interp.Raise(interp.types().type_error,
+                   fmt::format("lax.select requires a boolean predicate, got {}",
+                               array::DTypeName(c.dtype())));
+    }
+    Array x = ToArray(interp, *b[1]);
+    Array y = ToArray(interp, *b[2]);
+    if (x.dtype() != y.dtype() || x.shape() != y.shape()) {
+      interp.Raise(interp.types().type_error,
+                   "lax.select requires on_true and on_false of the same shape and dtype");
+    }
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Where(c, x, y); }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "clip", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "clip", args, {"a", "a_min=", "a_max=", "*", "min=", "max="});
+    Array a = ToArray(interp, *b[0]);
+    auto bound = [&](const std::optional<Value>& x, const std::optional<Value>& y)
+        -> std::optional<Array> {
+      const std::optional<Value>& v = x && !x->is_none() ? x : y;
+      if (!v || v->is_none()) return std::nullopt;
+      return ToArray(interp, *v);
+    };
+    std::optional<Array> lo = bound(b[1], b[3]);
+    std::optional<Array> hi = bound(b[2], b[4]);
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Clip(a, lo, hi); }));
+  });
+  AddFunction(interp, m.lax, "convert_element_type", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "convert_element_type", args, {"operand", "new_dtype"});
+    Array a = ToArray(interp, *b[0]);
+    DType dtype = ToDType(interp, *b[1]);
+    return WrapArray(GuardArrayOp(interp, [&] { return a.AsType(dtype); }));
+  });
+
+  // ---- reductions -----------------------------------------------------------------------------
+  const std::pair<const char*, array::ReduceOp> kReduce[] = {
+      {"sum", array::ReduceOp::kSum},       {"prod", array::ReduceOp::kProd},
+      {"max", array::ReduceOp::kMax},       {"min", array::ReduceOp::kMin},
+      {"amax", array::ReduceOp::kMax},      {"amin", array::ReduceOp::kMin},
+      {"mean", array::ReduceOp::kMean},     {"any", array::ReduceOp::kAny},
+      {"all", array::ReduceOp::kAll},       {"argmax", array::ReduceOp::kArgMax},
+      {"argmin", array::ReduceOp::kArgMin},
+  };
+  for (const auto& [name, op] : kReduce) {
+    array::ReduceOp kernel = op;
+    std::string fn = name;
+    Add(interp, {&m.jnp, &m.np}, fn, [kernel, fn](Interpreter& interp, CallArgs& args) {
+      return ReduceCall(interp, kernel, fn, args);
+    });
+  }
+  auto logsumexp = [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "logsumexp", args, {"a", "axis=", "b=", "keepdims=", "return_sign="});
+    Array a = ToArray(interp, *b[0]);
+    std::optional<std::vector<int>> axes = b[1] ? ToAxes(interp, *b[1], a.rank()) : std::nullopt;
+    if (b[2] && !b[2]->is_none()) {
+      interp.Raise(interp.types().value_error, "`logsumexp(..., b=...)` is not supported");
+    }
+    bool keepdims = b[3] && interp.Truthy(*b[3]);
+    return WrapArray(GuardArrayOp(interp, [&] { return array::LogSumExp(a, axes, keepdims); }));
+  };
+  AddFunction(interp, m.nn, "logsumexp", logsumexp);
+  AddFunction(interp, m.special, "logsumexp", logsumexp);
+  Add(interp, {&m.jnp, &m.np}, "cumsum", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "cumsum", args, {"a", "axis=", "dtype="});
+    Array a = ToArray(interp, *b[0]);
+    std::optional<int> axis;
+    if (b[1] && !b[1]->is_none()) axis = (*ToAxes(interp, *b[1], a.rank()))[0];
+    if (b[2] && !b[2]->is_none()) a = a.AsType(ToDType(interp, *b[2]));
+    return WrapArray(GuardArrayOp(interp, [&] { return array::CumSum(a, axis); }));
+  });
+
+  // ---- jax.nn ---------------------------------------------------------------------------------
+  AddFunction(interp, m.nn, "softmax", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "softmax", args, {"x", "axis="});
+    Array a = ToArray(interp, *b[0]);
+    std::optional<std::vector<int>> axes =
+        ToAxes(interp, b[1] ? *b[1] : Value::Int(-1), a.rank());
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Softmax(a, axes); }));
+  });
+  AddFunction(interp, m.nn, "relu", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "relu", args, {"x"});
+    Value zero = Value::Int(0);
+    return Bin(interp, BinaryOp::kMaximum, *b[0], zero);
+  });
+  AddFunction(interp, m.nn, "sigmoid", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "sigmoid", args, {"x"});
+    return Un(interp, UnaryOp::kSigmoid, *b[0]);
+  });
+  AddFunction(interp, m.nn, "silu", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "silu", args, {"x"});
+    Array x = ToArray(interp, *b[0]);
+    return WrapArray(GuardArrayOp(interp, [&] {
+      return array::Binary(BinaryOp::kMul, x, array::Unary(UnaryOp::kSigmoid, x));
+    }));
+  });
+  AddFunction(interp, m.nn, "gelu", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "gelu", args, {"x", "approximate="});
+    Array x = ToArray(interp, *b[0]);
+    bool approximate = !b[1] || interp.Truthy(*b[1]);
+    auto scalar = [](double v) {
+      Array s = Array::Scalar(DType::kFloat32, v);
+      s.set_weak_type(true);
+      return s;
+    };
+    return WrapArray(GuardArrayOp(interp, [&] {
+      if (approximate) {
+        // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+        Array cube = array::Binary(BinaryOp::kMul, x, array::Binary(BinaryOp::kMul, x, x));
+        Array inner = array::Binary(
+            BinaryOp::kMul, scalar(std::sqrt(2.0 / M_PI)),
+            array::Binary(BinaryOp::kAdd, x, array::Binary(BinaryOp::kMul, scalar(0.044715), cube)));
+        Array t = array::Binary(BinaryOp::kAdd, scalar(1.0), array::Unary(UnaryOp::kTanh, inner));
+        return array::Binary(BinaryOp::kMul, array::Binary(BinaryOp::kMul, scalar(0.5), x), t);
+      }
+      // x * (1 + erf(x / sqrt(2))) / 2
+      Array e = array::Unary(UnaryOp::kErf,
+                             array::Binary(BinaryOp::kDiv, x, scalar(std::sqrt(2.0))));
+      return array::Binary(
+          BinaryOp::kDiv,
+          array::Binary(BinaryOp::kMul, x, array::Binary(BinaryOp::kAdd, scalar(1.0), e)),
+          scalar(2.0));
+    }));
+  });
+  AddFunction(interp, m.nn, "one_hot", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "one_hot", args, {"x", "num_classes", "*", "dtype=", "axis="});
+    Array x = ToArray(interp, *b[0]);
+    if (!b[1]->is_integral()) {
+      interp.Raise(interp.types().type_error, "one_hot: num_classes must be an int");
+    }
+    int64_t classes = b[1]->integral();
+    DType dtype = b[2] && !b[2]->is_none() ? ToDType(interp, *b[2]) : DType::kFloat32;
+    return WrapArray(GuardArrayOp(interp, [&] {
+      array::Shape shape = x.shape();
+      shape.push_back(classes);
+      Array iota = array::BroadcastedIota(DType::kInt32, shape, static_cast<int>(shape.size()) - 1);
+      array::Shape expanded = x.shape();
+      expanded.push_back(1);
+      Array xe = x.Contiguous().View(expanded, array::ContiguousStrides(expanded), 0);
+      return array::Binary(BinaryOp::kEq, xe, iota).AsType(dtype);
+    }));
+  });
+
+  // ---- comparisons of whole arrays ---------------------------------------------------------
+  for (const char* name : {"isclose", "allclose"}) {
+    std::string fn = name;
+    Add(interp, {&m.jnp, &m.np}, fn, [fn](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, fn, args, {"a", "b", "rtol=", "atol=", "equal_nan="});
+      Array a = ToArray(interp, *b[0]);
+      Array c = ToArray(interp, *b[1]);
+      double rtol = b[2] ? b[2]->number() : 1e-5;
+      double atol = b[3] ? b[3]->number() : 1e-8;
+      bool equal_nan = b[4] && interp.Truthy(*b[4]);
+      Array close = IsClose(interp, a, c, rtol, atol, equal_nan);
+      if (fn == "isclose") return WrapArray(std::move(close));
+      return WrapArray(
+          GuardArrayOp(interp, [&] { return array::Reduce(array::ReduceOp::kAll, close, std::nullopt, false); }));
+    });
+  }
+  Add(interp, {&m.jnp, &m.np}, "array_equal", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "array_equal", args, {"a1", "a2", "equal_nan="});
+    Array a = ToArray(interp, *b[0]);
+    Array c = ToArray(interp, *b[1]);
+    if (a.shape() != c.shape()) return WrapArray(Array::Scalar(DType::kBool, 0));
+    return WrapArray(GuardArrayOp(interp, [&] {
+      return array::Reduce(array::ReduceOp::kAll, array::Binary(BinaryOp::kEq, a, c), std::nullopt,
+                           false);
+    }));
+  });
+}
+
+}  // namespace pz::eval

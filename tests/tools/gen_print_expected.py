@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Generates tests/unit/array/print_expected.inc: str/repr of JAX and numpy arrays.
+
+Run from the repository root with JAX installed: python3 tests/tools/gen_print_expected.py
+Each case records the dtype, shape, exact element values and the three texts the C++ printer
+(engine/array/print.cpp) must reproduce.
+"""
+import math
+import pathlib
+
+import jax.numpy as jnp
+import numpy as np
+
+OUT = pathlib.Path(__file__).resolve().parents[1] / "unit" / "array" / "print_expected.inc"
+DTYPES = {"float32": "kFloat32", "float16": "kFloat16", "bfloat16": "kBFloat16",
+          "int32": "kInt32", "int8": "kInt8", "uint8": "kUInt8", "int16": "kInt16",
+          "uint32": "kUInt32", "bool": "kBool"}
+
+
+def c_string(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def c_double(v):
+    if math.isnan(v):
+        return "NAN"
+    if math.isinf(v):
+        return "INFINITY" if v > 0 else "-INFINITY"
+    return repr(float(v))
+
+
+def cases():
+    rng = np.random.default_rng(0)
+    f32, f16, bf16 = jnp.float32, jnp.float16, jnp.bfloat16
+    nan, inf = float("nan"), float("inf")
+    yield "f32_matrix", jnp.arange(6.0).reshape(2, 3)
+    yield "f32_mixed_digits", jnp.array([1.5, 2.0], f32)
+    yield "f32_tenths", jnp.array([0.1, 0.2, 0.3], f32)
+    yield "f32_third", jnp.array([1 / 3, 2 / 3, 1.0], f32)
+    yield "f32_small_ratio", jnp.array([1e-5, 1.0], f32)
+    yield "f32_million", jnp.array([1e6, 1.0], f32)
+    yield "f32_hundred_thousand", jnp.array([1e5, 2.5], f32)
+    yield "f32_ratio_1000", jnp.array([1000.0, 1.0], f32)
+    yield "f32_ratio_1001", jnp.array([1001.0, 1.0], f32)
+    yield "f32_min_1e4", jnp.array([1e-4, 1.0], f32)
+    yield "f32_large_fraction", jnp.array([123456.7, 1.0], f32)
+    yield "f32_random", jnp.array(rng.standard_normal((4, 5)), f32)
+    yield "f32_random_exp", jnp.array(rng.standard_normal((3, 4)) * 1e4, f32)
+    yield "f32_nan_inf", jnp.array([nan, 1.0, -inf], f32)
+    yield "f32_only_nan_inf", jnp.array([nan, inf], f32)
+    yield "f32_only_neg_inf", jnp.array([nan, -inf], f32)
+    yield "f32_nan_exp", jnp.array([nan, 1e-6, 2.0], f32)
+    yield "f32_neg_zero", jnp.array([-0.0, 1.5], f32)
+    yield "f32_cutoff_digits", jnp.array([1 / 512, 1.0, 0.012345678], f32)
+    yield "f32_zeros", jnp.zeros((2, 2), f32)
+    yield "f32_scalar", jnp.array(2.0, f32)
+    yield "f32_scalar_weak", jnp.array(1.5)
+    yield "f32_scalar_big", jnp.array(1e20, f32)
+    yield "f32_scalar_small", jnp.array(1.5e-5, f32)
+    yield "f32_scalar_nan", jnp.array(nan, f32)
+    yield "f32_scalar_million", jnp.array(123456.5, f32)
+    yield "f32_wrap", jnp.arange(40, dtype=f32) * 0.1
+    yield "f32_cube", jnp.arange(24.0).reshape(2, 3, 4)
+    yield "f32_4d", jnp.arange(16.0).reshape(2, 2, 2, 2) - 8
+    yield "f32_summary", jnp.arange(2000.0)
+    yield "f32_summary_2d", jnp.array(rng.standard_normal((50, 50)), f32)
+    yield "f32_summary_3d", jnp.arange(1200.0).reshape(10, 10, 12) / 7
+    yield "f32_empty", jnp.zeros((0,), f32)
+    yield "f32_empty_2d", jnp.zeros((0, 3), f32)
+    yield "f32_empty_cols", jnp.zeros((2, 0), f32)
+    yield "f32_extremes", jnp.array([1e-30, 1e30, -3.5], f32)
+    yield "f32_negative_small", jnp.array([-1e-5, 3.0], f32)
+    yield "f32_pi_e", jnp.array([3.14159265, 2.718281828], f32)
+    yield "f32_denormal", jnp.array([1e-45, 1.0], f32)
+    yield "f32_wide_rows", jnp.arange(60.0).reshape(3, 20) * 1.25
+    yield "f16_tenths", jnp.array([0.1, 0.2], f16)
+    yield "f16_thousand", jnp.array([1000.0, 1.0], f16)
+    yield "f16_below_thousand", jnp.array([999.0, 1.5], f16)
+    yield "f16_random", jnp.array(rng.standard_normal((3, 3)), f16)
+    yield "f16_scalar", jnp.array(0.3, f16)
+    yield "f16_scalar_big", jnp.array(2048.0, f16)
+    yield "bf16_values", jnp.array([1.1, 2.2, 1e-5], bf16)
+    yield "bf16_ints", jnp.array([1.0, 100.0, -3.0], bf16)
+    yield "bf16_matrix", jnp.array([[1.5, 2.0], [300.0, 4.0]], bf16)
+    yield "bf16_nan", jnp.array([nan, 1.0, -inf], bf16)
+    yield "bf16_scalar", jnp.array(3.0, bf16)
+    yield "bf16_long", jnp.arange(100, dtype=bf16)
+    yield "i32_range", jnp.arange(3)
+    yield "i32_signed", jnp.array([-5, 100, 7], jnp.int32)
+    yield "i32_matrix", jnp.arange(12).reshape(3, 4) * 37 - 100
+    yield "i32_scalar", jnp.array(42, jnp.int32)
+    yield "i32_scalar_weak", jnp.array(7)
+    yield "i32_summary", jnp.arange(2000).reshape(40, 50)
+    yield "i32_long", jnp.arange(100)
+    yield "i8_values", jnp.array([-128, 0, 127], jnp.int8)
+    yield "u8_values", jnp.array([0, 255, 3], jnp.uint8)
+    yield "i16_values", jnp.array([[-300, 2], [5, 30000]], jnp.int16)
+    yield "u32_values", jnp.array([4000000000, 1], jnp.uint32)
+    yield "bool_values", jnp.array([True, False, True])
+    yield "bool_scalar", jnp.array(True)
+    yield "bool_matrix", jnp.array([[True, False], [False, False]])
+    yield "bool_empty", jnp.zeros((0,), bool)
+
+
+def main():
+    lines = ["// Generated by tests/tools/gen_print_expected.py from numpy "
+             f"{np.__version__}; do not edit."]
+    for name, x in cases():
+        values = np.asarray(x).astype(np.float64).reshape(-1)
+        shape = ", ".join(str(d) for d in x.shape)
+        lines.append(
+            f"{{{c_string(name)}, DType::{DTYPES[x.dtype.name]}, {{{shape}}}, "
+            f"{{{', '.join(c_double(v) for v in values)}}}, "
+            f"{'true' if x.weak_type else 'false'},\n "
+            f"{c_string(str(x))},\n {c_string(repr(x))},\n {c_string(repr(np.asarray(x)))}}},")
+    OUT.write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
