@@ -106,8 +106,8 @@ void RunBinary(const Array& a, const Array& b, Array& out, Op op) {
   const auto* pa = reinterpret_cast<const StorageOf<In>*>(a.raw());
   const auto* pb = reinterpret_cast<const StorageOf<In>*>(b.raw());
   auto* po = reinterpret_cast<StorageOf<Out>*>(out.raw());
-  std::array<std::vector<int64_t>, 3> strides = {
-      out.strides(), BroadcastStrides(a, out.shape()), BroadcastStrides(b, out.shape())};
+  std::array<std::vector<int64_t>, 3> strides = {out.strides(), BroadcastStrides(a, out.shape()),
+                                                 BroadcastStrides(b, out.shape())};
   ForEachRow<3>(out.shape(), strides, [&](const auto& off, int64_t n, const auto& st) {
     auto* o = po + off[0];
     const auto* x = pa + off[1];
@@ -138,8 +138,10 @@ bool IsComparison(BinaryOp op) {
     case BinaryOp::kGt:
     case BinaryOp::kGe:
     case BinaryOp::kLogicalAnd:
-    case BinaryOp::kLogicalOr: return true;
-    default: return false;
+    case BinaryOp::kLogicalOr:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -158,16 +160,19 @@ DType OperandDType(BinaryOp op, DType promoted) {
       if (IsBool(promoted)) RejectDType("sub", promoted, kNumeric);
       return promoted;
     case BinaryOp::kDiv:
-    case BinaryOp::kAtan2: return IsFloating(promoted) ? promoted : DType::kFloat32;
+    case BinaryOp::kAtan2:
+      return IsFloating(promoted) ? promoted : DType::kFloat32;
     case BinaryOp::kFloorDiv:
     case BinaryOp::kMod:
-    case BinaryOp::kPow: return IsBool(promoted) ? DType::kInt32 : promoted;
+    case BinaryOp::kPow:
+      return IsBool(promoted) ? DType::kInt32 : promoted;
     case BinaryOp::kBitAnd:
     case BinaryOp::kBitOr:
     case BinaryOp::kBitXor:
       if (IsFloating(promoted)) {
-        std::string_view name =
-            op == BinaryOp::kBitAnd ? "and" : op == BinaryOp::kBitOr ? "or" : "xor";
+        std::string_view name = op == BinaryOp::kBitAnd  ? "and"
+                                : op == BinaryOp::kBitOr ? "or"
+                                                         : "xor";
         RejectDType(name, promoted, "integer, bool");
       }
       return promoted;
@@ -180,7 +185,8 @@ DType OperandDType(BinaryOp op, DType promoted) {
         RejectDType(name, promoted, "integer");
       }
       return IsBool(promoted) ? DType::kInt32 : promoted;
-    default: return promoted;
+    default:
+      return promoted;
   }
 }
 
@@ -192,46 +198,65 @@ void Dispatch(BinaryOp op, const Array& a, const Array& b, Array& out) {
   constexpr bool kBool = std::is_same_v<C, bool>;
   constexpr DType B = DType::kBool;
   switch (op) {
-    case BinaryOp::kEq: return RunBinary<D, B>(a, b, out, [](C x, C y) { return x == y; });
-    case BinaryOp::kNe: return RunBinary<D, B>(a, b, out, [](C x, C y) { return x != y; });
-    case BinaryOp::kLt: return RunBinary<D, B>(a, b, out, [](C x, C y) { return x < y; });
-    case BinaryOp::kLe: return RunBinary<D, B>(a, b, out, [](C x, C y) { return x <= y; });
-    case BinaryOp::kGt: return RunBinary<D, B>(a, b, out, [](C x, C y) { return x > y; });
-    case BinaryOp::kGe: return RunBinary<D, B>(a, b, out, [](C x, C y) { return x >= y; });
+    case BinaryOp::kEq:
+      return RunBinary<D, B>(a, b, out, [](C x, C y) { return x == y; });
+    case BinaryOp::kNe:
+      return RunBinary<D, B>(a, b, out, [](C x, C y) { return x != y; });
+    case BinaryOp::kLt:
+      return RunBinary<D, B>(a, b, out, [](C x, C y) { return x < y; });
+    case BinaryOp::kLe:
+      return RunBinary<D, B>(a, b, out, [](C x, C y) { return x <= y; });
+    case BinaryOp::kGt:
+      return RunBinary<D, B>(a, b, out, [](C x, C y) { return x > y; });
+    case BinaryOp::kGe:
+      return RunBinary<D, B>(a, b, out, [](C x, C y) { return x >= y; });
     case BinaryOp::kLogicalAnd:
       return RunBinary<D, B>(a, b, out, [](C x, C y) { return x != C{} && y != C{}; });
     case BinaryOp::kLogicalOr:
       return RunBinary<D, B>(a, b, out, [](C x, C y) { return x != C{} || y != C{}; });
-    default: break;
+    default:
+      break;
   }
   if constexpr (kBool) {
     switch (op) {
       case BinaryOp::kAdd:
       case BinaryOp::kMaximum:
-      case BinaryOp::kBitOr: return RunBinary<D, D>(a, b, out, [](bool x, bool y) { return x || y; });
+      case BinaryOp::kBitOr:
+        return RunBinary<D, D>(a, b, out, [](bool x, bool y) { return x || y; });
       case BinaryOp::kMul:
       case BinaryOp::kMinimum:
       case BinaryOp::kBitAnd:
         return RunBinary<D, D>(a, b, out, [](bool x, bool y) { return x && y; });
-      case BinaryOp::kBitXor: return RunBinary<D, D>(a, b, out, [](bool x, bool y) { return x != y; });
-      default: break;
+      case BinaryOp::kBitXor:
+        return RunBinary<D, D>(a, b, out, [](bool x, bool y) { return x != y; });
+      default:
+        break;
     }
   } else if constexpr (kFloat) {
     using F = FloatOps<D>;
     switch (op) {
-      case BinaryOp::kAdd: return RunBinary<D, D>(a, b, out, [](float x, float y) { return x + y; });
-      case BinaryOp::kSub: return RunBinary<D, D>(a, b, out, [](float x, float y) { return x - y; });
-      case BinaryOp::kMul: return RunBinary<D, D>(a, b, out, [](float x, float y) { return x * y; });
-      case BinaryOp::kDiv: return RunBinary<D, D>(a, b, out, [](float x, float y) { return x / y; });
-      case BinaryOp::kFloorDiv: return RunBinary<D, D>(a, b, out, F::FloorDiv);
-      case BinaryOp::kMod: return RunBinary<D, D>(a, b, out, F::Mod);
+      case BinaryOp::kAdd:
+        return RunBinary<D, D>(a, b, out, [](float x, float y) { return x + y; });
+      case BinaryOp::kSub:
+        return RunBinary<D, D>(a, b, out, [](float x, float y) { return x - y; });
+      case BinaryOp::kMul:
+        return RunBinary<D, D>(a, b, out, [](float x, float y) { return x * y; });
+      case BinaryOp::kDiv:
+        return RunBinary<D, D>(a, b, out, [](float x, float y) { return x / y; });
+      case BinaryOp::kFloorDiv:
+        return RunBinary<D, D>(a, b, out, F::FloorDiv);
+      case BinaryOp::kMod:
+        return RunBinary<D, D>(a, b, out, F::Mod);
       case BinaryOp::kPow:
         return RunBinary<D, D>(a, b, out, [](float x, float y) { return std::pow(x, y); });
-      case BinaryOp::kMaximum: return RunBinary<D, D>(a, b, out, F::Max);
-      case BinaryOp::kMinimum: return RunBinary<D, D>(a, b, out, F::Min);
+      case BinaryOp::kMaximum:
+        return RunBinary<D, D>(a, b, out, F::Max);
+      case BinaryOp::kMinimum:
+        return RunBinary<D, D>(a, b, out, F::Min);
       case BinaryOp::kAtan2:
         return RunBinary<D, D>(a, b, out, [](float x, float y) { return std::atan2(x, y); });
-      default: break;
+      default:
+        break;
     }
   } else {
     using I = IntOps<D>;
@@ -240,10 +265,14 @@ void Dispatch(BinaryOp op, const Array& a, const Array& b, Array& out) {
         return RunBinary<D, D>(a, b, out, [](int64_t x, int64_t y) { return x + y; });
       case BinaryOp::kSub:
         return RunBinary<D, D>(a, b, out, [](int64_t x, int64_t y) { return x - y; });
-      case BinaryOp::kMul: return RunBinary<D, D>(a, b, out, I::Mul);
-      case BinaryOp::kFloorDiv: return RunBinary<D, D>(a, b, out, I::FloorDiv);
-      case BinaryOp::kMod: return RunBinary<D, D>(a, b, out, I::Mod);
-      case BinaryOp::kPow: return RunBinary<D, D>(a, b, out, I::Pow);
+      case BinaryOp::kMul:
+        return RunBinary<D, D>(a, b, out, I::Mul);
+      case BinaryOp::kFloorDiv:
+        return RunBinary<D, D>(a, b, out, I::FloorDiv);
+      case BinaryOp::kMod:
+        return RunBinary<D, D>(a, b, out, I::Mod);
+      case BinaryOp::kPow:
+        return RunBinary<D, D>(a, b, out, I::Pow);
       case BinaryOp::kMaximum:
         return RunBinary<D, D>(a, b, out, [](int64_t x, int64_t y) { return std::max(x, y); });
       case BinaryOp::kMinimum:
@@ -254,9 +283,12 @@ void Dispatch(BinaryOp op, const Array& a, const Array& b, Array& out) {
         return RunBinary<D, D>(a, b, out, [](int64_t x, int64_t y) { return x | y; });
       case BinaryOp::kBitXor:
         return RunBinary<D, D>(a, b, out, [](int64_t x, int64_t y) { return x ^ y; });
-      case BinaryOp::kLShift: return RunBinary<D, D>(a, b, out, I::LShift);
-      case BinaryOp::kRShift: return RunBinary<D, D>(a, b, out, I::RShift);
-      default: break;
+      case BinaryOp::kLShift:
+        return RunBinary<D, D>(a, b, out, I::LShift);
+      case BinaryOp::kRShift:
+        return RunBinary<D, D>(a, b, out, I::RShift);
+      default:
+        break;
     }
   }
   PZ_UNREACHABLE();
@@ -275,7 +307,8 @@ Array Binary(BinaryOp op, const Array& a, const Array& b) {
     // on CPU for `x / 3.0` or `x / row`, and so do we.
     // bfloat16 is computed in float32 inside that fusion and rounded once; float16 is native.
     DType inner = operand == DType::kBFloat16 ? DType::kFloat32 : operand;
-    Array product = Binary(BinaryOp::kMul, x.AsType(inner), Unary(UnaryOp::kReciprocal, y.AsType(inner)));
+    Array product =
+        Binary(BinaryOp::kMul, x.AsType(inner), Unary(UnaryOp::kReciprocal, y.AsType(inner)));
     Array out = product.AsType(operand);
     out.set_weak_type(promoted.weak);
     return out;

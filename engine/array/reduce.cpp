@@ -20,15 +20,24 @@ namespace {
 
 std::string_view ReduceName(ReduceOp op) {
   switch (op) {
-    case ReduceOp::kSum: return "sum";
-    case ReduceOp::kProd: return "prod";
-    case ReduceOp::kMax: return "max";
-    case ReduceOp::kMin: return "min";
-    case ReduceOp::kMean: return "mean";
-    case ReduceOp::kAny: return "any";
-    case ReduceOp::kAll: return "all";
-    case ReduceOp::kArgMax: return "argmax";
-    case ReduceOp::kArgMin: return "argmin";
+    case ReduceOp::kSum:
+      return "sum";
+    case ReduceOp::kProd:
+      return "prod";
+    case ReduceOp::kMax:
+      return "max";
+    case ReduceOp::kMin:
+      return "min";
+    case ReduceOp::kMean:
+      return "mean";
+    case ReduceOp::kAny:
+      return "any";
+    case ReduceOp::kAll:
+      return "all";
+    case ReduceOp::kArgMax:
+      return "argmax";
+    case ReduceOp::kArgMin:
+      return "argmin";
   }
   return "?";
 }
@@ -52,8 +61,8 @@ Layout MakeLayout(const Array& a, const std::vector<int>& axes, bool keepdims) {
   std::vector<bool> reduced(static_cast<size_t>(a.rank()), false);
   for (int axis : axes) {
     if (axis < 0 || axis >= a.rank()) {
-      ThrowValueError(fmt::format("axis {} is out of bounds for array of dimension {}", axis,
-                                  a.rank()));
+      ThrowValueError(
+          fmt::format("axis {} is out of bounds for array of dimension {}", axis, a.rank()));
     }
     reduced[static_cast<size_t>(axis)] = true;
   }
@@ -93,7 +102,8 @@ void ReduceRows(const Layout& layout, Array& out, RowFn row_fn) {
   const auto* in = layout.data.template data<StorageOf<In>>();
   auto* o = out.data<StorageOf<Out>>();
   for (int64_t r = 0; r < layout.rows; ++r) {
-    o[r] = Element<Out>::Store(static_cast<ComputeOf<Out>>(row_fn(in + r * layout.cols, layout.cols)));
+    o[r] =
+        Element<Out>::Store(static_cast<ComputeOf<Out>>(row_fn(in + r * layout.cols, layout.cols)));
   }
 }
 
@@ -230,11 +240,18 @@ Array Reduce(ReduceOp op, const Array& a, std::optional<std::vector<int>> axes, 
   DType work = a.dtype();
   switch (op) {
     case ReduceOp::kSum:
-    case ReduceOp::kProd: work = dtype.value_or(SumDType(a.dtype())); break;
-    case ReduceOp::kMean: work = DType::kFloat32; break;
+    case ReduceOp::kProd:
+      work = dtype.value_or(SumDType(a.dtype()));
+      break;
+    case ReduceOp::kMean:
+      work = DType::kFloat32;
+      break;
     case ReduceOp::kAny:
-    case ReduceOp::kAll: work = DType::kBool; break;
-    default: break;
+    case ReduceOp::kAll:
+      work = DType::kBool;
+      break;
+    default:
+      break;
   }
   Array source = a.dtype() == work ? a : a.AsType(work);
   if (arg && !axes) {
@@ -253,11 +270,14 @@ Array Reduce(ReduceOp op, const Array& a, std::optional<std::vector<int>> axes, 
         if constexpr (D != DType::kBool) SumOrProd<D>(op == ReduceOp::kProd, layout, out);
         return;
       case ReduceOp::kMax:
-      case ReduceOp::kMin: return Extreme<D>(op == ReduceOp::kMax, layout, out);
+      case ReduceOp::kMin:
+        return Extreme<D>(op == ReduceOp::kMax, layout, out);
       case ReduceOp::kArgMax:
-      case ReduceOp::kArgMin: return ArgExtreme<D>(op == ReduceOp::kArgMax, layout, out);
+      case ReduceOp::kArgMin:
+        return ArgExtreme<D>(op == ReduceOp::kArgMax, layout, out);
       case ReduceOp::kAny:
-      case ReduceOp::kAll: return AnyAll<D>(op == ReduceOp::kAny, layout, out);
+      case ReduceOp::kAll:
+        return AnyAll<D>(op == ReduceOp::kAny, layout, out);
     }
   });
   if (op == ReduceOp::kMean) {

@@ -76,7 +76,8 @@ Array LogSumExp(const Array& a, std::optional<std::vector<int>> axes, bool keepd
 
 Array Softmax(const Array& a, std::optional<std::vector<int>> axes) {
   Array x = ToInexact(a);
-  Array unnormalized = Unary(UnaryOp::kExp, Binary(BinaryOp::kSub, x, Reduce(ReduceOp::kMax, x, axes, true)));
+  Array unnormalized =
+      Unary(UnaryOp::kExp, Binary(BinaryOp::kSub, x, Reduce(ReduceOp::kMax, x, axes, true)));
   return Binary(BinaryOp::kDiv, unnormalized, Reduce(ReduceOp::kSum, unnormalized, axes, true));
 }
 

@@ -138,7 +138,8 @@ Value ToScalar(Interpreter& interp, const Array& a, const char* what) {
 }  // namespace
 
 std::string ArrayObject::Repr(Interpreter& interp) const {
-  return array::FormatArray(value, array::PrintStyle::kJaxRepr);
+  return array::FormatArray(value,
+                            numpy ? array::PrintStyle::kNumpyRepr : array::PrintStyle::kJaxRepr);
 }
 
 std::string ArrayObject::Str(Interpreter& interp) const {
@@ -212,6 +213,34 @@ std::optional<Value> ArrayObject::GetAttr(Interpreter& interp, std::string_view 
       array::Shape target = ToShape(interp, shape);
       return WrapArray(GuardArrayOp(interp, [&] { return array::Reshape(self, target); }));
     });
+  }
+  // Methods that mirror jax.numpy functions: `x.sum(axis=0)` is `jnp.sum(x, axis=0)`.
+  static constexpr std::string_view kFunctionMethods[] = {
+      "sum",  "prod",   "max",    "min",     "mean",     "any",   "all",  "argmax",
+      "argmin", "cumsum", "transpose", "squeeze", "clip", "round", "repeat", "swapaxes",
+      "dot",  "flatten", "ravel",
+  };
+  for (std::string_view method : kFunctionMethods) {
+    if (name != method) continue;
+    std::shared_ptr<ModuleObject> jnp = interp.FindModule("jax.numpy");
+    std::string function(name == "flatten" ? "ravel" : name);
+    if (function == "transpose" ) {
+      // `x.transpose(1, 0)` takes the axes as separate arguments too.
+      return interp.MakeBuiltin("transpose", [self, jnp](Interpreter& interp, CallArgs& args) {
+        CallArgs call;
+        call.positional.push_back(WrapArray(self));
+        if (args.positional.size() > 1) {
+          call.positional.push_back(MakeTuple(args.positional));
+        } else if (args.positional.size() == 1) {
+          call.positional.push_back(args.positional[0]);
+        }
+        call.keywords = args.keywords;
+        return interp.Call(jnp->attrs.at("transpose"), std::move(call));
+      });
+    }
+    auto it = jnp->attrs.find(function);
+    if (it == jnp->attrs.end()) return std::nullopt;
+    return Value(std::make_shared<BoundMethodObject>(WrapArray(self), it->second));
   }
   return std::nullopt;
 }

@@ -18,8 +18,9 @@ namespace pz::eval {
 
 class ArrayObject final : public Object {
  public:
-  explicit ArrayObject(array::Array value) : Object(ObjectKind::kExtension), value(std::move(value)) {}
-  std::string_view type_name() const override { return "Array"; }
+  explicit ArrayObject(array::Array value, bool numpy = false)
+      : Object(ObjectKind::kExtension), value(std::move(value)), numpy(numpy) {}
+  std::string_view type_name() const override { return numpy ? "ndarray" : "Array"; }
 
   std::string Repr(Interpreter& interp) const override;
   std::string Str(Interpreter& interp) const override;
@@ -38,6 +39,9 @@ class ArrayObject final : public Object {
   std::optional<std::string> Format(Interpreter& interp, std::string_view spec) override;
 
   array::Array value;
+  // Made by the `numpy` module rather than `jax.numpy`: prints as `array([...])`, and operators
+  // between numpy arrays (or with Python scalars) stay numpy arrays.
+  bool numpy = false;
 };
 
 // `jnp.float32`, `np.int32`, ...: usable as a dtype argument and callable as a scalar constructor
@@ -114,6 +118,7 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& modules);    // d
 void InstallArrayMath(Interpreter& interp, const ArrayModules& modules);    // elementwise, reductions
 void InstallArrayLinalg(Interpreter& interp, const ArrayModules& modules);  // dot, matmul, einsum
 void InstallArrayRandom(Interpreter& interp, const ArrayModules& modules);  // jax.random
+void InstallArrayHost(Interpreter& interp, const ArrayModules& modules);    // sort, npy, testing
 // Runs all of the above on the interpreter's modules (called by InstallModules).
 void InstallArrayModules(Interpreter& interp);
 

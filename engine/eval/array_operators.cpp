@@ -55,17 +55,27 @@ std::optional<Array> Operand(Interpreter& interp, const Value& other) {
 
 }  // namespace
 
+namespace {
+
+// A result stays a numpy array when no jax Array took part.
+bool NumpyResult(const ArrayObject& self, const Value& other) {
+  auto* o = other.as<ArrayObject>();
+  return self.numpy && (o == nullptr || o->numpy);
+}
+
+}  // namespace
+
 std::optional<Value> ArrayObject::Binary(Interpreter& interp, lang::BinOpKind op,
                                          const Value& other, bool reflected) {
   std::optional<Array> rhs = Operand(interp, other);
   if (!rhs) return std::nullopt;
   const Array& a = reflected ? *rhs : value;
   const Array& b = reflected ? value : *rhs;
-  if (op == lang::BinOpKind::kMatMul) {
-    return WrapArray(GuardArrayOp(interp, [&] { return array::Matmul(a, b, std::nullopt); }));
-  }
-  array::BinaryOp kernel = *ToBinaryOp(op);
-  return WrapArray(GuardArrayOp(interp, [&] { return array::Binary(kernel, a, b); }));
+  Array result = GuardArrayOp(interp, [&] {
+    if (op == lang::BinOpKind::kMatMul) return array::Matmul(a, b, std::nullopt);
+    return array::Binary(*ToBinaryOp(op), a, b);
+  });
+  return Value(std::make_shared<ArrayObject>(std::move(result), NumpyResult(*this, other)));
 }
 
 std::optional<Value> ArrayObject::Unary(Interpreter& interp, lang::UnaryOpKind op) {
@@ -76,7 +86,8 @@ std::optional<Value> ArrayObject::Unary(Interpreter& interp, lang::UnaryOpKind o
     case lang::UnaryOpKind::kInvert: kernel = array::UnaryOp::kInvert; break;
     case lang::UnaryOpKind::kNot: return std::nullopt;
   }
-  return WrapArray(GuardArrayOp(interp, [&] { return array::Unary(kernel, value); }));
+  return Value(std::make_shared<ArrayObject>(
+      GuardArrayOp(interp, [&] { return array::Unary(kernel, value); }), numpy));
 }
 
 std::optional<Value> ArrayObject::Compare(Interpreter& interp, lang::CmpOpKind op,
@@ -91,7 +102,9 @@ std::optional<Value> ArrayObject::Compare(Interpreter& interp, lang::CmpOpKind o
   }
   const Array& a = reflected ? *rhs : value;
   const Array& b = reflected ? value : *rhs;
-  return WrapArray(GuardArrayOp(interp, [&] { return array::Binary(*kernel, a, b); }));
+  return Value(std::make_shared<ArrayObject>(
+      GuardArrayOp(interp, [&] { return array::Binary(*kernel, a, b); }),
+      NumpyResult(*this, other)));
 }
 
 }  // namespace pz::eval

@@ -180,6 +180,7 @@ class Interpreter {
   InterpreterOptions options_;
   BuiltinTypes types_{};
   std::vector<std::shared_ptr<TypeObject>> type_storage_;
+  std::unordered_map<std::string, TypeObject*> extension_types_;
   std::unordered_map<std::string, Value> builtins_;
   std::unordered_map<std::string, std::shared_ptr<ModuleObject>> modules_;
   std::shared_ptr<Environment> globals_;

@@ -3,6 +3,8 @@
 // Each binding parses Python arguments (BindArgs) and calls the array layer.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "array/creation.h"
 #include "array/shape_ops.h"
 #include "eval/array_object.h"
@@ -89,6 +91,30 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
     m.np.Set(name, object);
   }
   m.np.Set("bool", m.np.attrs["bool_"]);
+  for (ModuleObject* module : {&m.jnp, &m.np}) {
+    module->Set("pi", Value::Float(M_PI));
+    module->Set("e", Value::Float(M_E));
+    module->Set("inf", Value::Float(HUGE_VAL));
+    module->Set("nan", Value::Float(std::nan("")));
+    module->Set("newaxis", Value());
+  }
+  Add(interp, {&m.jnp, &m.np}, "ravel", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "ravel", args, {"a", "order="});
+    Array a = ToArray(interp, *b[0]);
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Reshape(a, {a.size()}); }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "shape", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "shape", args, {"a"});
+    return interp.GetAttr(WrapArray(ToArray(interp, *b[0])), "shape");
+  });
+  Add(interp, {&m.jnp, &m.np}, "ndim", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "ndim", args, {"a"});
+    return Value::Int(ToArray(interp, *b[0]).rank());
+  });
+  Add(interp, {&m.jnp, &m.np}, "size", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "size", args, {"a"});
+    return Value::Int(ToArray(interp, *b[0]).size());
+  });
   Add(interp, {&m.jnp, &m.np}, "dtype", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "dtype", args, {"dtype"});
     return Value(std::make_shared<DTypeObject>(ToDType(interp, *b[0])));

@@ -203,6 +203,35 @@ void InstallArrayRandom(Interpreter& interp, const ArrayModules& m) {
   });
 }
 
+namespace {
+
+// Sets the numpy flag on every array a value holds (directly or in a tuple/list).
+void MarkNumpy(const Value& value) {
+  if (auto* a = value.as<ArrayObject>()) a->numpy = true;
+  if (auto* t = value.as<TupleObject>()) {
+    for (const Value& item : t->items) MarkNumpy(item);
+  }
+  if (auto* l = value.as<ListObject>()) {
+    for (const Value& item : l->items) MarkNumpy(item);
+  }
+}
+
+// numpy functions share jax.numpy's implementations; their results print as numpy arrays.
+void MarkNumpyResults(Interpreter& interp, ModuleObject& np) {
+  for (auto& [name, value] : np.attrs) {
+    auto* builtin = value.as<BuiltinFunctionObject>();
+    if (builtin == nullptr) continue;
+    BuiltinFunctionObject::Fn inner = builtin->fn;
+    value = interp.MakeBuiltin(builtin->name, [inner](Interpreter& interp, CallArgs& args) {
+      Value result = inner(interp, args);
+      MarkNumpy(result);
+      return result;
+    });
+  }
+}
+
+}  // namespace
+
 // Builds the module table and runs every installer; called by InstallModules.
 void InstallArrayModules(Interpreter& interp) {
   auto find = [&](const char* name) -> ModuleObject& { return *interp.FindModule(name); };
@@ -213,6 +242,8 @@ void InstallArrayModules(Interpreter& interp) {
   InstallArrayMath(interp, modules);
   InstallArrayLinalg(interp, modules);
   InstallArrayRandom(interp, modules);
+  InstallArrayHost(interp, modules);
+  MarkNumpyResults(interp, modules.np);
 }
 
 }  // namespace pz::eval

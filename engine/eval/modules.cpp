@@ -91,6 +91,7 @@ const ModuleEntry kModules[] = {
     {"jax.experimental", nullptr},
     {"jax.experimental.pallas", nullptr},
     {"jax.experimental.pallas.tpu", nullptr},
+    {"numpy.testing", nullptr},
 };
 
 }  // namespace

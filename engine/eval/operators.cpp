@@ -79,6 +79,16 @@ TypeObject* Interpreter::TypeOf(const Value& value) {
     case ObjectKind::kModule: return types_.module_type;
     case ObjectKind::kType: return types_.type_type;
     case ObjectKind::kException: return value.as<ExceptionObject>()->type;
+    case ObjectKind::kExtension: {
+      // One type object per extension type name (`Array`, `ndarray`, ...), made on first use.
+      std::string name(value.object()->type_name());
+      auto it = extension_types_.find(name);
+      if (it != extension_types_.end()) return it->second;
+      auto type = std::make_shared<TypeObject>(name, types_.object, nullptr);
+      type_storage_.push_back(type);
+      extension_types_[name] = type.get();
+      return type.get();
+    }
     default: return types_.object;
   }
 }

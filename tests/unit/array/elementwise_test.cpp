@@ -27,7 +27,8 @@ class UnaryMatchesJax : public ::testing::TestWithParam<UnaryCase> {};
 
 TEST_P(UnaryMatchesJax, Case) {
   const UnaryCase& c = GetParam();
-  ExpectJaxOutcome(c.expected, [&] { return Unary(c.op, MakeArray(c.a)); }, c.max_ulp);
+  ExpectJaxOutcome(
+      c.expected, [&] { return Unary(c.op, MakeArray(c.a)); }, c.max_ulp);
 }
 
 INSTANTIATE_TEST_SUITE_P(Jax, UnaryMatchesJax, ::testing::ValuesIn(kUnaryCases),
@@ -70,7 +71,8 @@ TEST(Elementwise, StridedAndBroadcastViewsGiveTheSameAsContiguousCopies) {
 }
 
 TEST(Elementwise, ScalarOperandsOfRankZeroGiveRankZero) {
-  Array r = Binary(BinaryOp::kMul, Array::Scalar(DType::kInt32, 6), Array::Scalar(DType::kInt32, 7));
+  Array r =
+      Binary(BinaryOp::kMul, Array::Scalar(DType::kInt32, 6), Array::Scalar(DType::kInt32, 7));
   EXPECT_EQ(r.rank(), 0);
   EXPECT_EQ(r.GetInt(0), 42);
 }

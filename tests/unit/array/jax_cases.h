@@ -101,7 +101,11 @@ struct CumSumCase {
 };
 
 inline Array MakeArray(const Operand& operand) {
-  Array a = Array::FromDoubles(operand.dtype, operand.shape, operand.values);
+  std::vector<double> values = operand.values;
+  if (IsFloating(operand.dtype)) {
+    for (double& v : values) v = static_cast<float>(v);
+  }
+  Array a = Array::FromDoubles(operand.dtype, operand.shape, values);
   a.set_weak_type(operand.weak);
   return a;
 }
@@ -148,10 +152,11 @@ inline void ExpectMatches(const Array& actual, const Expected& expected, int max
   ASSERT_EQ(got.size(), expected.values.size());
   int reported = 0;
   for (size_t i = 0; i < got.size() && reported < 5; ++i) {
-    double e = expected.values[i];
+    // Expected values are written as the shortest decimals that round to the right float32.
+    double e = IsFloating(actual.dtype()) ? static_cast<float>(expected.values[i])
+                                          : expected.values[i];
     double g = got[i];
-    bool same = (std::isnan(e) && std::isnan(g)) ||
-                (e == g && std::signbit(e) == std::signbit(g));
+    bool same = (std::isnan(e) && std::isnan(g)) || (e == g && std::signbit(e) == std::signbit(g));
     if (!same && max_ulp > 0 && IsFloating(actual.dtype()) && !(e == 0 && g == 0)) {
       same = UlpDistance(e, g, actual.dtype()) <= max_ulp;
     }

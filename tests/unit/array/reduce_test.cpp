@@ -38,7 +38,8 @@ class SoftmaxMatchesJax : public ::testing::TestWithParam<SoftmaxCase> {};
 
 TEST_P(SoftmaxMatchesJax, Case) {
   const SoftmaxCase& c = GetParam();
-  ExpectJaxOutcome(c.expected, [&] { return Softmax(MakeArray(c.a), c.axes); }, 2);
+  ExpectJaxOutcome(
+      c.expected, [&] { return Softmax(MakeArray(c.a), c.axes); }, 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(Jax, SoftmaxMatchesJax, ::testing::ValuesIn(kSoftmaxCases),
@@ -60,9 +61,9 @@ TEST(Reduce, SumOverAStridedViewMatchesTheContiguousCopy) {
   Array a = Array::FromDoubles(DType::kFloat32, {5, 12}, values);
   Array transposed = a.View({12, 5}, {1, 12}, 0);
   for (int axis = 0; axis < 2; ++axis) {
-    EXPECT_EQ(Reduce(ReduceOp::kSum, transposed, std::vector<int>{axis}, false).ToDoubles(),
-              Reduce(ReduceOp::kSum, transposed.Contiguous(), std::vector<int>{axis}, false)
-                  .ToDoubles());
+    EXPECT_EQ(
+        Reduce(ReduceOp::kSum, transposed, std::vector<int>{axis}, false).ToDoubles(),
+        Reduce(ReduceOp::kSum, transposed.Contiguous(), std::vector<int>{axis}, false).ToDoubles());
   }
 }
 

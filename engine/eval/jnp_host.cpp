@@ -1,0 +1,172 @@
+// Host-side array utilities: sorting and counting (sort, argsort, unique, histogram), .npy files
+// (np.save / np.load) and np.testing.assert_allclose.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "array/elementwise.h"
+#include "array/npy.h"
+#include "array/print.h"
+#include "array/shape_ops.h"
+#include "array/sort.h"
+#include "eval/array_object.h"
+
+namespace pz::eval {
+
+using array::Array;
+
+namespace {
+
+std::optional<int> SortAxis(Interpreter& interp, const std::optional<Value>& v) {
+  if (!v) return -1;
+  if (v->is_none()) return std::nullopt;
+  if (!v->is_integral()) interp.Raise(interp.types().type_error, "axis must be an int or None");
+  return static_cast<int>(v->integral());
+}
+
+std::string PathArg(Interpreter& interp, const Value& v) {
+  auto* s = v.as<StrObject>();
+  if (s == nullptr) {
+    interp.Raise(interp.types().type_error,
+                 fmt::format("expected a file path string, got {}", interp.TypeName(v)));
+  }
+  return s->value;
+}
+
+}  // namespace
+
+void InstallArrayHost(Interpreter& interp, const ArrayModules& m) {
+  for (ModuleObject* module : {&m.jnp, &m.np}) {
+    AddFunction(interp, *module, "sort", [](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, "sort", args, {"a", "axis=", "kind=", "order=", "stable=", "descending="});
+      Array a = ToArray(interp, *b[0]);
+      std::optional<int> axis = SortAxis(interp, b[1]);
+      Array sorted = GuardArrayOp(interp, [&] { return array::Sort(a, axis); });
+      if (b[5] && interp.Truthy(*b[5])) {
+        sorted = GuardArrayOp(interp, [&] {
+          return array::Flip(sorted, std::vector<int>{axis.value_or(0)});
+        });
+      }
+      return WrapArray(std::move(sorted));
+    });
+    AddFunction(interp, *module, "argsort", [](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, "argsort", args, {"a", "axis=", "kind=", "order=", "stable=", "descending="});
+      Array a = ToArray(interp, *b[0]);
+      std::optional<int> axis = SortAxis(interp, b[1]);
+      return WrapArray(GuardArrayOp(interp, [&] { return array::ArgSort(a, axis); }));
+    });
+    AddFunction(interp, *module, "unique", [](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, "unique", args,
+                        {"ar", "return_index=", "return_inverse=", "return_counts=", "axis=", "*",
+                         "size=", "fill_value="});
+      Array a = ToArray(interp, *b[0]);
+      if ((b[1] && interp.Truthy(*b[1])) || (b[2] && interp.Truthy(*b[2])) ||
+          (b[4] && !b[4]->is_none())) {
+        interp.Raise(interp.types().value_error,
+                     "`unique` supports only `return_counts`, `size` and `fill_value` here");
+      }
+      array::UniqueResult result = GuardArrayOp(interp, [&] { return array::Unique(a); });
+      if (b[5] && !b[5]->is_none()) {
+        // JAX's static-size form: pad with fill_value (default: the smallest value) or truncate.
+        int64_t size = b[5]->integral();
+        std::vector<double> values = result.values.ToDoubles();
+        std::vector<double> counts = result.counts.ToDoubles();
+        double fill = b[6] && !b[6]->is_none() ? ToArray(interp, *b[6]).GetDouble(0)
+                                               : (values.empty() ? 0.0 : values.front());
+        values.resize(static_cast<size_t>(size), fill);
+        counts.resize(static_cast<size_t>(size), 0.0);
+        result.values = Array::FromDoubles(a.dtype(), {size}, values);
+        result.counts = Array::FromDoubles(array::DType::kInt32, {size}, counts);
+      }
+      if (b[3] && interp.Truthy(*b[3])) {
+        return MakeTuple({WrapArray(result.values), WrapArray(result.counts)});
+      }
+      return WrapArray(result.values);
+    });
+    AddFunction(interp, *module, "histogram", [](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, "histogram", args, {"a", "bins=", "range=", "weights=", "density="});
+      Array a = ToArray(interp, *b[0]);
+      int64_t bins = 10;
+      if (b[1]) {
+        if (!b[1]->is_integral()) {
+          interp.Raise(interp.types().value_error, "only an integer number of `bins` is supported");
+        }
+        bins = b[1]->integral();
+      }
+      std::optional<std::pair<double, double>> range;
+      if (b[2] && !b[2]->is_none()) {
+        std::vector<Value> r = interp.ToVector(*b[2]);
+        if (r.size() != 2) interp.Raise(interp.types().value_error, "range must be (min, max)");
+        range = std::make_pair(r[0].number(), r[1].number());
+      }
+      auto [counts, edges] = GuardArrayOp(interp, [&] { return array::Histogram(a, bins, range); });
+      return MakeTuple({WrapArray(counts), WrapArray(edges)});
+    });
+  }
+  AddFunction(interp, m.np, "save", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "save", args, {"file", "arr", "allow_pickle="});
+    std::string path = PathArg(interp, *b[0]);
+    if (path.size() < 4 || path.substr(path.size() - 4) != ".npy") path += ".npy";
+    Array a = ToArray(interp, *b[1]);
+    GuardArrayOp(interp, [&] {
+      array::SaveNpy(path, a);
+      return 0;
+    });
+    return Value();
+  });
+  AddFunction(interp, m.np, "load", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "load", args, {"file", "mmap_mode=", "allow_pickle="});
+    std::string path = PathArg(interp, *b[0]);
+    return WrapArray(GuardArrayOp(interp, [&] { return array::LoadNpy(path); }));
+  });
+
+  std::shared_ptr<ModuleObject> testing = interp.FindModule("numpy.testing");
+  AddFunction(interp, *testing, "assert_allclose", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "assert_allclose", args,
+                      {"actual", "desired", "rtol=", "atol=", "equal_nan=", "err_msg=", "verbose="});
+    Array actual = ToArray(interp, *b[0]);
+    Array desired = ToArray(interp, *b[1]);
+    double rtol = b[2] ? b[2]->number() : 1e-7;
+    double atol = b[3] ? b[3]->number() : 0.0;
+    bool equal_nan = !b[4] || interp.Truthy(*b[4]);
+    std::string err_msg = b[5] && b[5]->is(ObjectKind::kStr) ? b[5]->as<StrObject>()->value : "";
+    if (actual.shape() != desired.shape()) {
+      // numpy broadcasts a scalar `desired`; anything else must match exactly.
+      if (desired.size() != 1) {
+        interp.Raise(interp.types().assertion_error,
+                     fmt::format("Not equal to tolerance rtol={:g}, atol={:g}{}\n(shapes {}, {} "
+                                 "mismatch)",
+                                 rtol, atol, err_msg.empty() ? "" : "\n" + err_msg, array::ShapeToString(actual.shape()),
+                                 array::ShapeToString(desired.shape())));
+      }
+    }
+    std::vector<double> x = actual.ToDoubles();
+    std::vector<double> y = desired.ToDoubles();
+    int64_t mismatched = 0, first = -1;
+    double max_abs = 0, max_rel = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      double want = y.size() == 1 ? y[0] : y[i];
+      double got = x[i];
+      bool both_nan = std::isnan(got) && std::isnan(want);
+      bool ok = (both_nan && equal_nan) || got == want ||
+                std::fabs(got - want) <= atol + rtol * std::fabs(want);
+      if (ok) continue;
+      if (first < 0) first = static_cast<int64_t>(i);
+      ++mismatched;
+      double diff = std::fabs(got - want);
+      max_abs = std::max(max_abs, diff);
+      if (want != 0) max_rel = std::max(max_rel, diff / std::fabs(want));
+    }
+    if (mismatched == 0) return Value();
+    interp.Raise(
+        interp.types().assertion_error,
+        fmt::format("Not equal to tolerance rtol={:g}, atol={:g}{}\nMismatched elements: {} / "
+                    "{} ({:.3g}%)\nFirst mismatch at flat index {}: actual {} vs desired {}\nMax "
+                    "absolute difference: {:g}\nMax relative difference: {:g}",
+                    rtol, atol, err_msg.empty() ? "" : "\n" + err_msg, mismatched, x.size(),
+                    100.0 * static_cast<double>(mismatched) / static_cast<double>(x.size()), first,
+                    x[first], y.size() == 1 ? y[0] : y[first], max_abs, max_rel));
+  });
+}
+
+}  // namespace pz::eval
