@@ -33,7 +33,7 @@ def lit(v):
   if math.isinf(v):
     return "kInf" if v > 0 else "-kInf"
   if v == int(v) and abs(v) < 2**53:
-    return ("-0.0" if math.copysign(1, v) < 0 and v == 0 else f"{int(v)}.0")
+    return "-0.0" if math.copysign(1, v) < 0 and v == 0 else str(int(v))
   # The shortest decimal that rounds back to the same float32 (every value here is a float32,
   # bfloat16 or float16 value); the tests compare after rounding to float32.
   return str(np.float32(v))
