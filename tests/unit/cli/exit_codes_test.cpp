@@ -1,0 +1,90 @@
+// Runs the `pallas-puzzles` binary and pins its exit codes and usage messages (DESIGN.md §6).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace {
+
+struct Result {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+Result RunCli(const std::string& args) {
+  std::string command = std::string(PZ_CLI_PATH) + " " + args + " 2>&1 </dev/null";
+  Result result{-1, ""};
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 4096> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
+  int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string WriteProgram(const std::string& name, const std::string& text) {
+  std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(ExitCodes, SuccessIsZero) {
+  Result r = RunCli("run " + WriteProgram("ok.py", "print('hi')\n"));
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.output, "hi\n");
+}
+
+TEST(ExitCodes, UsageErrorsAre64) {
+  EXPECT_EQ(RunCli("frobnicate").exit_code, 64);
+  EXPECT_EQ(RunCli("run").exit_code, 64);
+  EXPECT_EQ(RunCli("run --max-steps banana x.py").exit_code, 64);
+  Result r = RunCli("run --bogus x.py");
+  EXPECT_EQ(r.exit_code, 64);
+  EXPECT_NE(r.output.find("unknown option `--bogus`"), std::string::npos);
+}
+
+TEST(ExitCodes, SyntaxErrorsAre65) {
+  Result r = RunCli("run " + WriteProgram("syntax.py", "if x\n    pass\n"));
+  EXPECT_EQ(r.exit_code, 65);
+  EXPECT_NE(r.output.find("syntax.py:1:"), std::string::npos);
+}
+
+TEST(ExitCodes, RuntimeErrorsAndLimitsAre70) {
+  EXPECT_EQ(RunCli("run " + WriteProgram("boom.py", "1 / 0\n")).exit_code, 70);
+  Result r = RunCli("run --max-steps 1000 " + WriteProgram("loop.py", "while True:\n    pass\n"));
+  EXPECT_EQ(r.exit_code, 70);
+  EXPECT_NE(r.output.find("step limit of 1000 exceeded"), std::string::npos);
+  r = RunCli("run --timeout 0.2 --max-steps 0 " + WriteProgram("spin.py", "while True:\n    pass\n"));
+  EXPECT_EQ(r.exit_code, 70);
+  EXPECT_NE(r.output.find("time limit"), std::string::npos);
+}
+
+TEST(ExitCodes, UnreadableFileIs74) {
+  Result r = RunCli("run /nonexistent/definitely/missing.py");
+  EXPECT_EQ(r.exit_code, 74);
+  EXPECT_NE(r.output.find("cannot read"), std::string::npos);
+}
+
+TEST(Cli, HelpIsGeneratedFromTheCommandTable) {
+  Result r = RunCli("help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find("run [--max-steps N]"), std::string::npos);
+}
+
+TEST(Cli, DumpAstPrintsTheTree) {
+  Result r = RunCli("run --dump-ast " + WriteProgram("ast.py", "x = 1 + 2\n"));
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find("BinOp +"), std::string::npos) << r.output;
+}
+
+TEST(Cli, NoColourWithoutATerminal) {
+  Result r = RunCli("run " + WriteProgram("err.py", "undefined_name\n"));
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos);
+}
+
+}  // namespace
