@@ -17,7 +17,8 @@ enum class BinaryOp {
   kDiv,       // true divide: integers and bools give float32
   kFloorDiv,  // jnp.floor_divide (Python floor semantics, floats too)
   kMod,       // jnp.remainder (sign of the divisor)
-  kPow,       // jnp.power; integer powers use the low 6 bits of the exponent, as JAX does
+  kPow,       // jnp.power: a rank-0 integer exponent is lax.integer_pow (result in a's dtype);
+              // integer arrays use the low 6 bits of the exponent, as JAX does
   kMaximum,   // NaN-propagating
   kMinimum,
   kBitAnd,

@@ -1,6 +1,7 @@
 // Binary elementwise ops (Binary in elementwise.h): dtype rules, then one template kernel per
-// (dtype, op) over broadcast strides. Integer division follows XLA on CPU (x // 0 = -1 for
-// signed, all ones for unsigned; x % 0 via JAX's remainder = 0), bool arithmetic is logical.
+// (dtype, op) over broadcast strides. Matches XLA on CPU where it differs from plain C++: x // 0
+// is -1 (all ones unsigned), x % 0 is 0, A / broadcast(B) multiplies by the rounded reciprocal,
+// `x ** int_scalar` is lax.integer_pow; bool arithmetic is logical.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -294,9 +295,67 @@ void Dispatch(BinaryOp op, const Array& a, const Array& b, Array& out) {
   PZ_UNREACHABLE();
 }
 
+// lax.integer_pow(x, y), which jnp.power uses for a concrete integer scalar exponent: unrolled
+// binary exponentiation in x's own dtype (every multiply rounds, 16-bit floats included), then
+// 1 / acc for a negative exponent (a kTypeError for integers).
+template <DType D>
+void IntegerPow(const Array& x, int64_t y, Array& out) {
+  using C = ComputeOf<D>;
+  auto mul = [](C p, C q) -> C {
+    if constexpr (std::is_same_v<C, float>) {
+      return Round<D>(p * q);
+    } else {
+      return Round<D>(IntOps<D>::Mul(p, q));
+    }
+  };
+  bool reciprocal = y < 0;
+  uint64_t exponent = reciprocal ? 0 - static_cast<uint64_t>(y) : static_cast<uint64_t>(y);
+  const auto* in = x.data<StorageOf<D>>();
+  auto* o = out.data<StorageOf<D>>();
+  for (int64_t i = 0; i < x.size(); ++i) {
+    C base = Element<D>::Load(in[i]);
+    C acc = 1;
+    if (exponent == 2) {
+      acc = mul(base, base);
+    } else if (exponent == 3) {
+      acc = mul(mul(base, base), base);
+    } else {
+      bool first = true;
+      for (uint64_t e = exponent; e > 0;) {
+        if (e & 1) acc = first ? base : mul(acc, base), first = false;
+        e >>= 1;
+        if (e > 0) base = mul(base, base);
+      }
+    }
+    if constexpr (std::is_same_v<C, float>) {
+      if (reciprocal) acc = 1.0f / acc;
+    }
+    o[i] = Element<D>::Store(acc);
+  }
+}
+
+Array IntegerPow(const Array& a, int64_t y) {
+  Array x = IsBool(a.dtype()) ? a.AsType(DType::kInt32) : a.Contiguous();
+  if (y < 0 && !IsFloating(x.dtype())) {
+    ThrowTypeError(
+        fmt::format("Integers cannot be raised to negative powers, got integer_pow({}[{}], {})",
+                    DTypeName(x.dtype()), fmt::join(x.shape(), ","), y));
+  }
+  Array out = Array::Zeros(x.dtype(), x.shape());
+  out.set_weak_type(a.weak_type());
+  DispatchDType(x.dtype(), [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    if constexpr (D != DType::kBool) IntegerPow<D>(x, y, out);
+  });
+  return out;
+}
+
 }  // namespace
 
 Array Binary(BinaryOp op, const Array& a, const Array& b) {
+  if (op == BinaryOp::kPow && b.rank() == 0 && !IsFloating(b.dtype())) {
+    return IntegerPow(a, b.GetInt(0));
+  }
   TypeInfo promoted = Promote({a.dtype(), a.weak_type()}, {b.dtype(), b.weak_type()});
   DType operand = OperandDType(op, promoted.dtype);
   Shape shape = BroadcastShapes(a.shape(), b.shape());

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <type_traits>
 
 #include "array/element.h"
 
@@ -243,11 +244,11 @@ Array RandInt(const Array& key, const Shape& shape, int64_t minval, int64_t maxv
   if (!IsInteger(dtype)) {
     ThrowTypeError(fmt::format("randint only accepts integer dtypes, got {}", DTypeName(dtype)));
   }
-  // Narrow dtypes sample as int32 (JAX's guard against bias) with bounds clipped to the dtype
-  // (maxval to its max + 1) and wrap at the end; 32-bit dtypes clip both to their range.
+  // Every dtype samples in 32 bits: narrow dtypes as int32 (JAX's guard against bias) with bounds
+  // clipped to the dtype (maxval to its max + 1) and wrapped at the end; 32-bit dtypes clip both
+  // bounds to their range.
+  constexpr uint64_t mask = 0xFFFFFFFFull;
   bool narrow = ItemSize(dtype) < 4;
-  int nbits = 32;
-  uint64_t mask = 0xFFFFFFFFull;
   int64_t dtype_bits = static_cast<int64_t>(ItemSize(dtype)) * 8;
   int64_t type_min = IsUnsigned(dtype) ? 0 : -(int64_t{1} << (dtype_bits - 1));
   int64_t type_max = (int64_t{1} << (dtype_bits - (IsUnsigned(dtype) ? 0 : 1))) - 1;
@@ -260,7 +261,7 @@ Array RandInt(const Array& key, const Shape& shape, int64_t minval, int64_t maxv
   if (maxval_out_of_range && hi > lo) span = (span + 1) & mask;
   // XLA's unsigned remainder by zero returns the dividend.
   auto rem = [&](uint64_t a, uint64_t b) { return b == 0 ? a : a % b; };
-  uint64_t multiplier = rem(uint64_t{1} << (nbits / 2), span);
+  uint64_t multiplier = rem(uint64_t{1} << 16, span);  // 2^32 mod span, squared below
   multiplier = rem((multiplier * multiplier) & mask, span);
 
   Array keys = Split(key, 2);

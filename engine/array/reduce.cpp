@@ -1,8 +1,8 @@
-// Reductions, logsumexp, softmax and cumsum (reduce.h). The operand is first laid out as a
-// contiguous [kept, reduced] matrix (no copy when the reduced axes are already trailing), then
-// each row is reduced by a template kernel. Float sums and products accumulate in double in 8
-// independent lanes and round once: on random data this reproduces jnp.sum on CPU exactly
-// (XLA's vectorised tree order is itself within a rounding of the exact sum).
+// Reductions (reduce.h). The operand is first laid out as a contiguous [kept, reduced] matrix
+// (no copy when the reduced axes are already trailing), then each row is reduced by a template
+// kernel. Float rows of up to 32 elements are summed sequentially in float32, XLA's CPU order bit
+// for bit; longer rows accumulate in double in 8 lanes and round once, which lands within a few
+// ulp of XLA's vectorised order (whose exact shape we did not pin down).
 #include "array/reduce.h"
 
 #include <fmt/format.h>
@@ -43,12 +43,14 @@ std::string_view ReduceName(ReduceOp op) {
 }
 
 // `a` as a contiguous matrix of `rows` x `cols`, where each row holds one output element's
-// operands (the reduced axes, in order), and the output shape.
+// operands (the reduced axes, in order), and the output shape. When `columns` is set the matrix
+// is stored transposed instead (cols x rows: the reduced axes lead), saving the copy.
 struct Layout {
   Array data;
   int64_t rows = 0;
   int64_t cols = 0;
   Shape out_shape;
+  bool columns = false;
 };
 
 std::vector<int> AllAxes(int rank) {
@@ -57,7 +59,8 @@ std::vector<int> AllAxes(int rank) {
   return axes;
 }
 
-Layout MakeLayout(const Array& a, const std::vector<int>& axes, bool keepdims) {
+// `allow_columns`: the caller's kernel handles Layout::columns.
+Layout MakeLayout(const Array& a, const std::vector<int>& axes, bool keepdims, bool allow_columns) {
   std::vector<bool> reduced(static_cast<size_t>(a.rank()), false);
   for (int axis : axes) {
     if (axis < 0 || axis >= a.rank()) {
@@ -85,6 +88,13 @@ Layout MakeLayout(const Array& a, const std::vector<int>& axes, bool keepdims) {
     } else if (keepdims) {
       layout.out_shape.push_back(1);
     }
+  }
+  bool leading = !axes.empty() && static_cast<int>(axes.size()) < a.rank();
+  for (size_t i = 0; i < axes.size() && leading; ++i) leading = axes[i] == static_cast<int>(i);
+  if (allow_columns && leading) {
+    layout.columns = true;
+    layout.data = a.Contiguous();
+    return layout;
   }
   layout.data = a.View(shape, strides, a.offset()).Contiguous();
   return layout;
@@ -141,9 +151,42 @@ double FloatRow(const StorageOf<D>* x, int64_t n) {
   return total;
 }
 
+// Sums (products) of the columns of a cols x rows matrix: the same per-output order as the row
+// kernels (sequential in float32 up to kSequentialRow, else in double), vectorised across rows.
+template <DType D, typename Acc>
+void ColumnKernel(bool product, const Layout& layout, Array& out) {
+  const auto* x = layout.data.template data<StorageOf<D>>();
+  auto* o = out.data<StorageOf<D>>();
+  std::vector<Acc> acc(static_cast<size_t>(layout.rows), product ? Acc{1} : Acc{0});
+  for (int64_t r = 0; r < layout.cols; ++r) {
+    const auto* row = x + r * layout.rows;
+    for (int64_t k = 0; k < layout.rows; ++k) {
+      auto v = static_cast<Acc>(Element<D>::Load(row[k]));
+      acc[static_cast<size_t>(k)] =
+          product ? acc[static_cast<size_t>(k)] * v : acc[static_cast<size_t>(k)] + v;
+    }
+  }
+  for (int64_t k = 0; k < layout.rows; ++k) {
+    Acc total = acc[static_cast<size_t>(k)];
+    if constexpr (std::is_floating_point_v<Acc>) {
+      o[k] = Element<D>::Store(static_cast<float>(total));
+    } else {
+      o[k] = Element<D>::Store(static_cast<int64_t>(total));
+    }
+  }
+}
+
 template <DType D>
 void SumOrProd(bool product, const Layout& layout, Array& out) {
   using C = ComputeOf<D>;
+  if (layout.columns) {
+    if constexpr (std::is_same_v<C, float>) {
+      if (layout.cols <= kSequentialRow) return ColumnKernel<D, float>(product, layout, out);
+      return ColumnKernel<D, double>(product, layout, out);
+    } else if constexpr (std::is_same_v<C, int64_t>) {
+      return ColumnKernel<D, uint64_t>(product, layout, out);
+    }
+  }
   if constexpr (std::is_same_v<C, float>) {
     auto fn = product ? FloatRow<D, true> : FloatRow<D, false>;
     ReduceRows<D, D>(layout, out, [&](const StorageOf<D>* x, int64_t n) {
@@ -222,6 +265,9 @@ bool HasIdentity(ReduceOp op) {
 Array Reduce(ReduceOp op, const Array& a, std::optional<std::vector<int>> axes, bool keepdims,
              std::optional<DType> dtype) {
   bool arg = op == ReduceOp::kArgMax || op == ReduceOp::kArgMin;
+  if (arg && axes && axes->size() != 1) {
+    ThrowTypeError(fmt::format("{} takes a single axis, got {}", ReduceName(op), axes->size()));
+  }
   std::vector<int> reduced = axes ? *axes : AllAxes(a.rank());
   if (!HasIdentity(op)) {
     for (int axis : reduced) {
@@ -258,7 +304,8 @@ Array Reduce(ReduceOp op, const Array& a, std::optional<std::vector<int>> axes, 
     source = source.Contiguous().View({source.size()}, {1}, 0);
     reduced = {0};
   }
-  Layout layout = MakeLayout(source, reduced, keepdims && (!arg || axes));
+  bool sum_like = op == ReduceOp::kSum || op == ReduceOp::kProd || op == ReduceOp::kMean;
+  Layout layout = MakeLayout(source, reduced, keepdims && (!arg || axes), sum_like);
   if (arg && !axes && keepdims) layout.out_shape = Shape(static_cast<size_t>(a.rank()), 1);
   Array out = Array::Zeros(arg ? DType::kInt32 : work, layout.out_shape);
   DispatchDType(work, [&](auto tag) {

@@ -220,6 +220,13 @@ std::optional<Value> ArrayObject::GetAttr(Interpreter& interp, std::string_view 
       "argmin", "cumsum", "transpose", "squeeze", "clip", "round", "repeat", "swapaxes",
       "dot",  "flatten", "ravel",
   };
+  if (name == "__abs__") {  // the builtin abs(x)
+    bool is_numpy = numpy;
+    return interp.MakeBuiltin("__abs__", [self, is_numpy](Interpreter& interp, CallArgs& args) {
+      return Value(std::make_shared<ArrayObject>(
+          GuardArrayOp(interp, [&] { return array::Unary(array::UnaryOp::kAbs, self); }), is_numpy));
+    });
+  }
   for (std::string_view method : kFunctionMethods) {
     if (name != method) continue;
     std::shared_ptr<ModuleObject> jnp = interp.FindModule("jax.numpy");

@@ -120,14 +120,21 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
     return Value(std::make_shared<DTypeObject>(ToDType(interp, *b[0])));
   });
 
-  auto make_array = [](Interpreter& interp, CallArgs& args) {
-    auto b = BindArgs(interp, "array", args, {"object", "dtype=", "copy=", "order=", "ndmin="});
-    Array a = ToArray(interp, *b[0], OptionalDType(interp, b[1]));
-    a.set_weak_type(false);
-    return WrapArray(std::move(a));
+  // As in JAX, `jnp.array(2.0)` (a Python int or float, or a weak array, and no dtype) stays
+  // weakly typed; numpy arrays never are.
+  auto make_array = [](bool keep_weak) {
+    return [keep_weak](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, "array", args, {"object", "dtype=", "copy=", "order=", "ndmin="});
+      std::optional<DType> dtype = OptionalDType(interp, b[1]);
+      Array a = ToArray(interp, *b[0], dtype);
+      a.set_weak_type(keep_weak && a.weak_type() && !dtype && !b[0]->is_bool());
+      return WrapArray(std::move(a));
+    };
   };
-  Add(interp, {&m.jnp, &m.np}, "array", make_array);
-  Add(interp, {&m.jnp, &m.np}, "asarray", make_array);
+  Add(interp, {&m.jnp}, "array", make_array(true));
+  Add(interp, {&m.jnp}, "asarray", make_array(true));
+  Add(interp, {&m.np}, "array", make_array(false));
+  Add(interp, {&m.np}, "asarray", make_array(false));
 
   for (const char* name : {"zeros", "ones", "empty"}) {
     std::string fn = name;
@@ -181,6 +188,13 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
     return WrapArray(GuardArrayOp(interp, [&] {
       return array::Linspace(ToScalarArg(interp, *b[0]).value, ToScalarArg(interp, *b[1]).value,
                              num, endpoint, OptionalDType(interp, b[4]));
+    }));
+  });
+  Add(interp, {&m.jnp, &m.np}, "identity", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "identity", args, {"n", "dtype="});
+    return WrapArray(GuardArrayOp(interp, [&] {
+      return array::Eye(ToInt(interp, *b[0], "n"), std::nullopt, 0,
+                        OptionalDType(interp, b[1]).value_or(DType::kFloat32));
     }));
   });
   Add(interp, {&m.jnp, &m.np}, "eye", [](Interpreter& interp, CallArgs& args) {
@@ -269,7 +283,14 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
     Add(interp, {&m.jnp, &m.np}, fn, [fn](Interpreter& interp, CallArgs& args) {
       auto b = BindArgs(interp, fn, args, {"arrays", "axis=", "dtype="});
       std::vector<Array> arrays = ToArrayList(interp, *b[0]);
-      int axis = b[1] ? ToInt(interp, *b[1], "axis") : 0;
+      // `jnp.concatenate(arrays, axis=None)` joins the flattened arrays.
+      bool flatten = fn == "concatenate" && b[1] && b[1]->is_none();
+      if (flatten) {
+        for (Array& a : arrays) {
+          a = GuardArrayOp(interp, [&] { return array::Reshape(a, {a.size()}); });
+        }
+      }
+      int axis = b[1] && !flatten ? ToInt(interp, *b[1], "axis") : 0;
       Array out = GuardArrayOp(interp, [&] {
         return fn == "stack" ? array::Stack(arrays, axis) : array::Concatenate(arrays, axis);
       });

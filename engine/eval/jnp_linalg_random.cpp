@@ -1,7 +1,9 @@
 // Matrix products (jnp.dot/matmul/einsum, lax.dot_general/dot) and jax.random (threefry keys,
 // split, fold_in, bits, uniform, normal, randint, bernoulli, permutation).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "array/elementwise.h"
 #include "array/linalg.h"
 #include "array/random.h"
 #include "eval/array_object.h"
@@ -42,8 +44,7 @@ Array KeyArg(Interpreter& interp, const Value& v) {
                  fmt::format("expected a PRNG key (uint32 array of shape (2,)), got {}[{}]; make "
                              "one with `jax.random.key(seed)` and split it with "
                              "`jax.random.split`",
-                             array::DTypeName(key.dtype()),
-                             array::ShapeToString(key.shape()).substr(1)));
+                             array::DTypeName(key.dtype()), fmt::join(key.shape(), ",")));
   }
   return key;
 }
@@ -180,15 +181,32 @@ void InstallArrayRandom(Interpreter& interp, const ArrayModules& m) {
     auto b = BindArgs(interp, "randint", args, {"key", "shape", "minval", "maxval", "dtype="});
     Array k = KeyArg(interp, *b[0]);
     DType dtype = b[4] && !b[4]->is_none() ? ToDType(interp, *b[4]) : DType::kInt32;
-    int64_t lo = ToArray(interp, *b[2]).GetInt(0);
-    int64_t hi = ToArray(interp, *b[3]).GetInt(0);
+    Array lo_arr = ToArray(interp, *b[2]), hi_arr = ToArray(interp, *b[3]);
+    if (lo_arr.rank() != 0 || hi_arr.rank() != 0) {
+      interp.Raise(interp.types().not_implemented_error,
+                   "jax.random.randint with array minval or maxval is not supported yet; pass "
+                   "ints and shift or scale the result");
+    }
+    int64_t lo = lo_arr.GetInt(0);
+    int64_t hi = hi_arr.GetInt(0);
     return WrapArray(GuardArrayOp(
         interp, [&] { return array::RandInt(k, ToShape(interp, *b[1]), lo, hi, dtype); }));
   });
   AddFunction(interp, m.random, "bernoulli", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "bernoulli", args, {"key", "p=", "shape="});
     Array k = KeyArg(interp, *b[0]);
-    double p = b[1] ? ToArray(interp, *b[1]).GetDouble(0) : 0.5;
+    if (b[1] && !b[1]->is_none()) {
+      // An array of probabilities: uniform(key, shape or p.shape, p.dtype) < p, as in JAX.
+      Array p = ToArray(interp, *b[1]);
+      if (p.rank() > 0) {
+        array::Shape shape = b[2] && !b[2]->is_none() ? ToShape(interp, *b[2]) : p.shape();
+        return WrapArray(GuardArrayOp(interp, [&] {
+          if (!array::IsFloating(p.dtype())) return array::Bernoulli(k, 0.0, shape, p.dtype());
+          return array::Binary(array::BinaryOp::kLt, array::Uniform(k, shape, p.dtype()), p);
+        }));
+      }
+    }
+    double p = b[1] && !b[1]->is_none() ? ToArray(interp, *b[1]).GetDouble(0) : 0.5;
     return WrapArray(
         GuardArrayOp(interp, [&] { return array::Bernoulli(k, p, OptionalShape(interp, b[2])); }));
   });

@@ -8,6 +8,7 @@
 #include "array/creation.h"
 #include "array/elementwise.h"
 #include "array/reduce.h"
+#include "array/shape_ops.h"
 #include "eval/array_object.h"
 
 namespace pz::eval {
@@ -369,14 +370,21 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
     }
     int64_t classes = b[1]->integral();
     DType dtype = b[2] && !b[2]->is_none() ? ToDType(interp, *b[2]) : DType::kFloat32;
+    if (b[3] && !b[3]->is_integral()) {
+      interp.Raise(interp.types().type_error, "one_hot: axis must be an int");
+    }
+    int axis = b[3] ? static_cast<int>(b[3]->integral()) : -1;
     return WrapArray(GuardArrayOp(interp, [&] {
       array::Shape shape = x.shape();
       shape.push_back(classes);
-      Array iota = array::BroadcastedIota(DType::kInt32, shape, static_cast<int>(shape.size()) - 1);
+      int last = static_cast<int>(shape.size()) - 1;
+      Array iota = array::BroadcastedIota(DType::kInt32, shape, last);
       array::Shape expanded = x.shape();
       expanded.push_back(1);
       Array xe = x.Contiguous().View(expanded, array::ContiguousStrides(expanded), 0);
-      return array::Binary(BinaryOp::kEq, xe, iota).AsType(dtype);
+      Array hot = array::Binary(BinaryOp::kEq, xe, iota).AsType(dtype);
+      // The class axis is built last, then moved where `axis` asks.
+      return axis == -1 ? hot : array::MoveAxis(hot, {last}, {axis});
     }));
   });
 

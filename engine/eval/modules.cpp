@@ -28,12 +28,13 @@ Value Partial(Interpreter& interp, CallArgs& args) {
   if (auto* inner = func.as<PartialObject>()) {
     positional.insert(positional.begin(), inner->args.begin(), inner->args.end());
     std::vector<std::pair<std::string, Value>> merged = inner->keywords;
-    for (auto& [name, value] : keywords) {
+    for (auto& keyword : keywords) {
+      const std::string& name = keyword.first;
       auto same = [&](const auto& entry) { return entry.first == name; };
       if (auto it = std::find_if(merged.begin(), merged.end(), same); it != merged.end()) {
-        it->second = value;
+        it->second = keyword.second;
       } else {
-        merged.emplace_back(name, value);
+        merged.push_back(keyword);
       }
     }
     keywords = std::move(merged);

@@ -205,6 +205,23 @@ PROMOTION = [
     ("uint8_lt_py_int", "kLt", Operand("uint8", [3, 200]), Operand("py", 100)),
     ("bf16_pow_int32", "kPow", Operand("bfloat16", [1.5, -2.0]), Operand("int32", [3, 5])),
     ("f32_pow_py_int", "kPow", Operand("float32", [1.1, -3.0]), Operand("py", 2)),
+    ("int_pow_bf16_5", "kPow", Operand("bfloat16", rng.standard_normal(32) * 2), Operand("py", 5)),
+    ("int_pow_bf16_7", "kPow", Operand("bfloat16", rng.standard_normal(32) * 2), Operand("py", 7)),
+    ("int_pow_bf16_3", "kPow", Operand("bfloat16", rng.standard_normal(32) * 2), Operand("py", 3)),
+    ("int_pow_f16_5", "kPow", Operand("float16", rng.standard_normal(32) * 2), Operand("py", 5)),
+    ("int_pow_f16_minus_3", "kPow", Operand("float16", rng.standard_normal(32) * 2),
+     Operand("py", -3)),
+    ("int_pow_f32_3", "kPow", Operand("float32", rng.standard_normal(32) * 2), Operand("py", 3)),
+    ("int_pow_f32_minus_2", "kPow", Operand("float32", rng.standard_normal(32) * 2),
+     Operand("py", -2)),
+    ("int_pow_f32_0", "kPow", Operand("float32", [float("nan"), 0.0, 2.0]), Operand("py", 0)),
+    ("int_pow_int8_3", "kPow", Operand("int8", [-128, 7, -3, 0, 127]), Operand("py", 3)),
+    ("int_pow_int32_minus_1", "kPow", Operand("int32", [0, 1, -1, 2, -5]), Operand("py", -1)),
+    ("int_pow_uint8_array_scalar", "kPow", Operand("uint8", [3, 200, 0]),
+     Operand("int32", 2, ())),
+    ("int_pow_bool_2", "kPow", Operand("bool", [1, 0]), Operand("py", 2)),
+    ("int_pow_weak_float", "kPow", Operand("py", 2.5), Operand("py", 3)),
+    ("float_pow_int_vector", "kPow", Operand("float32", [1.1, 2.0]), Operand("int32", [7, 3])),
     ("broadcast_column_row", "kAdd", Operand("float32", [[1.0], [2.0], [3.0]]),
      Operand("float32", [10.0, 20.0])),
     ("broadcast_rank3", "kMul", Operand("int32", list(range(24)), (2, 3, 4)),
@@ -334,6 +351,15 @@ reduce_case("kMean_bfloat16_rows", "kMean",
             Operand("bfloat16", rng.standard_normal(512) + 1.0, (4, 128)), [1], False, 1)
 reduce_case("kProd_float32_rows_of_32", "kProd",
             Operand("float32", rng.uniform(0.5, 1.5, 64), (2, 32)), [1], False)
+# Leading axes are reduced column-wise without a transposing copy; same order per output.
+reduce_case("kSum_float32_leading_short", "kSum",
+            Operand("float32", rng.standard_normal(35) * 3, (5, 7)), [0], False)
+reduce_case("kSum_float32_leading_long", "kSum",
+            Operand("float32", rng.standard_normal(120) + 1.0, (40, 3)), [0], False, 4)
+reduce_case("kProd_float32_leading_two", "kProd",
+            Operand("float32", rng.uniform(0.5, 1.5, 24), (2, 3, 4)), [0, 1], True)
+reduce_case("kMean_bfloat16_leading", "kMean",
+            Operand("bfloat16", rng.standard_normal(24) * 3, (6, 4)), [0], False)
 reduce_case("kSum_rows_of_int8", "kSum", Operand("int8", rng.integers(-128, 127, 300), (3, 100)),
             [0], False)
 out.write("const ReduceCase kReduceCases[] = {\n" + "".join(cases) + "};\n\n")

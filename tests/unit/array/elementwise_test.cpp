@@ -70,6 +70,29 @@ TEST(Elementwise, StridedAndBroadcastViewsGiveTheSameAsContiguousCopies) {
   EXPECT_EQ(unary_view.ToDoubles(), Unary(UnaryOp::kSquare, transposed.Contiguous()).ToDoubles());
 }
 
+TEST(Elementwise, FlippedViewsWithNegativeStridesAreRead) {
+  Array a = Array::FromDoubles(DType::kInt32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  Array flipped = a.View({2, 3}, {-3, -1}, 5);  // a[::-1, ::-1]
+  Array sum = Binary(BinaryOp::kAdd, a, flipped);
+  EXPECT_EQ(sum.ToDoubles(), (std::vector<double>{7, 7, 7, 7, 7, 7}));
+  EXPECT_EQ(Where(Array::Scalar(DType::kBool, 1), flipped, a).ToDoubles(),
+            (std::vector<double>{6, 5, 4, 3, 2, 1}));
+}
+
+TEST(Elementwise, IntegerPowOfANegativeExponentIsATypeErrorForIntegers) {
+  Array base = Array::FromDoubles(DType::kInt32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  Array exponent = Array::Scalar(DType::kInt32, -2);
+  exponent.set_weak_type(true);
+  try {
+    Binary(BinaryOp::kPow, base, exponent);
+    FAIL() << "expected a TypeError";
+  } catch (const ArrayError& error) {
+    EXPECT_EQ(error.kind, ArrayError::Kind::kTypeError);
+    EXPECT_EQ(error.message,
+              "Integers cannot be raised to negative powers, got integer_pow(int32[2,3], -2)");
+  }
+}
+
 TEST(Elementwise, ScalarOperandsOfRankZeroGiveRankZero) {
   Array r =
       Binary(BinaryOp::kMul, Array::Scalar(DType::kInt32, 6), Array::Scalar(DType::kInt32, 7));

@@ -153,8 +153,8 @@ inline void ExpectMatches(const Array& actual, const Expected& expected, int max
   int reported = 0;
   for (size_t i = 0; i < got.size() && reported < 5; ++i) {
     // Expected values are written as the shortest decimals that round to the right float32.
-    double e = IsFloating(actual.dtype()) ? static_cast<float>(expected.values[i])
-                                          : expected.values[i];
+    double e =
+        IsFloating(actual.dtype()) ? static_cast<float>(expected.values[i]) : expected.values[i];
     double g = got[i];
     bool same = (std::isnan(e) && std::isnan(g)) || (e == g && std::signbit(e) == std::signbit(g));
     if (!same && max_ulp > 0 && IsFloating(actual.dtype()) && !(e == 0 && g == 0)) {

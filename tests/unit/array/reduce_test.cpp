@@ -75,6 +75,23 @@ TEST(Reduce, DTypeOverridesTheAccumulator) {
   EXPECT_EQ(Reduce(ReduceOp::kSum, a, std::nullopt, false).GetInt(0), 300);
 }
 
+TEST(Reduce, ArgMaxOverTwoAxesIsATypeError) {
+  Array a = Array::FromDoubles(DType::kFloat32, {2, 2}, {1, 2, 3, 4});
+  EXPECT_THROW(Reduce(ReduceOp::kArgMax, a, std::vector<int>{0, 1}, false), ArrayError);
+}
+
+TEST(Reduce, CumSumOfAMiddleAxisKeepsTheLayout) {
+  std::vector<double> values;
+  for (int i = 0; i < 24; ++i) values.push_back(i);
+  Array a = Array::FromDoubles(DType::kInt32, {2, 3, 4}, values);
+  Array c = CumSum(a, 1);
+  ASSERT_EQ(c.shape(), (Shape{2, 3, 4}));
+  // c[1, 2, 3] = a[1, 0, 3] + a[1, 1, 3] + a[1, 2, 3] = 15 + 19 + 23.
+  EXPECT_EQ(c.GetInt(23), 57);
+  EXPECT_EQ(c.GetInt(4), 4 + 0);
+  EXPECT_EQ(c.GetInt(5), 5 + 1);
+}
+
 TEST(Reduce, AxisOutOfRangeIsAValueError) {
   Array a = Array::FromDoubles(DType::kFloat32, {2}, {1, 2});
   EXPECT_THROW(Reduce(ReduceOp::kSum, a, std::vector<int>{1}, false), ArrayError);
