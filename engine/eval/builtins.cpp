@@ -169,24 +169,7 @@ Value Divmod(Interpreter& interp, CallArgs& args) {
   if (a.is_number() && b.is_number()) {
     double x = a.number(), y = b.number();
     if (y == 0) interp.Raise(interp.types().zero_division_error, "float divmod()");
-    // CPython's float_divmod.
-    double mod = std::fmod(x, y);
-    double div = (x - mod) / y;
-    if (mod != 0) {
-      if ((y < 0) != (mod < 0)) {
-        mod += y;
-        div -= 1.0;
-      }
-    } else {
-      mod = std::copysign(0.0, y);
-    }
-    double floordiv;
-    if (div != 0) {
-      floordiv = std::floor(div);
-      if (div - floordiv > 0.5) floordiv += 1.0;
-    } else {
-      floordiv = std::copysign(0.0, x / y);
-    }
+    auto [floordiv, mod] = FloatDivmod(x, y);
     return MakeTuple({Value::Float(floordiv), Value::Float(mod)});
   }
   if (!a.is(ObjectKind::kExtension) && !b.is(ObjectKind::kExtension)) {

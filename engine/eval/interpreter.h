@@ -215,6 +215,8 @@ std::vector<std::optional<Value>> BindArgs(Interpreter& interp, std::string_view
 void InstallTypeConstructors(Interpreter& interp);
 void InstallBuiltins(Interpreter& interp);
 void InstallModules(Interpreter& interp);
+// Python's float divmod(x, y) for y != 0: {floor(x / y), x mod y} with CPython's rounding fixes.
+std::pair<double, double> FloatDivmod(double x, double y);
 // `format % args` for str (a tuple for several values, else one value).
 Value PercentFormat(Interpreter& interp, const std::string& format, const Value& args);
 // Methods of built-in kinds: `'a,b'.split`, `[].append`, `{}.get`, ... nullopt if no such method.

@@ -196,6 +196,11 @@ std::string Interpreter::Str(const Value& value) {
 }
 
 std::string Interpreter::Format(const Value& value, std::string_view spec) {
+  // Extension objects format themselves first: a 0-d array formats as the Python scalar it holds
+  // (`f"{x}"` prints the float's repr, as JAX does), whatever the spec.
+  if (value.is(ObjectKind::kExtension)) {
+    if (std::optional<std::string> text = value.object()->Format(*this, spec)) return *text;
+  }
   if (spec.empty()) return Str(value);
   FormatResult result;
   if (value.is_integral()) {
@@ -204,10 +209,6 @@ std::string Interpreter::Format(const Value& value, std::string_view spec) {
     result = FormatFloat(value.as_float(), spec);
   } else if (auto* s = value.as<StrObject>()) {
     result = FormatStr(s->value, spec);
-  } else if (value.is_object()) {
-    if (std::optional<std::string> text = value.object()->Format(*this, spec)) return *text;
-    Raise(types_.type_error,
-          fmt::format("unsupported format string passed to {}.__format__", TypeName(value)));
   } else {
     Raise(types_.type_error,
           fmt::format("unsupported format string passed to {}.__format__", TypeName(value)));
@@ -492,7 +493,8 @@ struct IntOps {
   }
 };
 
-// Python's float divmod (Objects/floatobject.c): returns {floordiv, mod}.
+}  // namespace
+
 std::pair<double, double> FloatDivmod(double x, double y) {
   double mod = std::fmod(x, y);
   double div = (x - mod) / y;
@@ -513,8 +515,6 @@ std::pair<double, double> FloatDivmod(double x, double y) {
   }
   return {floordiv, mod};
 }
-
-}  // namespace
 
 Value Interpreter::BinaryOp(BinOpKind op, const Value& a, const Value& b, bool inplace) {
   // Extension objects first: arrays define every operator against numbers and each other.

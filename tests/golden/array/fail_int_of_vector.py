@@ -1,4 +1,5 @@
 # int() of a 2-element array
 import jax.numpy as jnp
 
-n = int(jnp.arange(2))  # error: TypeError: only scalar arrays can be converted to Python scalars
+x = jnp.arange(2)
+n = int(x)  # error: TypeError: only scalar arrays can be converted to Python scalars

@@ -1,4 +1,5 @@
 # stack needs arrays of the same shape
 import jax.numpy as jnp
 
-print(jnp.stack([jnp.ones(2), jnp.ones(3)]))  # error: ValueError: All input arrays must have the
+a, b = jnp.ones(2), jnp.ones(3)
+print(jnp.stack([a, b]))  # error: ValueError: All input arrays must have the

@@ -34,7 +34,7 @@ std::string WriteProgram(const std::string& name, const std::string& text) {
 }
 
 TEST(ExitCodes, SuccessIsZero) {
-  Result r = RunCli("run " + WriteProgram("ok.py", "print('hi')\n"));
+  Result r = RunCli("run " + WriteProgram("pz_cli_ok.py", "print('hi')\n"));
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.output, "hi\n");
 }
@@ -49,17 +49,17 @@ TEST(ExitCodes, UsageErrorsAre64) {
 }
 
 TEST(ExitCodes, SyntaxErrorsAre65) {
-  Result r = RunCli("run " + WriteProgram("syntax.py", "if x\n    pass\n"));
+  Result r = RunCli("run " + WriteProgram("pz_cli_syntax.py", "if x\n    pass\n"));
   EXPECT_EQ(r.exit_code, 65);
-  EXPECT_NE(r.output.find("syntax.py:1:"), std::string::npos);
+  EXPECT_NE(r.output.find("pz_cli_syntax.py:1:"), std::string::npos);
 }
 
 TEST(ExitCodes, RuntimeErrorsAndLimitsAre70) {
-  EXPECT_EQ(RunCli("run " + WriteProgram("boom.py", "1 / 0\n")).exit_code, 70);
-  Result r = RunCli("run --max-steps 1000 " + WriteProgram("loop.py", "while True:\n    pass\n"));
+  EXPECT_EQ(RunCli("run " + WriteProgram("pz_cli_boom.py", "1 / 0\n")).exit_code, 70);
+  Result r = RunCli("run --max-steps 1000 " + WriteProgram("pz_cli_loop.py", "while True:\n    pass\n"));
   EXPECT_EQ(r.exit_code, 70);
   EXPECT_NE(r.output.find("step limit of 1000 exceeded"), std::string::npos);
-  r = RunCli("run --timeout 0.2 --max-steps 0 " + WriteProgram("spin.py", "while True:\n    pass\n"));
+  r = RunCli("run --timeout 0.2 --max-steps 0 " + WriteProgram("pz_cli_spin.py", "while True:\n    pass\n"));
   EXPECT_EQ(r.exit_code, 70);
   EXPECT_NE(r.output.find("time limit"), std::string::npos);
 }
@@ -77,13 +77,13 @@ TEST(Cli, HelpIsGeneratedFromTheCommandTable) {
 }
 
 TEST(Cli, DumpAstPrintsTheTree) {
-  Result r = RunCli("run --dump-ast " + WriteProgram("ast.py", "x = 1 + 2\n"));
+  Result r = RunCli("run --dump-ast " + WriteProgram("pz_cli_ast.py", "x = 1 + 2\n"));
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.output.find("BinOp +"), std::string::npos) << r.output;
 }
 
 TEST(Cli, NoColourWithoutATerminal) {
-  Result r = RunCli("run " + WriteProgram("err.py", "undefined_name\n"));
+  Result r = RunCli("run " + WriteProgram("pz_cli_err.py", "undefined_name\n"));
   EXPECT_EQ(r.output.find('\x1b'), std::string::npos);
 }
 
