@@ -50,7 +50,19 @@ std::vector<int64_t> ContiguousStrides(const Shape& shape) {
 
 Buffer::Buffer(size_t bytes) : data_(new std::byte[std::max<size_t>(bytes, 1)]()), size_(bytes) {}
 
-Array Array::Zeros(DType dtype, Shape shape, int64_t limit_bytes) {
+namespace {
+thread_local int64_t allocation_limit = kDefaultAllocationLimitBytes;
+}  // namespace
+
+int64_t AllocationLimit() { return allocation_limit; }
+
+ScopedAllocationLimit::ScopedAllocationLimit(int64_t bytes) : previous_(allocation_limit) {
+  allocation_limit = bytes;
+}
+ScopedAllocationLimit::~ScopedAllocationLimit() { allocation_limit = previous_; }
+
+Array Array::Zeros(DType dtype, Shape shape) {
+  int64_t limit_bytes = AllocationLimit();
   if (shape.size() > static_cast<size_t>(kMaxRank)) {
     ThrowValueError(fmt::format("arrays have at most {} dimensions, got {}", kMaxRank,
                                 shape.size()));
@@ -60,7 +72,7 @@ Array Array::Zeros(DType dtype, Shape shape, int64_t limit_bytes) {
   if (n > 0 && (bytes / n != static_cast<int64_t>(ItemSize(dtype)) || bytes > limit_bytes)) {
     throw ArrayError{ArrayError::Kind::kMemoryError,
                      fmt::format("an array of shape {} and dtype {} needs {:.1f} GiB, above the "
-                                 "limit of {:.1f} GiB",
+                                 "limit of {:.1f} GiB; raise it with `--max-array-gib`",
                                  ShapeToString(shape), DTypeName(dtype),
                                  static_cast<double>(bytes) / (1 << 30),
                                  static_cast<double>(limit_bytes) / (1 << 30))};

@@ -29,10 +29,26 @@ struct ArrayError {
 [[noreturn]] void ThrowValueError(std::string message);
 [[noreturn]] void ThrowIndexError(std::string message);
 
-// Process-wide allocation limit checked before every allocation of array storage; a request
-// above it is a kMemoryError naming the shape and dtype. Configurable per run (see
-// SetAllocationLimit); the default is a few GiB.
+// Every allocation of array storage is checked against a limit; a request above it is a
+// kMemoryError naming the shape and dtype, instead of exhausting the machine. The limit is
+// per thread (each evaluator run sets it from its options with ScopedAllocationLimit), so tests
+// running in parallel do not interfere.
 inline constexpr int64_t kDefaultAllocationLimitBytes = int64_t{4} << 30;
+
+// The limit in force on this thread.
+int64_t AllocationLimit();
+
+// Sets this thread's allocation limit for the lifetime of the object.
+class ScopedAllocationLimit {
+ public:
+  explicit ScopedAllocationLimit(int64_t bytes);
+  ~ScopedAllocationLimit();
+  ScopedAllocationLimit(const ScopedAllocationLimit&) = delete;
+  ScopedAllocationLimit& operator=(const ScopedAllocationLimit&) = delete;
+
+ private:
+  int64_t previous_;
+};
 
 // "(8, 16)" / "(8,)" / "()" as Python prints a shape tuple.
 std::string ShapeToString(const Shape& shape);
@@ -56,9 +72,8 @@ class Array {
  public:
   Array() = default;  // a 0-d float32 zero is NOT implied: default arrays are empty shells
 
-  // A new, zero-filled, contiguous array. `limit_bytes` guards against huge allocations.
-  static Array Zeros(DType dtype, Shape shape,
-                     int64_t limit_bytes = kDefaultAllocationLimitBytes);
+  // A new, zero-filled, contiguous array, checked against AllocationLimit().
+  static Array Zeros(DType dtype, Shape shape);
   // A new contiguous array filled from doubles (converted and rounded to dtype; for integer
   // dtypes values are truncated toward zero and wrapped as JAX's convert_element_type does).
   static Array FromDoubles(DType dtype, Shape shape, const std::vector<double>& values);

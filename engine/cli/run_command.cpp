@@ -52,6 +52,14 @@ std::optional<int> ParseRunOptions(const std::vector<std::string>& args, RunOpti
         return UsageError("`--timeout` needs a non-negative number of seconds (0 = unlimited)");
       }
       options.interpreter.timeout_seconds = seconds;
+    } else if (arg == "--max-array-gib") {
+      std::optional<std::string> text = value("--max-array-gib");
+      char* end = nullptr;
+      double gib = text ? std::strtod(text->c_str(), &end) : -1;
+      if (!text || end == text->c_str() || *end != '\0' || gib <= 0 || gib > 1024) {
+        return UsageError("`--max-array-gib` needs a positive number of GiB");
+      }
+      options.interpreter.max_array_bytes = static_cast<int64_t>(gib * (int64_t{1} << 30));
     } else if (arg == "--help" || arg == "-h") {
       std::printf("usage: pallas-puzzles %s\n", std::string(Commands()[0].usage).c_str());
       return kExitOk;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "array/array.h"
 #include "eval/evaluator.h"
 #include "eval/scope.h"
 #include "support/large_stack.h"
@@ -107,6 +108,7 @@ std::optional<Diagnostic> Interpreter::RunModule(lang::Module module) {
   const lang::Module& program = *programs_.back();
   std::optional<Diagnostic> result;
   RunOnLargeStack([&] {
+    array::ScopedAllocationLimit allocation_limit(options_.max_array_bytes);
     size_t depth = frames_.size();
     frames_.push_back(Frame{"<module>", SourceSpan{}});
     steps_ = 0;

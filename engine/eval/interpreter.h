@@ -31,6 +31,9 @@ struct InterpreterOptions {
   int max_recursion = 1000;
   // Wall-clock seconds before the run stops with an error; 0 means unlimited.
   double timeout_seconds = 0;
+  // Largest array (in bytes) a program may allocate; a bigger request is an error naming the
+  // shape, not an out-of-memory crash.
+  int64_t max_array_bytes = int64_t{4} << 30;
   // Receives everything `print` writes. Defaults to discarding output.
   std::function<void(std::string_view)> output;
 };

@@ -64,6 +64,18 @@ TEST(ExitCodes, RuntimeErrorsAndLimitsAre70) {
   EXPECT_NE(r.output.find("time limit"), std::string::npos);
 }
 
+TEST(ExitCodes, ArraysAboveTheAllocationLimitAreAnError) {
+  std::string program = WriteProgram("pz_cli_big.py",
+                                     "import jax.numpy as jnp\nx = jnp.zeros((1024, 1024, 8))\n");
+  Result r = RunCli("run --max-array-gib 0.01 " + program);
+  EXPECT_EQ(r.exit_code, 70);
+  EXPECT_NE(r.output.find("pz_cli_big.py:2:5: error: ValueError: an array of shape (1024, 1024, 8)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(RunCli("run " + program).exit_code, 0);
+  EXPECT_EQ(RunCli("run --max-array-gib 0 " + program).exit_code, 64);
+}
+
 TEST(ExitCodes, UnreadableFileIs74) {
   Result r = RunCli("run /nonexistent/definitely/missing.py");
   EXPECT_EQ(r.exit_code, 74);
