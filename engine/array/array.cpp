@@ -27,8 +27,8 @@ std::string ShapeToString(const Shape& shape) {
 int64_t NumElements(const Shape& shape) {
   int64_t n = 1;
   for (int64_t d : shape) {
-    if (d < 0) ThrowValueError(fmt::format("negative dimensions are not allowed: {}",
-                                           ShapeToString(shape)));
+    if (d < 0)
+      ThrowValueError(fmt::format("negative dimensions are not allowed: {}", ShapeToString(shape)));
     if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) {
       throw ArrayError{ArrayError::Kind::kMemoryError,
                        fmt::format("shape {} has too many elements", ShapeToString(shape))};
@@ -64,18 +64,18 @@ ScopedAllocationLimit::~ScopedAllocationLimit() { allocation_limit = previous_; 
 Array Array::Zeros(DType dtype, Shape shape) {
   int64_t limit_bytes = AllocationLimit();
   if (shape.size() > static_cast<size_t>(kMaxRank)) {
-    ThrowValueError(fmt::format("arrays have at most {} dimensions, got {}", kMaxRank,
-                                shape.size()));
+    ThrowValueError(
+        fmt::format("arrays have at most {} dimensions, got {}", kMaxRank, shape.size()));
   }
   int64_t n = NumElements(shape);
   int64_t bytes = n * static_cast<int64_t>(ItemSize(dtype));
   if (n > 0 && (bytes / n != static_cast<int64_t>(ItemSize(dtype)) || bytes > limit_bytes)) {
-    throw ArrayError{ArrayError::Kind::kMemoryError,
-                     fmt::format("an array of shape {} and dtype {} needs {:.1f} GiB, above the "
-                                 "limit of {:.1f} GiB; raise it with `--max-array-gib`",
-                                 ShapeToString(shape), DTypeName(dtype),
-                                 static_cast<double>(bytes) / (1 << 30),
-                                 static_cast<double>(limit_bytes) / (1 << 30))};
+    throw ArrayError{
+        ArrayError::Kind::kMemoryError,
+        fmt::format("an array of shape {} and dtype {} needs {:.1f} GiB, above the "
+                    "limit of {:.1f} GiB; raise it with `--max-array-gib`",
+                    ShapeToString(shape), DTypeName(dtype), static_cast<double>(bytes) / (1 << 30),
+                    static_cast<double>(limit_bytes) / (1 << 30))};
   }
   Array a;
   a.dtype_ = dtype;
@@ -115,7 +115,8 @@ namespace {
 
 // Calls fn(flat_index, storage_offset) for every element in row-major order.
 template <typename F>
-void ForEachOffset(const Shape& shape, const std::vector<int64_t>& strides, int64_t offset, F&& fn) {
+void ForEachOffset(const Shape& shape, const std::vector<int64_t>& strides, int64_t offset,
+                   F&& fn) {
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
   if (n == 0) return;

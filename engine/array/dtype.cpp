@@ -7,16 +7,26 @@ namespace pz::array {
 
 std::string_view DTypeName(DType dtype) {
   switch (dtype) {
-    case DType::kBool: return "bool";
-    case DType::kInt8: return "int8";
-    case DType::kUInt8: return "uint8";
-    case DType::kInt16: return "int16";
-    case DType::kUInt16: return "uint16";
-    case DType::kInt32: return "int32";
-    case DType::kUInt32: return "uint32";
-    case DType::kBFloat16: return "bfloat16";
-    case DType::kFloat16: return "float16";
-    case DType::kFloat32: return "float32";
+    case DType::kBool:
+      return "bool";
+    case DType::kInt8:
+      return "int8";
+    case DType::kUInt8:
+      return "uint8";
+    case DType::kInt16:
+      return "int16";
+    case DType::kUInt16:
+      return "uint16";
+    case DType::kInt32:
+      return "int32";
+    case DType::kUInt32:
+      return "uint32";
+    case DType::kBFloat16:
+      return "bfloat16";
+    case DType::kFloat16:
+      return "float16";
+    case DType::kFloat32:
+      return "float32";
   }
   return "?";
 }
@@ -27,12 +37,12 @@ std::optional<DType> ParseDTypeName(std::string_view name) {
     DType dtype;
   };
   static constexpr Entry kNames[] = {
-      {"bool", DType::kBool},         {"bool_", DType::kBool},       {"int8", DType::kInt8},
-      {"uint8", DType::kUInt8},       {"int16", DType::kInt16},      {"uint16", DType::kUInt16},
-      {"int32", DType::kInt32},       {"uint32", DType::kUInt32},    {"int64", DType::kInt32},
-      {"uint64", DType::kUInt32},     {"bfloat16", DType::kBFloat16}, {"float16", DType::kFloat16},
-      {"float32", DType::kFloat32},   {"float64", DType::kFloat32},  {"int", DType::kInt32},
-      {"float", DType::kFloat32},     {"int_", DType::kInt32},       {"float_", DType::kFloat32},
+      {"bool", DType::kBool},       {"bool_", DType::kBool},        {"int8", DType::kInt8},
+      {"uint8", DType::kUInt8},     {"int16", DType::kInt16},       {"uint16", DType::kUInt16},
+      {"int32", DType::kInt32},     {"uint32", DType::kUInt32},     {"int64", DType::kInt32},
+      {"uint64", DType::kUInt32},   {"bfloat16", DType::kBFloat16}, {"float16", DType::kFloat16},
+      {"float32", DType::kFloat32}, {"float64", DType::kFloat32},   {"int", DType::kInt32},
+      {"float", DType::kFloat32},   {"int_", DType::kInt32},        {"float_", DType::kFloat32},
   };
   for (const Entry& e : kNames) {
     if (e.name == name) return e.dtype;
@@ -44,14 +54,17 @@ size_t ItemSize(DType dtype) {
   switch (dtype) {
     case DType::kBool:
     case DType::kInt8:
-    case DType::kUInt8: return 1;
+    case DType::kUInt8:
+      return 1;
     case DType::kInt16:
     case DType::kUInt16:
     case DType::kBFloat16:
-    case DType::kFloat16: return 2;
+    case DType::kFloat16:
+      return 2;
     case DType::kInt32:
     case DType::kUInt32:
-    case DType::kFloat32: return 4;
+    case DType::kFloat32:
+      return 4;
   }
   return 4;
 }
@@ -69,18 +82,26 @@ namespace {
 
 int SignedBits(DType d) {
   switch (d) {
-    case DType::kInt8: return 8;
-    case DType::kInt16: return 16;
-    case DType::kInt32: return 32;
-    default: return 0;
+    case DType::kInt8:
+      return 8;
+    case DType::kInt16:
+      return 16;
+    case DType::kInt32:
+      return 32;
+    default:
+      return 0;
   }
 }
 int UnsignedBits(DType d) {
   switch (d) {
-    case DType::kUInt8: return 8;
-    case DType::kUInt16: return 16;
-    case DType::kUInt32: return 32;
-    default: return 0;
+    case DType::kUInt8:
+      return 8;
+    case DType::kUInt16:
+      return 16;
+    case DType::kUInt32:
+      return 32;
+    default:
+      return 0;
   }
 }
 DType SignedOfBits(int bits) {
@@ -151,7 +172,7 @@ uint16_t FloatToHalfBits(float value) {
   std::memcpy(&f, &value, 4);
   uint32_t sign = (f >> 16) & 0x8000;
   uint32_t abs = f & 0x7FFFFFFF;
-  if (abs > 0x7F800000) return static_cast<uint16_t>(sign | 0x7E00);  // NaN
+  if (abs > 0x7F800000) return static_cast<uint16_t>(sign | 0x7E00);   // NaN
   if (abs >= 0x477FF000) return static_cast<uint16_t>(sign | 0x7C00);  // overflow → inf
   if (abs < 0x38800000) {
     // Subnormal or zero in half precision: round the value scaled by 2^24 to an integer.
@@ -187,9 +208,12 @@ float HalfBitsToFloat(uint16_t h) {
 
 float RoundToDType(float value, DType dtype) {
   switch (dtype) {
-    case DType::kBFloat16: return BFloat16BitsToFloat(FloatToBFloat16Bits(value));
-    case DType::kFloat16: return HalfBitsToFloat(FloatToHalfBits(value));
-    default: return value;
+    case DType::kBFloat16:
+      return BFloat16BitsToFloat(FloatToBFloat16Bits(value));
+    case DType::kFloat16:
+      return HalfBitsToFloat(FloatToHalfBits(value));
+    default:
+      return value;
   }
 }
 

@@ -82,16 +82,26 @@ using DTypeTag = std::integral_constant<DType, D>;
 template <typename F>
 decltype(auto) DispatchDType(DType d, F&& f) {
   switch (d) {
-    case DType::kBool: return f(DTypeTag<DType::kBool>{});
-    case DType::kInt8: return f(DTypeTag<DType::kInt8>{});
-    case DType::kUInt8: return f(DTypeTag<DType::kUInt8>{});
-    case DType::kInt16: return f(DTypeTag<DType::kInt16>{});
-    case DType::kUInt16: return f(DTypeTag<DType::kUInt16>{});
-    case DType::kInt32: return f(DTypeTag<DType::kInt32>{});
-    case DType::kUInt32: return f(DTypeTag<DType::kUInt32>{});
-    case DType::kBFloat16: return f(DTypeTag<DType::kBFloat16>{});
-    case DType::kFloat16: return f(DTypeTag<DType::kFloat16>{});
-    case DType::kFloat32: return f(DTypeTag<DType::kFloat32>{});
+    case DType::kBool:
+      return f(DTypeTag<DType::kBool>{});
+    case DType::kInt8:
+      return f(DTypeTag<DType::kInt8>{});
+    case DType::kUInt8:
+      return f(DTypeTag<DType::kUInt8>{});
+    case DType::kInt16:
+      return f(DTypeTag<DType::kInt16>{});
+    case DType::kUInt16:
+      return f(DTypeTag<DType::kUInt16>{});
+    case DType::kInt32:
+      return f(DTypeTag<DType::kInt32>{});
+    case DType::kUInt32:
+      return f(DTypeTag<DType::kUInt32>{});
+    case DType::kBFloat16:
+      return f(DTypeTag<DType::kBFloat16>{});
+    case DType::kFloat16:
+      return f(DTypeTag<DType::kFloat16>{});
+    case DType::kFloat32:
+      return f(DTypeTag<DType::kFloat32>{});
   }
   PZ_UNREACHABLE();
 }

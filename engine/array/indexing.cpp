@@ -17,7 +17,7 @@ struct Plan {
   Shape view_shape;
   std::vector<int64_t> view_strides;
   int64_t view_offset = 0;
-  std::vector<int> advanced_dims;        // positions in the view
+  std::vector<int> advanced_dims;                      // positions in the view
   std::vector<std::vector<int64_t>> advanced_indices;  // flattened, broadcast to advanced_shape
   Shape advanced_shape;
   bool advanced_adjacent = true;
@@ -58,9 +58,10 @@ Shape BroadcastShapes(const std::vector<Shape>& shapes) {
       } else if (e != 1 && e != d) {
         std::vector<std::string> names;
         for (const Shape& t : shapes) names.push_back(ShapeToString(t));
-        ThrowIndexError(fmt::format("shape mismatch: indexing arrays could not be broadcast "
-                                    "together with shapes {}",
-                                    fmt::join(names, " ")));
+        ThrowIndexError(
+            fmt::format("shape mismatch: indexing arrays could not be broadcast "
+                        "together with shapes {}",
+                        fmt::join(names, " ")));
       }
     }
   }
@@ -96,9 +97,10 @@ Plan MakePlan(const Array& a, const std::vector<Index>& raw) {
       continue;
     }
     if (item.kind == Index::Kind::kArray && !IsInteger(item.array.dtype())) {
-      ThrowIndexError(fmt::format("indexer must have integer or boolean type, got indexer with "
-                                  "type {}",
-                                  DTypeName(item.array.dtype())));
+      ThrowIndexError(
+          fmt::format("indexer must have integer or boolean type, got indexer with "
+                      "type {}",
+                      DTypeName(item.array.dtype())));
     }
     index.push_back(item);
   }
@@ -111,9 +113,10 @@ Plan MakePlan(const Array& a, const std::vector<Index>& raw) {
   }
   if (ellipses > 1) ThrowIndexError("an index can only have a single ellipsis ('...')");
   if (consumed > a.rank()) {
-    ThrowIndexError(fmt::format("too many indices for array: array is {}-dimensional, but {} "
-                                "were indexed",
-                                a.rank(), consumed));
+    ThrowIndexError(
+        fmt::format("too many indices for array: array is {}-dimensional, but {} "
+                    "were indexed",
+                    a.rank(), consumed));
   }
 
   Plan plan;
@@ -201,9 +204,10 @@ Plan MakePlan(const Array& a, const std::vector<Index>& raw) {
       int64_t original = i;
       if (i < 0) i += size;
       if (i < 0 || i >= size) {
-        ThrowIndexError(fmt::format("index {} is out of bounds for axis {} with size {} (JAX "
-                                    "would silently clamp it)",
-                                    original, dim, size));
+        ThrowIndexError(
+            fmt::format("index {} is out of bounds for axis {} with size {} (JAX "
+                        "would silently clamp it)",
+                        original, dim, size));
       }
     }
     plan.advanced_indices.push_back(std::move(idx));
@@ -343,13 +347,21 @@ Array UpdateIndexed(const Array& a, const std::vector<Index>& index, const Array
       auto cur = Element<D>::Load(dst);
       auto val = Element<D>::Load(src[vpos]);
       switch (op) {
-        case UpdateOp::kSet: dst = src[vpos]; break;
-        case UpdateOp::kAdd: dst = Element<D>::Store(static_cast<ComputeOf<D>>(cur + val)); break;
+        case UpdateOp::kSet:
+          dst = src[vpos];
+          break;
+        case UpdateOp::kAdd:
+          dst = Element<D>::Store(static_cast<ComputeOf<D>>(cur + val));
+          break;
         case UpdateOp::kMultiply:
           dst = Element<D>::Store(static_cast<ComputeOf<D>>(cur * val));
           break;
-        case UpdateOp::kMin: dst = Element<D>::Store(val < cur ? val : cur); break;
-        case UpdateOp::kMax: dst = Element<D>::Store(val > cur ? val : cur); break;
+        case UpdateOp::kMin:
+          dst = Element<D>::Store(val < cur ? val : cur);
+          break;
+        case UpdateOp::kMax:
+          dst = Element<D>::Store(val > cur ? val : cur);
+          break;
       }
     }
   });

@@ -14,9 +14,9 @@ namespace pz::array {
 struct Index {
   enum class Kind { kInt, kSlice, kNewAxis, kEllipsis, kArray };
   Kind kind = Kind::kInt;
-  int64_t value = 0;                                // kInt
-  std::optional<int64_t> start, stop, step;         // kSlice (nullopt = omitted)
-  Array array;                                      // kArray: integer or bool dtype
+  int64_t value = 0;                         // kInt
+  std::optional<int64_t> start, stop, step;  // kSlice (nullopt = omitted)
+  Array array;                               // kArray: integer or bool dtype
 };
 
 // a[index]

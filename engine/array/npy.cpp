@@ -19,16 +19,25 @@ constexpr char kMagic[] = "\x93NUMPY";
 
 const char* Descr(DType dtype) {
   switch (dtype) {
-    case DType::kBool: return "|b1";
-    case DType::kInt8: return "|i1";
-    case DType::kUInt8: return "|u1";
-    case DType::kInt16: return "<i2";
-    case DType::kUInt16: return "<u2";
-    case DType::kInt32: return "<i4";
-    case DType::kUInt32: return "<u4";
-    case DType::kFloat16: return "<f2";
+    case DType::kBool:
+      return "|b1";
+    case DType::kInt8:
+      return "|i1";
+    case DType::kUInt8:
+      return "|u1";
+    case DType::kInt16:
+      return "<i2";
+    case DType::kUInt16:
+      return "<u2";
+    case DType::kInt32:
+      return "<i4";
+    case DType::kUInt32:
+      return "<u4";
+    case DType::kFloat16:
+      return "<f2";
     case DType::kBFloat16:
-    case DType::kFloat32: return "<f4";
+    case DType::kFloat32:
+      return "<f4";
   }
   return "<f4";
 }
@@ -38,7 +47,8 @@ std::string HeaderField(const std::string& header, const std::string& key,
                         const std::string& path) {
   size_t at = header.find("'" + key + "'");
   if (at == std::string::npos) {
-    ThrowValueError(fmt::format("`{}` is not a valid .npy file: its header has no '{}'", path, key));
+    ThrowValueError(
+        fmt::format("`{}` is not a valid .npy file: its header has no '{}'", path, key));
   }
   size_t colon = header.find(':', at);
   size_t start = header.find_first_not_of(' ', colon + 1);
@@ -95,11 +105,12 @@ Array LoadNpy(const std::string& path) {
     header_start = 10;
   } else if ((major == 2 || major == 3) && bytes.size() >= 12) {
     header_len = 0;
-    for (int i = 3; i >= 0; --i) header_len = header_len << 8 | static_cast<unsigned char>(bytes[8 + i]);
+    for (int i = 3; i >= 0; --i)
+      header_len = header_len << 8 | static_cast<unsigned char>(bytes[8 + i]);
     header_start = 12;
   } else {
-    ThrowValueError(fmt::format("`{}` uses .npy format version {}, which is not supported", path,
-                                major));
+    ThrowValueError(
+        fmt::format("`{}` uses .npy format version {}, which is not supported", path, major));
   }
   if (header_start + header_len > bytes.size()) {
     ThrowValueError(fmt::format("`{}` is truncated", path));
@@ -120,9 +131,10 @@ Array LoadNpy(const std::string& path) {
   }
   descr = descr.substr(1, descr.size() - 2);  // strip quotes
   if (descr.size() < 3 || descr[0] == '>') {
-    ThrowValueError(fmt::format("`{}` holds dtype '{}', which is not supported (only "
-                                "little-endian bool, int, uint and float data)",
-                                path, descr));
+    ThrowValueError(
+        fmt::format("`{}` holds dtype '{}', which is not supported (only "
+                    "little-endian bool, int, uint and float data)",
+                    path, descr));
   }
   std::string kind = descr.substr(1);
   struct Source {
@@ -131,10 +143,10 @@ Array LoadNpy(const std::string& path) {
     size_t bytes;
   };
   static constexpr Source kSources[] = {
-      {"b1", DType::kBool, 1},    {"i1", DType::kInt8, 1},     {"u1", DType::kUInt8, 1},
-      {"i2", DType::kInt16, 2},   {"u2", DType::kUInt16, 2},   {"i4", DType::kInt32, 4},
-      {"u4", DType::kUInt32, 4},  {"f2", DType::kFloat16, 2},  {"f4", DType::kFloat32, 4},
-      {"i8", DType::kInt32, 8},   {"u8", DType::kUInt32, 8},   {"f8", DType::kFloat32, 8},
+      {"b1", DType::kBool, 1},   {"i1", DType::kInt8, 1},    {"u1", DType::kUInt8, 1},
+      {"i2", DType::kInt16, 2},  {"u2", DType::kUInt16, 2},  {"i4", DType::kInt32, 4},
+      {"u4", DType::kUInt32, 4}, {"f2", DType::kFloat16, 2}, {"f4", DType::kFloat32, 4},
+      {"i8", DType::kInt32, 8},  {"u8", DType::kUInt32, 8},  {"f8", DType::kFloat32, 8},
   };
   const Source* source = nullptr;
   for (const Source& s : kSources) {

@@ -45,8 +45,8 @@ void ForEachLane(const Array& a, int axis, F&& fn) {
 
 int NormalizeSortAxis(const Array& a, int axis) {
   if (axis < -a.rank() || axis >= a.rank()) {
-    ThrowValueError(fmt::format("axis {} is out of bounds for array of dimension {}", axis,
-                                a.rank()));
+    ThrowValueError(
+        fmt::format("axis {} is out of bounds for array of dimension {}", axis, a.rank()));
   }
   return axis < 0 ? axis + a.rank() : axis;
 }

@@ -13,9 +13,9 @@ enum ExitCode : int {
   kExitOk = 0,
   kExitCheckFailed = 1,
   kExitUsage = 64,
-  kExitSyntax = 65,    // syntax or trace error in the user's program
-  kExitRuntime = 70,   // runtime or emulation error
-  kExitIo = 74,        // a file could not be read or written
+  kExitSyntax = 65,   // syntax or trace error in the user's program
+  kExitRuntime = 70,  // runtime or emulation error
+  kExitIo = 74,       // a file could not be read or written
 };
 
 struct Command {

@@ -39,7 +39,8 @@ std::optional<int> ParseRunOptions(const std::vector<std::string>& args, RunOpti
     } else if (arg == "--max-steps") {
       std::optional<std::string> text = value("--max-steps");
       int64_t steps = 0;
-      if (!text || std::from_chars(text->data(), text->data() + text->size(), steps).ec != std::errc{} ||
+      if (!text ||
+          std::from_chars(text->data(), text->data() + text->size(), steps).ec != std::errc{} ||
           steps < 0) {
         return UsageError("`--max-steps` needs a non-negative integer (0 = unlimited)");
       }

@@ -34,7 +34,8 @@ void Flatten(Interpreter& interp, const Value& value, size_t depth, array::Shape
                    "lengths (the array would be ragged)");
     }
     if (items->empty()) shape_fixed = true;
-    for (const Value& item : *items) Flatten(interp, item, depth + 1, shape, out, kind, shape_fixed);
+    for (const Value& item : *items)
+      Flatten(interp, item, depth + 1, shape, out, kind, shape_fixed);
     return;
   }
   if (!shape_fixed) shape_fixed = true;
@@ -55,9 +56,9 @@ void Flatten(Interpreter& interp, const Value& value, size_t depth, array::Shape
     out.push_back(arr->value.GetDouble(0));
     kind = array::PromoteTypes(kind, arr->value.dtype());
   } else {
-    interp.Raise(interp.types().type_error,
-                 fmt::format("cannot make an array from a value of type '{}'",
-                             interp.TypeName(value)));
+    interp.Raise(
+        interp.types().type_error,
+        fmt::format("cannot make an array from a value of type '{}'", interp.TypeName(value)));
   }
 }
 
@@ -65,20 +66,19 @@ void Flatten(Interpreter& interp, const Value& value, size_t depth, array::Shape
 
 Array ToArray(Interpreter& interp, const Value& value, std::optional<DType> dtype) {
   if (auto* arr = value.as<ArrayObject>()) {
-    return dtype && *dtype != arr->value.dtype() ? GuardArrayOp(interp, [&] {
-      return arr->value.AsType(*dtype);
-    })
-                                                 : arr->value;
+    return dtype && *dtype != arr->value.dtype()
+               ? GuardArrayOp(interp, [&] { return arr->value.AsType(*dtype); })
+               : arr->value;
   }
   // Python scalars are weakly typed: `x * 2.0` keeps x's float type.
   if (value.is_bool() || value.is_int() || value.is_float()) {
     DType kind = value.is_bool() ? DType::kBool : value.is_int() ? DType::kInt32 : DType::kFloat32;
-    if (value.is_int() && !dtype &&
-        (value.as_int() > INT32_MAX || value.as_int() < INT32_MIN)) {
+    if (value.is_int() && !dtype && (value.as_int() > INT32_MAX || value.as_int() < INT32_MIN)) {
       interp.Raise(interp.types().overflow_error,
                    fmt::format("Python int {} too large to convert to int32", value.as_int()));
     }
-    Array a = GuardArrayOp(interp, [&] { return Array::Scalar(dtype.value_or(kind), value.number()); });
+    Array a =
+        GuardArrayOp(interp, [&] { return Array::Scalar(dtype.value_or(kind), value.number()); });
     a.set_weak_type(!dtype.has_value());
     return a;
   }
@@ -89,7 +89,8 @@ Array ToArray(Interpreter& interp, const Value& value, std::optional<DType> dtyp
     bool shape_fixed = false;
     Flatten(interp, value, 0, shape, values, kind, shape_fixed);
     if (values.empty() && kind == DType::kBool) kind = DType::kFloat32;  // jnp.array([]) is f32
-    return GuardArrayOp(interp, [&] { return Array::FromDoubles(dtype.value_or(kind), shape, values); });
+    return GuardArrayOp(interp,
+                        [&] { return Array::FromDoubles(dtype.value_or(kind), shape, values); });
   }
   interp.Raise(interp.types().type_error,
                fmt::format("expected an array, got {}", interp.TypeName(value)));
@@ -121,9 +122,9 @@ std::optional<std::vector<int>> ToAxes(Interpreter& interp, const Value& value, 
   std::vector<int> axes;
   for (const Value& item : items) {
     if (!item.is_int()) {
-      interp.Raise(interp.types().type_error,
-                   fmt::format("axis must be an int or a tuple of ints, got {}",
-                               interp.TypeName(item)));
+      interp.Raise(
+          interp.types().type_error,
+          fmt::format("axis must be an int or a tuple of ints, got {}", interp.TypeName(item)));
     }
     int64_t axis = item.as_int();
     if (axis < -rank || axis >= rank) {
@@ -156,9 +157,9 @@ array::Shape ToShape(Interpreter& interp, const Value& value) {
     shape.push_back(item.integral());
   }
   if (shape.size() > static_cast<size_t>(array::kMaxRank)) {
-    interp.Raise(interp.types().value_error,
-                 fmt::format("arrays have at most {} dimensions, got {}", array::kMaxRank,
-                             shape.size()));
+    interp.Raise(
+        interp.types().value_error,
+        fmt::format("arrays have at most {} dimensions, got {}", array::kMaxRank, shape.size()));
   }
   return shape;
 }

@@ -40,8 +40,8 @@ std::vector<array::Index> ToIndices(Interpreter& interp, const Value& key) {
       auto bound = [&](const Value& v) -> std::optional<int64_t> {
         if (v.is_none()) return std::nullopt;
         if (v.is_integral()) return v.integral();
-        if (auto* a = v.as<ArrayObject>(); a && a->value.rank() == 0 &&
-                                           array::IsInteger(a->value.dtype())) {
+        if (auto* a = v.as<ArrayObject>();
+            a && a->value.rank() == 0 && array::IsInteger(a->value.dtype())) {
           return a->value.GetInt(0);
         }
         interp.Raise(interp.types().type_error,
@@ -92,15 +92,15 @@ class AtIndexObject final : public Object {
     }
     if (!op) return std::nullopt;
     array::UpdateOp update = *op;
-    return interp.MakeBuiltin(std::string(name), [array, key, update](Interpreter& interp,
-                                                                      CallArgs& args) {
-      auto bound = BindArgs(interp, "at[...] update", args,
-                            {"values", "*", "indices_are_sorted=", "unique_indices=", "mode="});
-      Array values = ToArray(interp, *bound[0]);
-      std::vector<array::Index> index = ToIndices(interp, key);
-      return WrapArray(GuardArrayOp(
-          interp, [&] { return array::UpdateIndexed(array, index, values, update); }));
-    });
+    return interp.MakeBuiltin(
+        std::string(name), [array, key, update](Interpreter& interp, CallArgs& args) {
+          auto bound = BindArgs(interp, "at[...] update", args,
+                                {"values", "*", "indices_are_sorted=", "unique_indices=", "mode="});
+          Array values = ToArray(interp, *bound[0]);
+          std::vector<array::Index> index = ToIndices(interp, key);
+          return WrapArray(GuardArrayOp(
+              interp, [&] { return array::UpdateIndexed(array, index, values, update); }));
+        });
   }
 
  private:
@@ -194,7 +194,8 @@ std::optional<Value> ArrayObject::GetAttr(Interpreter& interp, std::string_view 
         std::vector<Value> items;
         int64_t stride = 1;
         for (int k = axis + 1; k < self.rank(); ++k) stride *= self.shape()[k];
-        for (int64_t i = 0; i < self.shape()[axis]; ++i) items.push_back(build(axis + 1, base + i * stride));
+        for (int64_t i = 0; i < self.shape()[axis]; ++i)
+          items.push_back(build(axis + 1, base + i * stride));
         return MakeList(std::move(items));
       };
       return build(0, 0);
@@ -216,22 +217,23 @@ std::optional<Value> ArrayObject::GetAttr(Interpreter& interp, std::string_view 
   }
   // Methods that mirror jax.numpy functions: `x.sum(axis=0)` is `jnp.sum(x, axis=0)`.
   static constexpr std::string_view kFunctionMethods[] = {
-      "sum",  "prod",   "max",    "min",     "mean",     "any",   "all",  "argmax",
-      "argmin", "cumsum", "transpose", "squeeze", "clip", "round", "repeat", "swapaxes",
-      "dot",  "flatten", "ravel",
+      "sum",    "prod",     "max",    "min",       "mean",    "any",  "all",
+      "argmax", "argmin",   "cumsum", "transpose", "squeeze", "clip", "round",
+      "repeat", "swapaxes", "dot",    "flatten",   "ravel",
   };
   if (name == "__abs__") {  // the builtin abs(x)
     bool is_numpy = numpy;
     return interp.MakeBuiltin("__abs__", [self, is_numpy](Interpreter& interp, CallArgs& args) {
       return Value(std::make_shared<ArrayObject>(
-          GuardArrayOp(interp, [&] { return array::Unary(array::UnaryOp::kAbs, self); }), is_numpy));
+          GuardArrayOp(interp, [&] { return array::Unary(array::UnaryOp::kAbs, self); }),
+          is_numpy));
     });
   }
   for (std::string_view method : kFunctionMethods) {
     if (name != method) continue;
     std::shared_ptr<ModuleObject> jnp = interp.FindModule("jax.numpy");
     std::string function(name == "flatten" ? "ravel" : name);
-    if (function == "transpose" ) {
+    if (function == "transpose") {
       // `x.transpose(1, 0)` takes the axes as separate arguments too.
       return interp.MakeBuiltin("transpose", [self, jnp](Interpreter& interp, CallArgs& args) {
         CallArgs call;

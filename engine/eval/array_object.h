@@ -88,10 +88,14 @@ auto GuardArrayOp(Interpreter& interp, F&& fn) -> decltype(fn()) {
   } catch (const array::ArrayError& error) {
     const BuiltinTypes& t = interp.types();
     switch (error.kind) {
-      case array::ArrayError::Kind::kTypeError: interp.Raise(t.type_error, error.message);
-      case array::ArrayError::Kind::kValueError: interp.Raise(t.value_error, error.message);
-      case array::ArrayError::Kind::kIndexError: interp.Raise(t.index_error, error.message);
-      case array::ArrayError::Kind::kMemoryError: interp.Raise(t.value_error, error.message);
+      case array::ArrayError::Kind::kTypeError:
+        interp.Raise(t.type_error, error.message);
+      case array::ArrayError::Kind::kValueError:
+        interp.Raise(t.value_error, error.message);
+      case array::ArrayError::Kind::kIndexError:
+        interp.Raise(t.index_error, error.message);
+      case array::ArrayError::Kind::kMemoryError:
+        interp.Raise(t.value_error, error.message);
     }
     throw;
   }
@@ -100,12 +104,12 @@ auto GuardArrayOp(Interpreter& interp, F&& fn) -> decltype(fn()) {
 // The builtin modules arrays live in, created by InstallModules; installers add functions.
 struct ArrayModules {
   ModuleObject& jax;
-  ModuleObject& jnp;     // jax.numpy
-  ModuleObject& lax;     // jax.lax
-  ModuleObject& nn;      // jax.nn
-  ModuleObject& random;  // jax.random
-  ModuleObject& special; // jax.scipy.special
-  ModuleObject& np;      // numpy
+  ModuleObject& jnp;      // jax.numpy
+  ModuleObject& lax;      // jax.lax
+  ModuleObject& nn;       // jax.nn
+  ModuleObject& random;   // jax.random
+  ModuleObject& special;  // jax.scipy.special
+  ModuleObject& np;       // numpy
 };
 
 // Registers `fn` as `module.name`.
@@ -114,8 +118,8 @@ void AddFunction(Interpreter& interp, ModuleObject& module, const std::string& n
 
 // Installers, one per op family; each adds its functions to the modules (and, for methods such as
 // `x.sum()`, is consulted by ArrayObject::GetAttr through ArrayMethod below).
-void InstallArrayCore(Interpreter& interp, const ArrayModules& modules);    // dtypes, creation, shape
-void InstallArrayMath(Interpreter& interp, const ArrayModules& modules);    // elementwise, reductions
+void InstallArrayCore(Interpreter& interp, const ArrayModules& modules);  // dtypes, creation, shape
+void InstallArrayMath(Interpreter& interp, const ArrayModules& modules);  // elementwise, reductions
 void InstallArrayLinalg(Interpreter& interp, const ArrayModules& modules);  // dot, matmul, einsum
 void InstallArrayRandom(Interpreter& interp, const ArrayModules& modules);  // jax.random
 void InstallArrayHost(Interpreter& interp, const ArrayModules& modules);    // sort, npy, testing

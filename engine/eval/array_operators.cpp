@@ -13,32 +13,52 @@ namespace {
 
 std::optional<array::BinaryOp> ToBinaryOp(lang::BinOpKind op) {
   switch (op) {
-    case lang::BinOpKind::kAdd: return array::BinaryOp::kAdd;
-    case lang::BinOpKind::kSub: return array::BinaryOp::kSub;
-    case lang::BinOpKind::kMul: return array::BinaryOp::kMul;
-    case lang::BinOpKind::kDiv: return array::BinaryOp::kDiv;
-    case lang::BinOpKind::kFloorDiv: return array::BinaryOp::kFloorDiv;
-    case lang::BinOpKind::kMod: return array::BinaryOp::kMod;
-    case lang::BinOpKind::kPow: return array::BinaryOp::kPow;
-    case lang::BinOpKind::kBitAnd: return array::BinaryOp::kBitAnd;
-    case lang::BinOpKind::kBitOr: return array::BinaryOp::kBitOr;
-    case lang::BinOpKind::kBitXor: return array::BinaryOp::kBitXor;
-    case lang::BinOpKind::kLShift: return array::BinaryOp::kLShift;
-    case lang::BinOpKind::kRShift: return array::BinaryOp::kRShift;
-    case lang::BinOpKind::kMatMul: return std::nullopt;
+    case lang::BinOpKind::kAdd:
+      return array::BinaryOp::kAdd;
+    case lang::BinOpKind::kSub:
+      return array::BinaryOp::kSub;
+    case lang::BinOpKind::kMul:
+      return array::BinaryOp::kMul;
+    case lang::BinOpKind::kDiv:
+      return array::BinaryOp::kDiv;
+    case lang::BinOpKind::kFloorDiv:
+      return array::BinaryOp::kFloorDiv;
+    case lang::BinOpKind::kMod:
+      return array::BinaryOp::kMod;
+    case lang::BinOpKind::kPow:
+      return array::BinaryOp::kPow;
+    case lang::BinOpKind::kBitAnd:
+      return array::BinaryOp::kBitAnd;
+    case lang::BinOpKind::kBitOr:
+      return array::BinaryOp::kBitOr;
+    case lang::BinOpKind::kBitXor:
+      return array::BinaryOp::kBitXor;
+    case lang::BinOpKind::kLShift:
+      return array::BinaryOp::kLShift;
+    case lang::BinOpKind::kRShift:
+      return array::BinaryOp::kRShift;
+    case lang::BinOpKind::kMatMul:
+      return std::nullopt;
   }
   return std::nullopt;
 }
 
 std::optional<array::BinaryOp> ToCompareOp(lang::CmpOpKind op) {
   switch (op) {
-    case lang::CmpOpKind::kEq: return array::BinaryOp::kEq;
-    case lang::CmpOpKind::kNotEq: return array::BinaryOp::kNe;
-    case lang::CmpOpKind::kLt: return array::BinaryOp::kLt;
-    case lang::CmpOpKind::kLtE: return array::BinaryOp::kLe;
-    case lang::CmpOpKind::kGt: return array::BinaryOp::kGt;
-    case lang::CmpOpKind::kGtE: return array::BinaryOp::kGe;
-    default: return std::nullopt;
+    case lang::CmpOpKind::kEq:
+      return array::BinaryOp::kEq;
+    case lang::CmpOpKind::kNotEq:
+      return array::BinaryOp::kNe;
+    case lang::CmpOpKind::kLt:
+      return array::BinaryOp::kLt;
+    case lang::CmpOpKind::kLtE:
+      return array::BinaryOp::kLe;
+    case lang::CmpOpKind::kGt:
+      return array::BinaryOp::kGt;
+    case lang::CmpOpKind::kGtE:
+      return array::BinaryOp::kGe;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -81,10 +101,17 @@ std::optional<Value> ArrayObject::Binary(Interpreter& interp, lang::BinOpKind op
 std::optional<Value> ArrayObject::Unary(Interpreter& interp, lang::UnaryOpKind op) {
   array::UnaryOp kernel;
   switch (op) {
-    case lang::UnaryOpKind::kNeg: kernel = array::UnaryOp::kNeg; break;
-    case lang::UnaryOpKind::kPos: kernel = array::UnaryOp::kPos; break;
-    case lang::UnaryOpKind::kInvert: kernel = array::UnaryOp::kInvert; break;
-    case lang::UnaryOpKind::kNot: return std::nullopt;
+    case lang::UnaryOpKind::kNeg:
+      kernel = array::UnaryOp::kNeg;
+      break;
+    case lang::UnaryOpKind::kPos:
+      kernel = array::UnaryOp::kPos;
+      break;
+    case lang::UnaryOpKind::kInvert:
+      kernel = array::UnaryOp::kInvert;
+      break;
+    case lang::UnaryOpKind::kNot:
+      return std::nullopt;
   }
   return Value(std::make_shared<ArrayObject>(
       GuardArrayOp(interp, [&] { return array::Unary(kernel, value); }), numpy));

@@ -79,8 +79,8 @@ Value Interpreter::Call(const Value& callee, CallArgs args) {
   }
 }
 
-Value Evaluator::MakeFunction(std::shared_ptr<const FunctionCode> code,
-                              const lang::Params& params, Scope& scope) {
+Value Evaluator::MakeFunction(std::shared_ptr<const FunctionCode> code, const lang::Params& params,
+                              Scope& scope) {
   std::vector<Value> defaults(params.params.size());
   std::vector<bool> has_default(params.params.size(), false);
   for (size_t i = 0; i < params.params.size(); ++i) {
@@ -94,9 +94,8 @@ Value Evaluator::MakeFunction(std::shared_ptr<const FunctionCode> code,
     closure = scope.env;
     interp_.TrackEnvironment(closure);
   }
-  auto function =
-      std::make_shared<FunctionObject>(std::move(code), closure, std::move(defaults),
-                                       interp_.globals_);
+  auto function = std::make_shared<FunctionObject>(std::move(code), closure, std::move(defaults),
+                                                   interp_.globals_);
   function->has_default = std::move(has_default);
   return Value(function);
 }
@@ -158,16 +157,16 @@ void Evaluator::BindArguments(FunctionObject& function, CallArgs& args, Environm
     if (var_args == nullptr) {
       size_t most = positional.size();
       size_t least = most - positional_defaults;
-      std::string takes = least == most ? fmt::format("{}", most)
-                                        : fmt::format("from {} to {}", least, most);
-      interp_.Raise(interp_.types().type_error,
-                    fmt::format("{}() takes {} positional argument{} but {} {} given", fname,
-                                takes, most == 1 && least == most ? "" : "s", given,
-                                given == 1 ? "was" : "were"));
+      std::string takes =
+          least == most ? fmt::format("{}", most) : fmt::format("from {} to {}", least, most);
+      interp_.Raise(
+          interp_.types().type_error,
+          fmt::format("{}() takes {} positional argument{} but {} {} given", fname, takes,
+                      most == 1 && least == most ? "" : "s", given, given == 1 ? "was" : "were"));
     }
-    env.vars[var_args->name] = MakeTuple(std::vector<Value>(
-        args.positional.begin() + static_cast<std::ptrdiff_t>(positional.size()),
-        args.positional.end()));
+    env.vars[var_args->name] = MakeTuple(
+        std::vector<Value>(args.positional.begin() + static_cast<std::ptrdiff_t>(positional.size()),
+                           args.positional.end()));
   } else if (var_args != nullptr) {
     env.vars[var_args->name] = MakeTuple({});
   }

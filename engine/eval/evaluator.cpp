@@ -248,11 +248,12 @@ void Evaluator::ExecRaise(const lang::Raise& node, const lang::Stmt& stmt, Scope
   Value exc = Eval(*node.exc, scope);
   if (node.cause) Eval(*node.cause, scope);
   interp_.SetSpan(stmt.span);
-  if (auto* type = exc.as<TypeObject>(); type && type->IsSubtypeOf(interp_.types().base_exception)) {
+  if (auto* type = exc.as<TypeObject>();
+      type && type->IsSubtypeOf(interp_.types().base_exception)) {
     interp_.Throw(interp_.NewException(type, {}));
   }
-  if (auto exception = std::dynamic_pointer_cast<ExceptionObject>(exc.is_object() ? exc.object()
-                                                                                  : nullptr)) {
+  if (auto exception =
+          std::dynamic_pointer_cast<ExceptionObject>(exc.is_object() ? exc.object() : nullptr)) {
     interp_.Throw(exception);
   }
   interp_.Raise(interp_.types().type_error, "exceptions must derive from BaseException");
@@ -315,8 +316,7 @@ void Evaluator::ExecImport(const lang::Import& node, const lang::Stmt& stmt, Sco
   }
 }
 
-void Evaluator::ExecImportFrom(const lang::ImportFrom& node, const lang::Stmt& stmt,
-                               Scope& scope) {
+void Evaluator::ExecImportFrom(const lang::ImportFrom& node, const lang::Stmt& stmt, Scope& scope) {
   interp_.SetSpan(stmt.span);
   if (node.level > 0) {
     interp_.Raise(interp_.types().import_error,
@@ -399,8 +399,8 @@ void Evaluator::RaiseNameError(const std::string& name, SourceSpan span, Scope& 
     notes.push_back(fmt::format("did you mean `{}`?", *suggestion));
   }
   interp_.SetSpan(span);
-  interp_.RaiseWithNotes(interp_.types().name_error,
-                         fmt::format("name '{}' is not defined", name), std::move(notes));
+  interp_.RaiseWithNotes(interp_.types().name_error, fmt::format("name '{}' is not defined", name),
+                         std::move(notes));
 }
 
 void Evaluator::StoreName(const std::string& name, Value value, Scope& scope) {
@@ -430,50 +430,49 @@ void Evaluator::DeleteName(const std::string& name, SourceSpan span, Scope& scop
 // ---- Assignment ------------------------------------------------------------------------------
 
 void Evaluator::Assign(const lang::Expr& target, const Value& value, Scope& scope) {
-  std::visit(
-      Overloaded{
-          [&](const lang::Name& n) { StoreName(n.id, value, scope); },
-          [&](const lang::Tuple& t) { Unpack(t.elts, value, target.span, scope); },
-          [&](const lang::List& l) { Unpack(l.elts, value, target.span, scope); },
-          [&](const lang::Attribute& a) {
-            Value object = Eval(*a.value, scope);
-            interp_.SetSpan(target.span);
-            interp_.SetAttr(object, a.attr, value);
-          },
-          [&](const lang::Subscript& s) {
-            Value object = Eval(*s.value, scope);
-            Value index = EvalSubscriptIndex(*s.index, scope);
-            interp_.SetSpan(target.span);
-            interp_.SetItem(object, index, value);
-          },
-          [&](const lang::Starred&) {
-            interp_.RaiseAt(target.span, interp_.types().type_error,
-                            "starred assignment target must be in a list or tuple");
-          },
-          // The parser rejects every other target; these are unreachable for parsed code.
-          [&](const lang::NoneLit&) { PZ_UNREACHABLE(); },
-          [&](const lang::BoolLit&) { PZ_UNREACHABLE(); },
-          [&](const lang::IntLit&) { PZ_UNREACHABLE(); },
-          [&](const lang::FloatLit&) { PZ_UNREACHABLE(); },
-          [&](const lang::StrLit&) { PZ_UNREACHABLE(); },
-          [&](const lang::EllipsisLit&) { PZ_UNREACHABLE(); },
-          [&](const lang::FString&) { PZ_UNREACHABLE(); },
-          [&](const lang::UnaryOp&) { PZ_UNREACHABLE(); },
-          [&](const lang::BinOp&) { PZ_UNREACHABLE(); },
-          [&](const lang::BoolOp&) { PZ_UNREACHABLE(); },
-          [&](const lang::Compare&) { PZ_UNREACHABLE(); },
-          [&](const lang::IfExp&) { PZ_UNREACHABLE(); },
-          [&](const lang::Lambda&) { PZ_UNREACHABLE(); },
-          [&](const lang::Call&) { PZ_UNREACHABLE(); },
-          [&](const lang::Slice&) { PZ_UNREACHABLE(); },
-          [&](const lang::Set&) { PZ_UNREACHABLE(); },
-          [&](const lang::Dict&) { PZ_UNREACHABLE(); },
-          [&](const lang::ListComp&) { PZ_UNREACHABLE(); },
-          [&](const lang::SetComp&) { PZ_UNREACHABLE(); },
-          [&](const lang::DictComp&) { PZ_UNREACHABLE(); },
-          [&](const lang::GeneratorExp&) { PZ_UNREACHABLE(); },
-      },
-      target.node);
+  std::visit(Overloaded{
+                 [&](const lang::Name& n) { StoreName(n.id, value, scope); },
+                 [&](const lang::Tuple& t) { Unpack(t.elts, value, target.span, scope); },
+                 [&](const lang::List& l) { Unpack(l.elts, value, target.span, scope); },
+                 [&](const lang::Attribute& a) {
+                   Value object = Eval(*a.value, scope);
+                   interp_.SetSpan(target.span);
+                   interp_.SetAttr(object, a.attr, value);
+                 },
+                 [&](const lang::Subscript& s) {
+                   Value object = Eval(*s.value, scope);
+                   Value index = EvalSubscriptIndex(*s.index, scope);
+                   interp_.SetSpan(target.span);
+                   interp_.SetItem(object, index, value);
+                 },
+                 [&](const lang::Starred&) {
+                   interp_.RaiseAt(target.span, interp_.types().type_error,
+                                   "starred assignment target must be in a list or tuple");
+                 },
+                 // The parser rejects every other target; these are unreachable for parsed code.
+                 [&](const lang::NoneLit&) { PZ_UNREACHABLE(); },
+                 [&](const lang::BoolLit&) { PZ_UNREACHABLE(); },
+                 [&](const lang::IntLit&) { PZ_UNREACHABLE(); },
+                 [&](const lang::FloatLit&) { PZ_UNREACHABLE(); },
+                 [&](const lang::StrLit&) { PZ_UNREACHABLE(); },
+                 [&](const lang::EllipsisLit&) { PZ_UNREACHABLE(); },
+                 [&](const lang::FString&) { PZ_UNREACHABLE(); },
+                 [&](const lang::UnaryOp&) { PZ_UNREACHABLE(); },
+                 [&](const lang::BinOp&) { PZ_UNREACHABLE(); },
+                 [&](const lang::BoolOp&) { PZ_UNREACHABLE(); },
+                 [&](const lang::Compare&) { PZ_UNREACHABLE(); },
+                 [&](const lang::IfExp&) { PZ_UNREACHABLE(); },
+                 [&](const lang::Lambda&) { PZ_UNREACHABLE(); },
+                 [&](const lang::Call&) { PZ_UNREACHABLE(); },
+                 [&](const lang::Slice&) { PZ_UNREACHABLE(); },
+                 [&](const lang::Set&) { PZ_UNREACHABLE(); },
+                 [&](const lang::Dict&) { PZ_UNREACHABLE(); },
+                 [&](const lang::ListComp&) { PZ_UNREACHABLE(); },
+                 [&](const lang::SetComp&) { PZ_UNREACHABLE(); },
+                 [&](const lang::DictComp&) { PZ_UNREACHABLE(); },
+                 [&](const lang::GeneratorExp&) { PZ_UNREACHABLE(); },
+             },
+             target.node);
 }
 
 void Evaluator::Unpack(const std::vector<lang::ExprPtr>& targets, const Value& value,
@@ -496,8 +495,8 @@ void Evaluator::Unpack(const std::vector<lang::ExprPtr>& targets, const Value& v
     }
     if (items.size() < targets.size()) {
       interp_.Raise(interp_.types().value_error,
-                    fmt::format("not enough values to unpack (expected {}, got {})",
-                                targets.size(), items.size()));
+                    fmt::format("not enough values to unpack (expected {}, got {})", targets.size(),
+                                items.size()));
     }
     for (size_t i = 0; i < targets.size(); ++i) Assign(*targets[i], items[i], scope);
     return;

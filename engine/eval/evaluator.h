@@ -66,8 +66,8 @@ class Evaluator {
   void RunComprehension(const std::vector<lang::Comprehension>& generators, const void* node,
                         const char* name, SourceSpan span, Scope& scope,
                         const std::function<void(Scope&)>& emit);
-  void RunGenerators(const std::vector<lang::Comprehension>& generators, size_t index,
-                     Scope& inner, Scope& outer, const std::function<void(Scope&)>& emit);
+  void RunGenerators(const std::vector<lang::Comprehension>& generators, size_t index, Scope& inner,
+                     Scope& outer, const std::function<void(Scope&)>& emit);
 
   // Function definition helpers (calls.cpp).
   Value MakeFunction(std::shared_ptr<const FunctionCode> code, const lang::Params& params,

@@ -102,9 +102,9 @@ Value Evaluator::Eval(const lang::Expr& expr, Scope& scope) {
                 Value other = Eval(*item.value, scope);
                 auto* source = other.as<DictObject>();
                 if (source == nullptr) {
-                  interp_.RaiseAt(item.value->span, interp_.types().type_error,
-                                  fmt::format("'{}' object is not a mapping",
-                                              interp_.TypeName(other)));
+                  interp_.RaiseAt(
+                      item.value->span, interp_.types().type_error,
+                      fmt::format("'{}' object is not a mapping", interp_.TypeName(other)));
                 }
                 for (auto& [k, v] : source->Items()) dict->Set(interp_, k, v);
                 continue;
@@ -136,13 +136,12 @@ Value Evaluator::Eval(const lang::Expr& expr, Scope& scope) {
           [&](const lang::DictComp& c) {
             auto dict = std::make_shared<DictObject>();
             interp_.Track(dict);
-            RunComprehension(c.generators, &c, "<dictcomp>", expr.span, scope,
-                             [&](Scope& inner) {
-                               Value key = Eval(*c.key, inner);
-                               Value value = Eval(*c.value, inner);
-                               interp_.SetSpan(c.key->span);
-                               dict->Set(interp_, key, value);
-                             });
+            RunComprehension(c.generators, &c, "<dictcomp>", expr.span, scope, [&](Scope& inner) {
+              Value key = Eval(*c.key, inner);
+              Value value = Eval(*c.value, inner);
+              interp_.SetSpan(c.key->span);
+              dict->Set(interp_, key, value);
+            });
             return Value(dict);
           },
           [&](const lang::GeneratorExp& c) {
@@ -162,8 +161,7 @@ Value Evaluator::Eval(const lang::Expr& expr, Scope& scope) {
       expr.node);
 }
 
-std::vector<Value> Evaluator::EvalElements(const std::vector<lang::ExprPtr>& elts,
-                                           Scope& scope) {
+std::vector<Value> Evaluator::EvalElements(const std::vector<lang::ExprPtr>& elts, Scope& scope) {
   std::vector<Value> items;
   items.reserve(elts.size());
   for (const lang::ExprPtr& elt : elts) {
@@ -257,12 +255,13 @@ Value Evaluator::EvalCall(const lang::Call& node, const lang::Expr& expr, Scope&
         }
         for (auto& [key, value] : dict->Items()) {
           auto* name = key.as<StrObject>();
-          if (name == nullptr) interp_.Raise(interp_.types().type_error, "keywords must be strings");
+          if (name == nullptr)
+            interp_.Raise(interp_.types().type_error, "keywords must be strings");
           for (const auto& [existing, v] : args.keywords) {
             if (existing == name->value) {
-              interp_.Raise(interp_.types().type_error,
-                            fmt::format("got multiple values for keyword argument '{}'",
-                                        name->value));
+              interp_.Raise(
+                  interp_.types().type_error,
+                  fmt::format("got multiple values for keyword argument '{}'", name->value));
             }
           }
           args.keywords.emplace_back(name->value, value);
@@ -285,8 +284,8 @@ Value Evaluator::EvalLambda(const lang::Lambda& node, const lang::Expr& expr, Sc
 }
 
 void Evaluator::RunComprehension(const std::vector<lang::Comprehension>& generators,
-                                 const void* node, const char* name, SourceSpan span,
-                                 Scope& scope, const std::function<void(Scope&)>& emit) {
+                                 const void* node, const char* name, SourceSpan span, Scope& scope,
+                                 const std::function<void(Scope&)>& emit) {
   auto code = interp_.CodeFor(node, [&] { return AnalyzeComprehension(generators, name, span); });
   auto env = std::make_shared<Environment>(code.get(), scope.code != nullptr ? scope.env : nullptr);
   Scope inner{env, code.get(), scope.globals, Value()};
@@ -294,8 +293,7 @@ void Evaluator::RunComprehension(const std::vector<lang::Comprehension>& generat
 }
 
 void Evaluator::RunGenerators(const std::vector<lang::Comprehension>& generators, size_t index,
-                              Scope& inner, Scope& outer,
-                              const std::function<void(Scope&)>& emit) {
+                              Scope& inner, Scope& outer, const std::function<void(Scope&)>& emit) {
   if (index == generators.size()) {
     emit(inner);
     return;

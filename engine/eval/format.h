@@ -15,7 +15,6 @@ namespace pz::eval {
 // would exhaust memory; CPython would attempt the allocation.
 inline constexpr int64_t kMaxFormatWidth = int64_t{1} << 24;
 
-
 // The Python exception a failed formatting call raises.
 enum class FormatErrorKind { kValueError, kTypeError, kOverflowError };
 

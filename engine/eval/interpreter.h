@@ -53,15 +53,13 @@ struct LimitExceeded {
 // The built-in types, owned by the Interpreter; stable pointers for its lifetime.
 struct BuiltinTypes {
   TypeObject* object;  // root of the hierarchy for isinstance(x, object)
-  TypeObject *none_type, *bool_type, *int_type, *float_type, *str_type, *tuple_type,
-      *list_type, *dict_type, *set_type, *slice_type, *range_type, *function_type, *module_type,
-      *type_type;
+  TypeObject *none_type, *bool_type, *int_type, *float_type, *str_type, *tuple_type, *list_type,
+      *dict_type, *set_type, *slice_type, *range_type, *function_type, *module_type, *type_type;
   // Exceptions.
-  TypeObject *base_exception, *exception, *arithmetic_error, *zero_division_error,
-      *overflow_error, *lookup_error, *index_error, *key_error, *value_error, *type_error,
-      *name_error, *unbound_local_error, *attribute_error, *assertion_error, *runtime_error,
-      *recursion_error, *not_implemented_error, *import_error, *module_not_found_error,
-      *stop_iteration;
+  TypeObject *base_exception, *exception, *arithmetic_error, *zero_division_error, *overflow_error,
+      *lookup_error, *index_error, *key_error, *value_error, *type_error, *name_error,
+      *unbound_local_error, *attribute_error, *assertion_error, *runtime_error, *recursion_error,
+      *not_implemented_error, *import_error, *module_not_found_error, *stop_iteration;
 };
 
 class Environment;
@@ -176,8 +174,8 @@ class Interpreter {
   void SetSpan(SourceSpan span) { frames_.back().span = span; }
   // Registers an environment captured by a closure, cleared at teardown to break cycles.
   void TrackEnvironment(const std::shared_ptr<Environment>& env);
-  std::shared_ptr<const FunctionCode> CodeFor(const void* node,
-                                              const std::function<std::shared_ptr<FunctionCode>()>& make);
+  std::shared_ptr<const FunctionCode> CodeFor(
+      const void* node, const std::function<std::shared_ptr<FunctionCode>()>& make);
 
   SourceManager& sources_;
   InterpreterOptions options_;

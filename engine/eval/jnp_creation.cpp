@@ -79,10 +79,10 @@ void Add(Interpreter& interp, std::initializer_list<ModuleObject*> modules, cons
 void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
   // dtypes: `jnp.float32` is both a dtype and a scalar constructor.
   const std::pair<const char*, DType> kDTypes[] = {
-      {"bool_", DType::kBool},       {"int8", DType::kInt8},       {"uint8", DType::kUInt8},
-      {"int16", DType::kInt16},      {"uint16", DType::kUInt16},   {"int32", DType::kInt32},
-      {"uint32", DType::kUInt32},    {"bfloat16", DType::kBFloat16}, {"float16", DType::kFloat16},
-      {"float32", DType::kFloat32},  {"float64", DType::kFloat32}, {"int64", DType::kInt32},
+      {"bool_", DType::kBool},      {"int8", DType::kInt8},         {"uint8", DType::kUInt8},
+      {"int16", DType::kInt16},     {"uint16", DType::kUInt16},     {"int32", DType::kInt32},
+      {"uint32", DType::kUInt32},   {"bfloat16", DType::kBFloat16}, {"float16", DType::kFloat16},
+      {"float32", DType::kFloat32}, {"float64", DType::kFloat32},   {"int64", DType::kInt32},
       {"uint64", DType::kUInt32},
   };
   for (const auto& [name, dtype] : kDTypes) {
@@ -213,15 +213,14 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
       auto b = BindArgs(interp, fn, args, {"m", "k="});
       Array a = ToArray(interp, *b[0]);
       int64_t k = b[1] ? ToInt(interp, *b[1], "k") : 0;
-      return WrapArray(
-          GuardArrayOp(interp, [&] { return fn == "tril" ? array::Tril(a, k) : array::Triu(a, k); }));
+      return WrapArray(GuardArrayOp(
+          interp, [&] { return fn == "tril" ? array::Tril(a, k) : array::Triu(a, k); }));
     });
   }
   AddFunction(interp, m.lax, "iota", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "iota", args, {"dtype", "size"});
-    return WrapArray(GuardArrayOp(interp, [&] {
-      return array::Iota(ToDType(interp, *b[0]), ToInt(interp, *b[1], "size"));
-    }));
+    return WrapArray(GuardArrayOp(
+        interp, [&] { return array::Iota(ToDType(interp, *b[0]), ToInt(interp, *b[1], "size")); }));
   });
   AddFunction(interp, m.lax, "broadcasted_iota", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "broadcasted_iota", args, {"dtype", "shape", "dimension"});
@@ -318,7 +317,8 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
     Array a = ToArray(interp, *b[0]);
     std::vector<int64_t> repeats;
     if (b[1]->is(ObjectKind::kExtension)) {
-      for (double v : ToArray(interp, *b[1]).ToDoubles()) repeats.push_back(static_cast<int64_t>(v));
+      for (double v : ToArray(interp, *b[1]).ToDoubles())
+        repeats.push_back(static_cast<int64_t>(v));
     } else {
       repeats = ToInts(interp, *b[1]);
     }
@@ -352,8 +352,10 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
     // pad_width: n, (n,), (before, after), or one pair per axis.
     array::PadWidth width;
     const Value& spec = *b[1];
-    std::vector<Value> outer = spec.is_integral() ? std::vector<Value>{spec} : interp.ToVector(spec);
-    bool per_axis = !outer.empty() && (outer[0].is(ObjectKind::kTuple) || outer[0].is(ObjectKind::kList));
+    std::vector<Value> outer =
+        spec.is_integral() ? std::vector<Value>{spec} : interp.ToVector(spec);
+    bool per_axis =
+        !outer.empty() && (outer[0].is(ObjectKind::kTuple) || outer[0].is(ObjectKind::kList));
     if (per_axis) {
       for (const Value& pair : outer) {
         std::vector<int64_t> p = ToInts(interp, pair);

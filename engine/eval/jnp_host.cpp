@@ -38,19 +38,20 @@ std::string PathArg(Interpreter& interp, const Value& v) {
 void InstallArrayHost(Interpreter& interp, const ArrayModules& m) {
   for (ModuleObject* module : {&m.jnp, &m.np}) {
     AddFunction(interp, *module, "sort", [](Interpreter& interp, CallArgs& args) {
-      auto b = BindArgs(interp, "sort", args, {"a", "axis=", "kind=", "order=", "stable=", "descending="});
+      auto b = BindArgs(interp, "sort", args,
+                        {"a", "axis=", "kind=", "order=", "stable=", "descending="});
       Array a = ToArray(interp, *b[0]);
       std::optional<int> axis = SortAxis(interp, b[1]);
       Array sorted = GuardArrayOp(interp, [&] { return array::Sort(a, axis); });
       if (b[5] && interp.Truthy(*b[5])) {
-        sorted = GuardArrayOp(interp, [&] {
-          return array::Flip(sorted, std::vector<int>{axis.value_or(0)});
-        });
+        sorted = GuardArrayOp(
+            interp, [&] { return array::Flip(sorted, std::vector<int>{axis.value_or(0)}); });
       }
       return WrapArray(std::move(sorted));
     });
     AddFunction(interp, *module, "argsort", [](Interpreter& interp, CallArgs& args) {
-      auto b = BindArgs(interp, "argsort", args, {"a", "axis=", "kind=", "order=", "stable=", "descending="});
+      auto b = BindArgs(interp, "argsort", args,
+                        {"a", "axis=", "kind=", "order=", "stable=", "descending="});
       Array a = ToArray(interp, *b[0]);
       std::optional<int> axis = SortAxis(interp, b[1]);
       return WrapArray(GuardArrayOp(interp, [&] { return array::ArgSort(a, axis); }));
@@ -84,7 +85,8 @@ void InstallArrayHost(Interpreter& interp, const ArrayModules& m) {
       return WrapArray(result.values);
     });
     AddFunction(interp, *module, "histogram", [](Interpreter& interp, CallArgs& args) {
-      auto b = BindArgs(interp, "histogram", args, {"a", "bins=", "range=", "weights=", "density="});
+      auto b =
+          BindArgs(interp, "histogram", args, {"a", "bins=", "range=", "weights=", "density="});
       Array a = ToArray(interp, *b[0]);
       int64_t bins = 10;
       if (b[1]) {
@@ -122,8 +124,9 @@ void InstallArrayHost(Interpreter& interp, const ArrayModules& m) {
 
   std::shared_ptr<ModuleObject> testing = interp.FindModule("numpy.testing");
   AddFunction(interp, *testing, "assert_allclose", [](Interpreter& interp, CallArgs& args) {
-    auto b = BindArgs(interp, "assert_allclose", args,
-                      {"actual", "desired", "rtol=", "atol=", "equal_nan=", "err_msg=", "verbose="});
+    auto b =
+        BindArgs(interp, "assert_allclose", args,
+                 {"actual", "desired", "rtol=", "atol=", "equal_nan=", "err_msg=", "verbose="});
     Array actual = ToArray(interp, *b[0]);
     Array desired = ToArray(interp, *b[1]);
     double rtol = b[2] ? b[2]->number() : 1e-7;
@@ -136,7 +139,8 @@ void InstallArrayHost(Interpreter& interp, const ArrayModules& m) {
         interp.Raise(interp.types().assertion_error,
                      fmt::format("Not equal to tolerance rtol={:g}, atol={:g}{}\n(shapes {}, {} "
                                  "mismatch)",
-                                 rtol, atol, err_msg.empty() ? "" : "\n" + err_msg, array::ShapeToString(actual.shape()),
+                                 rtol, atol, err_msg.empty() ? "" : "\n" + err_msg,
+                                 array::ShapeToString(actual.shape()),
                                  array::ShapeToString(desired.shape())));
       }
     }

@@ -54,26 +54,27 @@ Array KeyArg(Interpreter& interp, const Value& v) {
 void InstallArrayLinalg(Interpreter& interp, const ArrayModules& m) {
   for (ModuleObject* module : {&m.jnp, &m.np}) {
     AddFunction(interp, *module, "dot", [](Interpreter& interp, CallArgs& args) {
-      auto b = BindArgs(interp, "dot", args, {"a", "b", "*", "precision=", "preferred_element_type="});
+      auto b =
+          BindArgs(interp, "dot", args, {"a", "b", "*", "precision=", "preferred_element_type="});
       Array x = ToArray(interp, *b[0]);
       Array y = ToArray(interp, *b[1]);
-      return WrapArray(GuardArrayOp(interp, [&] {
-        return array::Dot(x, y, PreferredType(interp, b[3]), "jnp.dot");
-      }));
+      return WrapArray(GuardArrayOp(
+          interp, [&] { return array::Dot(x, y, PreferredType(interp, b[3]), "jnp.dot"); }));
     });
     AddFunction(interp, *module, "matmul", [](Interpreter& interp, CallArgs& args) {
-      auto b = BindArgs(interp, "matmul", args, {"a", "b", "*", "precision=", "preferred_element_type="});
+      auto b = BindArgs(interp, "matmul", args,
+                        {"a", "b", "*", "precision=", "preferred_element_type="});
       Array x = ToArray(interp, *b[0]);
       Array y = ToArray(interp, *b[1]);
-      return WrapArray(GuardArrayOp(interp, [&] {
-        return array::Matmul(x, y, PreferredType(interp, b[3]), "jnp.matmul");
-      }));
+      return WrapArray(GuardArrayOp(
+          interp, [&] { return array::Matmul(x, y, PreferredType(interp, b[3]), "jnp.matmul"); }));
     });
     AddFunction(interp, *module, "einsum", [](Interpreter& interp, CallArgs& args) {
       // einsum(subscripts, *operands, precision=None, preferred_element_type=None, ...)
       std::optional<Value> preferred;
       for (auto& [name, value] : args.keywords) {
-        if (name == "preferred_element_type") preferred = value;
+        if (name == "preferred_element_type")
+          preferred = value;
         else if (name != "precision" && name != "optimize" && name != "_dot_general") {
           interp.Raise(interp.types().type_error,
                        fmt::format("einsum() got an unexpected keyword argument '{}'", name));
@@ -95,12 +96,12 @@ void InstallArrayLinalg(Interpreter& interp, const ArrayModules& m) {
     });
   }
   AddFunction(interp, m.lax, "dot", [](Interpreter& interp, CallArgs& args) {
-    auto b = BindArgs(interp, "dot", args, {"lhs", "rhs", "precision=", "*", "preferred_element_type="});
+    auto b =
+        BindArgs(interp, "dot", args, {"lhs", "rhs", "precision=", "*", "preferred_element_type="});
     Array x = ToArray(interp, *b[0]);
     Array y = ToArray(interp, *b[1]);
-    return WrapArray(GuardArrayOp(interp, [&] {
-      return array::Dot(x, y, PreferredType(interp, b[3]), "jax.lax.dot");
-    }));
+    return WrapArray(GuardArrayOp(
+        interp, [&] { return array::Dot(x, y, PreferredType(interp, b[3]), "jax.lax.dot"); }));
   });
   AddFunction(interp, m.lax, "dot_general", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "dot_general", args,
@@ -126,9 +127,8 @@ void InstallArrayLinalg(Interpreter& interp, const ArrayModules& m) {
     dims.rhs_contracting = IntList(interp, contracting[1]);
     dims.lhs_batch = IntList(interp, batch[0]);
     dims.rhs_batch = IntList(interp, batch[1]);
-    return WrapArray(GuardArrayOp(interp, [&] {
-      return array::DotGeneral(x, y, dims, PreferredType(interp, b[4]));
-    }));
+    return WrapArray(GuardArrayOp(
+        interp, [&] { return array::DotGeneral(x, y, dims, PreferredType(interp, b[4])); }));
   });
 }
 
@@ -214,7 +214,8 @@ void InstallArrayRandom(Interpreter& interp, const ArrayModules& m) {
     auto b = BindArgs(interp, "permutation", args, {"key", "x", "axis=", "independent="});
     Array k = KeyArg(interp, *b[0]);
     if (b[1]->is_integral()) {
-      return WrapArray(GuardArrayOp(interp, [&] { return array::Permutation(k, b[1]->integral()); }));
+      return WrapArray(
+          GuardArrayOp(interp, [&] { return array::Permutation(k, b[1]->integral()); }));
     }
     Array x = ToArray(interp, *b[1]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::Permutation(k, x); }));
@@ -253,8 +254,8 @@ void MarkNumpyResults(Interpreter& interp, ModuleObject& np) {
 // Builds the module table and runs every installer; called by InstallModules.
 void InstallArrayModules(Interpreter& interp) {
   auto find = [&](const char* name) -> ModuleObject& { return *interp.FindModule(name); };
-  ArrayModules modules{find("jax"),    find("jax.numpy"),         find("jax.lax"),
-                       find("jax.nn"), find("jax.random"),        find("jax.scipy.special"),
+  ArrayModules modules{find("jax"),    find("jax.numpy"),  find("jax.lax"),
+                       find("jax.nn"), find("jax.random"), find("jax.scipy.special"),
                        find("numpy")};
   InstallArrayCore(interp, modules);
   InstallArrayMath(interp, modules);

@@ -37,8 +37,7 @@ Value Bin(Interpreter& interp, BinaryOp op, const Value& x, const Value& y) {
 }
 
 // Shared parsing of (a, axis=None, keepdims=False, dtype=None) reductions.
-Value ReduceCall(Interpreter& interp, array::ReduceOp op, const std::string& name,
-                 CallArgs& args) {
+Value ReduceCall(Interpreter& interp, array::ReduceOp op, const std::string& name, CallArgs& args) {
   auto b = BindArgs(interp, name, args, {"a", "axis=", "dtype=", "out=", "keepdims=", "where="});
   Array a = ToArray(interp, *b[0]);
   std::optional<std::vector<int>> axes = b[1] ? ToAxes(interp, *b[1], a.rank()) : std::nullopt;
@@ -46,15 +45,16 @@ Value ReduceCall(Interpreter& interp, array::ReduceOp op, const std::string& nam
   std::optional<DType> dtype;
   if (b[2] && !b[2]->is_none()) dtype = ToDType(interp, *b[2]);
   if (b[5] && !b[5]->is_none()) {
-    interp.Raise(interp.types().value_error,
-                 fmt::format("`{}(..., where=...)` is not supported; mask with `jnp.where` first",
-                             name));
+    interp.Raise(
+        interp.types().value_error,
+        fmt::format("`{}(..., where=...)` is not supported; mask with `jnp.where` first", name));
   }
   if ((op == array::ReduceOp::kArgMax || op == array::ReduceOp::kArgMin) && axes &&
       axes->size() > 1) {
     interp.Raise(interp.types().type_error, fmt::format("{} takes a single axis", name));
   }
-  return WrapArray(GuardArrayOp(interp, [&] { return array::Reduce(op, a, axes, keepdims, dtype); }));
+  return WrapArray(
+      GuardArrayOp(interp, [&] { return array::Reduce(op, a, axes, keepdims, dtype); }));
 }
 
 // jnp.isclose on arrays: |a - b| <= atol + rtol * |b| (NaNs unequal unless equal_nan).
@@ -85,14 +85,30 @@ Array IsClose(Interpreter& interp, const Array& a, const Array& b, double rtol, 
 void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
   // ---- unary functions ---------------------------------------------------------------------
   const std::pair<const char*, UnaryOp> kUnary[] = {
-      {"negative", UnaryOp::kNeg},   {"positive", UnaryOp::kPos},     {"abs", UnaryOp::kAbs},
-      {"absolute", UnaryOp::kAbs},   {"invert", UnaryOp::kInvert},    {"bitwise_not", UnaryOp::kInvert},
-      {"logical_not", UnaryOp::kLogicalNot}, {"exp", UnaryOp::kExp}, {"exp2", UnaryOp::kExp2},
-      {"log", UnaryOp::kLog},       {"log1p", UnaryOp::kLog1p},      {"expm1", UnaryOp::kExpm1},
-      {"sqrt", UnaryOp::kSqrt},     {"tanh", UnaryOp::kTanh},        {"sin", UnaryOp::kSin},
-      {"cos", UnaryOp::kCos},       {"tan", UnaryOp::kTan},          {"sign", UnaryOp::kSign},
-      {"floor", UnaryOp::kFloor},   {"ceil", UnaryOp::kCeil},        {"isnan", UnaryOp::kIsNan},
-      {"isinf", UnaryOp::kIsInf},   {"isfinite", UnaryOp::kIsFinite}, {"square", UnaryOp::kSquare},
+      {"negative", UnaryOp::kNeg},
+      {"positive", UnaryOp::kPos},
+      {"abs", UnaryOp::kAbs},
+      {"absolute", UnaryOp::kAbs},
+      {"invert", UnaryOp::kInvert},
+      {"bitwise_not", UnaryOp::kInvert},
+      {"logical_not", UnaryOp::kLogicalNot},
+      {"exp", UnaryOp::kExp},
+      {"exp2", UnaryOp::kExp2},
+      {"log", UnaryOp::kLog},
+      {"log1p", UnaryOp::kLog1p},
+      {"expm1", UnaryOp::kExpm1},
+      {"sqrt", UnaryOp::kSqrt},
+      {"tanh", UnaryOp::kTanh},
+      {"sin", UnaryOp::kSin},
+      {"cos", UnaryOp::kCos},
+      {"tan", UnaryOp::kTan},
+      {"sign", UnaryOp::kSign},
+      {"floor", UnaryOp::kFloor},
+      {"ceil", UnaryOp::kCeil},
+      {"isnan", UnaryOp::kIsNan},
+      {"isinf", UnaryOp::kIsInf},
+      {"isfinite", UnaryOp::kIsFinite},
+      {"square", UnaryOp::kSquare},
       {"reciprocal", UnaryOp::kReciprocal},
   };
   for (const auto& [name, op] : kUnary) {
@@ -119,11 +135,11 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
   });
   // lax spellings
   const std::pair<const char*, UnaryOp> kLaxUnary[] = {
-      {"exp", UnaryOp::kExp},     {"exp2", UnaryOp::kExp2},   {"log", UnaryOp::kLog},
-      {"log1p", UnaryOp::kLog1p}, {"sqrt", UnaryOp::kSqrt},   {"rsqrt", UnaryOp::kRsqrt},
-      {"tanh", UnaryOp::kTanh},   {"sin", UnaryOp::kSin},     {"cos", UnaryOp::kCos},
-      {"neg", UnaryOp::kNeg},     {"abs", UnaryOp::kAbs},     {"sign", UnaryOp::kSign},
-      {"floor", UnaryOp::kFloor}, {"ceil", UnaryOp::kCeil},   {"erf", UnaryOp::kErf},
+      {"exp", UnaryOp::kExp},          {"exp2", UnaryOp::kExp2},     {"log", UnaryOp::kLog},
+      {"log1p", UnaryOp::kLog1p},      {"sqrt", UnaryOp::kSqrt},     {"rsqrt", UnaryOp::kRsqrt},
+      {"tanh", UnaryOp::kTanh},        {"sin", UnaryOp::kSin},       {"cos", UnaryOp::kCos},
+      {"neg", UnaryOp::kNeg},          {"abs", UnaryOp::kAbs},       {"sign", UnaryOp::kSign},
+      {"floor", UnaryOp::kFloor},      {"ceil", UnaryOp::kCeil},     {"erf", UnaryOp::kErf},
       {"logistic", UnaryOp::kSigmoid}, {"square", UnaryOp::kSquare}, {"expm1", UnaryOp::kExpm1},
   };
   for (const auto& [name, op] : kLaxUnary) {
@@ -141,18 +157,30 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
 
   // ---- binary functions --------------------------------------------------------------------
   const std::pair<const char*, BinaryOp> kBinary[] = {
-      {"add", BinaryOp::kAdd},          {"subtract", BinaryOp::kSub},
-      {"multiply", BinaryOp::kMul},     {"divide", BinaryOp::kDiv},
-      {"true_divide", BinaryOp::kDiv},  {"floor_divide", BinaryOp::kFloorDiv},
-      {"remainder", BinaryOp::kMod},    {"mod", BinaryOp::kMod},
-      {"power", BinaryOp::kPow},        {"maximum", BinaryOp::kMaximum},
-      {"minimum", BinaryOp::kMinimum},  {"bitwise_and", BinaryOp::kBitAnd},
-      {"bitwise_or", BinaryOp::kBitOr}, {"bitwise_xor", BinaryOp::kBitXor},
-      {"left_shift", BinaryOp::kLShift}, {"right_shift", BinaryOp::kRShift},
-      {"equal", BinaryOp::kEq},         {"not_equal", BinaryOp::kNe},
-      {"less", BinaryOp::kLt},          {"less_equal", BinaryOp::kLe},
-      {"greater", BinaryOp::kGt},       {"greater_equal", BinaryOp::kGe},
-      {"logical_and", BinaryOp::kLogicalAnd}, {"logical_or", BinaryOp::kLogicalOr},
+      {"add", BinaryOp::kAdd},
+      {"subtract", BinaryOp::kSub},
+      {"multiply", BinaryOp::kMul},
+      {"divide", BinaryOp::kDiv},
+      {"true_divide", BinaryOp::kDiv},
+      {"floor_divide", BinaryOp::kFloorDiv},
+      {"remainder", BinaryOp::kMod},
+      {"mod", BinaryOp::kMod},
+      {"power", BinaryOp::kPow},
+      {"maximum", BinaryOp::kMaximum},
+      {"minimum", BinaryOp::kMinimum},
+      {"bitwise_and", BinaryOp::kBitAnd},
+      {"bitwise_or", BinaryOp::kBitOr},
+      {"bitwise_xor", BinaryOp::kBitXor},
+      {"left_shift", BinaryOp::kLShift},
+      {"right_shift", BinaryOp::kRShift},
+      {"equal", BinaryOp::kEq},
+      {"not_equal", BinaryOp::kNe},
+      {"less", BinaryOp::kLt},
+      {"less_equal", BinaryOp::kLe},
+      {"greater", BinaryOp::kGt},
+      {"greater_equal", BinaryOp::kGe},
+      {"logical_and", BinaryOp::kLogicalAnd},
+      {"logical_or", BinaryOp::kLogicalOr},
       {"arctan2", BinaryOp::kAtan2},
   };
   for (const auto& [name, op] : kBinary) {
@@ -164,10 +192,10 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
     });
   }
   const std::pair<const char*, BinaryOp> kLaxBinary[] = {
-      {"add", BinaryOp::kAdd}, {"sub", BinaryOp::kSub}, {"mul", BinaryOp::kMul},
+      {"add", BinaryOp::kAdd},     {"sub", BinaryOp::kSub},     {"mul", BinaryOp::kMul},
       {"max", BinaryOp::kMaximum}, {"min", BinaryOp::kMinimum}, {"pow", BinaryOp::kPow},
-      {"eq", BinaryOp::kEq}, {"ne", BinaryOp::kNe}, {"lt", BinaryOp::kLt}, {"le", BinaryOp::kLe},
-      {"gt", BinaryOp::kGt}, {"ge", BinaryOp::kGe},
+      {"eq", BinaryOp::kEq},       {"ne", BinaryOp::kNe},       {"lt", BinaryOp::kLt},
+      {"le", BinaryOp::kLe},       {"gt", BinaryOp::kGt},       {"ge", BinaryOp::kGe},
   };
   for (const auto& [name, op] : kLaxBinary) {
     BinaryOp kernel = op;
@@ -186,9 +214,9 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
       Array q = array::Binary(BinaryOp::kDiv, x, y);
       if (array::IsFloating(x.dtype()) || array::IsFloating(y.dtype())) return q;
       // Integer division truncating toward zero.
-      Array truncated = array::Binary(
-          BinaryOp::kMul, array::Unary(UnaryOp::kSign, q),
-          array::Unary(UnaryOp::kFloor, array::Unary(UnaryOp::kAbs, q)));
+      Array truncated =
+          array::Binary(BinaryOp::kMul, array::Unary(UnaryOp::kSign, q),
+                        array::Unary(UnaryOp::kFloor, array::Unary(UnaryOp::kAbs, q)));
       return truncated.AsType(array::PromoteTypes(x.dtype(), y.dtype()));
     }));
   });
@@ -256,8 +284,8 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
   Add(interp, {&m.jnp, &m.np}, "clip", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "clip", args, {"a", "a_min=", "a_max=", "*", "min=", "max="});
     Array a = ToArray(interp, *b[0]);
-    auto bound = [&](const std::optional<Value>& x, const std::optional<Value>& y)
-        -> std::optional<Array> {
+    auto bound = [&](const std::optional<Value>& x,
+                     const std::optional<Value>& y) -> std::optional<Array> {
       const std::optional<Value>& v = x && !x->is_none() ? x : y;
       if (!v || v->is_none()) return std::nullopt;
       return ToArray(interp, *v);
@@ -314,8 +342,7 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
   AddFunction(interp, m.nn, "softmax", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "softmax", args, {"x", "axis="});
     Array a = ToArray(interp, *b[0]);
-    std::optional<std::vector<int>> axes =
-        ToAxes(interp, b[1] ? *b[1] : Value::Int(-1), a.rank());
+    std::optional<std::vector<int>> axes = ToAxes(interp, b[1] ? *b[1] : Value::Int(-1), a.rank());
     return WrapArray(GuardArrayOp(interp, [&] { return array::Softmax(a, axes); }));
   });
   AddFunction(interp, m.nn, "relu", [](Interpreter& interp, CallArgs& args) {
@@ -347,15 +374,16 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
       if (approximate) {
         // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
         Array cube = array::Binary(BinaryOp::kMul, x, array::Binary(BinaryOp::kMul, x, x));
-        Array inner = array::Binary(
-            BinaryOp::kMul, scalar(std::sqrt(2.0 / M_PI)),
-            array::Binary(BinaryOp::kAdd, x, array::Binary(BinaryOp::kMul, scalar(0.044715), cube)));
+        Array inner =
+            array::Binary(BinaryOp::kMul, scalar(std::sqrt(2.0 / M_PI)),
+                          array::Binary(BinaryOp::kAdd, x,
+                                        array::Binary(BinaryOp::kMul, scalar(0.044715), cube)));
         Array t = array::Binary(BinaryOp::kAdd, scalar(1.0), array::Unary(UnaryOp::kTanh, inner));
         return array::Binary(BinaryOp::kMul, array::Binary(BinaryOp::kMul, scalar(0.5), x), t);
       }
       // x * (1 + erf(x / sqrt(2))) / 2
-      Array e = array::Unary(UnaryOp::kErf,
-                             array::Binary(BinaryOp::kDiv, x, scalar(std::sqrt(2.0))));
+      Array e =
+          array::Unary(UnaryOp::kErf, array::Binary(BinaryOp::kDiv, x, scalar(std::sqrt(2.0))));
       return array::Binary(
           BinaryOp::kDiv,
           array::Binary(BinaryOp::kMul, x, array::Binary(BinaryOp::kAdd, scalar(1.0), e)),
@@ -400,8 +428,9 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
       bool equal_nan = b[4] && interp.Truthy(*b[4]);
       Array close = IsClose(interp, a, c, rtol, atol, equal_nan);
       if (fn == "isclose") return WrapArray(std::move(close));
-      return WrapArray(
-          GuardArrayOp(interp, [&] { return array::Reduce(array::ReduceOp::kAll, close, std::nullopt, false); }));
+      return WrapArray(GuardArrayOp(interp, [&] {
+        return array::Reduce(array::ReduceOp::kAll, close, std::nullopt, false);
+      }));
     });
   }
   Add(interp, {&m.jnp, &m.np}, "array_equal", [](Interpreter& interp, CallArgs& args) {

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "eval/builtin_support.h"
 #include "eval/array_object.h"
+#include "eval/builtin_support.h"
 #include "eval/interpreter.h"
 
 namespace pz::eval {

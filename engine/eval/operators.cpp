@@ -68,17 +68,28 @@ TypeObject* Interpreter::TypeOf(const Value& value) {
   if (value.is_int()) return types_.int_type;
   if (value.is_float()) return types_.float_type;
   switch (value.object()->kind()) {
-    case ObjectKind::kStr: return types_.str_type;
-    case ObjectKind::kTuple: return types_.tuple_type;
-    case ObjectKind::kList: return types_.list_type;
-    case ObjectKind::kDict: return types_.dict_type;
-    case ObjectKind::kSet: return types_.set_type;
-    case ObjectKind::kSlice: return types_.slice_type;
-    case ObjectKind::kRange: return types_.range_type;
-    case ObjectKind::kFunction: return types_.function_type;
-    case ObjectKind::kModule: return types_.module_type;
-    case ObjectKind::kType: return types_.type_type;
-    case ObjectKind::kException: return value.as<ExceptionObject>()->type;
+    case ObjectKind::kStr:
+      return types_.str_type;
+    case ObjectKind::kTuple:
+      return types_.tuple_type;
+    case ObjectKind::kList:
+      return types_.list_type;
+    case ObjectKind::kDict:
+      return types_.dict_type;
+    case ObjectKind::kSet:
+      return types_.set_type;
+    case ObjectKind::kSlice:
+      return types_.slice_type;
+    case ObjectKind::kRange:
+      return types_.range_type;
+    case ObjectKind::kFunction:
+      return types_.function_type;
+    case ObjectKind::kModule:
+      return types_.module_type;
+    case ObjectKind::kType:
+      return types_.type_type;
+    case ObjectKind::kException:
+      return value.as<ExceptionObject>()->type;
     case ObjectKind::kExtension: {
       // One type object per extension type name (`Array`, `ndarray`, ...), made on first use.
       std::string name(value.object()->type_name());
@@ -89,7 +100,8 @@ TypeObject* Interpreter::TypeOf(const Value& value) {
       extension_types_[name] = type.get();
       return type.get();
     }
-    default: return types_.object;
+    default:
+      return types_.object;
   }
 }
 
@@ -144,12 +156,11 @@ std::string Interpreter::Repr(const Value& value) {
     case ObjectKind::kStr:
       return StrRepr(static_cast<StrObject&>(object).value);
     case ObjectKind::kList:
-      return guard("[...]", [&] { return "[" + join(static_cast<ListObject&>(object).items) + "]"; });
+      return guard("[...]",
+                   [&] { return "[" + join(static_cast<ListObject&>(object).items) + "]"; });
     case ObjectKind::kTuple: {
       const auto& items = static_cast<TupleObject&>(object).items;
-      return guard("(...)", [&] {
-        return "(" + join(items) + (items.size() == 1 ? ",)" : ")");
-      });
+      return guard("(...)", [&] { return "(" + join(items) + (items.size() == 1 ? ",)" : ")"); });
     }
     case ObjectKind::kDict:
       return guard("{...}", [&] {
@@ -165,9 +176,7 @@ std::string Interpreter::Repr(const Value& value) {
     case ObjectKind::kSet: {
       auto& set = static_cast<SetObject&>(object);
       if (set.table.size() == 0) return "set()";
-      return guard("{...}", [&] {
-        return "{" + join(set.Elements()) + "}";
-      });
+      return guard("{...}", [&] { return "{" + join(set.Elements()) + "}"; });
     }
     case ObjectKind::kRange: {
       auto& r = static_cast<RangeObject&>(object);
@@ -226,12 +235,18 @@ bool Interpreter::Truthy(const Value& value) {
   if (value.is_float()) return value.as_float() != 0.0;
   Object& object = *value.object();
   switch (object.kind()) {
-    case ObjectKind::kStr: return !static_cast<StrObject&>(object).value.empty();
-    case ObjectKind::kList: return !static_cast<ListObject&>(object).items.empty();
-    case ObjectKind::kTuple: return !static_cast<TupleObject&>(object).items.empty();
-    case ObjectKind::kDict: return static_cast<DictObject&>(object).size() != 0;
-    case ObjectKind::kSet: return static_cast<SetObject&>(object).table.size() != 0;
-    case ObjectKind::kRange: return static_cast<RangeObject&>(object).size() != 0;
+    case ObjectKind::kStr:
+      return !static_cast<StrObject&>(object).value.empty();
+    case ObjectKind::kList:
+      return !static_cast<ListObject&>(object).items.empty();
+    case ObjectKind::kTuple:
+      return !static_cast<TupleObject&>(object).items.empty();
+    case ObjectKind::kDict:
+      return static_cast<DictObject&>(object).size() != 0;
+    case ObjectKind::kSet:
+      return static_cast<SetObject&>(object).table.size() != 0;
+    case ObjectKind::kRange:
+      return static_cast<RangeObject&>(object).size() != 0;
     default:
       if (std::optional<bool> truth = object.Truthy(*this)) return *truth;
       if (std::optional<int64_t> length = object.Len(*this)) return *length != 0;
@@ -264,8 +279,10 @@ bool Interpreter::Equals(const Value& a, const Value& b) {
     return true;
   };
   switch (ka) {
-    case ObjectKind::kStr: return a.as<StrObject>()->value == b.as<StrObject>()->value;
-    case ObjectKind::kList: return items_equal(a.as<ListObject>()->items, b.as<ListObject>()->items);
+    case ObjectKind::kStr:
+      return a.as<StrObject>()->value == b.as<StrObject>()->value;
+    case ObjectKind::kList:
+      return items_equal(a.as<ListObject>()->items, b.as<ListObject>()->items);
     case ObjectKind::kTuple:
       return items_equal(a.as<TupleObject>()->items, b.as<TupleObject>()->items);
     case ObjectKind::kDict: {
@@ -310,11 +327,16 @@ bool Interpreter::Less(const Value& a, const Value& b) {
 
 Value Interpreter::Compare(CmpOpKind op, const Value& a, const Value& b) {
   switch (op) {
-    case CmpOpKind::kIs: return Value::Bool(a.Identical(b));
-    case CmpOpKind::kIsNot: return Value::Bool(!a.Identical(b));
-    case CmpOpKind::kIn: return Value::Bool(Contains(b, a));
-    case CmpOpKind::kNotIn: return Value::Bool(!Contains(b, a));
-    default: break;
+    case CmpOpKind::kIs:
+      return Value::Bool(a.Identical(b));
+    case CmpOpKind::kIsNot:
+      return Value::Bool(!a.Identical(b));
+    case CmpOpKind::kIn:
+      return Value::Bool(Contains(b, a));
+    case CmpOpKind::kNotIn:
+      return Value::Bool(!Contains(b, a));
+    default:
+      break;
   }
   // Extension objects decide first (arrays compare elementwise).
   if (a.is(ObjectKind::kExtension)) {
@@ -329,11 +351,16 @@ Value Interpreter::Compare(CmpOpKind op, const Value& a, const Value& b) {
   auto decide = [&](int c) {
     if (c == 2) return Value::Bool(false);
     switch (op) {
-      case CmpOpKind::kLt: return Value::Bool(c < 0);
-      case CmpOpKind::kLtE: return Value::Bool(c <= 0);
-      case CmpOpKind::kGt: return Value::Bool(c > 0);
-      case CmpOpKind::kGtE: return Value::Bool(c >= 0);
-      default: return Value::Bool(false);
+      case CmpOpKind::kLt:
+        return Value::Bool(c < 0);
+      case CmpOpKind::kLtE:
+        return Value::Bool(c <= 0);
+      case CmpOpKind::kGt:
+        return Value::Bool(c > 0);
+      case CmpOpKind::kGtE:
+        return Value::Bool(c >= 0);
+      default:
+        return Value::Bool(false);
     }
   };
   if (a.is_number() && b.is_number()) return decide(CompareNumbers(a, b));
@@ -352,11 +379,16 @@ Value Interpreter::Compare(CmpOpKind op, const Value& a, const Value& b) {
     SetObject& y = *b.as<SetObject>();
     size_t nx = x.table.size(), ny = y.table.size();
     switch (op) {
-      case CmpOpKind::kLtE: return Value::Bool(subset(x, y));
-      case CmpOpKind::kLt: return Value::Bool(nx < ny && subset(x, y));
-      case CmpOpKind::kGtE: return Value::Bool(subset(y, x));
-      case CmpOpKind::kGt: return Value::Bool(ny < nx && subset(y, x));
-      default: break;
+      case CmpOpKind::kLtE:
+        return Value::Bool(subset(x, y));
+      case CmpOpKind::kLt:
+        return Value::Bool(nx < ny && subset(x, y));
+      case CmpOpKind::kGtE:
+        return Value::Bool(subset(y, x));
+      case CmpOpKind::kGt:
+        return Value::Bool(ny < nx && subset(y, x));
+      default:
+        break;
     }
   }
   bool lists = a.is(ObjectKind::kList) && b.is(ObjectKind::kList);
@@ -465,7 +497,8 @@ struct IntOps {
       }
       case BinOpKind::kPow:
         if (b < 0) {
-          if (a == 0) interp.Raise(t.zero_division_error, "0.0 cannot be raised to a negative power");
+          if (a == 0)
+            interp.Raise(t.zero_division_error, "0.0 cannot be raised to a negative power");
           return Value::Float(std::pow(static_cast<double>(a), static_cast<double>(b)));
         }
         return Value::Int(Pow(a, b));
@@ -530,9 +563,12 @@ Value Interpreter::BinaryOp(BinOpKind op, const Value& a, const Value& b, bool i
   } else if (a.is_number() && b.is_number()) {
     double x = a.number(), y = b.number();
     switch (op) {
-      case BinOpKind::kAdd: return Value::Float(x + y);
-      case BinOpKind::kSub: return Value::Float(x - y);
-      case BinOpKind::kMul: return Value::Float(x * y);
+      case BinOpKind::kAdd:
+        return Value::Float(x + y);
+      case BinOpKind::kSub:
+        return Value::Float(x - y);
+      case BinOpKind::kMul:
+        return Value::Float(x * y);
       case BinOpKind::kDiv:
         if (y == 0.0) Raise(types_.zero_division_error, "float division by zero");
         return Value::Float(x / y);
@@ -552,7 +588,8 @@ Value Interpreter::BinaryOp(BinOpKind op, const Value& a, const Value& b, bool i
                 "power)");
         }
         return Value::Float(std::pow(x, y));
-      default: break;
+      default:
+        break;
     }
   } else if (op == BinOpKind::kAdd && IsSequenceKind(a) && a.kind() == b.kind()) {
     if (auto* s = a.as<StrObject>()) {
@@ -562,8 +599,10 @@ Value Interpreter::BinaryOp(BinOpKind op, const Value& a, const Value& b, bool i
       }
       return MakeStr(s->value + t);
     }
-    const auto& x = a.is(ObjectKind::kList) ? a.as<ListObject>()->items : a.as<TupleObject>()->items;
-    const auto& y = b.is(ObjectKind::kList) ? b.as<ListObject>()->items : b.as<TupleObject>()->items;
+    const auto& x =
+        a.is(ObjectKind::kList) ? a.as<ListObject>()->items : a.as<TupleObject>()->items;
+    const auto& y =
+        b.is(ObjectKind::kList) ? b.as<ListObject>()->items : b.as<TupleObject>()->items;
     std::vector<Value> items;
     items.reserve(x.size() + y.size());
     items.insert(items.end(), x.begin(), x.end());
@@ -572,17 +611,17 @@ Value Interpreter::BinaryOp(BinOpKind op, const Value& a, const Value& b, bool i
     auto list = std::make_shared<ListObject>(std::move(items));
     Track(list);
     return Value(list);
-  } else if (op == BinOpKind::kMul && ((IsSequenceKind(a) && b.is_integral()) ||
-                                       (a.is_integral() && IsSequenceKind(b)))) {
+  } else if (op == BinOpKind::kMul &&
+             ((IsSequenceKind(a) && b.is_integral()) || (a.is_integral() && IsSequenceKind(b)))) {
     const Value& seq = a.is_integral() ? b : a;
     int64_t count = std::max<int64_t>(0, (a.is_integral() ? a : b).integral());
     int64_t length = seq.is(ObjectKind::kStr)    ? seq.as<StrObject>()->value.size()
                      : seq.is(ObjectKind::kList) ? seq.as<ListObject>()->items.size()
                                                  : seq.as<TupleObject>()->items.size();
     if (length > 0 && count > kMaxSequenceLength / length) {
-      Raise(types_.overflow_error,
-            fmt::format("repeated sequence is too long (more than {} elements)",
-                        kMaxSequenceLength));
+      Raise(
+          types_.overflow_error,
+          fmt::format("repeated sequence is too long (more than {} elements)", kMaxSequenceLength));
     }
     if (auto* s = seq.as<StrObject>()) {
       std::string out;
@@ -613,16 +652,16 @@ Value Interpreter::BinaryOp(BinOpKind op, const Value& a, const Value& b, bool i
     return Value(dict);
   }
   if (op == BinOpKind::kAdd && IsSequenceKind(a) && !a.is(ObjectKind::kTuple)) {
-    Raise(types_.type_error, fmt::format("can only concatenate {} (not \"{}\") to {}",
-                                         TypeName(a), TypeName(b), TypeName(a)));
+    Raise(types_.type_error, fmt::format("can only concatenate {} (not \"{}\") to {}", TypeName(a),
+                                         TypeName(b), TypeName(a)));
   }
   if (op == BinOpKind::kAdd && a.is(ObjectKind::kTuple)) {
-    Raise(types_.type_error, fmt::format("can only concatenate tuple (not \"{}\") to tuple",
-                                         TypeName(b)));
+    Raise(types_.type_error,
+          fmt::format("can only concatenate tuple (not \"{}\") to tuple", TypeName(b)));
   }
-  Raise(types_.type_error, fmt::format("unsupported operand type(s) for {}{}: '{}' and '{}'",
-                                       lang::Spelling(op), inplace ? "=" : "", TypeName(a),
-                                       TypeName(b)));
+  Raise(types_.type_error,
+        fmt::format("unsupported operand type(s) for {}{}: '{}' and '{}'", lang::Spelling(op),
+                    inplace ? "=" : "", TypeName(a), TypeName(b)));
 }
 
 Value Interpreter::SetOperation(BinOpKind op, SetObject& a, SetObject& b) {
@@ -652,9 +691,12 @@ Value Interpreter::UnaryOp(UnaryOpKind op, const Value& a) {
       case UnaryOpKind::kNeg:
         if (v == std::numeric_limits<int64_t>::min()) IntOps{*this}.Overflow();
         return Value::Int(-v);
-      case UnaryOpKind::kPos: return Value::Int(v);
-      case UnaryOpKind::kInvert: return Value::Int(~v);
-      case UnaryOpKind::kNot: break;
+      case UnaryOpKind::kPos:
+        return Value::Int(v);
+      case UnaryOpKind::kInvert:
+        return Value::Int(~v);
+      case UnaryOpKind::kNot:
+        break;
     }
   }
   if (a.is_float()) {

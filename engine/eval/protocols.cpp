@@ -11,7 +11,8 @@ namespace pz::eval {
 namespace {
 
 bool IsAscii(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
 // Resolved slice bounds, as slice.indices(length) computes them.
@@ -103,25 +104,33 @@ std::optional<Value> Interpreter::TryGetAttr(const Value& object, std::string_vi
 std::optional<Value> Interpreter::UnboundMethod(TypeObject& type, std::string_view name) {
   // `str.lower`, `list.append`, ...: a function taking the instance as its first argument.
   Value sample;
-  if (&type == types_.str_type) sample = MakeStr("");
-  else if (&type == types_.list_type) sample = MakeList({});
-  else if (&type == types_.tuple_type) sample = MakeTuple({});
-  else if (&type == types_.dict_type) sample = Value(std::make_shared<DictObject>());
-  else if (&type == types_.set_type) sample = Value(std::make_shared<SetObject>());
-  else if (&type == types_.int_type) sample = Value::Int(0);
-  else if (&type == types_.float_type) sample = Value::Float(0);
-  else return std::nullopt;
+  if (&type == types_.str_type)
+    sample = MakeStr("");
+  else if (&type == types_.list_type)
+    sample = MakeList({});
+  else if (&type == types_.tuple_type)
+    sample = MakeTuple({});
+  else if (&type == types_.dict_type)
+    sample = Value(std::make_shared<DictObject>());
+  else if (&type == types_.set_type)
+    sample = Value(std::make_shared<SetObject>());
+  else if (&type == types_.int_type)
+    sample = Value::Int(0);
+  else if (&type == types_.float_type)
+    sample = Value::Float(0);
+  else
+    return std::nullopt;
   if (!GetBuiltinMethod(*this, sample, name)) return std::nullopt;
   std::string method(name);
   TypeObject* owner = &type;
   return MakeBuiltin(type.name + "." + method, [owner, method](Interpreter& interp,
                                                                CallArgs& args) {
     if (args.positional.empty() || !interp.IsInstance(args.positional[0], owner)) {
-      interp.Raise(interp.types().type_error,
-                   fmt::format("descriptor '{}' for '{}' objects doesn't apply to a '{}' object",
-                               method, owner->name,
-                               args.positional.empty() ? "NoneType"
-                                                       : interp.TypeName(args.positional[0])));
+      interp.Raise(
+          interp.types().type_error,
+          fmt::format("descriptor '{}' for '{}' objects doesn't apply to a '{}' object", method,
+                      owner->name,
+                      args.positional.empty() ? "NoneType" : interp.TypeName(args.positional[0])));
     }
     Value self = args.positional[0];
     args.positional.erase(args.positional.begin());
@@ -178,8 +187,8 @@ Value Interpreter::GetItem(const Value& object, const Value& key) {
     case ObjectKind::kList:
     case ObjectKind::kTuple: {
       bool is_list = obj.kind() == ObjectKind::kList;
-      const auto& items = is_list ? static_cast<ListObject&>(obj).items
-                                  : static_cast<TupleObject&>(obj).items;
+      const auto& items =
+          is_list ? static_cast<ListObject&>(obj).items : static_cast<TupleObject&>(obj).items;
       if (slice != nullptr) {
         std::vector<Value> out = TakeSlice(items, ResolveSlice(*this, *slice, items.size()));
         if (!is_list) return MakeTuple(std::move(out));
@@ -201,7 +210,8 @@ Value Interpreter::GetItem(const Value& object, const Value& key) {
       }
       if (IsAscii(s)) {
         if (slice == nullptr) {
-          return MakeStr(std::string(1, s[NormalizeIndex(*this, key.integral(), s.size(), "string")]));
+          return MakeStr(
+              std::string(1, s[NormalizeIndex(*this, key.integral(), s.size(), "string")]));
         }
         std::vector<char> chars(s.begin(), s.end());
         std::vector<char> out = TakeSlice(chars, ResolveSlice(*this, *slice, s.size()));
@@ -228,11 +238,11 @@ Value Interpreter::GetItem(const Value& object, const Value& key) {
                                                    r.start + b.stop * r.step, r.step * b.step));
       }
       if (!key.is_integral()) {
-        Raise(types_.type_error, fmt::format("range indices must be integers or slices, not {}",
-                                             TypeName(key)));
+        Raise(types_.type_error,
+              fmt::format("range indices must be integers or slices, not {}", TypeName(key)));
       }
-      return Value::Int(r.start + NormalizeIndex(*this, key.integral(), r.size(), "range object") *
-                                      r.step);
+      return Value::Int(r.start +
+                        NormalizeIndex(*this, key.integral(), r.size(), "range object") * r.step);
     }
     default:
       if (std::optional<Value> value = obj.GetItem(*this, key)) return *value;
@@ -322,12 +332,16 @@ int64_t Interpreter::Len(const Value& value) {
         return IsAscii(s) ? static_cast<int64_t>(s.size())
                           : static_cast<int64_t>(DecodeUtf8(s).size());
       }
-      case ObjectKind::kList: return static_cast<int64_t>(static_cast<ListObject&>(obj).items.size());
+      case ObjectKind::kList:
+        return static_cast<int64_t>(static_cast<ListObject&>(obj).items.size());
       case ObjectKind::kTuple:
         return static_cast<int64_t>(static_cast<TupleObject&>(obj).items.size());
-      case ObjectKind::kDict: return static_cast<int64_t>(static_cast<DictObject&>(obj).size());
-      case ObjectKind::kSet: return static_cast<int64_t>(static_cast<SetObject&>(obj).table.size());
-      case ObjectKind::kRange: return static_cast<RangeObject&>(obj).size();
+      case ObjectKind::kDict:
+        return static_cast<int64_t>(static_cast<DictObject&>(obj).size());
+      case ObjectKind::kSet:
+        return static_cast<int64_t>(static_cast<SetObject&>(obj).table.size());
+      case ObjectKind::kRange:
+        return static_cast<RangeObject&>(obj).size();
       default:
         if (std::optional<int64_t> length = obj.Len(*this)) return *length;
     }
@@ -339,8 +353,8 @@ bool Interpreter::Contains(const Value& container, const Value& item) {
   if (auto* s = container.as<StrObject>()) {
     auto* needle = item.as<StrObject>();
     if (needle == nullptr) {
-      Raise(types_.type_error, fmt::format("'in <string>' requires string as left operand, not {}",
-                                           TypeName(item)));
+      Raise(types_.type_error,
+            fmt::format("'in <string>' requires string as left operand, not {}", TypeName(item)));
     }
     return s->value.find(needle->value) != std::string::npos;
   }
@@ -419,12 +433,12 @@ ObjectRef Interpreter::TryGetIter(const Value& value) {
       } else {
         for (const auto& [k, v] : static_cast<DictObject&>(*object).Items()) keys->push_back(k);
       }
-      return index_iterator(object->kind() == ObjectKind::kDict ? "dict_keyiterator"
-                                                                : "set_iterator",
-                            [keys](size_t i) -> std::optional<Value> {
-                              if (i >= keys->size()) return std::nullopt;
-                              return (*keys)[i];
-                            });
+      return index_iterator(
+          object->kind() == ObjectKind::kDict ? "dict_keyiterator" : "set_iterator",
+          [keys](size_t i) -> std::optional<Value> {
+            if (i >= keys->size()) return std::nullopt;
+            return (*keys)[i];
+          });
     }
     case ObjectKind::kRange: {
       auto r = std::static_pointer_cast<RangeObject>(object);

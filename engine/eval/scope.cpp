@@ -42,8 +42,10 @@ class Binder {
             },
             [&](const lang::AugAssign& s) { Target(*s.target); },
             [&](const lang::AnnAssign& s) {
-              if (s.value) Target(*s.target);
-              else CollectTargetNames(*s.target, code_.locals);
+              if (s.value)
+                Target(*s.target);
+              else
+                CollectTargetNames(*s.target, code_.locals);
             },
             [](const lang::Return&) {},
             [&](const lang::If& s) {

@@ -15,11 +15,11 @@ namespace pz::eval {
 
 // The static part of a function (or lambda, or comprehension scope).
 struct FunctionCode {
-  std::string name;      // "f", "<lambda>", "<listcomp>"
-  std::string qualname;  // "outer.<locals>.f", as used in CPython's error messages
-  const lang::Params* params = nullptr;     // nullptr for comprehensions
-  const lang::Block* body = nullptr;        // def
-  const lang::Expr* lambda_body = nullptr;  // lambda
+  std::string name;                      // "f", "<lambda>", "<listcomp>"
+  std::string qualname;                  // "outer.<locals>.f", as used in CPython's error messages
+  const lang::Params* params = nullptr;  // nullptr for comprehensions
+  const lang::Block* body = nullptr;     // def
+  const lang::Expr* lambda_body = nullptr;    // lambda
   std::unordered_set<std::string> locals;     // assigned here, minus global/nonlocal names
   std::unordered_set<std::string> globals;    // declared `global`
   std::unordered_set<std::string> nonlocals;  // declared `nonlocal`

@@ -129,9 +129,8 @@ std::vector<Value> SetObject::Elements() const {
     elements.push_back(key);
   }
   if (all_ints) {
-    std::stable_sort(elements.begin(), elements.end(), [](const Value& a, const Value& b) {
-      return a.integral() < b.integral();
-    });
+    std::stable_sort(elements.begin(), elements.end(),
+                     [](const Value& a, const Value& b) { return a.integral() < b.integral(); });
   }
   return elements;
 }
@@ -147,8 +146,11 @@ int64_t RangeObject::size() const {
 FunctionObject::FunctionObject(std::shared_ptr<const FunctionCode> code,
                                std::shared_ptr<Environment> closure, std::vector<Value> defaults,
                                std::shared_ptr<Environment> globals)
-    : Object(ObjectKind::kFunction), code(std::move(code)), closure(std::move(closure)),
-      defaults(std::move(defaults)), globals(std::move(globals)) {}
+    : Object(ObjectKind::kFunction),
+      code(std::move(code)),
+      closure(std::move(closure)),
+      defaults(std::move(defaults)),
+      globals(std::move(globals)) {}
 
 std::string FunctionObject::Repr(Interpreter& interp) const {
   return fmt::format("<function {}>", code->qualname);

@@ -26,8 +26,22 @@ class TypeObject;
 using ObjectRef = std::shared_ptr<Object>;
 
 enum class ObjectKind {
-  kStr, kTuple, kList, kDict, kSet, kSlice, kEllipsis, kRange, kIterator,
-  kFunction, kBuiltinFunction, kBoundMethod, kPartial, kModule, kType, kException,
+  kStr,
+  kTuple,
+  kList,
+  kDict,
+  kSet,
+  kSlice,
+  kEllipsis,
+  kRange,
+  kIterator,
+  kFunction,
+  kBuiltinFunction,
+  kBoundMethod,
+  kPartial,
+  kModule,
+  kType,
+  kException,
   kExtension,  // defined by a later layer (array, kernel, tpu)
 };
 
@@ -128,8 +142,8 @@ class Object : public std::enable_shared_from_this<Object> {
     return std::nullopt;
   }
   // self OP other for == != < <= > >=; nullopt falls back to identity (==, !=) or TypeError.
-  virtual std::optional<Value> Compare(Interpreter& interp, lang::CmpOpKind op,
-                                       const Value& other, bool reflected) {
+  virtual std::optional<Value> Compare(Interpreter& interp, lang::CmpOpKind op, const Value& other,
+                                       bool reflected) {
     return std::nullopt;
   }
   virtual std::optional<bool> Truthy(Interpreter& interp) { return std::nullopt; }
@@ -190,7 +204,9 @@ class DictObject final : public Object {
   void Set(Interpreter& interp, const Value& key, Value value);
   // Returns the removed value, or nullopt if absent.
   std::optional<Value> Remove(Interpreter& interp, const Value& key);
-  bool Contains(Interpreter& interp, const Value& key) const { return Get(interp, key).has_value(); }
+  bool Contains(Interpreter& interp, const Value& key) const {
+    return Get(interp, key).has_value();
+  }
   size_t size() const { return live_; }
   // Live entries in insertion order.
   std::vector<std::pair<Value, Value>> Items() const;
@@ -226,7 +242,9 @@ class SetObject final : public Object {
 class SliceObject final : public Object {
  public:
   SliceObject(Value start, Value stop, Value step)
-      : Object(ObjectKind::kSlice), start(std::move(start)), stop(std::move(stop)),
+      : Object(ObjectKind::kSlice),
+        start(std::move(start)),
+        stop(std::move(stop)),
         step(std::move(step)) {}
   std::string_view type_name() const override { return "slice"; }
   Value start, stop, step;  // None when omitted
@@ -282,7 +300,7 @@ class FunctionObject final : public Object {
   std::vector<Value> defaults;           // one per parameter, None-filled where no default
   std::vector<bool> has_default;
   std::shared_ptr<Environment> globals;
-  std::shared_ptr<DictObject> attrs;     // function attributes (f.__name__ is built in)
+  std::shared_ptr<DictObject> attrs;  // function attributes (f.__name__ is built in)
 };
 
 // A function implemented in C++ (`len`, `math.sqrt`, `list.append` before binding, ...).
@@ -304,7 +322,10 @@ class BoundMethodObject final : public Object {
       : Object(ObjectKind::kBoundMethod), self(std::move(self)), function(std::move(function)) {}
   std::string_view type_name() const override { return "method"; }
   std::string Repr(Interpreter& interp) const override;
-  void ClearReferences() override { self = Value(); function = Value(); }
+  void ClearReferences() override {
+    self = Value();
+    function = Value();
+  }
   Value self;
   Value function;
 };
@@ -314,12 +335,18 @@ class PartialObject final : public Object {
  public:
   PartialObject(Value func, std::vector<Value> args,
                 std::vector<std::pair<std::string, Value>> keywords)
-      : Object(ObjectKind::kPartial), func(std::move(func)), args(std::move(args)),
+      : Object(ObjectKind::kPartial),
+        func(std::move(func)),
+        args(std::move(args)),
         keywords(std::move(keywords)) {}
   std::string_view type_name() const override { return "functools.partial"; }
   std::string Repr(Interpreter& interp) const override;
   std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) override;
-  void ClearReferences() override { func = Value(); args.clear(); keywords.clear(); }
+  void ClearReferences() override {
+    func = Value();
+    args.clear();
+    keywords.clear();
+  }
   Value func;
   std::vector<Value> args;
   std::vector<std::pair<std::string, Value>> keywords;
@@ -346,7 +373,9 @@ class TypeObject final : public Object {
  public:
   using Constructor = std::function<Value(Interpreter&, TypeObject&, CallArgs&)>;
   TypeObject(std::string name, TypeObject* base, Constructor constructor)
-      : Object(ObjectKind::kType), name(std::move(name)), base(base),
+      : Object(ObjectKind::kType),
+        name(std::move(name)),
+        base(base),
         constructor(std::move(constructor)) {}
   std::string_view type_name() const override { return "type"; }
   std::string Repr(Interpreter& interp) const override { return "<class '" + name + "'>"; }
@@ -378,9 +407,9 @@ class ExceptionObject final : public Object {
 
   TypeObject* type;
   std::vector<Value> args;
-  SourceSpan span;                        // where it was raised
+  SourceSpan span;                    // where it was raised
   std::vector<TraceEntry> traceback;  // outermost first
-  std::vector<std::string> notes;         // extra hint lines shown under the error
+  std::vector<std::string> notes;     // extra hint lines shown under the error
 };
 
 // Convenience constructors.

@@ -20,6 +20,9 @@ using ExprPtr = std::unique_ptr<Expr>;  // nullable where documented ("optional"
 using StmtPtr = std::unique_ptr<Stmt>;
 using Block = std::vector<StmtPtr>;
 
+// The node structs below are kept one per line where they fit, for a table-like read.
+// clang-format off
+
 // ---------------------------------------------------------------------------------------------
 // Operators
 
@@ -189,6 +192,8 @@ struct Stmt {
   StmtNode node;
   SourceSpan span;  // the whole statement; for compound statements, the header line
 };
+
+// clang-format on
 
 struct Module {
   Block body;

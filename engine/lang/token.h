@@ -12,6 +12,7 @@
 namespace pz::lang {
 
 // X(Name, "spelling"). Spelling is what error messages show ("expected `)`").
+// clang-format off
 #define PZ_TOKENS(X)                 \
   X(kEnd, "end of file")             \
   X(kNewline, "newline")             \
@@ -108,6 +109,7 @@ namespace pz::lang {
   X(kCaretAssign, "^=")              \
   X(kLShiftAssign, "<<=")            \
   X(kRShiftAssign, ">>=")
+// clang-format on
 
 enum class TokenKind : uint8_t {
 #define PZ_TOKEN_ENUM(name, spelling) name,
@@ -122,9 +124,9 @@ TokenKind KeywordOrName(std::string_view word);
 
 // Flags of a kString token.
 struct StringFlags {
-  bool raw = false;     // r"..." : backslashes kept
-  bool fstring = false; // f"..." : text holds the raw body; the parser splits fields
-  bool bytes = false;   // b"..." : lexed, rejected by the parser with a diagnostic
+  bool raw = false;      // r"..." : backslashes kept
+  bool fstring = false;  // f"..." : text holds the raw body; the parser splits fields
+  bool bytes = false;    // b"..." : lexed, rejected by the parser with a diagnostic
 };
 
 struct Token {

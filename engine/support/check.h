@@ -7,8 +7,7 @@
 
 namespace pz::detail {
 [[noreturn]] inline void CheckFailed(const char* expr, const char* file, int line) {
-  std::fprintf(stderr, "internal error (a bug in pallas-puzzles): %s at %s:%d\n", expr, file,
-               line);
+  std::fprintf(stderr, "internal error (a bug in pallas-puzzles): %s at %s:%d\n", expr, file, line);
   std::abort();
 }
 }  // namespace pz::detail

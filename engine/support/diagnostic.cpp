@@ -72,8 +72,8 @@ void AppendExcerpt(std::string& out, SourceSpan span, const SourceManager& sourc
   }
   std::string underline = "^" + std::string(width > 1 ? width - 1 : 0, '~');
   const char* mark_color = options.color ? kRed : "";
-  out += fmt::format("{}{} |{} {}{}{}{}\n", blue, blank, reset, marks, mark_color, underline,
-                     reset);
+  out +=
+      fmt::format("{}{} |{} {}{}{}{}\n", blue, blank, reset, marks, mark_color, underline, reset);
 }
 
 }  // namespace
@@ -81,10 +81,9 @@ void AppendExcerpt(std::string& out, SourceSpan span, const SourceManager& sourc
 bool DiagnosticSink::HasErrors() const { return ErrorCount() > 0; }
 
 int DiagnosticSink::ErrorCount() const {
-  return static_cast<int>(std::count_if(diagnostics_.begin(), diagnostics_.end(),
-                                        [](const Diagnostic& d) {
-                                          return d.severity == Severity::kError;
-                                        }));
+  return static_cast<int>(
+      std::count_if(diagnostics_.begin(), diagnostics_.end(),
+                    [](const Diagnostic& d) { return d.severity == Severity::kError; }));
 }
 
 std::string FormatLocation(SourceSpan span, const SourceManager& sources) {
@@ -117,9 +116,9 @@ std::string Render(const Diagnostic& diagnostic, const SourceManager& sources,
   }
 
   const char* sev_color = options.color ? SeverityColor(diagnostic.severity) : "";
-  std::string where =
-      diagnostic.span && diagnostic.span->valid() ? FormatLocation(*diagnostic.span, sources) + ": "
-                                                  : std::string();
+  std::string where = diagnostic.span && diagnostic.span->valid()
+                          ? FormatLocation(*diagnostic.span, sources) + ": "
+                          : std::string();
   out += fmt::format("{}{}{}{}: {}{}{}{}\n", bold, where, sev_color,
                      SeverityName(diagnostic.severity), reset, bold, diagnostic.message, reset);
   if (diagnostic.span && diagnostic.span->valid()) {

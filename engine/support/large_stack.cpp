@@ -20,9 +20,9 @@ void RunOnLargeStack(const std::function<void()>& fn, size_t stack_bytes) {
     return;
   }
   pthread_t thread;
-  bool started = pthread_attr_setstacksize(&attr, stack_bytes) == 0 &&
-                 pthread_create(&thread, &attr, Trampoline,
-                                const_cast<std::function<void()>*>(&fn)) == 0;
+  bool started =
+      pthread_attr_setstacksize(&attr, stack_bytes) == 0 &&
+      pthread_create(&thread, &attr, Trampoline, const_cast<std::function<void()>*>(&fn)) == 0;
   pthread_attr_destroy(&attr);
   if (!started) {
     fn();

@@ -7,19 +7,19 @@
 namespace pz::array {
 namespace {
 
-constexpr DType kTypes[] = {DType::kBool,   DType::kUInt8,    DType::kInt8,    DType::kUInt32,
-                            DType::kInt32,  DType::kBFloat16, DType::kFloat16, DType::kFloat32};
+constexpr DType kTypes[] = {DType::kBool,  DType::kUInt8,    DType::kInt8,    DType::kUInt32,
+                            DType::kInt32, DType::kBFloat16, DType::kFloat16, DType::kFloat32};
 
 // jnp.promote_types(row, column) for kTypes, printed by JAX 0.10.2 (32-bit mode).
 constexpr DType kExpected[8][8] = {
     {DType::kBool, DType::kUInt8, DType::kInt8, DType::kUInt32, DType::kInt32, DType::kBFloat16,
      DType::kFloat16, DType::kFloat32},
-    {DType::kUInt8, DType::kUInt8, DType::kInt16, DType::kUInt32, DType::kInt32,
-     DType::kBFloat16, DType::kFloat16, DType::kFloat32},
+    {DType::kUInt8, DType::kUInt8, DType::kInt16, DType::kUInt32, DType::kInt32, DType::kBFloat16,
+     DType::kFloat16, DType::kFloat32},
     {DType::kInt8, DType::kInt16, DType::kInt8, DType::kInt32, DType::kInt32, DType::kBFloat16,
      DType::kFloat16, DType::kFloat32},
-    {DType::kUInt32, DType::kUInt32, DType::kInt32, DType::kUInt32, DType::kInt32,
-     DType::kBFloat16, DType::kFloat16, DType::kFloat32},
+    {DType::kUInt32, DType::kUInt32, DType::kInt32, DType::kUInt32, DType::kInt32, DType::kBFloat16,
+     DType::kFloat16, DType::kFloat32},
     {DType::kInt32, DType::kInt32, DType::kInt32, DType::kInt32, DType::kInt32, DType::kBFloat16,
      DType::kFloat16, DType::kFloat32},
     {DType::kBFloat16, DType::kBFloat16, DType::kBFloat16, DType::kBFloat16, DType::kBFloat16,

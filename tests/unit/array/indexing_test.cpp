@@ -50,9 +50,8 @@ TEST(Indexing, BooleanMasksSelectElements) {
   Array a = Iota2D();
   std::vector<double> mask(12);
   for (int i = 0; i < 12; ++i) mask[i] = i > 8;
-  Array picked =
-      GetIndexed(a, {Index{.kind = Index::Kind::kArray,
-                           .array = Array::FromDoubles(DType::kBool, {3, 4}, mask)}});
+  Array picked = GetIndexed(a, {Index{.kind = Index::Kind::kArray,
+                                      .array = Array::FromDoubles(DType::kBool, {3, 4}, mask)}});
   EXPECT_EQ(picked.ToDoubles(), (std::vector<double>{9, 10, 11}));
 }
 

@@ -21,7 +21,8 @@ Result RunCli(const std::string& args) {
   if (pipe == nullptr) return result;
   std::array<char, 4096> buffer;
   size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    result.output.append(buffer.data(), n);
   int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
@@ -56,21 +57,24 @@ TEST(ExitCodes, SyntaxErrorsAre65) {
 
 TEST(ExitCodes, RuntimeErrorsAndLimitsAre70) {
   EXPECT_EQ(RunCli("run " + WriteProgram("pz_cli_boom.py", "1 / 0\n")).exit_code, 70);
-  Result r = RunCli("run --max-steps 1000 " + WriteProgram("pz_cli_loop.py", "while True:\n    pass\n"));
+  Result r =
+      RunCli("run --max-steps 1000 " + WriteProgram("pz_cli_loop.py", "while True:\n    pass\n"));
   EXPECT_EQ(r.exit_code, 70);
   EXPECT_NE(r.output.find("step limit of 1000 exceeded"), std::string::npos);
-  r = RunCli("run --timeout 0.2 --max-steps 0 " + WriteProgram("pz_cli_spin.py", "while True:\n    pass\n"));
+  r = RunCli("run --timeout 0.2 --max-steps 0 " +
+             WriteProgram("pz_cli_spin.py", "while True:\n    pass\n"));
   EXPECT_EQ(r.exit_code, 70);
   EXPECT_NE(r.output.find("time limit"), std::string::npos);
 }
 
 TEST(ExitCodes, ArraysAboveTheAllocationLimitAreAnError) {
-  std::string program = WriteProgram("pz_cli_big.py",
-                                     "import jax.numpy as jnp\nx = jnp.zeros((1024, 1024, 8))\n");
+  std::string program =
+      WriteProgram("pz_cli_big.py", "import jax.numpy as jnp\nx = jnp.zeros((1024, 1024, 8))\n");
   Result r = RunCli("run --max-array-gib 0.01 " + program);
   EXPECT_EQ(r.exit_code, 70);
-  EXPECT_NE(r.output.find("pz_cli_big.py:2:5: error: ValueError: an array of shape (1024, 1024, 8)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.output.find("pz_cli_big.py:2:5: error: ValueError: an array of shape (1024, 1024, 8)"),
+      std::string::npos)
       << r.output;
   EXPECT_EQ(RunCli("run " + program).exit_code, 0);
   EXPECT_EQ(RunCli("run --max-array-gib 0 " + program).exit_code, 64);

@@ -17,15 +17,15 @@ TEST(Interpreter, PrintsLikePython) {
 
 TEST(Interpreter, ClosuresSeeLateBindingAndNonlocal) {
   EXPECT_EQ(Output("def counter():\n"
-                "    n = 0\n"
-                "    def inc():\n"
-                "        nonlocal n\n"
-                "        n += 1\n"
-                "        return n\n"
-                "    return inc\n"
-                "c = counter()\n"
-                "c(); c()\n"
-                "print(c())\n"),
+                   "    n = 0\n"
+                   "    def inc():\n"
+                   "        nonlocal n\n"
+                   "        n += 1\n"
+                   "        return n\n"
+                   "    return inc\n"
+                   "c = counter()\n"
+                   "c(); c()\n"
+                   "print(c())\n"),
             "3\n");
 }
 
@@ -48,10 +48,10 @@ TEST(Interpreter, ComprehensionVariablesDoNotLeak) {
 
 TEST(Interpreter, ArgumentBindingFollowsPython) {
   EXPECT_EQ(Output("def f(a, b=2, *rest, key=None, **extra):\n"
-                "    return (a, b, rest, key, extra)\n"
-                "print(f(1))\n"
-                "print(f(1, 3, 4, 5, key='k', z=9))\n"
-                "print(f(*[7, 8], **{'key': 1}))\n"),
+                   "    return (a, b, rest, key, extra)\n"
+                   "print(f(1))\n"
+                   "print(f(1, 3, 4, 5, key='k', z=9))\n"
+                   "print(f(*[7, 8], **{'key': 1}))\n"),
             "(1, 2, (), None, {})\n(1, 3, (4, 5), 'k', {'z': 9})\n(7, 8, (), 1, {})\n");
 }
 
@@ -72,21 +72,21 @@ TEST(Interpreter, ReportsCPythonArgumentErrors) {
 
 TEST(Interpreter, ExceptionsAreCaughtByTypeHierarchy) {
   EXPECT_EQ(Output("try:\n"
-                "    {}['x']\n"
-                "except LookupError as e:\n"
-                "    print('caught', repr(e), str(e))\n"
-                "finally:\n"
-                "    print('done')\n"),
+                   "    {}['x']\n"
+                   "except LookupError as e:\n"
+                   "    print('caught', repr(e), str(e))\n"
+                   "finally:\n"
+                   "    print('done')\n"),
             "caught KeyError('x') 'x'\ndone\n");
 }
 
 TEST(Interpreter, FinallyRunsWhenReturning) {
   EXPECT_EQ(Output("def f():\n"
-                "    try:\n"
-                "        return 1\n"
-                "    finally:\n"
-                "        print('cleanup')\n"
-                "print(f())\n"),
+                   "    try:\n"
+                   "        return 1\n"
+                   "    finally:\n"
+                   "        print('cleanup')\n"
+                   "print(f())\n"),
             "cleanup\n1\n");
 }
 
@@ -97,11 +97,12 @@ TEST(Interpreter, BareRaiseReraisesTheHandledException) {
 }
 
 TEST(Interpreter, UncaughtErrorInNestedCallHasTraceback) {
-  auto r = RunProgram("def inner(x):\n"
-                      "    return x[5]\n"
-                      "def outer():\n"
-                      "    return inner([1, 2])\n"
-                      "outer()\n");
+  auto r = RunProgram(
+      "def inner(x):\n"
+      "    return x[5]\n"
+      "def outer():\n"
+      "    return inner([1, 2])\n"
+      "outer()\n");
   EXPECT_EQ(r.error, "IndexError: list index out of range");
   EXPECT_EQ(r.error_line, 2);
   EXPECT_NE(r.rendered.find("Traceback (most recent call last):\n"
@@ -126,9 +127,10 @@ TEST(Interpreter, StepLimitStopsEndlessLoops) {
 }
 
 TEST(Interpreter, StepLimitCannotBeCaught) {
-  auto r = RunProgram("try:\n    while True:\n        pass\nexcept BaseException:\n"
-                      "    print('swallowed')\n",
-                      InterpreterOptions{.max_steps = 500});
+  auto r = RunProgram(
+      "try:\n    while True:\n        pass\nexcept BaseException:\n"
+      "    print('swallowed')\n",
+      InterpreterOptions{.max_steps = 500});
   EXPECT_NE(r.error.find("step limit"), std::string::npos);
   EXPECT_EQ(r.output, "");
 }
@@ -173,16 +175,16 @@ TEST(Interpreter, UnpackingReportsCountMismatch) {
 
 TEST(Interpreter, DecoratorsApplyBottomUp) {
   EXPECT_EQ(Output("def tag(t):\n"
-                "    def wrap(f):\n"
-                "        return lambda: t + f()\n"
-                "    return wrap\n"
-                "@tag('a')\n@tag('b')\ndef g():\n    return 'c'\nprint(g())\n"),
+                   "    def wrap(f):\n"
+                   "        return lambda: t + f()\n"
+                   "    return wrap\n"
+                   "@tag('a')\n@tag('b')\ndef g():\n    return 'c'\nprint(g())\n"),
             "abc\n");
 }
 
 TEST(Interpreter, FStringsFormatFields) {
   EXPECT_EQ(Output("x = 3.14159\nn = 7\nw = 6\n"
-                "print(f'{x:.2f}|{n:03d}|{n!r}|{x=}|{n:>{w}}|{{lit}}')\n"),
+                   "print(f'{x:.2f}|{n:03d}|{n!r}|{x=}|{n:>{w}}|{{lit}}')\n"),
             "3.14|007|7|x=3.14159|     7|{lit}\n");
 }
 
@@ -204,18 +206,17 @@ TEST(Interpreter, SelfReferencingListPrintsEllipsis) {
 TEST(Interpreter, ClosureCyclesAreFreedAtTeardown) {
   // Leak checkers (ASan's LeakSanitizer in CI) flag this test if cycles survive teardown.
   EXPECT_EQ(Output("def make():\n"
-                "    data = [1, 2]\n"
-                "    def get():\n"
-                "        return data\n"
-                "    return get\n"
-                "fs = [make() for _ in range(100)]\n"
-                "print(len(fs))\n"),
+                   "    data = [1, 2]\n"
+                   "    def get():\n"
+                   "        return data\n"
+                   "    return get\n"
+                   "fs = [make() for _ in range(100)]\n"
+                   "print(len(fs))\n"),
             "100\n");
 }
 
 TEST(Interpreter, ExceptionTypesMustDeriveFromBaseException) {
-  EXPECT_EQ(RunProgram("raise 5\n").error,
-            "TypeError: exceptions must derive from BaseException");
+  EXPECT_EQ(RunProgram("raise 5\n").error, "TypeError: exceptions must derive from BaseException");
 }
 
 }  // namespace

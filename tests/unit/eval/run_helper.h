@@ -11,10 +11,10 @@
 namespace pz::eval::testing {
 
 struct RunResult {
-  std::string output;      // everything print() wrote
-  std::string error;       // the first error's message ("" when the program succeeded)
-  std::string rendered;    // the full rendered diagnostic(s)
-  int error_line = 0;      // line of the first error's primary span
+  std::string output;    // everything print() wrote
+  std::string error;     // the first error's message ("" when the program succeeded)
+  std::string rendered;  // the full rendered diagnostic(s)
+  int error_line = 0;    // line of the first error's primary span
 };
 
 inline RunResult RunProgram(std::string_view program, InterpreterOptions options = {}) {
