@@ -205,34 +205,33 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
       return Bin(interp, kernel, *b[0], *b[1]);
     });
   }
-  // lax.div / lax.rem round toward zero (C semantics), unlike jnp's floor division.
-  AddFunction(interp, m.lax, "div", [](Interpreter& interp, CallArgs& args) {
-    auto b = BindArgs(interp, "div", args, {"x", "y"});
-    Array x = ToArray(interp, *b[0]);
-    Array y = ToArray(interp, *b[1]);
-    return WrapArray(GuardArrayOp(interp, [&] {
-      Array q = array::Binary(BinaryOp::kDiv, x, y);
-      if (array::IsFloating(x.dtype()) || array::IsFloating(y.dtype())) return q;
-      // Integer division truncating toward zero.
-      Array truncated =
-          array::Binary(BinaryOp::kMul, array::Unary(UnaryOp::kSign, q),
-                        array::Unary(UnaryOp::kFloor, array::Unary(UnaryOp::kAbs, q)));
-      return truncated.AsType(array::PromoteTypes(x.dtype(), y.dtype()));
-    }));
-  });
-  AddFunction(interp, m.lax, "rem", [](Interpreter& interp, CallArgs& args) {
-    auto b = BindArgs(interp, "rem", args, {"x", "y"});
-    Array x = ToArray(interp, *b[0]);
-    Array y = ToArray(interp, *b[1]);
-    return WrapArray(GuardArrayOp(interp, [&] {
-      // x - y * trunc(x / y): the remainder takes the sign of x.
-      Array q = array::Binary(BinaryOp::kDiv, x, y);
-      Array t = array::Binary(BinaryOp::kMul, array::Unary(UnaryOp::kSign, q),
-                              array::Unary(UnaryOp::kFloor, array::Unary(UnaryOp::kAbs, q)));
-      Array r = array::Binary(BinaryOp::kSub, x, array::Binary(BinaryOp::kMul, y, t));
-      return r.AsType(array::PromoteTypes(x.dtype(), y.dtype()));
-    }));
-  });
+  // lax.div / lax.rem round toward zero (C semantics), unlike jnp's floor division. Both are
+  // built from the exact floor forms: where the floor remainder is nonzero and its sign differs
+  // from x's, the truncated quotient is one more and the remainder one `y` less.
+  for (const char* name : {"div", "rem"}) {
+    std::string fn = name;
+    AddFunction(interp, m.lax, fn, [fn](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, fn, args, {"x", "y"});
+      Array x = ToArray(interp, *b[0]);
+      Array y = ToArray(interp, *b[1]);
+      return WrapArray(GuardArrayOp(interp, [&] {
+        bool floating = array::IsFloating(x.dtype()) || array::IsFloating(y.dtype());
+        if (fn == "div" && floating) return array::Binary(BinaryOp::kDiv, x, y);
+        Array zero = Array::Scalar(DType::kInt32, 0);
+        zero.set_weak_type(true);
+        Array mod = array::Binary(BinaryOp::kMod, x, y);
+        Array adjust =
+            array::Binary(BinaryOp::kLogicalAnd, array::Binary(BinaryOp::kNe, mod, zero),
+                          array::Binary(BinaryOp::kNe, array::Binary(BinaryOp::kLt, mod, zero),
+                                        array::Binary(BinaryOp::kLt, x, zero)));
+        if (fn == "rem") {
+          return array::Where(adjust, array::Binary(BinaryOp::kSub, mod, y), mod);
+        }
+        Array floor = array::Binary(BinaryOp::kFloorDiv, x, y);
+        return array::Binary(BinaryOp::kAdd, floor, adjust.AsType(floor.dtype()));
+      }));
+    });
+  }
 
   // ---- where / select / clip / convert -----------------------------------------------------
   Add(interp, {&m.jnp, &m.np}, "where", [](Interpreter& interp, CallArgs& args) {

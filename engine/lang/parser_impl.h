@@ -116,6 +116,8 @@ class Parser {
   StmtPtr ParseImportFrom();
   Alias ParseAlias(bool dotted);
   StmtPtr ParseIf(bool is_elif);
+  // The body of a `for`/`while` (inside the loop context) and its optional `else` clause.
+  void ParseLoopBody(const Token& keyword, Block& body, Block& orelse);
   StmtPtr ParseWhile();
   StmtPtr ParseFor();
   StmtPtr ParseTry();

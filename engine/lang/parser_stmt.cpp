@@ -384,21 +384,25 @@ StmtPtr Parser::ParseIf(bool is_elif) {
   return std::make_unique<Stmt>(Stmt{std::move(node), span});
 }
 
+void Parser::ParseLoopBody(const Token& keyword, Block& body, Block& orelse) {
+  {
+    ScopedValue<int> loop(context_.loop_depth, context_.loop_depth + 1);
+    body = ParseSuite(keyword);
+  }
+  if (At(TokenKind::kElse)) {
+    Token else_token = Advance();
+    ExpectHeaderColon("`else`");
+    orelse = ParseSuite(else_token);
+  }
+}
+
 StmtPtr Parser::ParseWhile() {
   Token keyword = Advance();
   While node;
   node.test = ParseExpr();
   SourceSpan span =
       SourceSpan::Cover(keyword.span, ExpectHeaderColon("the `while` condition").span);
-  {
-    ScopedValue<int> loop(context_.loop_depth, context_.loop_depth + 1);
-    node.body = ParseSuite(keyword);
-  }
-  if (At(TokenKind::kElse)) {
-    Token else_token = Advance();
-    ExpectHeaderColon("`else`");
-    node.orelse = ParseSuite(else_token);
-  }
+  ParseLoopBody(keyword, node.body, node.orelse);
   return std::make_unique<Stmt>(Stmt{std::move(node), span});
 }
 
@@ -414,15 +418,7 @@ StmtPtr Parser::ParseFor() {
   node.iter = ParseStarExpressions();
   CheckNotBareStarred(*node.iter);
   SourceSpan span = SourceSpan::Cover(keyword.span, ExpectHeaderColon("`for ... in ...`").span);
-  {
-    ScopedValue<int> loop(context_.loop_depth, context_.loop_depth + 1);
-    node.body = ParseSuite(keyword);
-  }
-  if (At(TokenKind::kElse)) {
-    Token else_token = Advance();
-    ExpectHeaderColon("`else`");
-    node.orelse = ParseSuite(else_token);
-  }
+  ParseLoopBody(keyword, node.body, node.orelse);
   return std::make_unique<Stmt>(Stmt{std::move(node), span});
 }
 
