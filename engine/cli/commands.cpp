@@ -22,7 +22,9 @@ int VersionCommand(const std::vector<std::string>&) {
 
 const std::vector<Command>& Commands() {
   static const std::vector<Command> kCommands = {
-      {"run", "run [--max-steps N] [--timeout S] [--max-array-gib G] [--dump-ast] FILE.py",
+      {"run",
+       "run [--semantics tpu|interpret] [--dump-ir] [--stats] [--lint] [--max-steps N] "
+       "[--timeout S] [--max-array-gib G] [--dump-ast] FILE.py",
        "run a Python file with the engine, printing as Python would", RunCommand},
       {"help", "help", "show this help", HelpCommand},
       {"version", "version", "print the version", VersionCommand},

@@ -10,6 +10,7 @@
 #include "eval/interpreter.h"
 #include "lang/ast_printer.h"
 #include "lang/parser.h"
+#include "tpu/pallas_call.h"
 
 namespace pz::cli {
 namespace {
@@ -18,6 +19,7 @@ struct RunOptions {
   std::string file;
   bool dump_ast = false;
   eval::InterpreterOptions interpreter;
+  tpu::EmulatorOptions emulator;
 };
 
 int UsageError(const std::string& message) {
@@ -36,6 +38,22 @@ std::optional<int> ParseRunOptions(const std::vector<std::string>& args, RunOpti
     };
     if (arg == "--dump-ast") {
       options.dump_ast = true;
+    } else if (arg == "--dump-ir") {
+      options.emulator.dump_ir = true;
+    } else if (arg == "--stats") {
+      options.emulator.stats = true;
+    } else if (arg == "--lint") {
+      options.emulator.lint = true;
+    } else if (arg == "--semantics" || arg.rfind("--semantics=", 0) == 0) {
+      std::optional<std::string> text =
+          arg == "--semantics" ? value("--semantics") : std::optional(arg.substr(12));
+      if (text == "tpu") {
+        options.emulator.semantics = tpu::Semantics::kTpu;
+      } else if (text == "interpret") {
+        options.emulator.semantics = tpu::Semantics::kInterpret;
+      } else {
+        return UsageError("`--semantics` is `tpu` (the default) or `interpret`");
+      }
     } else if (arg == "--max-steps") {
       std::optional<std::string> text = value("--max-steps");
       int64_t steps = 0;
@@ -108,8 +126,25 @@ int RunCommand(const std::vector<std::string>& args) {
     std::fwrite(text.data(), 1, text.size(), stdout);
   };
   eval::Interpreter interpreter(sources, options.interpreter);
+  tpu::InstallPallas(interpreter, options.emulator);
   std::optional<Diagnostic> error = interpreter.RunModule(std::move(module));
   std::fflush(stdout);
+  tpu::EmulatorSession* session = tpu::SessionOf(interpreter);
+  for (const Diagnostic& warning : session->warnings) {
+    std::fputs(Render(warning, sources, render).c_str(), stderr);
+  }
+  if (options.emulator.stats) {
+    for (const tpu::CallStats& call : session->stats) {
+      const tpu::Counters& c = call.counters;
+      std::fprintf(stderr,
+                   "stats: pallas_call %s (%s): %lld grid steps, HBM read %lld B, HBM written "
+                   "%lld B, %lld flops, VMEM %lld B (blocks double-buffered + scratch)\n",
+                   call.name.c_str(), FormatLocation(call.span, sources).c_str(),
+                   static_cast<long long>(c.grid_steps), static_cast<long long>(c.hbm_bytes_read),
+                   static_cast<long long>(c.hbm_bytes_written), static_cast<long long>(c.flops),
+                   static_cast<long long>(c.vmem_high_water));
+    }
+  }
   if (error) {
     std::fputs(Render(*error, sources, render).c_str(), stderr);
     return kExitRuntime;

@@ -207,9 +207,50 @@ std::optional<Value> DTypeObject::Compare(Interpreter& interp, lang::CmpOpKind o
   return Value::Bool(op == lang::CmpOpKind::kEq ? equal : !equal);
 }
 
+namespace {
+
+// Calls `visit` on every value of `args`, looking one level into lists and tuples (where
+// jnp.concatenate & co. take their arrays); stops early when `visit` returns true.
+bool AnyArgument(const CallArgs& args, const std::function<bool(const Value&)>& visit) {
+  auto check = [&](const Value& value) {
+    if (visit(value)) return true;
+    const std::vector<Value>* items = nullptr;
+    if (auto* list = value.as<ListObject>()) items = &list->items;
+    if (auto* tuple = value.as<TupleObject>()) items = &tuple->items;
+    if (items == nullptr) return false;
+    for (const Value& item : *items) {
+      if (visit(item)) return true;
+    }
+    return false;
+  };
+  for (const Value& value : args.positional) {
+    if (check(value)) return true;
+  }
+  for (const auto& keyword : args.keywords) {
+    if (check(keyword.second)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void AddFunction(Interpreter& interp, ModuleObject& module, const std::string& name,
                  BuiltinFunctionObject::Fn fn) {
-  module.Set(name, interp.MakeBuiltin(module.name + "." + name, std::move(fn)));
+  std::string full_name = module.name + "." + name;
+  auto traced = [fn = std::move(fn), full_name](Interpreter& interp, CallArgs& args) -> Value {
+    if (TraceHooks* hooks = interp.trace_hooks()) {
+      bool has_tracer = AnyArgument(args, [](const Value& v) {
+        return v.is_object() && v.object()->IsTracer();
+      });
+      if (has_tracer) return hooks->TraceArrayFunction(interp, full_name, fn, args);
+      AnyArgument(args, [&](const Value& v) {
+        if (auto* array = v.as<ArrayObject>()) hooks->CheckConstant(interp, *array);
+        return false;
+      });
+    }
+    return fn(interp, args);
+  };
+  module.Set(name, interp.MakeBuiltin(full_name, std::move(traced)));
 }
 
 }  // namespace pz::eval

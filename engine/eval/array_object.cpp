@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
+
 #include "array/elementwise.h"
 #include "array/indexing.h"
 #include "array/print.h"
@@ -12,6 +14,13 @@
 #include "eval/format.h"
 
 namespace pz::eval {
+
+namespace {
+std::atomic<uint64_t> array_serial{0};
+}  // namespace
+
+uint64_t ArrayObject::NextSerial() { return array_serial.fetch_add(1) + 1; }
+uint64_t ArrayObject::CurrentSerial() { return array_serial.load(); }
 
 using array::Array;
 
@@ -259,6 +268,7 @@ bool ArrayObject::SetAttr(Interpreter& interp, std::string_view name, const Valu
 }
 
 std::optional<Value> ArrayObject::GetItem(Interpreter& interp, const Value& key) {
+  if (TraceHooks* hooks = interp.trace_hooks()) hooks->CheckConstant(interp, *this);
   std::vector<array::Index> index = ToIndices(interp, key);
   return WrapArray(GuardArrayOp(interp, [&] { return array::GetIndexed(value, index); }));
 }

@@ -19,7 +19,8 @@ namespace pz::eval {
 class ArrayObject final : public Object {
  public:
   explicit ArrayObject(array::Array value, bool numpy = false)
-      : Object(ObjectKind::kExtension), value(std::move(value)), numpy(numpy) {}
+      : Object(ObjectKind::kExtension), value(std::move(value)), numpy(numpy),
+        serial(NextSerial()) {}
   std::string_view type_name() const override { return numpy ? "ndarray" : "Array"; }
 
   std::string Repr(Interpreter& interp) const override;
@@ -42,6 +43,11 @@ class ArrayObject final : public Object {
   // Made by the `numpy` module rather than `jax.numpy`: prints as `array([...])`, and operators
   // between numpy arrays (or with Python scalars) stay numpy arrays.
   bool numpy = false;
+  // Creation order of array objects (per process): a kernel trace knows which arrays existed
+  // before it started, i.e. which ones a kernel would capture as constants.
+  const uint64_t serial;
+  static uint64_t NextSerial();
+  static uint64_t CurrentSerial();
 };
 
 // `jnp.float32`, `np.int32`, ...: usable as a dtype argument and callable as a scalar constructor

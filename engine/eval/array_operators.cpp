@@ -77,6 +77,16 @@ std::optional<Array> Operand(Interpreter& interp, const Value& other) {
 
 namespace {
 
+// Inside a kernel trace, arrays from outside the kernel may not be used (captured constants).
+void CheckConstants(Interpreter& interp, const ArrayObject& self, const Value* other) {
+  TraceHooks* hooks = interp.trace_hooks();
+  if (hooks == nullptr) return;
+  hooks->CheckConstant(interp, self);
+  if (other != nullptr) {
+    if (auto* array = other->as<ArrayObject>()) hooks->CheckConstant(interp, *array);
+  }
+}
+
 // A result stays a numpy array when no jax Array took part.
 bool NumpyResult(const ArrayObject& self, const Value& other) {
   auto* o = other.as<ArrayObject>();
@@ -89,6 +99,7 @@ std::optional<Value> ArrayObject::Binary(Interpreter& interp, lang::BinOpKind op
                                          const Value& other, bool reflected) {
   std::optional<Array> rhs = Operand(interp, other);
   if (!rhs) return std::nullopt;
+  CheckConstants(interp, *this, &other);
   const Array& a = reflected ? *rhs : value;
   const Array& b = reflected ? value : *rhs;
   Array result = GuardArrayOp(interp, [&] {
@@ -99,6 +110,7 @@ std::optional<Value> ArrayObject::Binary(Interpreter& interp, lang::BinOpKind op
 }
 
 std::optional<Value> ArrayObject::Unary(Interpreter& interp, lang::UnaryOpKind op) {
+  CheckConstants(interp, *this, nullptr);
   array::UnaryOp kernel;
   switch (op) {
     case lang::UnaryOpKind::kNeg:
@@ -127,6 +139,7 @@ std::optional<Value> ArrayObject::Compare(Interpreter& interp, lang::CmpOpKind o
     if (op == lang::CmpOpKind::kNotEq) return Value::Bool(true);
     return std::nullopt;
   }
+  CheckConstants(interp, *this, &other);
   const Array& a = reflected ? *rhs : value;
   const Array& b = reflected ? value : *rhs;
   return Value(std::make_shared<ArrayObject>(

@@ -26,6 +26,7 @@ Interpreter::Interpreter(SourceManager& sources, InterpreterOptions options)
 }
 
 Interpreter::~Interpreter() {
+  extension_state_.clear();
   // Break reference cycles (closures ↔ scopes, self-containing lists) so everything is freed.
   std::vector<std::shared_ptr<Environment>> envs;
   for (auto& weak : environments_) {
@@ -101,6 +102,12 @@ void Interpreter::InitTypes() {
       return Value(interp.NewException(&self, args.positional));
     };
   }
+}
+
+TypeObject* Interpreter::NewExceptionType(std::string name, TypeObject* base) {
+  auto type = std::make_shared<TypeObject>(std::move(name), base, base->constructor);
+  type_storage_.push_back(type);
+  return type.get();
 }
 
 std::optional<Diagnostic> Interpreter::RunModule(lang::Module module) {

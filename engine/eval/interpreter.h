@@ -64,6 +64,22 @@ struct BuiltinTypes {
 
 class Environment;
 struct FunctionCode;
+class ArrayObject;
+
+// Installed by the kernel layer while a kernel body or index map is being traced. Array functions
+// (everything registered with AddFunction) consult it: a call with a tracer among its arguments
+// is recorded instead of computed, and concrete arrays are checked before use (a kernel may not
+// capture non-scalar constants).
+class TraceHooks {
+ public:
+  virtual ~TraceHooks() = default;
+  // `fn` (the builtin `name`) called with at least one tracer in `args`.
+  virtual Value TraceArrayFunction(Interpreter& interp, const std::string& name,
+                                   const std::function<Value(Interpreter&, CallArgs&)>& fn,
+                                   CallArgs& args) = 0;
+  // Raises if `array` was created outside the trace and may not be captured by it.
+  virtual void CheckConstant(Interpreter& interp, const ArrayObject& array) = 0;
+};
 
 class Interpreter {
  public:
@@ -160,6 +176,15 @@ class Interpreter {
   SourceSpan current_span() const;
   // Current Python call depth (module level is 1).
   int depth() const { return static_cast<int>(frames_.size()); }
+  // The trace in progress (innermost), or nullptr outside kernels.
+  TraceHooks* trace_hooks() const { return trace_hooks_; }
+  void set_trace_hooks(TraceHooks* hooks) { trace_hooks_ = hooks; }
+  // A new exception type deriving from `base` (e.g. JAX's TracerBoolConversionError), owned by
+  // the interpreter; not added to the builtins.
+  TypeObject* NewExceptionType(std::string name, TypeObject* base);
+  // Per-session objects of later layers (the kernel layer's state), keyed by name; destroyed
+  // with the interpreter.
+  std::shared_ptr<void>& extension_state(const std::string& key) { return extension_state_[key]; }
 
  private:
   friend class Evaluator;
@@ -199,6 +224,8 @@ class Interpreter {
   // Exceptions being handled by enclosing `except` blocks (innermost last), for bare `raise`.
   std::vector<std::shared_ptr<ExceptionObject>> handling_;
   Value ellipsis_;
+  TraceHooks* trace_hooks_ = nullptr;
+  std::unordered_map<std::string, std::shared_ptr<void>> extension_state_;
   int64_t steps_ = 0;
   std::chrono::steady_clock::time_point deadline_;
 };

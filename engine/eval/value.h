@@ -158,6 +158,9 @@ class Object : public std::enable_shared_from_this<Object> {
   virtual std::optional<size_t> Hash(Interpreter& interp) { return std::nullopt; }
   // Drops references to other objects; called at interpreter teardown to break cycles.
   virtual void ClearReferences() {}
+  // True for the abstract values of a kernel trace (kernel layer): array functions given one
+  // record an instruction instead of computing (see TraceHooks in interpreter.h).
+  virtual bool IsTracer() const { return false; }
 
  private:
   ObjectKind kind_;

@@ -1,0 +1,124 @@
+// The kernel IR: what tracing a Pallas kernel body (or a BlockSpec index map) produces and the
+// tpu executor runs once per grid step. A Function is a tree of Regions holding flat lists of
+// Instrs; every value has a static type (shape, dtype, weak flag) and one defining instruction
+// (or is a region parameter), and every instruction carries the user's source span so that
+// errors found while running point at the line that caused them. Regions may use values of
+// the regions enclosing them. The instruction set is ops.def.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "array/array.h"
+#include "support/source.h"
+
+namespace pz::kernel {
+
+enum class Op : uint8_t {
+#define PZ_OP(name, doc) k##name,
+#include "kernel/ops.def"
+#undef PZ_OP
+};
+std::string_view OpName(Op op);
+
+using ValueId = int32_t;
+using RefId = int32_t;
+inline constexpr ValueId kNoValue = -1;
+
+struct ValueType {
+  array::Shape shape;
+  array::DType dtype = array::DType::kFloat32;
+  bool weak = false;
+  friend bool operator==(const ValueType&, const ValueType&) = default;
+};
+// "f32[8,128]" (weak types get a trailing "~").
+std::string TypeToString(const ValueType& type);
+
+enum class MemorySpace : uint8_t { kVmem, kSmem, kAny, kSemaphore };
+std::string_view MemorySpaceName(MemorySpace space);
+
+// What a ref of the kernel (or of an index map) stands for.
+enum class RefRole : uint8_t { kPrefetch, kInput, kOutput, kScratch };
+
+struct RefType {
+  std::string name;  // the kernel parameter's name ("x_ref"), for diagnostics
+  array::Shape shape;
+  array::DType dtype = array::DType::kFloat32;
+  MemorySpace space = MemorySpace::kVmem;
+  RefRole role = RefRole::kInput;
+  int operand = 0;  // index among the refs of its role
+};
+
+// One dimension of a ref index: an integer (removes the dimension) or a strided window of
+// `size` elements. The start is static or a traced int32 scalar.
+struct DimIndex {
+  bool is_int = false;
+  int64_t start = 0;
+  ValueId dynamic_start = kNoValue;
+  int64_t size = 1;
+  int64_t stride = 1;
+};
+
+// A full index of a ref (or of a view of it): one DimIndex per dimension.
+using Indexer = std::vector<DimIndex>;
+
+// A ref as the kernel names it: the base ref, then the indexers of `.at[...]` views and of the
+// access itself, each applying to the shape the previous one produced.
+struct RefPath {
+  RefId ref = -1;
+  std::vector<Indexer> indexers;
+};
+
+// Computes an Apply instruction's results from its operands' values. May throw
+// array::ArrayError, or the evaluator's PyError when it calls back into Python-level code.
+using ApplyFn = std::function<std::vector<array::Array>(const std::vector<array::Array>&)>;
+
+struct Instr;
+
+struct Region {
+  std::vector<ValueId> params;
+  std::vector<Instr> body;
+  std::vector<ValueId> yields;
+};
+
+struct Instr {
+  Op op = Op::kConstant;
+  std::vector<ValueId> results;
+  std::vector<ValueId> operands;
+  std::vector<int64_t> attrs;
+  std::string text;  // Apply: the function's name; DebugPrint: the format
+  RefPath ref;       // Load, Store
+  std::shared_ptr<const array::Array> constant;  // Constant
+  std::shared_ptr<const ApplyFn> apply;          // Apply, DebugPrint
+  std::vector<Region> regions;
+  SourceSpan span;
+};
+
+struct Function {
+  std::string name;
+  std::vector<ValueType> values;  // type of every value id
+  std::vector<RefType> refs;
+  Region body;  // params: the function's scalar arguments (index maps: the grid indices)
+};
+
+// The value ids an indexer reads (its dynamic starts), in order.
+std::vector<ValueId> DynamicOperands(const RefPath& path);
+// The shape of a ref after applying `indexers` to `shape` (int dims removed).
+array::Shape IndexedShape(array::Shape shape, const std::vector<Indexer>& indexers);
+
+// Checks the structural invariants (every operand defined before use in an enclosing scope,
+// types of region params/yields/results agree, ref paths well formed). Returns the first
+// problem found, or nullopt. A failure is an engine bug, not a user error.
+std::optional<std::string> Verify(const Function& function);
+
+// Human-readable listing, as `pallas-puzzles run --dump-ir` prints it; `line_of` maps a span to
+// "file:line" for the trailing location comments (may be null).
+std::string Print(const Function& function,
+                  const std::function<std::string(SourceSpan)>& line_of = nullptr);
+
+}  // namespace pz::kernel

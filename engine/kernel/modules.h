@@ -1,0 +1,15 @@
+// Fills the Pallas-facing parts of the builtin modules: `jax.experimental.pallas` (BlockSpec,
+// GridSpec, ds, program_id, when, loop, ...), `jax.experimental.pallas.tpu` (memory spaces,
+// PrefetchScalarGridSpec, CompilerParams, roll, ...), `jax.lax` control flow, `jax.debug`,
+// `jax.errors`, `jax.ShapeDtypeStruct` and `jax.jit`. `pl.pallas_call` itself is added by the
+// tpu layer, which runs kernels.
+#pragma once
+
+#include "eval/interpreter.h"
+
+namespace pz::kernel {
+
+// Grid context of the trace in progress, consulted by pl.program_id / pl.num_programs.
+void InstallKernelModules(eval::Interpreter& interp);
+
+}  // namespace pz::kernel

@@ -1,0 +1,116 @@
+#include "kernel/pytree.h"
+
+#include <algorithm>
+
+namespace pz::kernel {
+
+using eval::Value;
+
+size_t TreeDef::num_leaves() const {
+  if (kind == Kind::kLeaf) return 1;
+  size_t n = 0;
+  for (const TreeDef& child : children) n += child.num_leaves();
+  return n;
+}
+
+std::string TreeDef::ToString(eval::Interpreter& interp) const {
+  auto join = [&](std::string open, std::string close) {
+    std::string s = open;
+    for (size_t i = 0; i < children.size(); ++i) {
+      s += i ? ", " : "";
+      if (kind == Kind::kDict) s += interp.Repr(keys[i]) + ": ";
+      s += children[i].ToString(interp);
+    }
+    if (kind == Kind::kTuple && children.size() == 1) s += ",";
+    return s + close;
+  };
+  switch (kind) {
+    case Kind::kLeaf:
+      return "*";
+    case Kind::kNone:
+      return "None";
+    case Kind::kTuple:
+      return join("(", ")");
+    case Kind::kList:
+      return join("[", "]");
+    case Kind::kDict:
+      return join("{", "}");
+  }
+  return "?";
+}
+
+TreeDef Flatten(eval::Interpreter& interp, const Value& value, std::vector<Value>& leaves) {
+  TreeDef def;
+  if (value.is_none()) {
+    def.kind = TreeDef::Kind::kNone;
+    return def;
+  }
+  if (auto* tuple = value.as<eval::TupleObject>()) {
+    def.kind = TreeDef::Kind::kTuple;
+    for (const Value& item : tuple->items) def.children.push_back(Flatten(interp, item, leaves));
+    return def;
+  }
+  if (auto* list = value.as<eval::ListObject>()) {
+    def.kind = TreeDef::Kind::kList;
+    std::vector<Value> items = list->items;  // the list may change while we recurse
+    for (const Value& item : items) def.children.push_back(Flatten(interp, item, leaves));
+    return def;
+  }
+  if (auto* dict = value.as<eval::DictObject>()) {
+    def.kind = TreeDef::Kind::kDict;
+    auto items = dict->Items();
+    std::stable_sort(items.begin(), items.end(),
+                     [&](const auto& a, const auto& b) { return interp.Less(a.first, b.first); });
+    for (const auto& [key, item] : items) {
+      def.keys.push_back(key);
+      def.children.push_back(Flatten(interp, item, leaves));
+    }
+    return def;
+  }
+  leaves.push_back(value);
+  return def;
+}
+
+Value Unflatten(eval::Interpreter& interp, const TreeDef& def, const std::vector<Value>& leaves,
+                size_t& next) {
+  switch (def.kind) {
+    case TreeDef::Kind::kLeaf:
+      return leaves[next++];
+    case TreeDef::Kind::kNone:
+      return Value();
+    case TreeDef::Kind::kTuple:
+    case TreeDef::Kind::kList: {
+      std::vector<Value> items;
+      for (const TreeDef& child : def.children) items.push_back(Unflatten(interp, child, leaves, next));
+      return def.kind == TreeDef::Kind::kTuple ? eval::MakeTuple(std::move(items))
+                                               : eval::MakeList(std::move(items));
+    }
+    case TreeDef::Kind::kDict: {
+      auto dict = std::make_shared<eval::DictObject>();
+      for (size_t i = 0; i < def.children.size(); ++i) {
+        Value item = Unflatten(interp, def.children[i], leaves, next);
+        dict->Set(interp, def.keys[i], item);
+      }
+      return Value(dict);
+    }
+  }
+  return Value();
+}
+
+Value Unflatten(eval::Interpreter& interp, const TreeDef& def, const std::vector<Value>& leaves) {
+  size_t next = 0;
+  return Unflatten(interp, def, leaves, next);
+}
+
+bool SameStructure(const TreeDef& a, const TreeDef& b, eval::Interpreter& interp) {
+  if (a.kind != b.kind || a.children.size() != b.children.size()) return false;
+  for (size_t i = 0; i < a.keys.size(); ++i) {
+    if (!interp.Equals(a.keys[i], b.keys[i])) return false;
+  }
+  for (size_t i = 0; i < a.children.size(); ++i) {
+    if (!SameStructure(a.children[i], b.children[i], interp)) return false;
+  }
+  return true;
+}
+
+}  // namespace pz::kernel

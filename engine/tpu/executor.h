@@ -1,0 +1,98 @@
+// Runs kernel IR on concrete arrays: the body of a kernel once per grid step, an index map once
+// per grid point. Refs are bound to buffers (block buffers in VMEM, SMEM, scratch) owned by the
+// pipeline; loads copy out of them, stores copy in. A per-element "initialised" shadow lets the
+// executor notice reads of poisoned memory.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "array/array.h"
+#include "kernel/ir.h"
+#include "support/source.h"
+#include "tpu/options.h"
+
+namespace pz::tpu {
+
+// A failure found while running a kernel, at an instruction (or a BlockSpec).
+struct EmulationError {
+  enum class Kind { kIndexError, kValueError, kRuntimeError, kTypeError };
+  Kind kind = Kind::kRuntimeError;
+  std::string message;
+  SourceSpan span;
+  std::vector<std::string> notes;
+};
+
+// Memory a ref is bound to: a contiguous buffer of the ref's shape, and its shadow (one uint8
+// per element, 1 = holds data the program put there) when tracking is on.
+struct RefBuffer {
+  array::Array data;         // contiguous, offset 0
+  array::Array initialized;  // kUInt8, same shape, contiguous; only when `tracked`
+  bool tracked = false;
+};
+
+// The first read of uninitialised memory seen during a pallas_call.
+struct UninitializedRead {
+  bool seen = false;
+  SourceSpan span;
+  std::string ref;
+  std::vector<int64_t> grid_point;
+};
+
+struct Counters {
+  int64_t grid_steps = 0;
+  int64_t hbm_bytes_read = 0;
+  int64_t hbm_bytes_written = 0;
+  int64_t flops = 0;
+  int64_t vmem_high_water = 0;
+};
+
+// What the executor needs from the pipeline while running.
+struct ExecContext {
+  const std::vector<int64_t>* grid_point = nullptr;  // for ProgramId
+  std::vector<RefBuffer*> refs;                      // per RefId of the function
+  Semantics semantics = Semantics::kTpu;
+  UninitializedRead* uninitialized = nullptr;  // null: not tracked
+  Counters* counters = nullptr;
+  // Called once per loop iteration and grid step; may throw to stop a runaway kernel.
+  std::function<void()> tick;
+  // "(2, 0)" for messages.
+  std::string GridPointString() const;
+};
+
+class Executor {
+ public:
+  Executor(const kernel::Function& function, ExecContext& context);
+  // Runs the function with its params bound to `params`; returns its yields.
+  std::vector<array::Array> Run(const std::vector<array::Array>& params);
+
+ private:
+  void RunRegion(const kernel::Region& region);
+  void RunInstr(const kernel::Instr& instr);
+  // The memory an access reaches (a view of the ref's buffer and of its shadow), checking
+  // dynamic indices against the bounds.
+  struct Window {
+    array::Array data;
+    array::Array initialized;  // only when `tracked`
+    bool tracked = false;
+  };
+  Window Resolve(const kernel::Instr& instr, bool is_write);
+  [[noreturn]] void Fail(const kernel::Instr& instr, EmulationError::Kind kind,
+                         std::string message, std::vector<std::string> notes = {});
+  int64_t ScalarInt(kernel::ValueId id) const;
+
+  const kernel::Function& function_;
+  ExecContext& context_;
+  std::vector<array::Array> env_;
+};
+
+// A new array of `shape` filled with the poison of its dtype: NaN for floats, the minimum for
+// integers, True for bool (what uninitialised TPU memory is modelled as).
+array::Array Poison(const array::Shape& shape, array::DType dtype);
+// A copy that shares nothing with `a`.
+array::Array Copy(const array::Array& a);
+
+}  // namespace pz::tpu

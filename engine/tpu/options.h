@@ -1,0 +1,35 @@
+// Everything that configures the emulated TPU core, in one place (`pallas-puzzles run` flags map
+// onto these fields).
+#pragma once
+
+#include <cstdint>
+
+namespace pz::tpu {
+
+enum class Semantics {
+  // The TPU pipeline machine (default): per-operand VMEM buffers, fetch on block-index change,
+  // write-back on change or at the end, outputs never read from HBM, scratch persistent and
+  // poisoned; mistakes that silently corrupt results on hardware are errors.
+  kTpu,
+  // JAX `interpret=True`: every block re-sliced from the full arrays each step and written back
+  // each step (so output revisits "work" and input writes persist), out-of-range windows
+  // clamped, prefetch writes dropped.
+  kInterpret,
+};
+
+struct EmulatorOptions {
+  Semantics semantics = Semantics::kTpu;
+  // Record the first read of uninitialised memory (poisoned buffers, padding) and report it when
+  // an output ends up holding poison. Costs a byte of shadow state per buffer element.
+  bool track_uninitialized = true;
+  // Hardware lint warnings: block shapes breaking the (8, 128) rule, VMEM use above the budget.
+  bool lint = false;
+  // Scoped VMEM budget for the lint (bytes); 16 MiB is the default scoped limit on v5e.
+  int64_t vmem_budget_bytes = int64_t{16} << 20;
+  // Print each kernel's IR when it is traced (`--dump-ir`).
+  bool dump_ir = false;
+  // Collect per-pallas_call counters (`--stats` prints them).
+  bool stats = false;
+};
+
+}  // namespace pz::tpu

@@ -1,0 +1,425 @@
+#include "tpu/pipeline.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "array/creation.h"
+#include "support/check.h"
+
+namespace pz::tpu {
+
+using array::Array;
+
+std::string TupleString(const std::vector<int64_t>& values) {
+  std::string s = "(";
+  for (size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + std::to_string(values[i]);
+  return s + (values.size() == 1 ? ",)" : ")");
+}
+
+namespace {
+
+// An operand's window for one block index vector: start and size per array dimension.
+struct Window {
+  std::vector<int64_t> start;
+  std::vector<int64_t> size;
+};
+
+Window WindowOf(const Operand& op, const std::vector<int64_t>& index) {
+  Window w;
+  for (size_t d = 0; d < op.block.size(); ++d) {
+    const BlockDim& b = op.block[d];
+    switch (b.kind) {
+      case BlockDim::Kind::kBlocked:
+        w.start.push_back(index[d] * b.size);
+        w.size.push_back(b.size);
+        break;
+      case BlockDim::Kind::kSqueezed:
+        w.start.push_back(index[d]);
+        w.size.push_back(1);
+        break;
+      case BlockDim::Kind::kElement:
+        w.start.push_back(index[d] - b.pad_lo);
+        w.size.push_back(b.size);
+        break;
+    }
+  }
+  return w;
+}
+
+std::string WindowString(const Window& w) {
+  std::string s = "[";
+  for (size_t d = 0; d < w.start.size(); ++d) {
+    s += fmt::format("{}{}:{}", d ? ", " : "", w.start[d], w.start[d] + w.size[d]);
+  }
+  return s + "]";
+}
+
+// A view of `a` (contiguous, of shape `shape`) restricted to [lo, hi) per dimension.
+Array SubView(const Array& a, const std::vector<int64_t>& lo, const std::vector<int64_t>& hi) {
+  array::Shape shape;
+  int64_t offset = a.offset();
+  for (size_t d = 0; d < lo.size(); ++d) {
+    shape.push_back(hi[d] - lo[d]);
+    offset += lo[d] * a.strides()[d];
+  }
+  return a.View(shape, a.strides(), offset);
+}
+
+// The buffer of an operand seen with the full rank of the array (squeezed dimensions as 1).
+Array FullRank(const Array& buffer, const Operand& op) {
+  array::Shape shape;
+  for (const BlockDim& b : op.block) shape.push_back(b.kind == BlockDim::Kind::kSqueezed ? 1 : b.size);
+  return buffer.View(shape, array::ContiguousStrides(shape), buffer.offset());
+}
+
+struct OperandState {
+  RefBuffer buffer;
+  std::vector<int64_t> current;  // block index resident (empty: none yet)
+  // Outputs: block index -> [first step, last step] of its visit (tpu semantics).
+  std::map<std::vector<int64_t>, std::pair<int64_t, int64_t>> visits;
+};
+
+class Machine {
+ public:
+  Machine(const CallPlan& plan, const EmulatorOptions& options,
+          const std::function<void()>& tick)
+      : plan_(plan), options_(options), tick_(tick) {}
+
+  CallResult Run(const std::vector<Array>& prefetch, const std::vector<Array>& inputs) {
+    interpret_ = options_.semantics == Semantics::kInterpret;
+    const kernel::Function& kernel = *plan_.kernel;
+    // HBM arrays. Inputs are private copies (the kernel may write to its input blocks).
+    hbm_inputs_.clear();
+    for (size_t i = 0; i < inputs.size(); ++i) hbm_inputs_.push_back(Copy(inputs[i]));
+    for (size_t o = 0; o < plan_.outputs.size(); ++o) {
+      const Operand& op = plan_.outputs[o];
+      auto alias = std::find_if(plan_.aliases.begin(), plan_.aliases.end(),
+                                [&](const auto& entry) { return entry.second == (int)o; });
+      result_.outputs.push_back(alias != plan_.aliases.end() ? Copy(inputs[alias->first])
+                                                             : Poison(op.shape, op.dtype));
+      result_.written.push_back(alias != plan_.aliases.end()
+                                    ? array::Ones(op.shape, array::DType::kUInt8)
+                                    : array::Zeros(op.shape, array::DType::kUInt8));
+    }
+    // Prefetch operands live in SMEM for the whole call.
+    for (const Array& a : prefetch) {
+      RefBuffer b{.data = Copy(a)};
+      prefetch_.push_back(std::move(b));
+    }
+    original_prefetch_ = prefetch;
+    // Per-operand buffers.
+    for (const Operand& op : plan_.inputs) states_.push_back(MakeState(op));
+    for (const Operand& op : plan_.outputs) states_.push_back(MakeState(op));
+    for (const kernel::RefType& ref : plan_.scratch) {
+      RefBuffer b{.data = Poison(ref.shape, ref.dtype)};
+      Track(b);
+      scratch_.push_back(std::move(b));
+    }
+    int64_t vmem = 0;
+    for (size_t k = 0; k < states_.size(); ++k) {
+      const Operand& op = OperandAt(k);
+      if (op.space == kernel::MemorySpace::kVmem) {
+        vmem += 2 * array::NumElements(op.ref_shape) * array::ItemSize(op.dtype);
+      }
+    }
+    for (const kernel::RefType& ref : plan_.scratch) {
+      if (ref.space == kernel::MemorySpace::kVmem) {
+        vmem += array::NumElements(ref.shape) * array::ItemSize(ref.dtype);
+      }
+    }
+    result_.counters.vmem_high_water = vmem;
+
+    // Bind the kernel's refs.
+    ExecContext kctx;
+    kctx.grid_point = &point_;
+    kctx.semantics = options_.semantics;
+    kctx.uninitialized = options_.track_uninitialized ? &result_.uninitialized : nullptr;
+    kctx.counters = &result_.counters;
+    kctx.tick = tick_;
+    for (RefBuffer& b : prefetch_) kctx.refs.push_back(&b);
+    for (size_t k = 0; k < states_.size(); ++k) kctx.refs.push_back(&states_[k].buffer);
+    for (RefBuffer& b : scratch_) kctx.refs.push_back(&b);
+    PZ_CHECK(kctx.refs.size() == kernel.refs.size());
+    Executor executor(kernel, kctx);
+
+    // Index-map executors share one context (refs = prefetch buffers).
+    map_ctx_.grid_point = &point_;
+    map_ctx_.semantics = options_.semantics;
+    map_ctx_.tick = tick_;
+    for (RefBuffer& b : prefetch_) map_ctx_.refs.push_back(&b);
+    for (size_t k = 0; k < states_.size(); ++k) {
+      const Operand& op = OperandAt(k);
+      map_executors_.push_back(op.index_map ? std::make_unique<Executor>(*op.index_map, map_ctx_)
+                                            : nullptr);
+    }
+
+    int64_t total = 1;
+    for (int64_t g : plan_.grid) total *= g;
+    std::vector<std::vector<int64_t>> index(states_.size()), next_index(states_.size());
+    if (total > 0) {
+      point_ = Unravel(0);
+      for (size_t k = 0; k < states_.size(); ++k) index[k] = BlockIndex(k);
+    }
+    for (int64_t t = 0; t < total; ++t) {
+      if (tick_) tick_();
+      point_ = Unravel(t);
+      ++result_.counters.grid_steps;
+      if (interpret_) {
+        for (size_t i = 0; i < prefetch_.size(); ++i) {
+          prefetch_[i].data.Assign(original_prefetch_[i]);
+        }
+      }
+      // Block indices of the next step are computed before this step's body runs (the
+      // hardware issues the next prefetch early; writes to prefetch refs cannot steer it).
+      if (t + 1 < total) {
+        point_ = Unravel(t + 1);
+        for (size_t k = 0; k < states_.size(); ++k) next_index[k] = BlockIndex(k);
+        point_ = Unravel(t);
+      }
+      for (size_t k = 0; k < states_.size(); ++k) Enter(k, index[k], t);
+      executor.Run({});
+      for (size_t k = 0; k < states_.size(); ++k) {
+        bool last = t + 1 == total;
+        Leave(k, index[k], last ? std::vector<int64_t>{} : next_index[k], t);
+      }
+      std::swap(index, next_index);
+    }
+    return std::move(result_);
+  }
+
+ private:
+  const Operand& OperandAt(size_t k) const {
+    return k < plan_.inputs.size() ? plan_.inputs[k] : plan_.outputs[k - plan_.inputs.size()];
+  }
+  bool IsOutput(size_t k) const { return k >= plan_.inputs.size(); }
+  Array& Hbm(size_t k) {
+    return IsOutput(k) ? result_.outputs[k - plan_.inputs.size()] : hbm_inputs_[k];
+  }
+
+  void Track(RefBuffer& b) {
+    if (!options_.track_uninitialized) return;
+    b.tracked = true;
+    b.initialized = array::Zeros(b.data.shape(), array::DType::kUInt8);
+  }
+
+  OperandState MakeState(const Operand& op) {
+    OperandState s;
+    if (op.space == kernel::MemorySpace::kAny) {
+      // Not pipelined: the kernel gets the HBM array itself (DMA only).
+      return s;
+    }
+    s.buffer.data = Poison(op.ref_shape, op.dtype);
+    Track(s.buffer);
+    return s;
+  }
+
+  std::vector<int64_t> Unravel(int64_t t) const {
+    std::vector<int64_t> p(plan_.grid.size());
+    for (size_t d = plan_.grid.size(); d-- > 0;) {
+      p[d] = t % plan_.grid[d];
+      t /= plan_.grid[d];
+    }
+    return p;
+  }
+
+  std::vector<int64_t> BlockIndex(size_t k) {
+    const Operand& op = OperandAt(k);
+    if (!op.index_map) return std::vector<int64_t>(op.block.size(), 0);
+    std::vector<Array> params;
+    for (int64_t g : point_) params.push_back(Array::Scalar(array::DType::kInt32, double(g)));
+    std::vector<Array> out = map_executors_[k]->Run(params);
+    std::vector<int64_t> index;
+    for (const Array& a : out) index.push_back(a.GetInt(0));
+    return index;
+  }
+
+  [[noreturn]] void Fail(const Operand& op, std::string message, std::vector<std::string> notes) {
+    throw EmulationError{.kind = EmulationError::Kind::kIndexError,
+                         .message = std::move(message),
+                         .span = op.span,
+                         .notes = std::move(notes)};
+  }
+
+  // Checks the block is (at least partly) inside the array, as the hardware requires.
+  void CheckInBounds(size_t k, const Window& w, const std::vector<int64_t>& index) {
+    const Operand& op = OperandAt(k);
+    for (size_t d = 0; d < w.start.size(); ++d) {
+      int64_t n = op.shape[d];
+      bool outside = w.start[d] + w.size[d] <= 0 || (w.start[d] >= n && n > 0);
+      if (!outside) continue;
+      Fail(op,
+           fmt::format("Out-of-bounds block index {} for {} {} in grid step {}: {} {} but the "
+                       "{} has shape {}",
+                       TupleString(index), op.is_output ? "output" : "input", op.name,
+                       TupleString(point_), op.is_output ? "writing" : "reading",
+                       WindowString(w), op.is_output ? "output" : "input",
+                       array::ShapeToString(op.shape)),
+           {fmt::format("dimension {} has {} elements, so block indices on it must stay below "
+                        "{} (block size {})",
+                        d, n, (n + std::max<int64_t>(w.size[d], 1) - 1) / std::max<int64_t>(w.size[d], 1),
+                        w.size[d]),
+            "an index map returns block indices, not element offsets; check it against the "
+            "grid (JAX's interpret=True silently clamps this, a TPU reads other memory)"});
+    }
+  }
+
+  // Copies the in-bounds part of `w` between HBM and the buffer (either direction); returns the
+  // bytes moved. In interpret semantics windows past the end are shifted back inside first.
+  int64_t Transfer(size_t k, const Window& w, bool to_buffer, bool poison_rest) {
+    const Operand& op = OperandAt(k);
+    OperandState& s = states_[k];
+    Array full = FullRank(s.buffer.data, op);
+    std::vector<int64_t> lo, hi, blo, bhi;
+    bool partial = false;
+    for (size_t d = 0; d < w.start.size(); ++d) {
+      int64_t n = op.shape[d];
+      int64_t a = std::max<int64_t>(w.start[d], 0);
+      int64_t b = std::min<int64_t>(w.start[d] + w.size[d], n);
+      if (b < a) b = a;
+      lo.push_back(a);
+      hi.push_back(b);
+      blo.push_back(a - w.start[d]);
+      bhi.push_back(b - w.start[d]);
+      if (b - a != w.size[d]) partial = true;
+    }
+    Array hbm_view = SubView(Hbm(k), lo, hi);
+    Array buf_view = SubView(full, blo, bhi);
+    int64_t bytes = hbm_view.size() * static_cast<int64_t>(array::ItemSize(op.dtype));
+    if (to_buffer) {
+      if (partial && poison_rest) s.buffer.data.Assign(Poison(op.ref_shape, op.dtype));
+      if (hbm_view.size() > 0) buf_view.Assign(hbm_view);
+      if (s.buffer.tracked) {
+        Array shadow = FullRank(s.buffer.initialized, op);
+        if (partial) std::memset(s.buffer.initialized.data<uint8_t>(), 0, s.buffer.initialized.size());
+        Array region = SubView(shadow, blo, bhi);
+        if (region.size() > 0) {
+          // Output data read back (interpret semantics) counts as initialised only where
+          // something was written (or it came from an aliased input).
+          if (IsOutput(k)) {
+            region.Assign(SubView(result_.written[k - plan_.inputs.size()], lo, hi));
+          } else {
+            region.Assign(array::Ones(region.shape(), array::DType::kUInt8));
+          }
+        }
+      }
+    } else {
+      if (hbm_view.size() > 0) hbm_view.Assign(buf_view);
+      if (IsOutput(k)) {
+        Array written = SubView(result_.written[k - plan_.inputs.size()], lo, hi);
+        if (written.size() > 0) written.Assign(array::Ones(written.shape(), array::DType::kUInt8));
+      }
+    }
+    return bytes;
+  }
+
+  // Interpret semantics: windows are clamped into the array (lax.dynamic_slice) when the block
+  // fits; a block larger than the array keeps its start (the padding reads as poison).
+  Window Clamp(const Operand& op, Window w) {
+    for (size_t d = 0; d < w.start.size(); ++d) {
+      int64_t n = op.shape[d];
+      int64_t padded = op.block[d].kind == BlockDim::Kind::kBlocked && op.block[d].size > 0
+                           ? (n + op.block[d].size - 1) / op.block[d].size * op.block[d].size
+                           : n;
+      w.start[d] = std::clamp<int64_t>(w.start[d], std::min<int64_t>(0, padded - w.size[d]),
+                                       std::max<int64_t>(padded - w.size[d], 0));
+    }
+    return w;
+  }
+
+  void Enter(size_t k, const std::vector<int64_t>& index, int64_t t) {
+    const Operand& op = OperandAt(k);
+    if (op.space == kernel::MemorySpace::kAny) {
+      states_[k].buffer.data = Hbm(k);
+      return;
+    }
+    OperandState& s = states_[k];
+    Window w = WindowOf(op, index);
+    if (interpret_) {
+      w = Clamp(op, w);
+      // Every block, outputs included, is re-read from the full array each step.
+      result_.counters.hbm_bytes_read += Transfer(k, w, true, true);
+      s.current = index;
+      return;
+    }
+    CheckInBounds(k, w, index);
+    bool changed = s.current != index;
+    if (IsOutput(k)) {
+      if (changed) {
+        auto it = s.visits.find(index);
+        bool aliased = false;
+        for (const auto& entry : plan_.aliases) aliased |= entry.second == int(k - plan_.inputs.size());
+        if (it != s.visits.end() && !aliased) {
+          Fail(op,
+               fmt::format("Revisited block {} of output {} in grid step {}. The block was "
+                           "previously visited in grid steps {} through {}",
+                           TupleString(index), op.name, TupleString(point_),
+                           TupleString(Unravel(it->second.first)),
+                           TupleString(Unravel(it->second.second))),
+               {"an output block is written back to HBM when the pipeline moves to another "
+                "block, and never read back: coming back to it later starts from a fresh, "
+                "uninitialised buffer and overwrites the earlier result",
+                "make all grid steps that write one output block consecutive: put the "
+                "reduction axis last in the grid (and mark it \"arbitrary\")"});
+        }
+        s.visits[index] = {t, t};
+        // A new output block starts as garbage: poison it so that reading it shows.
+        s.buffer.data.Assign(Poison(op.ref_shape, op.dtype));
+        if (s.buffer.tracked) {
+          std::memset(s.buffer.initialized.data<uint8_t>(), 0, s.buffer.initialized.size());
+        }
+      } else {
+        s.visits[index].second = t;
+      }
+      s.current = index;
+      return;
+    }
+    if (changed) {
+      result_.counters.hbm_bytes_read += Transfer(k, w, true, true);
+      s.current = index;
+    }
+  }
+
+  void Leave(size_t k, const std::vector<int64_t>& index, const std::vector<int64_t>& next,
+             int64_t t) {
+    const Operand& op = OperandAt(k);
+    if (op.space == kernel::MemorySpace::kAny) return;
+    Window w = WindowOf(op, index);
+    if (interpret_) {
+      // Every block, inputs included, is written back each step.
+      w = Clamp(op, w);
+      int64_t bytes = Transfer(k, w, false, false);
+      if (IsOutput(k)) result_.counters.hbm_bytes_written += bytes;
+      return;
+    }
+    if (!IsOutput(k)) return;
+    if (next.empty() || next != index) {
+      result_.counters.hbm_bytes_written += Transfer(k, w, false, false);
+    }
+  }
+
+  const CallPlan& plan_;
+  const EmulatorOptions& options_;
+  const std::function<void()>& tick_;
+  bool interpret_ = false;
+  CallResult result_;
+  std::vector<Array> hbm_inputs_;
+  std::vector<RefBuffer> prefetch_;
+  std::vector<Array> original_prefetch_;
+  std::vector<OperandState> states_;
+  std::vector<RefBuffer> scratch_;
+  std::vector<int64_t> point_;
+  ExecContext map_ctx_;
+  std::vector<std::unique_ptr<Executor>> map_executors_;
+};
+
+}  // namespace
+
+CallResult RunCall(const CallPlan& plan, const std::vector<Array>& prefetch,
+                   const std::vector<Array>& inputs, const EmulatorOptions& options,
+                   const std::function<void()>& tick) {
+  Machine machine(plan, options, tick);
+  return machine.Run(prefetch, inputs);
+}
+
+}  // namespace pz::tpu

@@ -1,0 +1,73 @@
+// The emulated TPU core running one pallas_call: the grid loop and the HBM <-> VMEM pipeline of
+// blocked operands (pallas-semantics.md §3.2 in `tpu` semantics, §3.4 HLO-interp in `interpret`
+// semantics), scratch and scalar-prefetch SMEM, and the checks that turn silent hardware
+// misbehaviour into errors (out-of-range block indices, non-consecutive output revisits).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "array/array.h"
+#include "kernel/ir.h"
+#include "support/source.h"
+#include "tpu/executor.h"
+#include "tpu/options.h"
+
+namespace pz::tpu {
+
+struct BlockDim {
+  enum class Kind { kBlocked, kSqueezed, kElement };
+  Kind kind = Kind::kBlocked;
+  int64_t size = 1;
+  int64_t pad_lo = 0;  // kElement: virtual padding before the dimension
+};
+
+// A blocked input or output of the call.
+struct Operand {
+  std::string name;  // the kernel's parameter name, e.g. "x_ref"
+  bool is_output = false;
+  array::Shape shape;  // the full (HBM) array
+  array::DType dtype = array::DType::kFloat32;
+  kernel::MemorySpace space = kernel::MemorySpace::kVmem;
+  std::vector<BlockDim> block;  // one per array dimension
+  array::Shape ref_shape;       // what the kernel sees (squeezed dimensions dropped)
+  // Grid indices (and prefetch refs) -> block indices; null means the whole array at block
+  // (0, ..., 0).
+  std::shared_ptr<const kernel::Function> index_map;
+  SourceSpan span;  // the index map (or the pallas_call, without one)
+};
+
+struct CallPlan {
+  std::string name;
+  SourceSpan span;  // the pl.pallas_call expression
+  std::vector<int64_t> grid;
+  std::vector<Operand> inputs;
+  std::vector<Operand> outputs;
+  std::vector<kernel::RefType> prefetch;  // whole arrays in SMEM
+  std::vector<kernel::RefType> scratch;
+  std::map<int, int> aliases;  // input operand -> output operand
+  // Refs in order: prefetch, inputs, outputs, scratch.
+  std::shared_ptr<const kernel::Function> kernel;
+};
+
+struct CallResult {
+  std::vector<array::Array> outputs;
+  // Per output: one byte per element, 1 where some write-back reached it.
+  std::vector<array::Array> written;
+  Counters counters;
+  UninitializedRead uninitialized;
+};
+
+// Runs the call. Throws EmulationError for emulator-detected mistakes; exceptions from Apply
+// instructions (Python errors) and from `tick` pass through.
+CallResult RunCall(const CallPlan& plan, const std::vector<array::Array>& prefetch,
+                   const std::vector<array::Array>& inputs, const EmulatorOptions& options,
+                   const std::function<void()>& tick);
+
+// "(2, 0)" / "(3,)" as Python prints a tuple of ints.
+std::string TupleString(const std::vector<int64_t>& values);
+
+}  // namespace pz::tpu
