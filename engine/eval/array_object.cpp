@@ -167,6 +167,12 @@ std::optional<Value> ArrayObject::GetAttr(Interpreter& interp, std::string_view 
   if (name == "size") return Value::Int(a.size());
   if (name == "itemsize") return Value::Int(static_cast<int64_t>(array::ItemSize(a.dtype())));
   if (name == "weak_type") return Value::Bool(a.weak_type());
+  if (name == "block_until_ready") {
+    // Arrays here are always computed eagerly: waiting is a no-op that returns the array.
+    Value self_value(shared_from_this());
+    return interp.MakeBuiltin("block_until_ready",
+                              [self_value](Interpreter&, CallArgs&) { return self_value; });
+  }
   if (name == "T") return WrapArray(GuardArrayOp(interp, [&] { return array::Transpose(a, {}); }));
   if (name == "at") return Value(std::make_shared<AtObject>(a));
   Array self = a;

@@ -1,7 +1,8 @@
 // Golden-file runner: registers one gtest per tests/golden/**/*.py, runs `pallas-puzzles run` on
-// it (fork/exec, 30 s limit) and compares stdout and the `path:line:col: error: message` lines of
-// stderr with the file's inline `# expect:` / `# error:` comments (format: README.md beside this
-// file). With PZ_UPDATE_GOLDEN=1 it rewrites those comments from the actual run instead.
+// it (fork/exec, 30 s limit) and compares stdout and the `path:line:col: error: message` and
+// `path:line:col: warning: message` lines of stderr with the file's inline `# expect:` /
+// `# error:` / `# warning:` comments (format: README.md beside this file). With
+// PZ_UPDATE_GOLDEN=1 it rewrites those comments from the actual run instead.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -35,6 +36,7 @@ namespace fs = std::filesystem;
 constexpr auto kTimeout = std::chrono::seconds(30);
 constexpr std::string_view kExpectMarker = "# expect:";
 constexpr std::string_view kErrorMarker = "# error:";
+constexpr std::string_view kWarningMarker = "# warning:";
 constexpr std::string_view kArgsMarker = "# args:";
 #ifdef PZ_CLI_PATH
 constexpr std::string_view kCliPath = PZ_CLI_PATH;
@@ -42,7 +44,7 @@ constexpr std::string_view kCliPath = PZ_CLI_PATH;
 constexpr std::string_view kCliPath;  // no pallas-puzzles target in this build: every test skips
 #endif
 
-// One `# expect:` or `# error:` comment of a golden file.
+// One `# expect:`, `# error:` or `# warning:` comment of a golden file.
 struct Marker {
   int line = 0;             // 1-based line number
   size_t column = 0;        // byte offset of the '#' in that line
@@ -55,6 +57,7 @@ struct GoldenFile {
   std::vector<std::string> args;   // from a first line `# args: ...`
   std::vector<Marker> expects;
   std::vector<Marker> errors;
+  std::vector<Marker> warnings;
 
   std::string ExpectedStdout() const {
     std::string out;
@@ -63,10 +66,16 @@ struct GoldenFile {
   }
 };
 
-// An error diagnostic found in the CLI's stderr; line 0 when it carries no location.
-struct ReportedError {
+// An error or warning diagnostic found in the CLI's stderr; line 0 when it carries no location.
+struct ReportedDiagnostic {
   int line = 0;
   std::string message;
+};
+
+// The diagnostics of one run, by severity (notes are ignored).
+struct Reported {
+  std::vector<ReportedDiagnostic> errors;
+  std::vector<ReportedDiagnostic> warnings;
 };
 
 struct RunResult {
@@ -95,15 +104,28 @@ GoldenFile ParseGolden(const std::string& text) {
       for (std::string word; words >> word;) file.args.push_back(word);
       continue;
     }
-    size_t expect_at = line.find(kExpectMarker);
-    size_t error_at = line.find(kErrorMarker);
-    if (expect_at == std::string::npos && error_at == std::string::npos) continue;
-    bool is_expect = expect_at < error_at;
-    Marker m{.line = static_cast<int>(i + 1), .column = is_expect ? expect_at : error_at};
+    struct Kind {
+      std::string_view marker;
+      std::vector<Marker>* into;
+    };
+    const Kind kinds[] = {{kExpectMarker, &file.expects},
+                          {kErrorMarker, &file.errors},
+                          {kWarningMarker, &file.warnings}};
+    const Kind* first = nullptr;
+    size_t first_at = std::string::npos;
+    for (const Kind& kind : kinds) {
+      size_t at = line.find(kind.marker);
+      if (at < first_at) {
+        first_at = at;
+        first = &kind;
+      }
+    }
+    if (first == nullptr) continue;
+    Marker m{.line = static_cast<int>(i + 1), .column = first_at};
     m.standalone = line.find_first_not_of(" \t") == m.column;
-    m.text = line.substr(m.column + (is_expect ? kExpectMarker : kErrorMarker).size());
+    m.text = line.substr(m.column + first->marker.size());
     if (!m.text.empty() && m.text[0] == ' ') m.text.erase(0, 1);
-    (is_expect ? file.expects : file.errors).push_back(std::move(m));
+    first->into->push_back(std::move(m));
   }
   return file;
 }
@@ -186,25 +208,27 @@ RunResult RunCommand(const std::vector<std::string>& argv) {
   return result;
 }
 
-// Error lines of the CLI's stderr: `path:line:col: error: message`, or `error: message`.
-std::vector<ReportedError> ParseErrors(const std::string& err) {
-  static const std::regex kLocated(R"(^[^\s:][^:]*:(\d+):(\d+): error: (.*)$)");
-  static const std::regex kUnlocated(R"(^error: (.*)$)");
-  std::vector<ReportedError> errors;
+// Error and warning lines of the CLI's stderr: `path:line:col: error: message` or
+// `path:line:col: warning: message`, or the same without the location.
+Reported ParseDiagnostics(const std::string& err) {
+  static const std::regex kLocated(R"(^[^\s:][^:]*:(\d+):(\d+): (error|warning): (.*)$)");
+  static const std::regex kUnlocated(R"(^(error|warning): (.*)$)");
+  Reported reported;
   for (const std::string& line : SplitLines(err)) {
     std::smatch m;
     if (std::regex_match(line, m, kLocated)) {
-      errors.push_back({std::stoi(m[1].str()), m[3].str()});
+      (m[3].str() == "error" ? reported.errors : reported.warnings)
+          .push_back({std::stoi(m[1].str()), m[4].str()});
     } else if (std::regex_match(line, m, kUnlocated)) {
-      errors.push_back({0, m[1].str()});
+      (m[1].str() == "error" ? reported.errors : reported.warnings).push_back({0, m[2].str()});
     }
   }
-  return errors;
+  return reported;
 }
 
-const ReportedError* FirstErrorAt(const std::vector<ReportedError>& errors, int line) {
-  for (const ReportedError& e : errors) {
-    if (e.line == line) return &e;
+const ReportedDiagnostic* FirstAt(const std::vector<ReportedDiagnostic>& diagnostics, int line) {
+  for (const ReportedDiagnostic& d : diagnostics) {
+    if (d.line == line) return &d;
   }
   return nullptr;
 }
@@ -218,18 +242,22 @@ std::string WithText(std::string_view marker, const std::string& text) {
   return text.empty() ? std::string(marker) : fmt::format("{} {}", marker, text);
 }
 
-// The file's text with its `# error:` texts and `# expect:` comments taken from an actual run:
-// expect texts are replaced in place when the line counts agree, else all expect comments are
-// removed and the output is appended as standalone `# expect:` lines.
+// The file's text with its `# error:` / `# warning:` texts and `# expect:` comments taken from an
+// actual run: expect texts are replaced in place when the line counts agree, else all expect
+// comments are removed and the output is appended as standalone `# expect:` lines.
 std::string Rewrite(const GoldenFile& file, const std::vector<std::string>& out_lines,
-                    const std::vector<ReportedError>& errors) {
+                    const Reported& reported) {
   std::vector<std::string> lines = file.lines;
-  for (const Marker& m : file.errors) {
-    if (const ReportedError* e = FirstErrorAt(errors, m.line)) {
-      lines[m.line - 1] =
-          lines[m.line - 1].substr(0, m.column) + WithText(kErrorMarker, e->message);
+  auto fill = [&lines](const std::vector<Marker>& markers, std::string_view marker,
+                       const std::vector<ReportedDiagnostic>& diagnostics) {
+    for (const Marker& m : markers) {
+      if (const ReportedDiagnostic* d = FirstAt(diagnostics, m.line)) {
+        lines[m.line - 1] = lines[m.line - 1].substr(0, m.column) + WithText(marker, d->message);
+      }
     }
-  }
+  };
+  fill(file.errors, kErrorMarker, reported.errors);
+  fill(file.warnings, kWarningMarker, reported.warnings);
   bool in_place = out_lines.size() == file.expects.size();
   std::vector<bool> drop(lines.size(), false);
   for (size_t i = 0; i < file.expects.size(); ++i) {
@@ -274,26 +302,23 @@ std::string StdoutDiff(const std::string& expected, const std::string& actual) {
   return out;
 }
 
-// Every way the run disagrees with the golden file, one message each.
-std::vector<std::string> Check(const GoldenFile& golden, const RunResult& run,
-                               const std::vector<ReportedError>& errors, bool fail_name) {
-  std::vector<std::string> problems;
-  if (fail_name != !golden.errors.empty()) {
-    problems.push_back("the file name starts with `fail_` iff it has `# error:` comments");
-  }
-  if (run.out != golden.ExpectedStdout()) {
-    problems.push_back(StdoutDiff(golden.ExpectedStdout(), run.out));
-  }
-  for (const Marker& m : golden.errors) {
+// Compares the `# error:` (or `# warning:`) markers with the diagnostics of that severity (`kind`:
+// "error" or "warning"): each marker needs one on its line containing its text, and each
+// diagnostic needs a marker on its line.
+void CheckDiagnostics(const std::vector<Marker>& markers,
+                      const std::vector<ReportedDiagnostic>& diagnostics, std::string_view kind,
+                      std::vector<std::string>& problems) {
+  std::string a_kind = fmt::format("{} {}", kind == "error" ? "an" : "a", kind);
+  for (const Marker& m : markers) {
     std::vector<std::string> here;
-    for (const ReportedError& e : errors) {
-      if (e.line == m.line) here.push_back(e.message);
+    for (const ReportedDiagnostic& d : diagnostics) {
+      if (d.line == m.line) here.push_back(d.message);
     }
     bool found = std::any_of(here.begin(), here.end(), [&](const std::string& message) {
       return message.find(m.text) != std::string::npos;
     });
     std::string wanted =
-        m.text.empty() ? "an error" : fmt::format("an error containing `{}`", m.text);
+        m.text.empty() ? a_kind : fmt::format("{} containing `{}`", a_kind, m.text);
     if (here.empty()) {
       problems.push_back(fmt::format("line {}: expected {}, none reported", m.line, wanted));
     } else if (!found) {
@@ -301,12 +326,31 @@ std::vector<std::string> Check(const GoldenFile& golden, const RunResult& run,
           fmt::format("line {}: expected {}, got `{}`", m.line, wanted, here.front()));
     }
   }
-  for (const ReportedError& e : errors) {
-    bool marked = std::any_of(golden.errors.begin(), golden.errors.end(),
-                              [&](const Marker& m) { return m.line == e.line; });
+  for (const ReportedDiagnostic& d : diagnostics) {
+    bool marked = std::any_of(markers.begin(), markers.end(),
+                              [&](const Marker& m) { return m.line == d.line; });
     if (!marked)
-      problems.push_back(fmt::format("line {}: unexpected error `{}`", e.line, e.message));
+      problems.push_back(fmt::format("line {}: unexpected {} `{}`", d.line, kind, d.message));
   }
+}
+
+// Every way the run disagrees with the golden file, one message each. `fail_name` / `warn_name`:
+// the file name starts with `fail_` / `warn_`.
+std::vector<std::string> Check(const GoldenFile& golden, const RunResult& run,
+                               const Reported& reported, bool fail_name, bool warn_name) {
+  std::vector<std::string> problems;
+  if (fail_name != !golden.errors.empty()) {
+    problems.push_back("the file name starts with `fail_` iff it has `# error:` comments");
+  }
+  if (warn_name != (golden.errors.empty() && !golden.warnings.empty())) {
+    problems.push_back(
+        "the file name starts with `warn_` iff it has `# warning:` but no `# error:` comments");
+  }
+  if (run.out != golden.ExpectedStdout()) {
+    problems.push_back(StdoutDiff(golden.ExpectedStdout(), run.out));
+  }
+  CheckDiagnostics(golden.errors, reported.errors, "error", problems);
+  CheckDiagnostics(golden.warnings, reported.warnings, "warning", problems);
   bool exit_ok =
       golden.errors.empty() ? run.exit_code == 0 : run.exit_code == 65 || run.exit_code == 70;
   if (!exit_ok) {
@@ -344,10 +388,10 @@ class GoldenTest : public testing::Test {
     ASSERT_FALSE(run.timed_out) << path_.string() << ": still running after " << kTimeout.count()
                                 << " s (killed); stderr:\n"
                                 << run.err;
-    std::vector<ReportedError> errors = ParseErrors(run.err);
+    Reported reported = ParseDiagnostics(run.err);
 
     if (UpdateMode()) {
-      std::string updated = Rewrite(golden, SplitLines(run.out), errors);
+      std::string updated = Rewrite(golden, SplitLines(run.out), reported);
       if (updated != text.str()) {
         std::ofstream(path_) << updated;
         std::cout << "updated " << path_.string() << std::endl;
@@ -355,8 +399,10 @@ class GoldenTest : public testing::Test {
       golden = ParseGolden(updated);
     }
 
-    bool fail_name = path_.filename().string().rfind("fail_", 0) == 0;
-    std::vector<std::string> problems = Check(golden, run, errors, fail_name);
+    std::string file_name = path_.filename().string();
+    bool fail_name = file_name.rfind("fail_", 0) == 0;
+    bool warn_name = file_name.rfind("warn_", 0) == 0;
+    std::vector<std::string> problems = Check(golden, run, reported, fail_name, warn_name);
     if (problems.empty()) return;
     std::string report;
     for (const std::string& problem : problems) report += problem + "\n";

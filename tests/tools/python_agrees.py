@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Checks that CPython agrees with the golden corpus.
 
-Runs every non-`fail_` program under tests/golden/ with `python3` and compares its stdout with the
-program's `# expect:` comments (format: tests/golden/README.md; this parser mirrors the one in
-tests/golden/golden_test.cpp). Prints each mismatch and `N passed, N failed` at the end; exits 1
-on any mismatch. Standard library only.
+Runs every non-`fail_` program under tests/golden/ with `python3` (`warn_` programs too) and
+compares its stdout with the program's `# expect:` comments (format: tests/golden/README.md; this
+parser mirrors the one in tests/golden/golden_test.cpp). Prints each mismatch and
+`N passed, N failed` at the end; exits 1 on any mismatch. Standard library only.
 
 Usage: tests/tools/python_agrees.py [--python PYTHON] [FILE_OR_DIR ...]
 """
@@ -15,6 +15,7 @@ import sys
 
 EXPECT = "# expect:"
 ERROR = "# error:"
+WARNING = "# warning:"
 ARGS = "# args:"
 TIMEOUT_S = 30  # the golden runner's limit too
 
@@ -25,8 +26,9 @@ def expected_stdout(text):
     for number, line in enumerate(text.split("\n")):
         if number == 0 and line.startswith(ARGS):
             continue
-        expect_at, error_at = line.find(EXPECT), line.find(ERROR)
-        if expect_at < 0 or 0 <= error_at < expect_at:
+        expect_at = line.find(EXPECT)
+        others = [at for at in (line.find(ERROR), line.find(WARNING)) if at >= 0]
+        if expect_at < 0 or any(at < expect_at for at in others):
             continue
         rest = line[expect_at + len(EXPECT):]
         out.append(rest[1:] if rest.startswith(" ") else rest)
