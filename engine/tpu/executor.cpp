@@ -50,8 +50,13 @@ Array Poison(const array::Shape& shape, array::DType dtype) {
 }
 
 Array Copy(const Array& a) {
-  Array out = Array::Zeros(a.dtype(), a.shape());
-  out.Assign(a);
+  Array out;
+  if (a.IsContiguous()) {
+    out = Array::Zeros(a.dtype(), a.shape());
+    std::memcpy(out.raw(), a.raw(), static_cast<size_t>(a.size()) * array::ItemSize(a.dtype()));
+  } else {
+    out = a.Contiguous();
+  }
   out.set_weak_type(a.weak_type());
   return out;
 }
@@ -241,7 +246,14 @@ void Executor::RunInstr(const Instr& instr) {
       }
       case Op::kStore: {
         Window window = Resolve(instr, true);
-        window.data.Assign(env_[instr.operands[0]]);
+        const Array& value = env_[instr.operands[0]];
+        if (window.data.IsContiguous() && value.IsContiguous() &&
+            value.dtype() == window.data.dtype()) {
+          std::memcpy(window.data.raw(), value.raw(),
+                      static_cast<size_t>(value.size()) * array::ItemSize(value.dtype()));
+        } else {
+          window.data.Assign(value);
+        }
         if (window.tracked) SetAll(window.initialized);
         return;
       }

@@ -55,15 +55,77 @@ std::string WindowString(const Window& w) {
   return s + "]";
 }
 
-// A view of `a` (contiguous, of shape `shape`) restricted to [lo, hi) per dimension.
-Array SubView(const Array& a, const std::vector<int64_t>& lo, const std::vector<int64_t>& hi) {
-  array::Shape shape;
-  int64_t offset = a.offset();
-  for (size_t d = 0; d < lo.size(); ++d) {
-    shape.push_back(hi[d] - lo[d]);
-    offset += lo[d] * a.strides()[d];
+// Copies the box [src_lo, src_lo + extent) of `src` to [dst_lo, dst_lo + extent) of `dst` (same
+// dtype, same rank), without allocating: rows along the last dimension are memcpy'd.
+void CopyBox(const Array& src, const int64_t* src_lo, Array& dst, const int64_t* dst_lo,
+             const int64_t* extent, size_t rank) {
+  size_t item = array::ItemSize(src.dtype());
+  for (size_t d = 0; d < rank; ++d) {
+    if (extent[d] <= 0) return;
   }
-  return a.View(shape, a.strides(), offset);
+  const std::byte* s = src.raw();
+  std::byte* t = dst.raw();
+  const std::vector<int64_t>& ss = src.strides();
+  const std::vector<int64_t>& ts = dst.strides();
+  int64_t s_base = 0, t_base = 0;
+  for (size_t d = 0; d < rank; ++d) {
+    s_base += src_lo[d] * ss[d];
+    t_base += dst_lo[d] * ts[d];
+  }
+  if (rank == 0) {
+    std::memcpy(t, s, item);
+    return;
+  }
+  int64_t counter[array::kMaxRank] = {};
+  size_t last = rank - 1;
+  bool rows = ss[last] == 1 && ts[last] == 1;
+  while (true) {
+    int64_t so = s_base, to = t_base;
+    for (size_t d = 0; d < last; ++d) {
+      so += counter[d] * ss[d];
+      to += counter[d] * ts[d];
+    }
+    if (rows) {
+      std::memcpy(t + to * item, s + so * item, static_cast<size_t>(extent[last]) * item);
+    } else {
+      for (int64_t i = 0; i < extent[last]; ++i) {
+        std::memcpy(t + (to + i * ts[last]) * item, s + (so + i * ss[last]) * item, item);
+      }
+    }
+    size_t d = last;
+    while (d-- > 0) {
+      if (++counter[d] < extent[d]) break;
+      counter[d] = 0;
+    }
+    if (d == static_cast<size_t>(-1)) return;
+  }
+}
+
+// Sets the box [lo, lo + extent) of a contiguous uint8 shadow to `value`.
+void FillBox(Array& shadow, const int64_t* lo, const int64_t* extent, size_t rank,
+             uint8_t value) {
+  for (size_t d = 0; d < rank; ++d) {
+    if (extent[d] <= 0) return;
+  }
+  uint8_t* p = shadow.data<uint8_t>();
+  if (rank == 0) {
+    *p = value;
+    return;
+  }
+  const std::vector<int64_t>& st = shadow.strides();
+  int64_t counter[array::kMaxRank] = {};
+  size_t last = rank - 1;
+  while (true) {
+    int64_t o = 0;
+    for (size_t d = 0; d < rank; ++d) o += (lo[d] + (d < last ? counter[d] : 0)) * st[d];
+    std::memset(p + o, value, static_cast<size_t>(extent[last]));
+    size_t d = last;
+    while (d-- > 0) {
+      if (++counter[d] < extent[d]) break;
+      counter[d] = 0;
+    }
+    if (d == static_cast<size_t>(-1)) return;
+  }
 }
 
 // The buffer of an operand seen with the full rank of the array (squeezed dimensions as 1).
@@ -75,6 +137,7 @@ Array FullRank(const Array& buffer, const Operand& op) {
 
 struct OperandState {
   RefBuffer buffer;
+  Array full_data, full_shadow;  // the buffer (and shadow) viewed with the array's rank
   std::vector<int64_t> current;  // block index resident (empty: none yet)
   // Outputs: block index -> [first step, last step] of its visit (tpu semantics).
   std::map<std::vector<int64_t>, std::pair<int64_t, int64_t>> visits;
@@ -152,6 +215,7 @@ class Machine {
       const Operand& op = OperandAt(k);
       map_executors_.push_back(op.index_map ? std::make_unique<Executor>(*op.index_map, map_ctx_)
                                             : nullptr);
+      direct_.push_back(op.index_map ? Analyze(*op.index_map) : DirectMap{});
     }
 
     int64_t total = 1;
@@ -211,6 +275,8 @@ class Machine {
     }
     s.buffer.data = Poison(op.ref_shape, op.dtype);
     Track(s.buffer);
+    s.full_data = FullRank(s.buffer.data, op);
+    if (s.buffer.tracked) s.full_shadow = FullRank(s.buffer.initialized, op);
     return s;
   }
 
@@ -223,9 +289,44 @@ class Machine {
     return p;
   }
 
+  // Index maps that only pick grid indices and constants (`lambda i, j: (i, 0)`) are evaluated
+  // directly: one entry per result, >= 0 a grid axis, else -(constant) - 1 ... stored as pairs.
+  struct DirectMap {
+    bool ok = false;
+    std::vector<std::pair<int, int64_t>> entries;  // (grid axis or -1, constant)
+  };
+  static DirectMap Analyze(const kernel::Function& f) {
+    DirectMap m;
+    std::map<kernel::ValueId, int64_t> constants;
+    for (const kernel::Instr& instr : f.body.body) {
+      if (instr.op != kernel::Op::kConstant || instr.constant->rank() != 0) return m;
+      constants[instr.results[0]] = instr.constant->GetInt(0);
+    }
+    for (kernel::ValueId id : f.body.yields) {
+      auto param = std::find(f.body.params.begin(), f.body.params.end(), id);
+      if (param != f.body.params.end()) {
+        m.entries.emplace_back(static_cast<int>(param - f.body.params.begin()), 0);
+      } else if (auto c = constants.find(id); c != constants.end()) {
+        m.entries.emplace_back(-1, c->second);
+      } else {
+        return m;
+      }
+    }
+    m.ok = true;
+    return m;
+  }
+
   std::vector<int64_t> BlockIndex(size_t k) {
     const Operand& op = OperandAt(k);
     if (!op.index_map) return std::vector<int64_t>(op.block.size(), 0);
+    if (direct_[k].ok) {
+      std::vector<int64_t> index;
+      index.reserve(direct_[k].entries.size());
+      for (const auto& [axis, value] : direct_[k].entries) {
+        index.push_back(axis >= 0 ? point_[axis] : value);
+      }
+      return index;
+    }
     std::vector<Array> params;
     for (int64_t g : point_) params.push_back(Array::Scalar(array::DType::kInt32, double(g)));
     std::vector<Array> out = map_executors_[k]->Run(params);
@@ -265,50 +366,43 @@ class Machine {
   }
 
   // Copies the in-bounds part of `w` between HBM and the buffer (either direction); returns the
-  // bytes moved. In interpret semantics windows past the end are shifted back inside first.
+  // bytes moved.
   int64_t Transfer(size_t k, const Window& w, bool to_buffer, bool poison_rest) {
     const Operand& op = OperandAt(k);
     OperandState& s = states_[k];
-    Array full = FullRank(s.buffer.data, op);
-    std::vector<int64_t> lo, hi, blo, bhi;
+    size_t rank = w.start.size();
+    int64_t lo[array::kMaxRank], blo[array::kMaxRank], extent[array::kMaxRank];
     bool partial = false;
-    for (size_t d = 0; d < w.start.size(); ++d) {
+    int64_t count = 1;
+    for (size_t d = 0; d < rank; ++d) {
       int64_t n = op.shape[d];
       int64_t a = std::max<int64_t>(w.start[d], 0);
-      int64_t b = std::min<int64_t>(w.start[d] + w.size[d], n);
-      if (b < a) b = a;
-      lo.push_back(a);
-      hi.push_back(b);
-      blo.push_back(a - w.start[d]);
-      bhi.push_back(b - w.start[d]);
-      if (b - a != w.size[d]) partial = true;
+      int64_t b = std::max(std::min<int64_t>(w.start[d] + w.size[d], n), a);
+      lo[d] = a;
+      blo[d] = a - w.start[d];
+      extent[d] = b - a;
+      count *= extent[d];
+      if (extent[d] != w.size[d]) partial = true;
     }
-    Array hbm_view = SubView(Hbm(k), lo, hi);
-    Array buf_view = SubView(full, blo, bhi);
-    int64_t bytes = hbm_view.size() * static_cast<int64_t>(array::ItemSize(op.dtype));
+    Array& full = s.full_data;
+    int64_t bytes = count * static_cast<int64_t>(array::ItemSize(op.dtype));
     if (to_buffer) {
       if (partial && poison_rest) s.buffer.data.Assign(Poison(op.ref_shape, op.dtype));
-      if (hbm_view.size() > 0) buf_view.Assign(hbm_view);
+      CopyBox(Hbm(k), lo, full, blo, extent, rank);
       if (s.buffer.tracked) {
-        Array shadow = FullRank(s.buffer.initialized, op);
-        if (partial) std::memset(s.buffer.initialized.data<uint8_t>(), 0, s.buffer.initialized.size());
-        Array region = SubView(shadow, blo, bhi);
-        if (region.size() > 0) {
-          // Output data read back (interpret semantics) counts as initialised only where
-          // something was written (or it came from an aliased input).
-          if (IsOutput(k)) {
-            region.Assign(SubView(result_.written[k - plan_.inputs.size()], lo, hi));
-          } else {
-            region.Assign(array::Ones(region.shape(), array::DType::kUInt8));
-          }
+        Array& shadow = s.full_shadow;
+        if (partial) std::memset(shadow.data<uint8_t>(), 0, static_cast<size_t>(shadow.size()));
+        // Output data read back (interpret semantics) counts as initialised only where
+        // something was written (or it came from an aliased input).
+        if (IsOutput(k)) {
+          CopyBox(result_.written[k - plan_.inputs.size()], lo, shadow, blo, extent, rank);
+        } else {
+          FillBox(shadow, blo, extent, rank, 1);
         }
       }
     } else {
-      if (hbm_view.size() > 0) hbm_view.Assign(buf_view);
-      if (IsOutput(k)) {
-        Array written = SubView(result_.written[k - plan_.inputs.size()], lo, hi);
-        if (written.size() > 0) written.Assign(array::Ones(written.shape(), array::DType::kUInt8));
-      }
+      CopyBox(full, blo, Hbm(k), lo, extent, rank);
+      if (IsOutput(k)) FillBox(result_.written[k - plan_.inputs.size()], lo, extent, rank, 1);
     }
     return bytes;
   }
@@ -411,6 +505,7 @@ class Machine {
   std::vector<int64_t> point_;
   ExecContext map_ctx_;
   std::vector<std::unique_ptr<Executor>> map_executors_;
+  std::vector<DirectMap> direct_;
 };
 
 }  // namespace
