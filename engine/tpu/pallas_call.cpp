@@ -689,7 +689,11 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   b.plan.kernel = function;
   if (options.dump_ir || debug) {
     const SourceManager& sources = interp.sources();
-    auto line_of = [&](SourceSpan s) { return FormatLocation(s, sources); };
+    auto line_of = [&](SourceSpan s) {
+      std::string where = FormatLocation(s, sources);  // path:line:col; the path is noise here
+      size_t colon = where.rfind(':', where.rfind(':') - 1);
+      return "line " + where.substr(colon + 1);
+    };
     interp.Print(kernel::Print(*function, line_of));
     for (const Operand& op : b.plan.inputs) {
       if (op.index_map) interp.Print("index map of " + op.name + ": " + kernel::Print(*op.index_map, line_of));
