@@ -145,14 +145,31 @@ Executor::Window Executor::Resolve(const Instr& instr, bool is_write) {
 
 namespace {
 
+// True when every element of a (possibly strided) uint8 view is non-zero.
 bool AllSet(const Array& shadow) {
-  Array c = shadow.Contiguous();
-  const uint8_t* p = c.data<uint8_t>();
-  int64_t n = c.size();
-  for (int64_t i = 0; i < n; ++i) {
-    if (p[i] == 0) return false;
+  const uint8_t* base = reinterpret_cast<const uint8_t*>(shadow.raw());
+  size_t rank = static_cast<size_t>(shadow.rank());
+  if (rank == 0) return *base != 0;
+  const array::Shape& shape = shadow.shape();
+  for (int64_t n : shape) {
+    if (n == 0) return true;
   }
-  return true;
+  const std::vector<int64_t>& st = shadow.strides();
+  int64_t counter[array::kMaxRank] = {};
+  size_t last = rank - 1;
+  while (true) {
+    int64_t o = 0;
+    for (size_t d = 0; d < last; ++d) o += counter[d] * st[d];
+    for (int64_t i = 0; i < shape[last]; ++i) {
+      if (base[o + i * st[last]] == 0) return false;
+    }
+    size_t d = last;
+    while (d-- > 0) {
+      if (++counter[d] < shape[d]) break;
+      counter[d] = 0;
+    }
+    if (d == static_cast<size_t>(-1)) return true;
+  }
 }
 
 void SetAll(Array& shadow) {

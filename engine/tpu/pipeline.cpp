@@ -137,6 +137,12 @@ Array FullRank(const Array& buffer, const Operand& op) {
 
 struct OperandState {
   RefBuffer buffer;
+  Array poison;  // what a fresh output block is reset to
+  // Outputs: visits per block, in a table indexed by the linearised block index when it is small
+  // enough (else in `visits`): [first step, last step], -1 when never visited.
+  std::vector<std::pair<int64_t, int64_t>> visit_table;
+  std::vector<int64_t> blocks_per_dim;
+  int64_t current_key = -1;
   Array full_data, full_shadow;  // the buffer (and shadow) viewed with the array's rank
   std::vector<int64_t> current;  // block index resident (empty: none yet)
   // Outputs: block index -> [first step, last step] of its visit (tpu semantics).
@@ -274,7 +280,20 @@ class Machine {
       return s;
     }
     s.buffer.data = Poison(op.ref_shape, op.dtype);
+    s.poison = Poison(op.ref_shape, op.dtype);
     Track(s.buffer);
+    if (op.is_output) {
+      int64_t total = 1;
+      for (size_t d = 0; d < op.block.size(); ++d) {
+        const BlockDim& b = op.block[d];
+        int64_t n = b.kind == BlockDim::Kind::kBlocked && b.size > 0
+                        ? (op.shape[d] + b.size - 1) / b.size
+                        : op.shape[d] + b.pad_lo + b.size;
+        s.blocks_per_dim.push_back(std::max<int64_t>(n, 1));
+        total = total > (int64_t{1} << 22) ? total : total * std::max<int64_t>(n, 1);
+      }
+      if (total <= (int64_t{1} << 22)) s.visit_table.assign(static_cast<size_t>(total), {-1, -1});
+    }
     s.full_data = FullRank(s.buffer.data, op);
     if (s.buffer.tracked) s.full_shadow = FullRank(s.buffer.initialized, op);
     return s;
@@ -421,6 +440,18 @@ class Machine {
     return w;
   }
 
+  // Where the visits of an output block are recorded.
+  std::pair<int64_t, int64_t>& VisitOf(OperandState& s, const std::vector<int64_t>& index) {
+    if (s.visit_table.empty()) {
+      auto it = s.visits.find(index);
+      if (it == s.visits.end()) it = s.visits.emplace(index, std::make_pair(-1, -1)).first;
+      return it->second;
+    }
+    int64_t key = 0;
+    for (size_t d = 0; d < index.size(); ++d) key = key * s.blocks_per_dim[d] + index[d];
+    return s.visit_table[static_cast<size_t>(key)];
+  }
+
   void Enter(size_t k, const std::vector<int64_t>& index, int64_t t) {
     const Operand& op = OperandAt(k);
     if (op.space == kernel::MemorySpace::kAny) {
@@ -428,67 +459,63 @@ class Machine {
       return;
     }
     OperandState& s = states_[k];
-    Window w = WindowOf(op, index);
     if (interpret_) {
-      w = Clamp(op, w);
       // Every block, outputs included, is re-read from the full array each step.
+      Window w = Clamp(op, WindowOf(op, index));
       result_.counters.hbm_bytes_read += Transfer(k, w, true, true);
       s.current = index;
       return;
     }
-    CheckInBounds(k, w, index);
     bool changed = s.current != index;
-    if (IsOutput(k)) {
-      if (changed) {
-        auto it = s.visits.find(index);
-        bool aliased = false;
-        for (const auto& entry : plan_.aliases) aliased |= entry.second == int(k - plan_.inputs.size());
-        if (it != s.visits.end() && !aliased) {
-          Fail(op,
-               fmt::format("Revisited block {} of output {} in grid step {}. The block was "
-                           "previously visited in grid steps {} through {}",
-                           TupleString(index), op.name, TupleString(point_),
-                           TupleString(Unravel(it->second.first)),
-                           TupleString(Unravel(it->second.second))),
-               {"an output block is written back to HBM when the pipeline moves to another "
-                "block, and never read back: coming back to it later starts from a fresh, "
-                "uninitialised buffer and overwrites the earlier result",
-                "make all grid steps that write one output block consecutive: put the "
-                "reduction axis last in the grid (and mark it \"arbitrary\")"});
-        }
-        s.visits[index] = {t, t};
-        // A new output block starts as garbage: poison it so that reading it shows.
-        s.buffer.data.Assign(Poison(op.ref_shape, op.dtype));
-        if (s.buffer.tracked) {
-          std::memset(s.buffer.initialized.data<uint8_t>(), 0, s.buffer.initialized.size());
-        }
-      } else {
-        s.visits[index].second = t;
-      }
-      s.current = index;
+    if (!changed) {
+      if (IsOutput(k)) VisitOf(s, index).second = t;
       return;
     }
-    if (changed) {
+    Window w = WindowOf(op, index);
+    CheckInBounds(k, w, index);
+    if (IsOutput(k)) {
+      std::pair<int64_t, int64_t>& visit = VisitOf(s, index);
+      bool aliased = false;
+      for (const auto& entry : plan_.aliases) aliased |= entry.second == int(k - plan_.inputs.size());
+      if (visit.first >= 0 && !aliased) {
+        Fail(op,
+             fmt::format("Revisited block {} of output {} in grid step {}. The block was "
+                         "previously visited in grid steps {} through {}",
+                         TupleString(index), op.name, TupleString(point_),
+                         TupleString(Unravel(visit.first)), TupleString(Unravel(visit.second))),
+             {"an output block is written back to HBM when the pipeline moves to another "
+              "block, and never read back: coming back to it later starts from a fresh, "
+              "uninitialised buffer and overwrites the earlier result",
+              "make all grid steps that write one output block consecutive: put the "
+              "reduction axis last in the grid (and mark it \"arbitrary\")"});
+      }
+      visit = {t, t};
+      // A new output block starts as garbage: poison it so that reading it shows.
+      std::memcpy(s.buffer.data.raw(), s.poison.raw(),
+                  static_cast<size_t>(s.poison.size()) * array::ItemSize(op.dtype));
+      if (s.buffer.tracked) {
+        std::memset(s.buffer.initialized.data<uint8_t>(), 0, s.buffer.initialized.size());
+      }
+    } else {
       result_.counters.hbm_bytes_read += Transfer(k, w, true, true);
-      s.current = index;
     }
+    s.current = index;
   }
 
   void Leave(size_t k, const std::vector<int64_t>& index, const std::vector<int64_t>& next,
              int64_t t) {
     const Operand& op = OperandAt(k);
     if (op.space == kernel::MemorySpace::kAny) return;
-    Window w = WindowOf(op, index);
     if (interpret_) {
       // Every block, inputs included, is written back each step.
-      w = Clamp(op, w);
+      Window w = Clamp(op, WindowOf(op, index));
       int64_t bytes = Transfer(k, w, false, false);
       if (IsOutput(k)) result_.counters.hbm_bytes_written += bytes;
       return;
     }
     if (!IsOutput(k)) return;
     if (next.empty() || next != index) {
-      result_.counters.hbm_bytes_written += Transfer(k, w, false, false);
+      result_.counters.hbm_bytes_written += Transfer(k, WindowOf(op, index), false, false);
     }
   }
 
