@@ -239,9 +239,8 @@ void AddFunction(Interpreter& interp, ModuleObject& module, const std::string& n
   std::string full_name = module.name + "." + name;
   auto traced = [fn = std::move(fn), full_name](Interpreter& interp, CallArgs& args) -> Value {
     if (TraceHooks* hooks = interp.trace_hooks()) {
-      bool has_tracer = AnyArgument(args, [](const Value& v) {
-        return v.is_object() && v.object()->IsTracer();
-      });
+      bool has_tracer =
+          AnyArgument(args, [](const Value& v) { return v.is_object() && v.object()->IsTracer(); });
       if (has_tracer) return hooks->TraceArrayFunction(interp, full_name, fn, args);
       AnyArgument(args, [&](const Value& v) {
         if (auto* array = v.as<ArrayObject>()) hooks->CheckConstant(interp, *array);

@@ -19,7 +19,9 @@ namespace pz::eval {
 class ArrayObject final : public Object {
  public:
   explicit ArrayObject(array::Array value, bool numpy = false)
-      : Object(ObjectKind::kExtension), value(std::move(value)), numpy(numpy),
+      : Object(ObjectKind::kExtension),
+        value(std::move(value)),
+        numpy(numpy),
         serial(NextSerial()) {}
   std::string_view type_name() const override { return numpy ? "ndarray" : "Array"; }
 

@@ -16,9 +16,7 @@ using eval::CallArgs;
 using eval::Interpreter;
 using eval::Value;
 
-Trace* CurrentTrace(Interpreter& interp) {
-  return dynamic_cast<Trace*>(interp.trace_hooks());
-}
+Trace* CurrentTrace(Interpreter& interp) { return dynamic_cast<Trace*>(interp.trace_hooks()); }
 
 namespace {
 
@@ -79,9 +77,9 @@ ValueId IntScalar(Trace& trace, const Value& value, std::string_view what) {
   ValueId id = trace.Lift(value, what);
   const ValueType& t = trace.type(id);
   if (!t.shape.empty() || !array::IsInteger(t.dtype)) {
-    trace.interp().Raise(trace.interp().types().type_error,
-                         fmt::format("{} must be an integer scalar, got {}", what,
-                                     TypeToString(t)));
+    trace.interp().Raise(
+        trace.interp().types().type_error,
+        fmt::format("{} must be an integer scalar, got {}", what, TypeToString(t)));
   }
   if (t.dtype != array::DType::kInt32 || t.weak) {
     Instr& cast = trace.Emit(Op::kCast, {id}, {{.shape = {}, .dtype = array::DType::kInt32}});
@@ -203,8 +201,8 @@ Value Branches(Interpreter& interp, Trace& trace, Op op, ValueId selector,
       }
       if (!SameStructure(*def, out, interp)) {
         interp.Raise(interp.types().type_error,
-                     fmt::format("{} branches must return the same structure: {} and {}",
-                                 fn_name, def->ToString(interp), out.ToString(interp)));
+                     fmt::format("{} branches must return the same structure: {} and {}", fn_name,
+                                 def->ToString(interp), out.ToString(interp)));
       }
       return MatchTypes(trace, ids, types,
                         fmt::format("{} branch outputs must have identical types", fn_name));
@@ -257,8 +255,7 @@ void When(Interpreter& interp, const Value& condition, const Value& body) {
   const ValueType& t = trace->type(id);
   if (!t.shape.empty()) {
     interp.Raise(interp.types().type_error,
-                 fmt::format("the condition of pl.when must be a scalar, got {}",
-                             TypeToString(t)));
+                 fmt::format("the condition of pl.when must be a scalar, got {}", TypeToString(t)));
   }
   Region then = trace->TraceRegion({}, [&](std::vector<Value>) {
     interp.Call(body, std::vector<Value>{});

@@ -50,13 +50,13 @@ std::string_view ShortDType(array::DType dtype) {
 }
 
 constexpr const char* kBinaryNames[] = {
-    "add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "max", "min", "and", "or",
-    "xor", "shift_left", "shift_right", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
-    "logical_or", "atan2"};
+    "add", "sub", "mul", "div", "floor_divide", "remainder",   "pow",  "max",
+    "min", "and", "or",  "xor", "shift_left",   "shift_right", "eq",   "ne",
+    "lt",  "le",  "gt",  "ge",  "logical_and",  "logical_or",  "atan2"};
 constexpr const char* kUnaryNames[] = {
-    "neg", "pos", "abs", "invert", "not", "exp", "exp2", "log", "log1p", "expm1", "sqrt",
-    "rsqrt", "tanh", "sin", "cos", "tan", "erf", "sigmoid", "sign", "floor", "ceil", "round",
-    "isnan", "isinf", "isfinite", "square", "reciprocal"};
+    "neg",   "pos",   "abs",   "invert", "not",   "exp",   "exp2",     "log",    "log1p",
+    "expm1", "sqrt",  "rsqrt", "tanh",   "sin",   "cos",   "tan",      "erf",    "sigmoid",
+    "sign",  "floor", "ceil",  "round",  "isnan", "isinf", "isfinite", "square", "reciprocal"};
 
 static_assert(std::size(kBinaryNames) == static_cast<size_t>(array::BinaryOp::kAtan2) + 1);
 static_assert(std::size(kUnaryNames) == static_cast<size_t>(array::UnaryOp::kReciprocal) + 1);
@@ -315,8 +315,7 @@ class Printer {
 
 std::optional<std::string> Verify(const Function& function) { return Verifier(function).Run(); }
 
-std::string Print(const Function& function,
-                  const std::function<std::string(SourceSpan)>& line_of) {
+std::string Print(const Function& function, const std::function<std::string(SourceSpan)>& line_of) {
   return Printer(function, line_of).Run();
 }
 

@@ -29,10 +29,11 @@ class MemorySpaceObject final : public eval::Object {
   std::optional<Value> Call(Interpreter& interp, CallArgs& args) override {
     auto bound = eval::BindArgs(interp, name, args, {"shape", "dtype"});
     eval::ToShape(interp, *bound[0]);
-    return MakeRecord("MemoryRef", {{"shape", *bound[0]},
-                                    {"dtype", Value(std::make_shared<eval::DTypeObject>(
-                                                  eval::ToDType(interp, *bound[1])))},
-                                    {"memory_space", Value(shared_from_this())}});
+    return MakeRecord(
+        "MemoryRef",
+        {{"shape", *bound[0]},
+         {"dtype", Value(std::make_shared<eval::DTypeObject>(eval::ToDType(interp, *bound[1])))},
+         {"memory_space", Value(shared_from_this())}});
   }
   std::optional<Value> GetAttr(Interpreter& interp, std::string_view attr) override {
     if (attr == "name") return eval::MakeStr(name);
@@ -137,23 +138,24 @@ Value& Field(std::vector<std::pair<std::string, Value>>& fields, std::string_vie
 int64_t StaticAxis(Interpreter& interp, const Value& axis, const std::vector<int64_t>& grid,
                    const char* fn) {
   if (!axis.is_int()) {
-    interp.Raise(interp.types().type_error,
-                 fmt::format("{}(axis) needs a static int axis, not '{}'", fn,
-                             interp.TypeName(axis)));
+    interp.Raise(
+        interp.types().type_error,
+        fmt::format("{}(axis) needs a static int axis, not '{}'", fn, interp.TypeName(axis)));
   }
   int64_t a = axis.as_int();
   if (a < 0 || a >= static_cast<int64_t>(grid.size())) {
     interp.RaiseWithNotes(
         interp.types().value_error,
-        fmt::format("{}({}) is out of range: the grid {} has {} axes", fn, a,
-                    [&] {
-                      std::string s = "(";
-                      for (size_t i = 0; i < grid.size(); ++i) {
-                        s += (i ? ", " : "") + std::to_string(grid[i]);
-                      }
-                      return s + (grid.size() == 1 ? ",)" : ")");
-                    }(),
-                    grid.size()),
+        fmt::format(
+            "{}({}) is out of range: the grid {} has {} axes", fn, a,
+            [&] {
+              std::string s = "(";
+              for (size_t i = 0; i < grid.size(); ++i) {
+                s += (i ? ", " : "") + std::to_string(grid[i]);
+              }
+              return s + (grid.size() == 1 ? ",)" : ")");
+            }(),
+            grid.size()),
         {"axes count from 0; the grid is set by `grid=` (or the grid spec) of the pallas_call"});
   }
   return a;
@@ -173,8 +175,8 @@ void InstallKernelModules(Interpreter& interp) {
   auto errors_module = std::make_shared<eval::ModuleObject>("jax.errors");
   for (eval::TypeObject* type : {errors.concretization, errors.bool_conversion,
                                  errors.integer_conversion, errors.unexpected_tracer}) {
-    errors_module->Set(type->name, Value(std::static_pointer_cast<eval::TypeObject>(
-                                       type->shared_from_this())));
+    errors_module->Set(type->name,
+                       Value(std::static_pointer_cast<eval::TypeObject>(type->shared_from_this())));
   }
   interp.RegisterModule("jax.errors", errors_module);
   jax->Set("errors", Value(errors_module));
@@ -235,8 +237,7 @@ void InstallKernelModules(Interpreter& interp) {
     return ForiLoop(interp, *bound[0], *bound[1], *bound[2], *bound[3], unroll);
   });
   Add(interp, *lax, "while_loop", [](Interpreter& interp, CallArgs& args) {
-    auto bound =
-        eval::BindArgs(interp, "while_loop", args, {"cond_fun", "body_fun", "init_val"});
+    auto bound = eval::BindArgs(interp, "while_loop", args, {"cond_fun", "body_fun", "init_val"});
     return WhileLoop(interp, *bound[0], *bound[1], *bound[2]);
   });
   Add(interp, *lax, "cond", [](Interpreter& interp, CallArgs& args) {
@@ -265,8 +266,7 @@ void InstallKernelModules(Interpreter& interp) {
                    "pl.program_id can only be used inside a kernel passed to pl.pallas_call");
     }
     int64_t axis = StaticAxis(interp, *bound[0], trace->options().grid, "program_id");
-    Instr& instr =
-        trace->Emit(Op::kProgramId, {}, {{.shape = {}, .dtype = array::DType::kInt32}});
+    Instr& instr = trace->Emit(Op::kProgramId, {}, {{.shape = {}, .dtype = array::DType::kInt32}});
     instr.attrs.push_back(axis);
     return trace->MakeTracer(instr.results[0]);
   });
@@ -330,9 +330,9 @@ void InstallKernelModules(Interpreter& interp) {
               interp.BinaryOp(lang::BinOpKind::kAdd, span, Value::Int(step.as_int() - 1)), step);
           auto wrapped = interp.MakeBuiltin(
               "loop_body", [body, lower, step, has_carry](Interpreter& interp, CallArgs& a) {
-                Value i = interp.BinaryOp(
-                    lang::BinOpKind::kAdd, lower,
-                    interp.BinaryOp(lang::BinOpKind::kMul, a.positional[0], step));
+                Value i =
+                    interp.BinaryOp(lang::BinOpKind::kAdd, lower,
+                                    interp.BinaryOp(lang::BinOpKind::kMul, a.positional[0], step));
                 if (has_carry) return interp.Call(body, std::vector<Value>{i, a.positional[1]});
                 interp.Call(body, std::vector<Value>{i});
                 return Value();
@@ -358,9 +358,8 @@ void InstallKernelModules(Interpreter& interp) {
       size = start;
       start = Value::Int(0);
     }
-    return MakeRecord("Slice", {{"start", start},
-                                {"size", size},
-                                {"stride", bound[2].value_or(Value::Int(1))}});
+    return MakeRecord(
+        "Slice", {{"start", start}, {"size", size}, {"stride", bound[2].value_or(Value::Int(1))}});
   };
   Add(interp, *pl, "ds", ds);
   Add(interp, *pl, "dslice", ds);
@@ -368,8 +367,8 @@ void InstallKernelModules(Interpreter& interp) {
 
   // pl: specs
   Add(interp, *pl, "BlockSpec",
-      RecordConstructor("BlockSpec", {"block_shape=", "index_map=", "*", "memory_space=",
-                                      "pipeline_mode=", "indexing_mode="}));
+      RecordConstructor("BlockSpec", {"block_shape=", "index_map=", "*",
+                                      "memory_space=", "pipeline_mode=", "indexing_mode="}));
   Add(interp, *pl, "GridSpec",
       RecordConstructor("GridSpec", {"grid=", "in_specs=", "out_specs=", "scratch_shapes="}));
   Add(interp, *pltpu, "PrefetchScalarGridSpec",
@@ -382,18 +381,19 @@ void InstallKernelModules(Interpreter& interp) {
   Add(interp, *pl, "Buffered",
       RecordConstructor("Buffered", {"buffer_count=", "*", "use_lookahead="}));
   Add(interp, *pl, "CostEstimate",
-      RecordConstructor("CostEstimate", {"flops", "transcendentals", "bytes_accessed", "*",
-                                         "remote_bytes_transferred="},
-                        [](Interpreter& interp, auto& fields) {
-                          for (auto& [name, value] : fields) {
-                            if (name != "remote_bytes_transferred" && !value.is_int()) {
-                              interp.Raise(interp.types().value_error,
-                                           fmt::format("CostEstimate {} must be a Python int, "
-                                                       "got {}",
-                                                       name, interp.TypeName(value)));
-                            }
-                          }
-                        }));
+      RecordConstructor(
+          "CostEstimate",
+          {"flops", "transcendentals", "bytes_accessed", "*", "remote_bytes_transferred="},
+          [](Interpreter& interp, auto& fields) {
+            for (auto& [name, value] : fields) {
+              if (name != "remote_bytes_transferred" && !value.is_int()) {
+                interp.Raise(interp.types().value_error,
+                             fmt::format("CostEstimate {} must be a Python int, "
+                                         "got {}",
+                                         name, interp.TypeName(value)));
+              }
+            }
+          }));
   auto compiler_params = RecordConstructor(
       "CompilerParams",
       {"dimension_semantics=", "allow_input_fusion=", "vmem_limit_bytes=", "collective_id=",
@@ -406,8 +406,7 @@ void InstallKernelModules(Interpreter& interp) {
         for (const Value& entry : interp.ToVector(semantics)) {
           auto* s = entry.as<eval::StrObject>();
           bool ok = s != nullptr && (s->value == "parallel" || s->value == "arbitrary" ||
-                                     s->value == "core_parallel" ||
-                                     s->value == "subcore_parallel");
+                                     s->value == "core_parallel" || s->value == "subcore_parallel");
           if (!ok) {
             interp.Raise(interp.types().value_error,
                          fmt::format("dimension_semantics entries must be \"parallel\" or "
@@ -452,10 +451,9 @@ void InstallKernelModules(Interpreter& interp) {
                    "pltpu.roll with stride is not supported by this emulator yet");
     }
     auto jnp = interp.FindModule("jax.numpy");
-    return interp.Call(jnp->attrs.at("roll"),
-                       CallArgs{.positional = {*bound[0], *bound[1]},
-                                .keywords = {{"axis", *bound[2]}},
-                                .span = interp.current_span()});
+    return interp.Call(jnp->attrs.at("roll"), CallArgs{.positional = {*bound[0], *bound[1]},
+                                                       .keywords = {{"axis", *bound[2]}},
+                                                       .span = interp.current_span()});
   });
   Add(interp, *pltpu, "repeat", [](Interpreter& interp, CallArgs& args) {
     // On a TPU, pltpu.repeat concatenates copies (jnp.tile semantics along one axis).

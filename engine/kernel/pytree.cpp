@@ -81,7 +81,8 @@ Value Unflatten(eval::Interpreter& interp, const TreeDef& def, const std::vector
     case TreeDef::Kind::kTuple:
     case TreeDef::Kind::kList: {
       std::vector<Value> items;
-      for (const TreeDef& child : def.children) items.push_back(Unflatten(interp, child, leaves, next));
+      for (const TreeDef& child : def.children)
+        items.push_back(Unflatten(interp, child, leaves, next));
       return def.kind == TreeDef::Kind::kTuple ? eval::MakeTuple(std::move(items))
                                                : eval::MakeList(std::move(items));
     }

@@ -16,8 +16,7 @@ std::string RecordObject::Repr(eval::Interpreter& interp) const {
   return out + ")";
 }
 
-std::optional<eval::Value> RecordObject::GetAttr(eval::Interpreter& interp,
-                                                 std::string_view name) {
+std::optional<eval::Value> RecordObject::GetAttr(eval::Interpreter& interp, std::string_view name) {
   for (const auto& field : fields_) {
     if (field.first == name) return field.second;
   }

@@ -64,9 +64,7 @@ std::optional<Value> RefObject::GetAttr(Interpreter& interp, std::string_view na
   return std::nullopt;
 }
 
-std::optional<Value> RefObject::GetItem(Interpreter& interp, const Value& key) {
-  return Load(key);
-}
+std::optional<Value> RefObject::GetItem(Interpreter& interp, const Value& key) { return Load(key); }
 
 bool RefObject::SetItem(Interpreter& interp, const Value& key, const Value& value) {
   Store(key, value);
@@ -240,8 +238,8 @@ Indexer RefObject::ParseIndex(const Value& key) {
         if (*s < 0 || (dim.size > 0 && *s + (dim.size - 1) * dim.stride >= n) ||
             (dim.size == 0 && *s > n)) {
           interp.Raise(t.value_error,
-                       fmt::format("Out of bound slice: start={}, size={}, stride={}, dim={}.",
-                                   *s, dim.size, dim.stride, n));
+                       fmt::format("Out of bound slice: start={}, size={}, stride={}, dim={}.", *s,
+                                   dim.size, dim.stride, n));
         }
       } else if (std::optional<ValueId> id = traced_int(start, "the start of pl.ds")) {
         dim.dynamic_start = *id;
@@ -252,9 +250,8 @@ Indexer RefObject::ParseIndex(const Value& key) {
                                    dim.size, dim.stride, n));
         }
       } else {
-        interp.Raise(t.type_error,
-                     fmt::format("pl.ds start must be an integer, not '{}'",
-                                 interp.TypeName(start)));
+        interp.Raise(t.type_error, fmt::format("pl.ds start must be an integer, not '{}'",
+                                               interp.TypeName(start)));
       }
       indexer.push_back(dim);
       continue;
@@ -299,8 +296,8 @@ Value RefObject::Load(const Value& key) {
         {"SMEM holds scalars (indices, counters); read one element, e.g. `" + ref.name +
          "[i]`, or keep vector data in VMEM"});
   }
-  Instr& instr = trace->Emit(Op::kLoad, DynamicOperands(access),
-                             {{.shape = result, .dtype = ref.dtype}});
+  Instr& instr =
+      trace->Emit(Op::kLoad, DynamicOperands(access), {{.shape = result, .dtype = ref.dtype}});
   instr.ref = std::move(access);
   return trace->MakeTracer(instr.results[0]);
 }
@@ -336,15 +333,16 @@ void RefObject::Store(const Value& key, const Value& value) {
                       ".shape, value, " + ref.name + ".dtype)` or `jnp.zeros_like(" + ref.name +
                       ")`");
     } else {
-      notes.push_back("the value must have exactly the shape of the indexed region; reshape or "
-                      "slice it to match");
+      notes.push_back(
+          "the value must have exactly the shape of the indexed region; reshape or "
+          "slice it to match");
     }
-    interp.RaiseWithNotes(t.value_error,
-                          fmt::format("Invalid shape for `swap`. Ref shape: {}. Expected shape: "
-                                      "{}. Value shape: {}.",
-                                      ShapeString(shape), ShapeString(expected),
-                                      ShapeString(type.shape)),
-                          std::move(notes));
+    interp.RaiseWithNotes(
+        t.value_error,
+        fmt::format("Invalid shape for `swap`. Ref shape: {}. Expected shape: "
+                    "{}. Value shape: {}.",
+                    ShapeString(shape), ShapeString(expected), ShapeString(type.shape)),
+        std::move(notes));
   }
   if (ref.space == MemorySpace::kSmem && !expected.empty()) {
     interp.Raise(t.value_error, fmt::format("Can only store scalars to SMEM: this store to {} has "
@@ -355,13 +353,12 @@ void RefObject::Store(const Value& key, const Value& value) {
     bool weak_float = type.weak && array::IsFloating(type.dtype) && array::IsFloating(ref.dtype);
     bool int_to_int = array::IsInteger(type.dtype) && array::IsInteger(ref.dtype);
     if (!weak_float && !int_to_int) {
-      interp.RaiseWithNotes(t.value_error,
-                            fmt::format("Invalid dtype for `swap`. Ref dtype: {}. Value dtype: "
-                                        "{}.",
-                                        array::DTypeName(ref.dtype),
-                                        array::DTypeName(type.dtype)),
-                            {fmt::format("convert the value first: `value.astype({}.dtype)`",
-                                         ref.name)});
+      interp.RaiseWithNotes(
+          t.value_error,
+          fmt::format("Invalid dtype for `swap`. Ref dtype: {}. Value dtype: "
+                      "{}.",
+                      array::DTypeName(ref.dtype), array::DTypeName(type.dtype)),
+          {fmt::format("convert the value first: `value.astype({}.dtype)`", ref.name)});
     }
     ValueType cast = type;
     cast.dtype = ref.dtype;

@@ -24,8 +24,7 @@ const TracerErrorTypes& TracerErrors(Interpreter& interp) {
     types->concretization = interp.NewExceptionType("ConcretizationTypeError", type_error);
     types->bool_conversion =
         interp.NewExceptionType("TracerBoolConversionError", types->concretization);
-    types->integer_conversion =
-        interp.NewExceptionType("TracerIntegerConversionError", type_error);
+    types->integer_conversion = interp.NewExceptionType("TracerIntegerConversionError", type_error);
     types->unexpected_tracer = interp.NewExceptionType("UnexpectedTracerError", type_error);
     slot = types;
   }
@@ -78,8 +77,7 @@ std::optional<ValueId> Trace::TryLift(const Value& value) {
           {"a traced value only exists while its kernel is being traced; do not keep it in a "
            "global or pass it between kernels"});
     }
-    if (std::find(open_ids_.begin(), open_ids_.end(), defined_in_[tracer->id]) ==
-        open_ids_.end()) {
+    if (std::find(open_ids_.begin(), open_ids_.end(), defined_in_[tracer->id]) == open_ids_.end()) {
       interp_.RaiseWithNotes(
           errors.unexpected_tracer,
           fmt::format("Encountered an unexpected tracer: {} was computed inside a branch or loop "
@@ -107,9 +105,8 @@ ValueId Trace::Lift(const Value& value, std::string_view what) {
                            fmt::format("{} is a Ref, not a value", what),
                            {"load the ref's contents first, e.g. `x_ref[...]`"});
   }
-  interp_.Raise(interp_.types().type_error,
-                fmt::format("{} must be an array or a number, not '{}'", what,
-                            interp_.TypeName(value)));
+  interp_.Raise(interp_.types().type_error, fmt::format("{} must be an array or a number, not '{}'",
+                                                        what, interp_.TypeName(value)));
 }
 
 Instr& Trace::Emit(Op op, std::vector<ValueId> operands,
@@ -195,8 +192,7 @@ void Trace::RaiseConcretization(ValueId id, std::string_view construct) {
   }
   if (construct == "index") {
     interp_.RaiseWithNotes(
-        errors.integer_conversion,
-        fmt::format("The __index__() method was called on {}", traced),
+        errors.integer_conversion, fmt::format("The __index__() method was called on {}", traced),
         {"this value is only known when the kernel runs; `range()` and list indices need a "
          "Python int",
          "loop with `lax.fori_loop(lo, hi, body, carry)` or `pl.loop`, and index refs "
@@ -204,8 +200,7 @@ void Trace::RaiseConcretization(ValueId id, std::string_view construct) {
   }
   interp_.RaiseWithNotes(
       errors.concretization,
-      fmt::format("Abstract tracer value encountered where concrete value is expected: {}",
-                  traced),
+      fmt::format("Abstract tracer value encountered where concrete value is expected: {}", traced),
       {fmt::format("`{}` of a traced value is not possible: the value is only known when the "
                    "kernel runs",
                    construct),
@@ -300,10 +295,10 @@ Value Trace::TraceArrayFunction(Interpreter& interp, const std::string& name,
     auto* ref = value.as<RefObject>();
     if (ref == nullptr) return;
     if (!like) {
-      interp.RaiseWithNotes(interp.types().type_error,
-                            fmt::format("{} was given the ref {}, not an array", name,
-                                        ref->base().name),
-                            {fmt::format("load its value first: `{}[...]`", ref->base().name)});
+      interp.RaiseWithNotes(
+          interp.types().type_error,
+          fmt::format("{} was given the ref {}, not an array", name, ref->base().name),
+          {fmt::format("load its value first: `{}[...]`", ref->base().name)});
     }
     value = eval::WrapArray(array::Zeros(ref->shape, ref->base().dtype));
   };

@@ -24,10 +24,10 @@ namespace pz::kernel {
 // Exception types JAX uses for tracer misuse (all derive from TypeError, as in JAX), created
 // once per interpreter and also importable from `jax.errors`.
 struct TracerErrorTypes {
-  eval::TypeObject* concretization;       // ConcretizationTypeError
-  eval::TypeObject* bool_conversion;      // TracerBoolConversionError
-  eval::TypeObject* integer_conversion;   // TracerIntegerConversionError
-  eval::TypeObject* unexpected_tracer;    // UnexpectedTracerError
+  eval::TypeObject* concretization;      // ConcretizationTypeError
+  eval::TypeObject* bool_conversion;     // TracerBoolConversionError
+  eval::TypeObject* integer_conversion;  // TracerIntegerConversionError
+  eval::TypeObject* unexpected_tracer;   // UnexpectedTracerError
 };
 const TracerErrorTypes& TracerErrors(eval::Interpreter& interp);
 
@@ -78,10 +78,10 @@ class Trace : public eval::TraceHooks, public std::enable_shared_from_this<Trace
   eval::Value MakeRef(RefId id);
 
   // ---- TraceHooks --------------------------------------------------------------------------
-  eval::Value TraceArrayFunction(eval::Interpreter& interp, const std::string& name,
-                                 const std::function<eval::Value(eval::Interpreter&,
-                                                                 eval::CallArgs&)>& fn,
-                                 eval::CallArgs& args) override;
+  eval::Value TraceArrayFunction(
+      eval::Interpreter& interp, const std::string& name,
+      const std::function<eval::Value(eval::Interpreter&, eval::CallArgs&)>& fn,
+      eval::CallArgs& args) override;
   void CheckConstant(eval::Interpreter& interp, const eval::ArrayObject& array) override;
 
   // Raises the error for a Python construct that needs a concrete value of a tracer.
@@ -92,9 +92,9 @@ class Trace : public eval::TraceHooks, public std::enable_shared_from_this<Trace
   eval::Interpreter& interp_;
   TraceOptions options_;
   Function function_;
-  std::vector<Region*> open_;           // innermost last
-  std::vector<int> open_ids_;           // region ids of `open_`
-  std::vector<int> defined_in_;         // per value: the region id defining it
+  std::vector<Region*> open_;    // innermost last
+  std::vector<int> open_ids_;    // region ids of `open_`
+  std::vector<int> defined_in_;  // per value: the region id defining it
   int next_region_id_ = 0;
   uint64_t start_serial_ = 0;
   bool active_ = false;

@@ -92,7 +92,8 @@ Value CallJnp(Interpreter& interp, std::string_view name, std::vector<Value> pos
   auto jnp = interp.FindModule("jax.numpy");
   auto it = jnp->attrs.find(std::string(name));
   PZ_CHECK(it != jnp->attrs.end());
-  CallArgs args{.positional = std::move(positional), .keywords = std::move(keywords),
+  CallArgs args{.positional = std::move(positional),
+                .keywords = std::move(keywords),
                 .span = interp.current_span()};
   return interp.Call(it->second, std::move(args));
 }
@@ -149,16 +150,16 @@ std::optional<Value> TracerObject::GetAttr(Interpreter& interp, std::string_view
   if (name == "reshape" || name == "transpose") {
     std::string fn(name);
     return interp.MakeBuiltin(fn, [self, fn](Interpreter& interp, CallArgs& args) {
-      Value arg = args.positional.size() == 1   ? args.positional[0]
-                  : args.positional.empty() ? Value()
-                                            : eval::MakeTuple(args.positional);
+      Value arg = args.positional.size() == 1 ? args.positional[0]
+                  : args.positional.empty()   ? Value()
+                                              : eval::MakeTuple(args.positional);
       return CallJnp(interp, fn, {Value(self), arg}, args.keywords);
     });
   }
   static constexpr std::string_view kFunctionMethods[] = {
-      "sum",    "prod",   "max",    "min",     "mean",    "any",     "all",   "argmax",
-      "argmin", "cumsum", "squeeze", "clip",   "round",   "repeat",  "swapaxes", "dot",
-      "flatten", "ravel", "var",    "std",     "conj",    "real"};
+      "sum",     "prod",   "max",     "min",  "mean",  "any",    "all",      "argmax",
+      "argmin",  "cumsum", "squeeze", "clip", "round", "repeat", "swapaxes", "dot",
+      "flatten", "ravel",  "var",     "std",  "conj",  "real"};
   for (std::string_view method : kFunctionMethods) {
     if (method != name) continue;
     std::string fn(name);
@@ -207,7 +208,9 @@ std::optional<Value> TracerObject::GetItem(Interpreter& interp, const Value& key
   CallArgs args{.positional = {Value(self), key}, .span = interp.current_span()};
   return trace->TraceArrayFunction(
       interp, "getitem",
-      [](Interpreter& interp, CallArgs& a) { return interp.GetItem(a.positional[0], a.positional[1]); },
+      [](Interpreter& interp, CallArgs& a) {
+        return interp.GetItem(a.positional[0], a.positional[1]);
+      },
       args);
 }
 
@@ -247,8 +250,8 @@ std::optional<Value> TracerObject::Unary(Interpreter& interp, lang::UnaryOpKind 
       trace->RaiseConcretization(id, "bool");
   }
   ValueId self_id = trace->Lift(Value(shared_from_this()), "operand");
-  array::Array result = eval::GuardArrayOp(
-      interp, [&] { return array::Unary(kernel, Stand(trace->type(self_id))); });
+  array::Array result =
+      eval::GuardArrayOp(interp, [&] { return array::Unary(kernel, Stand(trace->type(self_id))); });
   Instr& instr = trace->Emit(Op::kUnary, {self_id}, {TypeOf(result)});
   instr.attrs.push_back(static_cast<int64_t>(kernel));
   return trace->MakeTracer(instr.results[0]);

@@ -90,8 +90,8 @@ int64_t Executor::ScalarInt(ValueId id) const { return env_[id].GetInt(0); }
 
 void Executor::Fail(const Instr& instr, EmulationError::Kind kind, std::string message,
                     std::vector<std::string> notes) {
-  throw EmulationError{.kind = kind, .message = std::move(message), .span = instr.span,
-                       .notes = std::move(notes)};
+  throw EmulationError{
+      .kind = kind, .message = std::move(message), .span = instr.span, .notes = std::move(notes)};
 }
 
 Executor::Window Executor::Resolve(const Instr& instr, bool is_write) {
@@ -232,8 +232,8 @@ void Executor::RunInstr(const Instr& instr) {
           if (outputs[i].shape() != type.shape || outputs[i].dtype() != type.dtype) {
             Fail(instr, EmulationError::Kind::kRuntimeError,
                  fmt::format("{} returned {} while tracing it gave {}", instr.text,
-                             kernel::TypeToString({.shape = outputs[i].shape(),
-                                                   .dtype = outputs[i].dtype()}),
+                             kernel::TypeToString(
+                                 {.shape = outputs[i].shape(), .dtype = outputs[i].dtype()}),
                              kernel::TypeToString(type)),
                  {"the result's shape depends on the data, which kernels cannot do"});
           }
@@ -250,8 +250,8 @@ void Executor::RunInstr(const Instr& instr) {
       }
       case Op::kLoad: {
         Window window = Resolve(instr, false);
-        if (context_.uninitialized != nullptr && !context_.uninitialized->seen &&
-            window.tracked && !AllSet(window.initialized)) {
+        if (context_.uninitialized != nullptr && !context_.uninitialized->seen && window.tracked &&
+            !AllSet(window.initialized)) {
           context_.uninitialized->seen = true;
           context_.uninitialized->span = instr.span;
           context_.uninitialized->ref = function_.refs[instr.ref.ref].name;

@@ -80,8 +80,8 @@ class Executor {
     bool tracked = false;
   };
   Window Resolve(const kernel::Instr& instr, bool is_write);
-  [[noreturn]] void Fail(const kernel::Instr& instr, EmulationError::Kind kind,
-                         std::string message, std::vector<std::string> notes = {});
+  [[noreturn]] void Fail(const kernel::Instr& instr, EmulationError::Kind kind, std::string message,
+                         std::vector<std::string> notes = {});
   int64_t ScalarInt(kernel::ValueId id) const;
 
   const kernel::Function& function_;

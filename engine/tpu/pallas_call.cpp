@@ -13,6 +13,7 @@
 #include "kernel/records.h"
 #include "kernel/trace.h"
 #include "support/check.h"
+#include "tpu/lint.h"
 #include "tpu/pipeline.h"
 
 namespace pz::tpu {
@@ -81,8 +82,7 @@ class PallasCallObject final : public eval::Object {
 
   Value kernel_fn, out_shape, grid_spec, grid, in_specs, out_specs, scratch_shapes, aliases,
       compiler_params;
-  bool in_specs_given = false, out_specs_given = false, grid_given = false,
-       scratch_given = false;
+  bool in_specs_given = false, out_specs_given = false, grid_given = false, scratch_given = false;
   bool debug = false;
   std::string name;
   SourceSpan span;
@@ -122,8 +122,8 @@ struct Builder {
           a != nullptr && a->value.rank() == 0 && array::IsInteger(a->value.dtype())) {
         return a->value.GetInt(0);
       }
-      Fail(ValueError(), fmt::format("Grid must be a tuple of integers or jax.Array, got {}",
-                                     interp.Repr(grid)));
+      Fail(ValueError(),
+           fmt::format("Grid must be a tuple of integers or jax.Array, got {}", interp.Repr(grid)));
     };
     if (grid.is_none()) return out;
     if (grid.is(eval::ObjectKind::kTuple) || grid.is(eval::ObjectKind::kList)) {
@@ -132,8 +132,8 @@ struct Builder {
       out.push_back(entry(grid));
     }
     for (int64_t g : out) {
-      if (g < 0) Fail(ValueError(), fmt::format("grid sizes must be non-negative, got {}",
-                                                DimsString(out)));
+      if (g < 0)
+        Fail(ValueError(), fmt::format("grid sizes must be non-negative, got {}", DimsString(out)));
     }
     return out;
   }
@@ -152,8 +152,8 @@ struct Builder {
   // An operand from its array type and BlockSpec (nullptr: no spec, the whole array in VMEM).
   Operand MakeOperand(const std::string& name, const array::Shape& shape, array::DType dtype,
                       RecordObject* spec, bool is_output, const std::string& origin) {
-    Operand op{.name = name, .is_output = is_output, .shape = shape, .dtype = dtype,
-               .span = call.span};
+    Operand op{
+        .name = name, .is_output = is_output, .shape = shape, .dtype = dtype, .span = call.span};
     Value block_shape, index_map;
     if (spec != nullptr) {
       block_shape = spec->Get("block_shape");
@@ -218,7 +218,9 @@ struct Builder {
 
   std::shared_ptr<const kernel::Function> TraceIndexMap(const Value& fn, const Operand& op,
                                                         const std::string& origin) {
-    kernel::TraceOptions options{.what = "index map", .call_name = call.name, .grid = plan.grid,
+    kernel::TraceOptions options{.what = "index map",
+                                 .call_name = call.name,
+                                 .grid = plan.grid,
                                  .tpu_rules = this->options.semantics == Semantics::kTpu};
     auto trace = std::make_shared<kernel::Trace>(interp, FunctionName(fn), options);
     {
@@ -230,7 +232,8 @@ struct Builder {
         positional.push_back(trace->MakeTracer(id));
       }
       std::vector<Value> refs;
-      for (const kernel::RefType& type : prefetch_types) refs.push_back(trace->MakeRef(trace->AddRef(type)));
+      for (const kernel::RefType& type : prefetch_types)
+        refs.push_back(trace->MakeRef(trace->AddRef(type)));
       size_t next = 0;
       for (const TreeDef& def : prefetch_defs) {
         positional.push_back(kernel::Unflatten(interp, def, refs, next));
@@ -267,8 +270,8 @@ struct Builder {
           }
           id = *lifted;
           if (trace->type(id).dtype != array::DType::kInt32) {
-            kernel::Instr& cast =
-                trace->Emit(kernel::Op::kCast, {id}, {{.shape = {}, .dtype = array::DType::kInt32}});
+            kernel::Instr& cast = trace->Emit(kernel::Op::kCast, {id},
+                                              {{.shape = {}, .dtype = array::DType::kInt32}});
             cast.attrs.push_back(static_cast<int64_t>(array::DType::kInt32));
             id = cast.results[0];
           }
@@ -287,76 +290,6 @@ struct Builder {
 // Flattens the spec pytree: BlockSpec records (and the no-spec marker) are leaves.
 TreeDef FlattenSpecs(Interpreter& interp, const Value& specs, std::vector<Value>& leaves) {
   return kernel::Flatten(interp, specs, leaves);
-}
-
-// Warnings for what compiles in interpret mode but not on a TPU (pallas-semantics.md §2.9) and
-// for VMEM use above the budget.
-void Lint(const CallPlan& plan, EmulatorSession& session) {
-  auto warn = [&](SourceSpan span, std::string message, std::string hint) {
-    session.warnings.push_back(Diagnostic{.severity = Severity::kWarning, .phase = Phase::kLint,
-                                          .message = std::move(message), .span = span,
-                                          .notes = {{.message = std::move(hint)}}});
-  };
-  int64_t vmem = 0;
-  for (const std::vector<Operand>* group : {&plan.inputs, &plan.outputs}) {
-    for (const Operand& op : *group) {
-      if (op.space == MemorySpace::kAny) continue;
-      bool trivial = !op.index_map && op.ref_shape == op.shape;
-      if (op.space == MemorySpace::kVmem) {
-        vmem += 2 * array::NumElements(op.ref_shape) * array::ItemSize(op.dtype);
-      }
-      if (op.space == MemorySpace::kSmem && trivial) continue;
-      size_t rank = op.block.size();
-      auto size = [&](size_t d) {
-        return op.block[d].kind == BlockDim::Kind::kSqueezed ? int64_t{1} : op.block[d].size;
-      };
-      if (rank == 0) {
-        warn(op.span, fmt::format("block of {} has rank 0; the Pallas TPU lowering supports only "
-                                  "blocks of rank >= 1",
-                                  op.name),
-             "reshape the operand to at least 1-D");
-        continue;
-      }
-      if (rank >= 2) {
-        int64_t last = size(rank - 1), second = size(rank - 2);
-        bool ok_last = last == op.shape[rank - 1] || last % 128 == 0;
-        bool ok_second = second == op.shape[rank - 2] || second % 8 == 0;
-        if (!ok_last || !ok_second) {
-          warn(op.span,
-               fmt::format("block shape of {} breaks the TPU tiling rule: its last two "
-                           "dimensions ({}, {}) must be divisible by 8 and 128 or equal the "
-                           "array's ({}, {})",
-                           op.name, second, last, op.shape[rank - 2], op.shape[rank - 1]),
-               "a real TPU rejects this block shape (the emulator runs it anyway); use blocks "
-               "like (8, 128), (128, 128) or the full dimension");
-        }
-        continue;
-      }
-      int64_t bs = size(0);
-      int64_t bits = static_cast<int64_t>(array::ItemSize(op.dtype)) * 8;
-      bool pow2 = bs > 0 && (bs & (bs - 1)) == 0;
-      if (!(bs == op.shape[0] || bs % 1024 == 0 || (pow2 && bs >= 128 * (32 / bits)))) {
-        warn(op.span,
-             fmt::format("1-D block of {} has size {}; on a TPU it must equal the array size, "
-                         "be a multiple of 1024, or be a power of two of at least {}",
-                         op.name, bs, 128 * (32 / bits)),
-             "a real TPU rejects this block shape (the emulator runs it anyway)");
-      }
-    }
-  }
-  for (const kernel::RefType& ref : plan.scratch) {
-    if (ref.space == MemorySpace::kVmem) {
-      vmem += array::NumElements(ref.shape) * array::ItemSize(ref.dtype);
-    }
-  }
-  if (vmem > session.options.vmem_budget_bytes) {
-    warn(plan.span,
-         fmt::format("this pallas_call needs about {:.1f} MiB of VMEM (double-buffered blocks "
-                     "and scratch), above the {:.1f} MiB scoped budget",
-                     vmem / 1048576.0, session.options.vmem_budget_bytes / 1048576.0),
-         "use smaller blocks, or raise the limit with "
-         "pltpu.CompilerParams(vmem_limit_bytes=...) where the chip has room");
-  }
 }
 
 Value ToTupleIfList(const Value& v) {
@@ -380,12 +313,15 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
     auto* spec = grid_spec.as<RecordObject>();
     if (spec == nullptr ||
         (spec->type_name() != "GridSpec" && spec->type_name() != "PrefetchScalarGridSpec")) {
-      b.Fail(interp.types().type_error, "grid_spec must be a pl.GridSpec or a "
-                                        "pltpu.PrefetchScalarGridSpec");
+      b.Fail(interp.types().type_error,
+             "grid_spec must be a pl.GridSpec or a "
+             "pltpu.PrefetchScalarGridSpec");
     }
-    if (grid_given) b.Fail(b.ValueError(), "If `grid_spec` is specified, then `grid` must be `()`.");
+    if (grid_given)
+      b.Fail(b.ValueError(), "If `grid_spec` is specified, then `grid` must be `()`.");
     if (in_specs_given) {
-      b.Fail(b.ValueError(), "If `grid_spec` is specified, then `in_specs` must be `no_block_spec`.");
+      b.Fail(b.ValueError(),
+             "If `grid_spec` is specified, then `in_specs` must be `no_block_spec`.");
     }
     if (out_specs_given) {
       b.Fail(b.ValueError(),
@@ -430,11 +366,13 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
       array::Array a = eval::ToArray(interp, leaves[k]);
       a.set_weak_type(false);
       prefetch_arrays.push_back(a);
-      b.prefetch_types.push_back({.name = leaves.size() == 1 ? pname : fmt::format("{}[{}]", pname, k),
-                                  .shape = a.shape(), .dtype = a.dtype(),
-                                  .space = MemorySpace::kSmem,
-                                  .role = kernel::RefRole::kPrefetch,
-                                  .operand = static_cast<int>(b.prefetch_types.size())});
+      b.prefetch_types.push_back(
+          {.name = leaves.size() == 1 ? pname : fmt::format("{}[{}]", pname, k),
+           .shape = a.shape(),
+           .dtype = a.dtype(),
+           .space = MemorySpace::kSmem,
+           .role = kernel::RefRole::kPrefetch,
+           .operand = static_cast<int>(b.prefetch_types.size())});
     }
   }
   b.plan.prefetch = b.prefetch_types;
@@ -445,8 +383,8 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   std::vector<array::Array> input_arrays;
   for (const Value& leaf : input_leaves) {
     if (leaf.as<eval::ArrayObject>() == nullptr && !leaf.is_number()) {
-      b.Fail(b.TypeError(), fmt::format("pallas_call operands must be arrays, got {}",
-                                        interp.TypeName(leaf)));
+      b.Fail(b.TypeError(),
+             fmt::format("pallas_call operands must be arrays, got {}", interp.TypeName(leaf)));
     }
     array::Array a = eval::ToArray(interp, leaf);
     a.set_weak_type(false);
@@ -543,9 +481,8 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
           }
         }
         std::string name = n == 1 ? pname : fmt::format("{}[{}]", pname, k);
-        b.plan.outputs.push_back(b.MakeOperand(name, out_types[leaf].first,
-                                               out_types[leaf].second, spec, true,
-                                               fmt::format("output {}", name)));
+        b.plan.outputs.push_back(b.MakeOperand(name, out_types[leaf].first, out_types[leaf].second,
+                                               spec, true, fmt::format("output {}", name)));
       }
     }
   }
@@ -561,12 +498,15 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
     }
     MemorySpace space = b.SpaceOf(ref->Get("memory_space"));
     if (space == MemorySpace::kAny) {
-      b.Fail(b.ValueError(), "scratch buffers must be in VMEM or SMEM (HBM cannot be allocated "
-                             "for a kernel)");
+      b.Fail(b.ValueError(),
+             "scratch buffers must be in VMEM or SMEM (HBM cannot be allocated "
+             "for a kernel)");
     }
-    b.plan.scratch.push_back({.name = fallback, .shape = eval::ToShape(interp, ref->Get("shape")),
+    b.plan.scratch.push_back({.name = fallback,
+                              .shape = eval::ToShape(interp, ref->Get("shape")),
                               .dtype = eval::ToDType(interp, ref->Get("dtype")),
-                              .space = space, .role = kernel::RefRole::kScratch,
+                              .space = space,
+                              .role = kernel::RefRole::kScratch,
                               .operand = static_cast<int>(b.plan.scratch.size())});
   };
   if (auto* dict = scratch_v.as<eval::DictObject>()) {
@@ -598,14 +538,14 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
       const Operand& i_op = b.plan.inputs[input];
       const Operand& o_op = b.plan.outputs[out];
       if (i_op.shape != o_op.shape || i_op.dtype != o_op.dtype) {
-        b.Fail(b.ValueError(),
-               fmt::format("input_output_aliases contains the mapping '{}:{}' referring to "
-                           "input {} with abstract value {} and output {} with a different "
-                           "abstract value {}.",
-                           in, out, i_op.name,
-                           kernel::TypeToString({.shape = i_op.shape, .dtype = i_op.dtype}),
-                           o_op.name,
-                           kernel::TypeToString({.shape = o_op.shape, .dtype = o_op.dtype})));
+        b.Fail(
+            b.ValueError(),
+            fmt::format("input_output_aliases contains the mapping '{}:{}' referring to "
+                        "input {} with abstract value {} and output {} with a different "
+                        "abstract value {}.",
+                        in, out, i_op.name,
+                        kernel::TypeToString({.shape = i_op.shape, .dtype = i_op.dtype}), o_op.name,
+                        kernel::TypeToString({.shape = o_op.shape, .dtype = o_op.dtype})));
       }
       b.plan.aliases[static_cast<int>(input)] = static_cast<int>(out);
     }
@@ -623,7 +563,9 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   }
 
   // ---- Trace the kernel ----------------------------------------------------------------------
-  kernel::TraceOptions trace_options{.what = "kernel", .call_name = name, .grid = b.plan.grid,
+  kernel::TraceOptions trace_options{.what = "kernel",
+                                     .call_name = name,
+                                     .grid = b.plan.grid,
                                      .tpu_rules = options.semantics == Semantics::kTpu};
   auto trace = std::make_shared<kernel::Trace>(interp, name, trace_options);
   {
@@ -633,8 +575,11 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
       prefetch_refs.push_back(trace->MakeRef(trace->AddRef(t)));
     }
     auto add_operand = [&](const Operand& op, kernel::RefRole role, int index) {
-      return trace->MakeRef(trace->AddRef({.name = op.name, .shape = op.ref_shape,
-                                           .dtype = op.dtype, .space = op.space, .role = role,
+      return trace->MakeRef(trace->AddRef({.name = op.name,
+                                           .shape = op.ref_shape,
+                                           .dtype = op.dtype,
+                                           .space = op.space,
+                                           .role = role,
                                            .operand = index}));
     };
     for (size_t i = 0; i < b.plan.inputs.size(); ++i) {
@@ -696,10 +641,12 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
     };
     interp.Print(kernel::Print(*function, line_of));
     for (const Operand& op : b.plan.inputs) {
-      if (op.index_map) interp.Print("index map of " + op.name + ": " + kernel::Print(*op.index_map, line_of));
+      if (op.index_map)
+        interp.Print("index map of " + op.name + ": " + kernel::Print(*op.index_map, line_of));
     }
     for (const Operand& op : b.plan.outputs) {
-      if (op.index_map) interp.Print("index map of " + op.name + ": " + kernel::Print(*op.index_map, line_of));
+      if (op.index_map)
+        interp.Print("index map of " + op.name + ": " + kernel::Print(*op.index_map, line_of));
     }
   }
 
@@ -732,7 +679,8 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
     for (int64_t i = 0; i < written.size(); ++i) missing += w[i] == 0;
     if (missing > 0) {
       session->warnings.push_back(Diagnostic{
-          .severity = Severity::kWarning, .phase = Phase::kEmulate,
+          .severity = Severity::kWarning,
+          .phase = Phase::kEmulate,
           .message = fmt::format("{} of {} elements of output {} were never written by any grid "
                                  "step; they hold garbage",
                                  missing, written.size(), op.name),
@@ -756,7 +704,8 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
     }
     if (!poisoned.empty()) {
       session->warnings.push_back(Diagnostic{
-          .severity = Severity::kWarning, .phase = Phase::kEmulate,
+          .severity = Severity::kWarning,
+          .phase = Phase::kEmulate,
           .message = fmt::format("read of uninitialised memory from {} (first in grid step {}); "
                                  "output {} holds NaN",
                                  result.uninitialized.ref,
@@ -767,7 +716,8 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
                                 "under `@pl.when(pl.program_id(axis) == 0)`"}}});
     }
   }
-  if (options.stats) session->stats.push_back({.name = name, .span = span, .counters = result.counters});
+  if (options.stats)
+    session->stats.push_back({.name = name, .span = span, .counters = result.counters});
 
   std::vector<Value> outputs;
   for (array::Array& a : result.outputs) outputs.push_back(eval::WrapArray(std::move(a)));
@@ -798,26 +748,27 @@ void InstallPallas(Interpreter& interp, const EmulatorOptions& options) {
       interp.Raise(interp.types().type_error, "the kernel passed to pallas_call must be callable");
     }
     if (!bound[1] || bound[1]->is_none()) {
-      interp.Raise(interp.types().type_error, "pallas_call() missing required argument: "
-                                              "'out_shape'");
+      interp.Raise(interp.types().type_error,
+                   "pallas_call() missing required argument: "
+                   "'out_shape'");
     }
     call->out_shape = *bound[1];
     call->grid_spec = bound[2].value_or(Value());
-    call->grid_given = bound[3].has_value() && !(bound[3]->is(eval::ObjectKind::kTuple) &&
-                                                 interp.Len(*bound[3]) == 0);
+    call->grid_given = bound[3].has_value() &&
+                       !(bound[3]->is(eval::ObjectKind::kTuple) && interp.Len(*bound[3]) == 0);
     call->grid = bound[3].value_or(eval::MakeTuple({}));
     call->in_specs_given = bound[4].has_value() && !bound[4]->is_none();
     call->in_specs = bound[4].value_or(Value());
     call->out_specs_given = bound[5].has_value() && !bound[5]->is_none();
     call->out_specs = bound[5].value_or(Value());
-    call->scratch_given = bound[6].has_value() && !(bound[6]->is(eval::ObjectKind::kTuple) &&
-                                                    interp.Len(*bound[6]) == 0) &&
+    call->scratch_given = bound[6].has_value() &&
+                          !(bound[6]->is(eval::ObjectKind::kTuple) && interp.Len(*bound[6]) == 0) &&
                           !bound[6]->is_none();
     call->scratch_shapes = bound[6].value_or(Value());
     call->aliases = bound[7].value_or(Value());
     call->debug = bound[8] && interp.Truthy(*bound[8]);
-    call->name = bound[10] && !bound[10]->is_none() ? interp.Str(*bound[10])
-                                                    : FunctionName(call->kernel_fn);
+    call->name =
+        bound[10] && !bound[10]->is_none() ? interp.Str(*bound[10]) : FunctionName(call->kernel_fn);
     call->compiler_params = bound[11].value_or(Value());
     interp.Track(call);
     return Value(call);

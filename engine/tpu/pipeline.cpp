@@ -102,8 +102,7 @@ void CopyBox(const Array& src, const int64_t* src_lo, Array& dst, const int64_t*
 }
 
 // Sets the box [lo, lo + extent) of a contiguous uint8 shadow to `value`.
-void FillBox(Array& shadow, const int64_t* lo, const int64_t* extent, size_t rank,
-             uint8_t value) {
+void FillBox(Array& shadow, const int64_t* lo, const int64_t* extent, size_t rank, uint8_t value) {
   for (size_t d = 0; d < rank; ++d) {
     if (extent[d] <= 0) return;
   }
@@ -131,7 +130,8 @@ void FillBox(Array& shadow, const int64_t* lo, const int64_t* extent, size_t ran
 // The buffer of an operand seen with the full rank of the array (squeezed dimensions as 1).
 Array FullRank(const Array& buffer, const Operand& op) {
   array::Shape shape;
-  for (const BlockDim& b : op.block) shape.push_back(b.kind == BlockDim::Kind::kSqueezed ? 1 : b.size);
+  for (const BlockDim& b : op.block)
+    shape.push_back(b.kind == BlockDim::Kind::kSqueezed ? 1 : b.size);
   return buffer.View(shape, array::ContiguousStrides(shape), buffer.offset());
 }
 
@@ -151,8 +151,7 @@ struct OperandState {
 
 class Machine {
  public:
-  Machine(const CallPlan& plan, const EmulatorOptions& options,
-          const std::function<void()>& tick)
+  Machine(const CallPlan& plan, const EmulatorOptions& options, const std::function<void()>& tick)
       : plan_(plan), options_(options), tick_(tick) {}
 
   CallResult Run(const std::vector<Array>& prefetch, const std::vector<Array>& inputs) {
@@ -372,12 +371,12 @@ class Machine {
            fmt::format("Out-of-bounds block index {} for {} {} in grid step {}: {} {} but the "
                        "{} has shape {}",
                        TupleString(index), op.is_output ? "output" : "input", op.name,
-                       TupleString(point_), op.is_output ? "writing" : "reading",
-                       WindowString(w), op.is_output ? "output" : "input",
-                       array::ShapeToString(op.shape)),
+                       TupleString(point_), op.is_output ? "writing" : "reading", WindowString(w),
+                       op.is_output ? "output" : "input", array::ShapeToString(op.shape)),
            {fmt::format("dimension {} has {} elements, so block indices on it must stay below "
                         "{} (block size {})",
-                        d, n, (n + std::max<int64_t>(w.size[d], 1) - 1) / std::max<int64_t>(w.size[d], 1),
+                        d, n,
+                        (n + std::max<int64_t>(w.size[d], 1) - 1) / std::max<int64_t>(w.size[d], 1),
                         w.size[d]),
             "an index map returns block indices, not element offsets; check it against the "
             "grid (JAX's interpret=True silently clamps this, a TPU reads other memory)"});
@@ -476,7 +475,8 @@ class Machine {
     if (IsOutput(k)) {
       std::pair<int64_t, int64_t>& visit = VisitOf(s, index);
       bool aliased = false;
-      for (const auto& entry : plan_.aliases) aliased |= entry.second == int(k - plan_.inputs.size());
+      for (const auto& entry : plan_.aliases)
+        aliased |= entry.second == int(k - plan_.inputs.size());
       if (visit.first >= 0 && !aliased) {
         Fail(op,
              fmt::format("Revisited block {} of output {} in grid step {}. The block was "

@@ -1,0 +1,82 @@
+#include "tpu/lint.h"
+
+#include <fmt/format.h>
+
+namespace pz::tpu {
+
+using kernel::MemorySpace;
+
+// Warnings for what compiles in interpret mode but not on a TPU (pallas-semantics.md §2.9) and
+// for VMEM use above the budget.
+void Lint(const CallPlan& plan, EmulatorSession& session) {
+  auto warn = [&](SourceSpan span, std::string message, std::string hint) {
+    session.warnings.push_back(Diagnostic{.severity = Severity::kWarning,
+                                          .phase = Phase::kLint,
+                                          .message = std::move(message),
+                                          .span = span,
+                                          .notes = {{.message = std::move(hint)}}});
+  };
+  int64_t vmem = 0;
+  for (const std::vector<Operand>* group : {&plan.inputs, &plan.outputs}) {
+    for (const Operand& op : *group) {
+      if (op.space == MemorySpace::kAny) continue;
+      bool trivial = !op.index_map && op.ref_shape == op.shape;
+      if (op.space == MemorySpace::kVmem) {
+        vmem += 2 * array::NumElements(op.ref_shape) * array::ItemSize(op.dtype);
+      }
+      if (op.space == MemorySpace::kSmem && trivial) continue;
+      size_t rank = op.block.size();
+      auto size = [&](size_t d) {
+        return op.block[d].kind == BlockDim::Kind::kSqueezed ? int64_t{1} : op.block[d].size;
+      };
+      if (rank == 0) {
+        warn(op.span,
+             fmt::format("block of {} has rank 0; the Pallas TPU lowering supports only "
+                         "blocks of rank >= 1",
+                         op.name),
+             "reshape the operand to at least 1-D");
+        continue;
+      }
+      if (rank >= 2) {
+        int64_t last = size(rank - 1), second = size(rank - 2);
+        bool ok_last = last == op.shape[rank - 1] || last % 128 == 0;
+        bool ok_second = second == op.shape[rank - 2] || second % 8 == 0;
+        if (!ok_last || !ok_second) {
+          warn(op.span,
+               fmt::format("block shape of {} breaks the TPU tiling rule: its last two "
+                           "dimensions ({}, {}) must be divisible by 8 and 128 or equal the "
+                           "array's ({}, {})",
+                           op.name, second, last, op.shape[rank - 2], op.shape[rank - 1]),
+               "a real TPU rejects this block shape (the emulator runs it anyway); use blocks "
+               "like (8, 128), (128, 128) or the full dimension");
+        }
+        continue;
+      }
+      int64_t bs = size(0);
+      int64_t bits = static_cast<int64_t>(array::ItemSize(op.dtype)) * 8;
+      bool pow2 = bs > 0 && (bs & (bs - 1)) == 0;
+      if (!(bs == op.shape[0] || bs % 1024 == 0 || (pow2 && bs >= 128 * (32 / bits)))) {
+        warn(op.span,
+             fmt::format("1-D block of {} has size {}; on a TPU it must equal the array size, "
+                         "be a multiple of 1024, or be a power of two of at least {}",
+                         op.name, bs, 128 * (32 / bits)),
+             "a real TPU rejects this block shape (the emulator runs it anyway)");
+      }
+    }
+  }
+  for (const kernel::RefType& ref : plan.scratch) {
+    if (ref.space == MemorySpace::kVmem) {
+      vmem += array::NumElements(ref.shape) * array::ItemSize(ref.dtype);
+    }
+  }
+  if (vmem > session.options.vmem_budget_bytes) {
+    warn(plan.span,
+         fmt::format("this pallas_call needs about {:.1f} MiB of VMEM (double-buffered blocks "
+                     "and scratch), above the {:.1f} MiB scoped budget",
+                     vmem / 1048576.0, session.options.vmem_budget_bytes / 1048576.0),
+         "use smaller blocks, or raise the limit with "
+         "pltpu.CompilerParams(vmem_limit_bytes=...) where the chip has room");
+  }
+}
+
+}  // namespace pz::tpu

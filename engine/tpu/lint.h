@@ -1,0 +1,13 @@
+// Hardware lint (`--lint`): what runs in the emulator (and in JAX's interpret mode) but a real
+// TPU rejects or cannot fit: block shapes breaking the (8, 128) tiling rule (pallas-semantics.md
+// §2.9) and VMEM use above the scoped budget. Findings are warnings in the session.
+#pragma once
+
+#include "tpu/pallas_call.h"
+#include "tpu/pipeline.h"
+
+namespace pz::tpu {
+
+void Lint(const CallPlan& plan, EmulatorSession& session);
+
+}  // namespace pz::tpu
