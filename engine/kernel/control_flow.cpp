@@ -299,8 +299,19 @@ void DebugPrint(Interpreter& interp, const std::string& format, const std::vecto
   Instr& instr = trace->Emit(Op::kDebugPrint, operands, {});
   instr.text = format;
   Interpreter* ip = &interp;
+  // Operand positions are refilled at every run; drop the tracers so the IR does not keep its
+  // trace alive.
+  std::vector<Value> args_template = args;
+  auto kwargs_template = kwargs;
+  for (int w : where) {
+    if (w >= 0) {
+      args_template[w] = Value();
+    } else {
+      kwargs_template[-w - 1].second = Value();
+    }
+  }
   instr.apply = std::make_shared<const ApplyFn>(
-      [render, args, kwargs, where, ip](const std::vector<array::Array>& values) {
+      [render, args = std::move(args_template), kwargs = std::move(kwargs_template), where, ip](const std::vector<array::Array>& values) {
         std::vector<Value> positional = args;
         auto keywords = kwargs;
         for (size_t k = 0; k < where.size(); ++k) {

@@ -369,8 +369,11 @@ Value Trace::TraceArrayFunction(Interpreter& interp, const std::string& name,
   }
   Instr& instr = Emit(Op::kApply, operands, result_types);
   instr.text = name;
+  // The template keeps the concrete arguments; the tracer slots are refilled at every run (and
+  // must not keep the trace alive: the IR would then own a cycle through its own tracers).
   CallArgs call_template = args;
   call_template.span = SourceSpan{};
+  Fill(call_template, slots, std::vector<Value>(slots.size()));
   Interpreter* interp_ptr = &interp;
   instr.apply = std::make_shared<const ApplyFn>(
       [fn, call_template, slots, leaves, interp_ptr](const std::vector<array::Array>& inputs) {
