@@ -144,7 +144,8 @@ struct OperandState {
   std::vector<int64_t> blocks_per_dim;
   int64_t current_key = -1;
   Array full_data, full_shadow;  // the buffer (and shadow) viewed with the array's rank
-  std::vector<int64_t> current;  // block index resident (empty: none yet)
+  std::vector<int64_t> current;  // block index resident, when `resident`
+  bool resident = false;
   // Outputs: block index -> [first step, last step] of its visit (tpu semantics).
   std::map<std::vector<int64_t>, std::pair<int64_t, int64_t>> visits;
 };
@@ -420,7 +421,16 @@ class Machine {
       }
     } else {
       CopyBox(full, blo, Hbm(k), lo, extent, rank);
-      if (IsOutput(k)) FillBox(result_.written[k - plan_.inputs.size()], lo, extent, rank, 1);
+      if (IsOutput(k)) {
+        // Written = stored by the kernel: elements of the block it never stored reach HBM as
+        // garbage and count as never written.
+        Array& written = result_.written[k - plan_.inputs.size()];
+        if (s.buffer.tracked) {
+          CopyBox(s.full_shadow, blo, written, lo, extent, rank);
+        } else {
+          FillBox(written, lo, extent, rank, 1);
+        }
+      }
     }
     return bytes;
   }
@@ -465,7 +475,8 @@ class Machine {
       s.current = index;
       return;
     }
-    bool changed = s.current != index;
+    bool changed = !s.resident || s.current != index;
+    s.resident = true;
     if (!changed) {
       if (IsOutput(k)) VisitOf(s, index).second = t;
       return;

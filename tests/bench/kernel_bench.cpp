@@ -1,0 +1,387 @@
+// Cost of the emulated TPU core (engine/tpu) on whole Pallas programs run in-process, next to
+// Eigen doing the same block products directly:
+//   BM_GridStepOverhead      fixed cost per grid step (tiny blocks): `steps_per_second`
+//   BM_TiledMatmul           2048^3 f32 matmul in 256-blocks, grid (8, 8, 8), f32 accumulator
+//   BM_EigenMatmulSameTiles  the same 512 block products of 256^3 with Eigen
+//   BM_FlashAttentionForward T = S = 4096, head dim 128, 4 heads, 128-blocks, online softmax
+//   BM_EigenFlashSameDots    the same q @ k^T and p @ v block products with Eigen (no softmax)
+//   BM_FlashAttentionMemory  T = S = 16384, one head, run in a child process: its peak RSS
+//                            against 1.5 x operand bytes + 64 MiB
+// Each program's setup (imports, operand creation, the pallas_call object) runs once before the
+// timing loop; an iteration calls a Python function that performs the pallas_call(s) (the kernel
+// is traced on every call, as JAX traces on every call without jit). See tests/bench/README.md.
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <Eigen/Core>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "eval/interpreter.h"
+#include "lang/parser.h"
+#include "tpu/pallas_call.h"
+
+namespace pz {
+namespace {
+
+constexpr std::string_view kPrelude =
+    "import functools\n"
+    "import jax\n"
+    "import jax.numpy as jnp\n"
+    "from jax import lax\n"
+    "from jax.experimental import pallas as pl\n"
+    "from jax.experimental.pallas import tpu as pltpu\n"
+    "import bench\n";
+
+// A program whose module code prepares operands and calls `bench.register(fn)`; Run() calls
+// `fn()`, which is what is timed.
+class Program {
+ public:
+  explicit Program(std::string_view source, tpu::EmulatorOptions options = {}) {
+    FileId id = sources_.Add("bench.py", std::string(kPrelude) + std::string(source));
+    DiagnosticSink sink;
+    lang::Module module = lang::ParseModule(sources_.Get(id), id, sink);
+    if (sink.HasErrors()) {
+      for (const Diagnostic& d : sink.diagnostics()) error_ += Render(d, sources_);
+      return;
+    }
+    interp_ = std::make_unique<eval::Interpreter>(
+        sources_, eval::InterpreterOptions{.max_steps = 0,
+                                           .output = [this](std::string_view text) {
+                                             output_ += text;
+                                           }});
+    tpu::InstallPallas(*interp_, options);
+    auto module_object = std::make_shared<eval::ModuleObject>("bench");
+    module_object->Set("register", interp_->MakeBuiltin("register", [this](eval::Interpreter&,
+                                                                           eval::CallArgs& args) {
+      fn_ = args.positional.at(0);
+      return eval::Value();
+    }));
+    interp_->RegisterModule("bench", module_object);
+    if (std::optional<Diagnostic> d = interp_->RunModule(std::move(module))) {
+      error_ = Render(*d, sources_);
+    } else if (fn_.is_none()) {
+      error_ = "the program did not call bench.register(fn)";
+    }
+  }
+
+  const std::string& error() const { return error_; }
+  const std::string& output() const { return output_; }
+
+  // Calls the registered function; false (with error() set) when it raised.
+  bool Run() {
+    try {
+      result_ = interp_->Call(fn_, std::vector<eval::Value>{});
+      return true;
+    } catch (const eval::PyError& e) {
+      error_ = Render(interp_->ToDiagnostic(e), sources_);
+    } catch (const eval::LimitExceeded& e) {
+      error_ = Render(interp_->ToDiagnostic(e), sources_);
+    }
+    return false;
+  }
+
+ private:
+  SourceManager sources_;
+  std::unique_ptr<eval::Interpreter> interp_;
+  eval::Value fn_;
+  eval::Value result_;
+  std::string output_;
+  std::string error_;
+};
+
+// Runs `program` once per benchmark iteration; false (after SkipWithError) on any failure.
+bool RunTimed(benchmark::State& state, Program& program) {
+  if (!program.error().empty()) {
+    state.SkipWithError(program.error().c_str());
+    return false;
+  }
+  for (auto _ : state) {
+    if (!program.Run()) {
+      state.SkipWithError(program.error().c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+// ---- Grid-step overhead ---------------------------------------------------------------------
+
+constexpr int64_t kAddElements = int64_t{1} << 20;
+constexpr int64_t kAddBlock = 8;
+
+void BM_GridStepOverhead(benchmark::State& state) {
+  tpu::EmulatorOptions options;
+  options.track_uninitialized = state.range(0) != 0;
+  Program program(fmt::format(R"(
+def add_kernel(x_ref, y_ref, o_ref):
+    o_ref[...] = x_ref[...] + y_ref[...]
+
+
+n, b = {0}, {1}
+x = jnp.arange(n, dtype=jnp.float32)
+y = jnp.ones((n,), jnp.float32)
+spec = pl.BlockSpec((b,), lambda i: (i,))
+add = pl.pallas_call(add_kernel, out_shape=jax.ShapeDtypeStruct((n,), jnp.float32),
+                     grid=(n // b,), in_specs=[spec, spec], out_specs=spec)
+bench.register(lambda: add(x, y))
+)",
+                              kAddElements, kAddBlock),
+                  options);
+  if (!RunTimed(state, program)) return;
+  int64_t steps = kAddElements / kAddBlock;
+  state.counters["steps_per_second"] =
+      benchmark::Counter(static_cast<double>(steps * state.iterations()),
+                         benchmark::Counter::kIsRate);
+  state.counters["seconds_per_step"] = benchmark::Counter(
+      static_cast<double>(steps * state.iterations()),
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.SetLabel(options.track_uninitialized ? "tracking uninitialised reads (default)"
+                                             : "track_uninitialized = false");
+}
+
+// ---- Tiled matmul -----------------------------------------------------------------------------
+
+constexpr int64_t kMatN = 2048;
+constexpr int64_t kMatBlock = 256;
+
+void SetMatmulFlops(benchmark::State& state) {
+  state.counters["flops"] = benchmark::Counter(
+      2.0 * kMatN * kMatN * kMatN * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate);
+}
+
+void BM_TiledMatmul(benchmark::State& state) {
+  Program program(fmt::format(R"(
+def matmul_kernel(x_ref, y_ref, o_ref, acc_ref):
+    @pl.when(pl.program_id(2) == 0)
+    def _():
+        acc_ref[...] = jnp.zeros(acc_ref.shape, jnp.float32)
+
+    acc_ref[...] += jnp.dot(x_ref[...], y_ref[...], preferred_element_type=jnp.float32)
+
+    @pl.when(pl.program_id(2) == pl.num_programs(2) - 1)
+    def _():
+        o_ref[...] = acc_ref[...]
+
+
+n, b = {0}, {1}
+x = jnp.sin(jnp.arange(n * n, dtype=jnp.float32).reshape(n, n) * 0.37)
+y = jnp.cos(jnp.arange(n * n, dtype=jnp.float32).reshape(n, n) * 0.11)
+matmul = pl.pallas_call(
+    matmul_kernel, out_shape=jax.ShapeDtypeStruct((n, n), jnp.float32),
+    grid=(n // b, n // b, n // b),
+    in_specs=[pl.BlockSpec((b, b), lambda i, j, k: (i, k)),
+              pl.BlockSpec((b, b), lambda i, j, k: (k, j))],
+    out_specs=pl.BlockSpec((b, b), lambda i, j, k: (i, j)),
+    scratch_shapes=[pltpu.VMEM((b, b), jnp.float32)])
+bench.register(lambda: matmul(x, y))
+)",
+                              kMatN, kMatBlock));
+  if (!RunTimed(state, program)) return;
+  SetMatmulFlops(state);
+}
+
+using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Block = Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>>;
+using MutableBlock = Eigen::Map<RowMatrix, 0, Eigen::OuterStride<>>;
+
+std::vector<float> SineData(int64_t n, double scale) {
+  std::vector<float> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>(std::sin(scale * static_cast<double>(i)));
+  return v;
+}
+
+void BM_EigenMatmulSameTiles(benchmark::State& state) {
+  const int64_t n = kMatN, b = kMatBlock, g = n / b;
+  std::vector<float> x = SineData(n * n, 0.37), y = SineData(n * n, 0.11), out(n * n);
+  RowMatrix acc(b, b);
+  for (auto _ : state) {
+    for (int64_t i = 0; i < g; ++i) {
+      for (int64_t j = 0; j < g; ++j) {
+        acc.setZero();
+        for (int64_t k = 0; k < g; ++k) {
+          Block xb(x.data() + i * b * n + k * b, b, b, Eigen::OuterStride<>(n));
+          Block yb(y.data() + k * b * n + j * b, b, b, Eigen::OuterStride<>(n));
+          acc.noalias() += xb * yb;
+        }
+        MutableBlock(out.data() + i * b * n + j * b, b, b, Eigen::OuterStride<>(n)) = acc;
+      }
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  SetMatmulFlops(state);
+}
+
+// ---- Flash attention --------------------------------------------------------------------------
+
+// Grid (heads, T / 128, S / 128); m, l and acc in VMEM scratch; the kv axis is the reduction.
+std::string FlashProgram(int64_t heads, int64_t t, int64_t s, int64_t d, int64_t block) {
+  return fmt::format(R"(
+def flash_kernel(q_ref, k_ref, v_ref, o_ref, m_ref, l_ref, acc_ref):
+    j = pl.program_id(2)
+
+    @pl.when(j == 0)
+    def _():
+        m_ref[...] = jnp.full(m_ref.shape, -jnp.inf, jnp.float32)
+        l_ref[...] = jnp.zeros(l_ref.shape, jnp.float32)
+        acc_ref[...] = jnp.zeros(acc_ref.shape, jnp.float32)
+
+    s = lax.dot_general(q_ref[...], k_ref[...], (((1,), (1,)), ((), ())),
+                        preferred_element_type=jnp.float32)
+    m_prev = m_ref[...]
+    m_new = jnp.maximum(m_prev, jnp.max(s, axis=1, keepdims=True))
+    p = jnp.exp(s - m_new)
+    alpha = jnp.exp(m_prev - m_new)
+    l_ref[...] = alpha * l_ref[...] + jnp.sum(p, axis=1, keepdims=True)
+    acc_ref[...] = alpha * acc_ref[...] + jnp.dot(p, v_ref[...],
+                                                  preferred_element_type=jnp.float32)
+    m_ref[...] = m_new
+
+    @pl.when(j == pl.num_programs(2) - 1)
+    def _():
+        o_ref[...] = acc_ref[...] / l_ref[...]
+
+
+heads, t, s, d, b = {0}, {1}, {2}, {3}, {4}
+scale = 1.0 / d ** 0.5
+q = jnp.sin(jnp.arange(heads * t * d, dtype=jnp.float32).reshape(heads, t, d) * 0.37) * scale
+k = jnp.cos(jnp.arange(heads * s * d, dtype=jnp.float32).reshape(heads, s, d) * 0.23)
+v = jnp.sin(jnp.arange(heads * s * d, dtype=jnp.float32).reshape(heads, s, d) * 0.11 + 1.0)
+flash = pl.pallas_call(
+    flash_kernel, out_shape=jax.ShapeDtypeStruct((heads, t, d), jnp.float32),
+    grid=(heads, t // b, s // b),
+    in_specs=[pl.BlockSpec((None, b, d), lambda h, i, j: (h, i, 0)),
+              pl.BlockSpec((None, b, d), lambda h, i, j: (h, j, 0)),
+              pl.BlockSpec((None, b, d), lambda h, i, j: (h, j, 0))],
+    out_specs=pl.BlockSpec((None, b, d), lambda h, i, j: (h, i, 0)),
+    scratch_shapes=[pltpu.VMEM((b, 1), jnp.float32), pltpu.VMEM((b, 1), jnp.float32),
+                    pltpu.VMEM((b, d), jnp.float32)])
+bench.register(lambda: flash(q, k, v))
+)",
+                     heads, t, s, d, block);
+}
+
+constexpr int64_t kFlashHeads = 4, kFlashT = 4096, kFlashD = 128, kFlashBlock = 128;
+
+void SetFlashFlops(benchmark::State& state) {
+  // Two products of (128 x 128) x (128 x 128) per grid step.
+  state.counters["dot_flops"] = benchmark::Counter(
+      4.0 * kFlashHeads * kFlashT * kFlashT * kFlashD * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate);
+}
+
+void BM_FlashAttentionForward(benchmark::State& state) {
+  Program program(FlashProgram(kFlashHeads, kFlashT, kFlashT, kFlashD, kFlashBlock));
+  if (!RunTimed(state, program)) return;
+  SetFlashFlops(state);
+}
+
+void BM_EigenFlashSameDots(benchmark::State& state) {
+  const int64_t h = kFlashHeads, t = kFlashT, d = kFlashD, b = kFlashBlock, g = t / b;
+  std::vector<float> q = SineData(h * t * d, 0.37), k = SineData(h * t * d, 0.23),
+                     v = SineData(h * t * d, 0.11), out(h * t * d);
+  RowMatrix s(b, b), acc(b, d);
+  for (auto _ : state) {
+    for (int64_t head = 0; head < h; ++head) {
+      const float* qh = q.data() + head * t * d;
+      const float* kh = k.data() + head * t * d;
+      const float* vh = v.data() + head * t * d;
+      for (int64_t i = 0; i < g; ++i) {
+        acc.setZero();
+        Block qb(qh + i * b * d, b, d, Eigen::OuterStride<>(d));
+        for (int64_t j = 0; j < g; ++j) {
+          Block kb(kh + j * b * d, b, d, Eigen::OuterStride<>(d));
+          Block vb(vh + j * b * d, b, d, Eigen::OuterStride<>(d));
+          s.noalias() = qb * kb.transpose();
+          acc.noalias() += s * vb;
+        }
+        MutableBlock(out.data() + head * t * d + i * b * d, b, d, Eigen::OuterStride<>(d)) = acc;
+      }
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  SetFlashFlops(state);
+}
+
+// ---- Flash attention memory ---------------------------------------------------------------------
+
+constexpr const char* kMemoryChildFlag = "--pz-flash-memory-child";
+const char* g_self_path = nullptr;
+
+// Body of the child process: runs the T = S = `t` flash attention once; exit status 0 on
+// success.
+int FlashMemoryChild(int64_t t) {
+  Program program(FlashProgram(1, t, t, kFlashD, kFlashBlock));
+  if (!program.error().empty() || !program.Run()) {
+    std::fputs(program.error().c_str(), stderr);
+    return 1;
+  }
+  return 0;
+}
+
+void BM_FlashAttentionMemory(benchmark::State& state) {
+  const int64_t t = state.range(0);
+  double peak_mib = 0;
+  for (auto _ : state) {
+    // A fresh process, so that nothing this one allocated before counts in the peak.
+    std::string t_arg = std::to_string(t);
+    pid_t pid = fork();
+    if (pid == 0) {
+      execl(g_self_path, g_self_path, kMemoryChildFlag, t_arg.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    int status = 0;
+    rusage usage{};
+    if (pid < 0 || wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0) {
+      state.SkipWithError("the child process running the flash attention failed");
+      return;
+    }
+    peak_mib = std::max(peak_mib, static_cast<double>(usage.ru_maxrss) / 1024.0);  // KiB
+  }
+  // q, k, v and the output, f32.
+  double operand_mib = 4.0 * static_cast<double>(t * kFlashD * 4) / (1 << 20);
+  double budget_mib = 1.5 * operand_mib + 64;
+  state.counters["peak_rss_MiB"] = peak_mib;
+  state.counters["operand_MiB"] = operand_mib;
+  state.counters["budget_MiB"] = budget_mib;
+  state.counters["rss_over_budget"] = peak_mib / budget_mib;
+}
+
+BENCHMARK(BM_GridStepOverhead)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TiledMatmul)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EigenMatmulSameTiles)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FlashAttentionForward)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EigenFlashSameDots)->Unit(benchmark::kMillisecond);
+// 128 is a baseline (the interpreter and program alone); 16384 is the target size.
+BENCHMARK(BM_FlashAttentionMemory)
+    ->Arg(128)
+    ->Arg(16384)
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace pz
+
+int main(int argc, char** argv) {
+  if (argc == 3 && std::strcmp(argv[1], pz::kMemoryChildFlag) == 0) {
+    return pz::FlashMemoryChild(std::atoll(argv[2]));
+  }
+  pz::g_self_path = "/proc/self/exe";
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
