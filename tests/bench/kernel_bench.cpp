@@ -1,25 +1,26 @@
 // Cost of the emulated TPU core (engine/tpu) on whole Pallas programs run in-process, next to
 // Eigen doing the same block products directly:
-//   BM_GridStepOverhead      fixed cost per grid step (tiny blocks): `steps_per_second`
+//   BM_GridStepOverhead      fixed cost per grid step (tiny blocks): `steps_per_second`; /1 with
+//                            the default options, /0 with track_uninitialized off
 //   BM_TiledMatmul           2048^3 f32 matmul in 256-blocks, grid (8, 8, 8), f32 accumulator
 //   BM_EigenMatmulSameTiles  the same 512 block products of 256^3 with Eigen
 //   BM_FlashAttentionForward T = S = 4096, head dim 128, 4 heads, 128-blocks, online softmax
 //   BM_EigenFlashSameDots    the same q @ k^T and p @ v block products with Eigen (no softmax)
+//   BM_EigenFlashFullMath    the whole kernel (products and online softmax) in Eigen
 //   BM_FlashAttentionMemory  T = S = 16384, one head, run in a child process: its peak RSS
-//                            against 1.5 x operand bytes + 64 MiB
+//                            (VmHWM) against 1.5 x operand bytes + 64 MiB; T = 128 is the baseline
 // Each program's setup (imports, operand creation, the pallas_call object) runs once before the
 // timing loop; an iteration calls a Python function that performs the pallas_call(s) (the kernel
 // is traced on every call, as JAX traces on every call without jit). See tests/bench/README.md.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <Eigen/Core>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -313,19 +314,74 @@ void BM_EigenFlashSameDots(benchmark::State& state) {
   SetFlashFlops(state);
 }
 
+// The whole kernel in Eigen (block products and the online softmax): how far the emulator is
+// from native code doing the same arithmetic, not just the same products.
+void BM_EigenFlashFullMath(benchmark::State& state) {
+  const int64_t h = kFlashHeads, t = kFlashT, d = kFlashD, b = kFlashBlock, g = t / b;
+  std::vector<float> q = SineData(h * t * d, 0.37), k = SineData(h * t * d, 0.23),
+                     v = SineData(h * t * d, 0.11), out(h * t * d);
+  RowMatrix s(b, b), acc(b, d);
+  Eigen::ArrayXf m(b), m_new(b), l(b), alpha(b);
+  for (auto _ : state) {
+    for (int64_t head = 0; head < h; ++head) {
+      const float* qh = q.data() + head * t * d;
+      const float* kh = k.data() + head * t * d;
+      const float* vh = v.data() + head * t * d;
+      for (int64_t i = 0; i < g; ++i) {
+        m.setConstant(-std::numeric_limits<float>::infinity());
+        l.setZero();
+        acc.setZero();
+        Block qb(qh + i * b * d, b, d, Eigen::OuterStride<>(d));
+        for (int64_t j = 0; j < g; ++j) {
+          Block kb(kh + j * b * d, b, d, Eigen::OuterStride<>(d));
+          Block vb(vh + j * b * d, b, d, Eigen::OuterStride<>(d));
+          s.noalias() = qb * kb.transpose();
+          m_new = m.max(s.rowwise().maxCoeff().array());
+          s = (s.array().colwise() - m_new).exp().matrix();
+          alpha = (m - m_new).exp();
+          l = alpha * l + s.rowwise().sum().array();
+          acc = alpha.matrix().asDiagonal() * acc;
+          acc.noalias() += s * vb;
+          m = m_new;
+        }
+        MutableBlock(out.data() + head * t * d + i * b * d, b, d, Eigen::OuterStride<>(d)) =
+            (acc.array().colwise() / l).matrix();
+      }
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  SetFlashFlops(state);
+}
+
 // ---- Flash attention memory ---------------------------------------------------------------------
 
 constexpr const char* kMemoryChildFlag = "--pz-flash-memory-child";
-const char* g_self_path = nullptr;
+std::string g_self_path;
 
-// Body of the child process: runs the T = S = `t` flash attention once; exit status 0 on
-// success.
+// The peak resident set of this process image (VmHWM; KiB). Unlike getrusage's ru_maxrss it
+// does not include the parent's peak, which Linux carries over into a forked child across exec.
+int64_t PeakRssKib() {
+  FILE* status = std::fopen("/proc/self/status", "r");
+  if (status == nullptr) return -1;
+  char line[256];
+  int64_t kib = -1;
+  while (std::fgets(line, sizeof line, status) != nullptr) {
+    if (std::strncmp(line, "VmHWM:", 6) == 0) kib = std::atoll(line + 6);
+  }
+  std::fclose(status);
+  return kib;
+}
+
+// Body of the child process: runs the T = S = `t` flash attention once and prints its peak RSS;
+// exit status 0 on success.
 int FlashMemoryChild(int64_t t) {
   Program program(FlashProgram(1, t, t, kFlashD, kFlashBlock));
   if (!program.error().empty() || !program.Run()) {
     std::fputs(program.error().c_str(), stderr);
     return 1;
   }
+  std::printf("%lld\n", static_cast<long long>(PeakRssKib()));
   return 0;
 }
 
@@ -333,21 +389,16 @@ void BM_FlashAttentionMemory(benchmark::State& state) {
   const int64_t t = state.range(0);
   double peak_mib = 0;
   for (auto _ : state) {
-    // A fresh process, so that nothing this one allocated before counts in the peak.
-    std::string t_arg = std::to_string(t);
-    pid_t pid = fork();
-    if (pid == 0) {
-      execl(g_self_path, g_self_path, kMemoryChildFlag, t_arg.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    int status = 0;
-    rusage usage{};
-    if (pid < 0 || wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) ||
-        WEXITSTATUS(status) != 0) {
+    // A fresh process, so that nothing this one allocated counts in the peak.
+    std::string command = fmt::format("'{}' {} {}", g_self_path, kMemoryChildFlag, t);
+    FILE* child = popen(command.c_str(), "r");
+    long long kib = -1;
+    if (child == nullptr || std::fscanf(child, "%lld", &kib) != 1 || pclose(child) != 0 ||
+        kib <= 0) {
       state.SkipWithError("the child process running the flash attention failed");
       return;
     }
-    peak_mib = std::max(peak_mib, static_cast<double>(usage.ru_maxrss) / 1024.0);  // KiB
+    peak_mib = std::max(peak_mib, static_cast<double>(kib) / 1024.0);
   }
   // q, k, v and the output, f32.
   double operand_mib = 4.0 * static_cast<double>(t * kFlashD * 4) / (1 << 20);
@@ -363,6 +414,7 @@ BENCHMARK(BM_TiledMatmul)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EigenMatmulSameTiles)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FlashAttentionForward)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EigenFlashSameDots)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EigenFlashFullMath)->Unit(benchmark::kMillisecond);
 // 128 is a baseline (the interpreter and program alone); 16384 is the target size.
 BENCHMARK(BM_FlashAttentionMemory)
     ->Arg(128)
@@ -378,7 +430,10 @@ int main(int argc, char** argv) {
   if (argc == 3 && std::strcmp(argv[1], pz::kMemoryChildFlag) == 0) {
     return pz::FlashMemoryChild(std::atoll(argv[2]));
   }
-  pz::g_self_path = "/proc/self/exe";
+  char self[4096];
+  ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (length <= 0) return 1;
+  pz::g_self_path.assign(self, static_cast<size_t>(length));
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
