@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "array/array.h"
+#include "array/elementwise.h"
 #include "eval/interpreter.h"
 #include "eval/value.h"
 
@@ -86,6 +87,11 @@ array::DType ToDType(Interpreter& interp, const Value& value);
 std::optional<std::vector<int>> ToAxes(Interpreter& interp, const Value& value, int rank);
 // A shape argument: an int or a tuple/list of ints.
 array::Shape ToShape(Interpreter& interp, const Value& value);
+
+// The array layer's op for a Python operator (`+` → kAdd, `<` → kLt); nullopt for `@` and for
+// comparisons that are not elementwise (`is`, `in`). Shared by arrays and kernel tracers.
+std::optional<array::BinaryOp> ToBinaryOp(lang::BinOpKind op);
+std::optional<array::BinaryOp> ToCompareOp(lang::CmpOpKind op);
 
 // Runs an array operation, turning array::ArrayError into the matching Python exception at the
 // current span.

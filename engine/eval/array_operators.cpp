@@ -9,8 +9,6 @@ namespace pz::eval {
 
 using array::Array;
 
-namespace {
-
 std::optional<array::BinaryOp> ToBinaryOp(lang::BinOpKind op) {
   switch (op) {
     case lang::BinOpKind::kAdd:
@@ -61,6 +59,8 @@ std::optional<array::BinaryOp> ToCompareOp(lang::CmpOpKind op) {
       return std::nullopt;
   }
 }
+
+namespace {
 
 // The other operand as an array, or nullopt when it is not array-like (the operator then falls
 // back to Python's TypeError).

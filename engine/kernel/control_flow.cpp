@@ -310,21 +310,22 @@ void DebugPrint(Interpreter& interp, const std::string& format, const std::vecto
       kwargs_template[-w - 1].second = Value();
     }
   }
-  instr.apply = std::make_shared<const ApplyFn>(
-      [render, args = std::move(args_template), kwargs = std::move(kwargs_template), where, ip](const std::vector<array::Array>& values) {
-        std::vector<Value> positional = args;
-        auto keywords = kwargs;
-        for (size_t k = 0; k < where.size(); ++k) {
-          Value v = eval::WrapArray(values[k]);
-          if (where[k] >= 0) {
-            positional[where[k]] = v;
-          } else {
-            keywords[-where[k] - 1].second = v;
-          }
-        }
-        render(*ip, std::move(positional), std::move(keywords));
-        return std::vector<array::Array>{};
-      });
+  instr.apply = std::make_shared<const ApplyFn>([render, args = std::move(args_template),
+                                                 kwargs = std::move(kwargs_template), where,
+                                                 ip](const std::vector<array::Array>& values) {
+    std::vector<Value> positional = args;
+    auto keywords = kwargs;
+    for (size_t k = 0; k < where.size(); ++k) {
+      Value v = eval::WrapArray(values[k]);
+      if (where[k] >= 0) {
+        positional[where[k]] = v;
+      } else {
+        keywords[-where[k] - 1].second = v;
+      }
+    }
+    render(*ip, std::move(positional), std::move(keywords));
+    return std::vector<array::Array>{};
+  });
 }
 
 }  // namespace pz::kernel

@@ -15,57 +15,6 @@ using eval::Value;
 
 namespace {
 
-std::optional<array::BinaryOp> BinaryFor(lang::BinOpKind op) {
-  switch (op) {
-    case lang::BinOpKind::kAdd:
-      return array::BinaryOp::kAdd;
-    case lang::BinOpKind::kSub:
-      return array::BinaryOp::kSub;
-    case lang::BinOpKind::kMul:
-      return array::BinaryOp::kMul;
-    case lang::BinOpKind::kDiv:
-      return array::BinaryOp::kDiv;
-    case lang::BinOpKind::kFloorDiv:
-      return array::BinaryOp::kFloorDiv;
-    case lang::BinOpKind::kMod:
-      return array::BinaryOp::kMod;
-    case lang::BinOpKind::kPow:
-      return array::BinaryOp::kPow;
-    case lang::BinOpKind::kBitAnd:
-      return array::BinaryOp::kBitAnd;
-    case lang::BinOpKind::kBitOr:
-      return array::BinaryOp::kBitOr;
-    case lang::BinOpKind::kBitXor:
-      return array::BinaryOp::kBitXor;
-    case lang::BinOpKind::kLShift:
-      return array::BinaryOp::kLShift;
-    case lang::BinOpKind::kRShift:
-      return array::BinaryOp::kRShift;
-    case lang::BinOpKind::kMatMul:
-      return std::nullopt;
-  }
-  return std::nullopt;
-}
-
-std::optional<array::BinaryOp> CompareFor(lang::CmpOpKind op) {
-  switch (op) {
-    case lang::CmpOpKind::kEq:
-      return array::BinaryOp::kEq;
-    case lang::CmpOpKind::kNotEq:
-      return array::BinaryOp::kNe;
-    case lang::CmpOpKind::kLt:
-      return array::BinaryOp::kLt;
-    case lang::CmpOpKind::kLtE:
-      return array::BinaryOp::kLe;
-    case lang::CmpOpKind::kGt:
-      return array::BinaryOp::kGt;
-    case lang::CmpOpKind::kGtE:
-      return array::BinaryOp::kGe;
-    default:
-      return std::nullopt;
-  }
-}
-
 array::Array Stand(const ValueType& type) {
   array::Array a = array::Array::Zeros(type.dtype, type.shape);
   a.set_weak_type(type.weak);
@@ -231,7 +180,7 @@ std::optional<Value> TracerObject::Binary(Interpreter& interp, lang::BinOpKind o
   if (op == lang::BinOpKind::kMatMul) {
     return CallJnp(interp, "matmul", {trace->MakeTracer(a), trace->MakeTracer(b)});
   }
-  return EmitBinary(*trace, *BinaryFor(op), a, b);
+  return EmitBinary(*trace, *eval::ToBinaryOp(op), a, b);
 }
 
 std::optional<Value> TracerObject::Unary(Interpreter& interp, lang::UnaryOpKind op) {
@@ -259,7 +208,7 @@ std::optional<Value> TracerObject::Unary(Interpreter& interp, lang::UnaryOpKind 
 
 std::optional<Value> TracerObject::Compare(Interpreter& interp, lang::CmpOpKind op,
                                            const Value& other, bool reflected) {
-  std::optional<array::BinaryOp> kernel = CompareFor(op);
+  std::optional<array::BinaryOp> kernel = eval::ToCompareOp(op);
   if (!kernel || other.as<RefObject>() != nullptr) return std::nullopt;
   std::optional<ValueId> other_id = trace->TryLift(other);
   if (!other_id) {

@@ -54,8 +54,7 @@ class Program {
       return;
     }
     interp_ = std::make_unique<eval::Interpreter>(
-        sources_, eval::InterpreterOptions{.max_steps = 0,
-                                           .output = [this](std::string_view text) {
+        sources_, eval::InterpreterOptions{.max_steps = 0, .output = [this](std::string_view text) {
                                              output_ += text;
                                            }});
     tpu::InstallPallas(*interp_, options);
@@ -138,12 +137,11 @@ bench.register(lambda: add(x, y))
                   options);
   if (!RunTimed(state, program)) return;
   int64_t steps = kAddElements / kAddBlock;
-  state.counters["steps_per_second"] =
+  state.counters["steps_per_second"] = benchmark::Counter(
+      static_cast<double>(steps * state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["seconds_per_step"] =
       benchmark::Counter(static_cast<double>(steps * state.iterations()),
-                         benchmark::Counter::kIsRate);
-  state.counters["seconds_per_step"] = benchmark::Counter(
-      static_cast<double>(steps * state.iterations()),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.SetLabel(options.track_uninitialized ? "tracking uninitialised reads (default)"
                                              : "track_uninitialized = false");
 }
@@ -154,9 +152,9 @@ constexpr int64_t kMatN = 2048;
 constexpr int64_t kMatBlock = 256;
 
 void SetMatmulFlops(benchmark::State& state) {
-  state.counters["flops"] = benchmark::Counter(
-      2.0 * kMatN * kMatN * kMatN * static_cast<double>(state.iterations()),
-      benchmark::Counter::kIsRate);
+  state.counters["flops"] =
+      benchmark::Counter(2.0 * kMatN * kMatN * kMatN * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
 }
 
 void BM_TiledMatmul(benchmark::State& state) {
@@ -196,7 +194,8 @@ using MutableBlock = Eigen::Map<RowMatrix, 0, Eigen::OuterStride<>>;
 
 std::vector<float> SineData(int64_t n, double scale) {
   std::vector<float> v(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>(std::sin(scale * static_cast<double>(i)));
+  for (int64_t i = 0; i < n; ++i)
+    v[i] = static_cast<float>(std::sin(scale * static_cast<double>(i)));
   return v;
 }
 

@@ -65,9 +65,7 @@ int Find(const std::vector<std::string>& lines, std::string_view needle, int fro
   return -1;
 }
 
-int Indent(const std::string& line) {
-  return static_cast<int>(line.find_first_not_of(' '));
-}
+int Indent(const std::string& line) { return static_cast<int>(line.find_first_not_of(' ')); }
 
 TEST(KernelIr, DumpShowsTheStructuredOps) {
   tpu::EmulatorOptions options = tpu::testing::Tpu();
@@ -75,8 +73,7 @@ TEST(KernelIr, DumpShowsTheStructuredOps) {
   tpu::testing::KernelRun r = tpu::testing::RunKernelProgram(kKernel, options);
   ASSERT_FALSE(r.error) << r.rendered;
   // Step 0 adds rows 0 + 1 of x, step 1 rows 2 + 3, both broadcast over the one output block.
-  EXPECT_NE(r.output.find("[[24, 28, 32, 36], [24, 28, 32, 36]]\n"), std::string::npos)
-      << r.output;
+  EXPECT_NE(r.output.find("[[24, 28, 32, 36], [24, 28, 32, 36]]\n"), std::string::npos) << r.output;
   std::vector<std::string> lines = Lines(r.output);
   ASSERT_EQ(Find(lines, "kernel kernel("), 0) << r.output;
   EXPECT_NE(Find(lines, "#0 x_ref: VMEM f32[2,4]"), -1) << r.output;
@@ -129,8 +126,8 @@ TEST(KernelIr, NoDumpWithoutTheOption) {
 std::vector<Function> TraceProgram(std::string_view program, std::string* error = nullptr) {
   std::vector<Function> functions;
   SourceManager sources;
-  FileId id = sources.Add("trace.py", std::string(tpu::testing::kPrelude) + "import irtest\n" +
-                                          std::string(program));
+  FileId id = sources.Add(
+      "trace.py", std::string(tpu::testing::kPrelude) + "import irtest\n" + std::string(program));
   DiagnosticSink sink;
   lang::Module module = lang::ParseModule(sources.Get(id), id, sink);
   EXPECT_FALSE(sink.HasErrors());
@@ -138,7 +135,7 @@ std::vector<Function> TraceProgram(std::string_view program, std::string* error 
   tpu::InstallPallas(interp, {});
   auto irtest = std::make_shared<eval::ModuleObject>("irtest");
   irtest->Set("trace", interp.MakeBuiltin("trace", [&functions](eval::Interpreter& interp,
-                                                              eval::CallArgs& args) {
+                                                                eval::CallArgs& args) {
     auto trace = std::make_shared<Trace>(interp, "traced", TraceOptions{.grid = {2, 3}});
     {
       TraceScope scope(*trace);
@@ -220,7 +217,7 @@ irtest.trace(structured, (2, 4), (2, 4))
       EXPECT_EQ(instr.attrs.at(0), 1);
     }
     if (instr.op == Op::kFor) {
-      EXPECT_EQ(instr.results.size(), 2u);        // two carries
+      EXPECT_EQ(instr.results.size(), 2u);               // two carries
       EXPECT_EQ(instr.regions.at(0).params.size(), 3u);  // index + carries
     }
     if (instr.op == Op::kWhile) {

@@ -183,7 +183,8 @@ def kernel(x_ref, o_ref):
     o_ref[...] = x_ref[...] + 1.0
 
 
-x = jnp.arange()") + std::to_string(n) +
+x = jnp.arange()") +
+         std::to_string(n) +
          R"(, dtype=jnp.float32)
 out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((32,), jnp.float32), grid=(4,),
                      in_specs=[pl.BlockSpec((8,), )" +
@@ -305,8 +306,7 @@ TEST(Pipeline, NonConsecutiveRevisitRereadsTheBlockInInterpretSemantics) {
   KernelRun r = RunKernelProgram(kRevisit, Interpret());
   ASSERT_FALSE(r.error) << r.rendered;
   EXPECT_TRUE(r.warnings.empty()) << r.rendered;
-  EXPECT_EQ(r.output,
-            "[[0, 2, 4, 6], [8, 10, 12, 14], [16, 18, 20, 22], [24, 26, 28, 30]]\n");
+  EXPECT_EQ(r.output, "[[0, 2, 4, 6], [8, 10, 12, 14], [16, 18, 20, 22], [24, 26, 28, 30]]\n");
   EXPECT_EQ(r.counters().hbm_bytes_written, 4 * 8 * 4);
 }
 

@@ -26,13 +26,13 @@ inline constexpr std::string_view kPrelude =
 inline constexpr int kPreludeLines = 6;
 
 struct KernelRun {
-  std::string output;                  // everything print() / jax.debug.print wrote
-  std::optional<Diagnostic> error;     // the error the program stopped with
-  std::string error_message;           // its message ("" when the program succeeded)
-  std::string rendered;                // the rendered error and warnings
-  std::vector<Diagnostic> warnings;    // the emulator's warnings, in order
-  std::vector<CallStats> stats;        // one per pallas_call run
-  int error_line = 0;                  // line of the error in the program (prelude excluded)
+  std::string output;                // everything print() / jax.debug.print wrote
+  std::optional<Diagnostic> error;   // the error the program stopped with
+  std::string error_message;         // its message ("" when the program succeeded)
+  std::string rendered;              // the rendered error and warnings
+  std::vector<Diagnostic> warnings;  // the emulator's warnings, in order
+  std::vector<CallStats> stats;      // one per pallas_call run
+  int error_line = 0;                // line of the error in the program (prelude excluded)
 
   // The counters of the only (or the `index`th) pallas_call.
   const Counters& counters(size_t index = 0) const { return stats.at(index).counters; }
@@ -44,7 +44,9 @@ struct KernelRun {
   }
 };
 
-inline EmulatorOptions Tpu() { return EmulatorOptions{.semantics = Semantics::kTpu, .stats = true}; }
+inline EmulatorOptions Tpu() {
+  return EmulatorOptions{.semantics = Semantics::kTpu, .stats = true};
+}
 inline EmulatorOptions Interpret() {
   return EmulatorOptions{.semantics = Semantics::kInterpret, .stats = true};
 }
