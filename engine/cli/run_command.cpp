@@ -10,6 +10,7 @@
 #include "eval/interpreter.h"
 #include "lang/ast_printer.h"
 #include "lang/parser.h"
+#include "course/harness.h"
 #include "tpu/pallas_call.h"
 
 namespace pz::cli {
@@ -127,6 +128,7 @@ int RunCommand(const std::vector<std::string>& args) {
   };
   eval::Interpreter interpreter(sources, options.interpreter);
   tpu::InstallPallas(interpreter, options.emulator);
+  course::InstallHarness(interpreter);
   std::optional<Diagnostic> error = interpreter.RunModule(std::move(module));
   std::fflush(stdout);
   tpu::EmulatorSession* session = tpu::SessionOf(interpreter);

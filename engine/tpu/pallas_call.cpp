@@ -720,7 +720,26 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
     session->stats.push_back({.name = name, .span = span, .counters = result.counters});
 
   std::vector<Value> outputs;
-  for (array::Array& a : result.outputs) outputs.push_back(eval::WrapArray(std::move(a)));
+  for (size_t o = 0; o < result.outputs.size(); ++o) {
+    outputs.push_back(eval::WrapArray(std::move(result.outputs[o])));
+    const Operand& op = b.plan.outputs[o];
+    if (op.space == MemorySpace::kAny) continue;
+    OutputRecord record{.serial = outputs.back().as<eval::ArrayObject>()->serial,
+                        .call = name,
+                        .call_span = span,
+                        .operand = op.name,
+                        .grid = b.plan.grid,
+                        .writer = std::move(result.writer[o]),
+                        .uninitialized = result.uninitialized};
+    for (const BlockDim& dim : op.block) {
+      record.block.push_back(dim.kind == BlockDim::Kind::kSqueezed ? 1 : dim.size);
+      if (dim.kind == BlockDim::Kind::kElement) record.blocked = false;
+    }
+    if (session->outputs.size() >= EmulatorSession::kMaxOutputRecords) {
+      session->outputs.erase(session->outputs.begin());
+    }
+    session->outputs.push_back(std::move(record));
+  }
   return kernel::Unflatten(interp, out_def, outputs);
 }
 
@@ -773,6 +792,13 @@ void InstallPallas(Interpreter& interp, const EmulatorOptions& options) {
     interp.Track(call);
     return Value(call);
   }));
+}
+
+const OutputRecord* FindOutputRecord(const EmulatorSession& session, uint64_t serial) {
+  for (const OutputRecord& record : session.outputs) {
+    if (record.serial == serial) return &record;
+  }
+  return nullptr;
 }
 
 }  // namespace pz::tpu

@@ -19,16 +19,35 @@ struct CallStats {
   Counters counters;
 };
 
+// Where one output array of a pallas_call came from, kept so `check` can explain a wrong answer
+// block by block.
+struct OutputRecord {
+  uint64_t serial = 0;  // ArrayObject::serial of the array the call returned
+  std::string call;     // the pallas_call's name
+  SourceSpan call_span;
+  std::string operand;  // the kernel's parameter name, e.g. "o_ref"
+  std::vector<int64_t> grid;
+  std::vector<int64_t> block;  // elements per block along each dimension (1 where squeezed)
+  bool blocked = true;         // false when a dimension is not plainly blocked (Element, ANY)
+  array::Array writer;         // CallResult::writer of this output
+  UninitializedRead uninitialized;
+};
+
 // Per-interpreter state of the emulator: its options, and what the calls left to report.
 struct EmulatorSession {
   EmulatorOptions options;
   std::vector<Diagnostic> warnings;  // in the order found
   std::vector<CallStats> stats;      // one per pallas_call run, when options.stats
+  // The outputs of the most recent calls (at most kMaxOutputRecords, oldest dropped first).
+  std::vector<OutputRecord> outputs;
+  static constexpr size_t kMaxOutputRecords = 32;
 };
 
 // Adds pl.pallas_call (and the kernel layer's modules) to `interp`, configured by `options`.
 void InstallPallas(eval::Interpreter& interp, const EmulatorOptions& options);
 // The session of an interpreter InstallPallas ran on (nullptr otherwise).
 EmulatorSession* SessionOf(eval::Interpreter& interp);
+// The record of the pallas_call output whose array has `serial`, or nullptr.
+const OutputRecord* FindOutputRecord(const EmulatorSession& session, uint64_t serial);
 
 }  // namespace pz::tpu

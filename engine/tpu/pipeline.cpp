@@ -127,6 +127,31 @@ void FillBox(Array& shadow, const int64_t* lo, const int64_t* extent, size_t ran
   }
 }
 
+// Stamps `step` into the int32 `writer` over the box at `lo` of size `extent`, at the elements
+// whose byte in `shadow` (the same box, at `shadow_lo`) is set; every element when `shadow` is
+// null.
+void StampWriter(const Array* shadow, const int64_t* shadow_lo, Array& writer, const int64_t* lo,
+                 const int64_t* extent, size_t rank, int64_t step) {
+  int64_t count = 1;
+  for (size_t d = 0; d < rank; ++d) count *= std::max<int64_t>(extent[d], 0);
+  if (count == 0) return;
+  int32_t* w = writer.data<int32_t>();
+  const uint8_t* f = shadow ? shadow->data<uint8_t>() : nullptr;
+  int64_t counter[array::kMaxRank] = {};
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t wo = 0, fo = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      wo += (lo[d] + counter[d]) * writer.strides()[d];
+      if (f) fo += (shadow_lo[d] + counter[d]) * shadow->strides()[d];
+    }
+    if (!f || f[fo]) w[wo] = static_cast<int32_t>(step);
+    for (size_t d = rank; d-- > 0;) {
+      if (++counter[d] < extent[d]) break;
+      counter[d] = 0;
+    }
+  }
+}
+
 // The buffer of an operand seen with the full rank of the array (squeezed dimensions as 1).
 Array FullRank(const Array& buffer, const Operand& op) {
   array::Shape shape;
@@ -170,6 +195,8 @@ class Machine {
       result_.written.push_back(alias != plan_.aliases.end()
                                     ? array::Ones(op.shape, array::DType::kUInt8)
                                     : array::Zeros(op.shape, array::DType::kUInt8));
+      result_.writer.push_back(
+          array::Full(op.shape, {-1, array::DType::kInt32}, array::DType::kInt32));
     }
     // Prefetch operands live in SMEM for the whole call.
     for (const Array& a : prefetch) {
@@ -233,6 +260,7 @@ class Machine {
     }
     for (int64_t t = 0; t < total; ++t) {
       if (tick_) tick_();
+      step_ = t;
       point_ = Unravel(t);
       ++result_.counters.grid_steps;
       if (interpret_) {
@@ -425,10 +453,13 @@ class Machine {
         // Written = stored by the kernel: elements of the block it never stored reach HBM as
         // garbage and count as never written.
         Array& written = result_.written[k - plan_.inputs.size()];
+        Array& writer = result_.writer[k - plan_.inputs.size()];
         if (s.buffer.tracked) {
           CopyBox(s.full_shadow, blo, written, lo, extent, rank);
+          StampWriter(&s.full_shadow, blo, writer, lo, extent, rank, step_);
         } else {
           FillBox(written, lo, extent, rank, 1);
+          StampWriter(nullptr, nullptr, writer, lo, extent, rank, step_);
         }
       }
     }
@@ -534,6 +565,7 @@ class Machine {
   const EmulatorOptions& options_;
   const std::function<void()>& tick_;
   bool interpret_ = false;
+  int64_t step_ = 0;  // the grid step running (linearised)
   CallResult result_;
   std::vector<Array> hbm_inputs_;
   std::vector<RefBuffer> prefetch_;

@@ -57,6 +57,10 @@ struct CallResult {
   std::vector<array::Array> outputs;
   // Per output: one byte per element, 1 where some write-back reached it.
   std::vector<array::Array> written;
+  // Per output: int32 per element, the linearised grid step whose write-back last stored it
+  // (row-major over the grid, as `Unravel` orders steps); -1 where none did. `check` names the
+  // step that wrote each block from it.
+  std::vector<array::Array> writer;
   Counters counters;
   UninitializedRead uninitialized;
 };

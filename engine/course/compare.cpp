@@ -1,0 +1,379 @@
+#include "course/compare.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "array/dtype.h"
+#include "array/print.h"
+#include "tpu/pipeline.h"
+
+namespace pz::course {
+namespace {
+
+using array::Array;
+using array::Shape;
+
+// Maps larger than this (rows x columns of blocks) are cut, with a note.
+constexpr int64_t kMaxMapRows = 16;
+constexpr int64_t kMaxMapColumns = 8;
+// Leading-dimension slices of a rank > 2 block map drawn at most.
+constexpr int kMaxMaps = 3;
+// Wrong blocks searched for "holds another block's values" at most (each is compared with every
+// reference block of the same size).
+constexpr int kMaxMovedSearches = 8;
+constexpr int64_t kMaxMovedCandidates = 256;
+
+std::string IndexString(const std::vector<int64_t>& index) {
+  std::string s = "[";
+  for (size_t i = 0; i < index.size(); ++i) s += (i ? ", " : "") + std::to_string(index[i]);
+  return s + "]";
+}
+
+std::string ShapeString(const Shape& shape) { return tpu::TupleString(shape); }
+
+std::vector<int64_t> Unravel(int64_t flat, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> index(dims.size());
+  for (size_t d = dims.size(); d-- > 0;) {
+    int64_t n = std::max<int64_t>(dims[d], 1);
+    index[d] = flat % n;
+    flat /= n;
+  }
+  return index;
+}
+
+std::string ValueString(array::DType dtype, double value) {
+  return array::IsFloating(dtype) ? fmt::format("{:.6g}", value)
+                                  : array::FormatScalar(dtype, value);
+}
+
+bool Close(double a, double e, Tolerance tol) {
+  if (std::isnan(a) || std::isnan(e)) return std::isnan(a) && std::isnan(e);
+  if (std::isinf(e) || std::isinf(a)) return a == e;
+  return std::fabs(a - e) <= tol.atol + tol.rtol * std::fabs(e);
+}
+
+enum class BlockStatus { kOk, kWrong, kNaN, kNever };
+
+struct BlockInfo {
+  BlockStatus status = BlockStatus::kOk;
+  int64_t step = -1;  // the latest grid step that wrote any of its elements
+  bool any_bad = false, any_nan = false, all_never = true;
+};
+
+// Draws the block map of `actual` (see the file comment) and appends its lines.
+class BlockMap {
+ public:
+  BlockMap(const std::vector<double>& actual, const std::vector<double>& expected,
+           const std::vector<uint8_t>& bad, const Shape& shape, Tolerance tol,
+           const tpu::OutputRecord& record)
+      : actual_(actual),
+        expected_(expected),
+        bad_(bad),
+        shape_(shape),
+        tol_(tol),
+        record_(record) {}
+
+  // False when the map cannot be drawn (too many blocks).
+  bool Build() {
+    size_t rank = shape_.size();
+    int64_t total = 1;
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t b = std::max<int64_t>(record_.block[d], 1);
+      block_.push_back(std::min(b, std::max<int64_t>(shape_[d], 1)));
+      blocks_.push_back((shape_[d] + block_[d] - 1) / block_[d]);
+      total *= std::max<int64_t>(blocks_.back(), 1);
+    }
+    if (total > (int64_t{1} << 16)) return false;
+    info_.assign(static_cast<size_t>(total), BlockInfo{});
+    const int32_t* writer = record_.writer.data<int32_t>();
+    std::vector<int64_t> index(rank, 0);
+    for (size_t i = 0; i < actual_.size(); ++i) {
+      BlockInfo& info = info_[BlockOf(index)];
+      info.any_bad |= bad_[i] != 0;
+      info.any_nan |= bad_[i] && std::isnan(actual_[i]);
+      info.all_never &= writer[i] < 0;
+      info.step = std::max<int64_t>(info.step, writer[i]);
+      for (size_t d = rank; d-- > 0;) {
+        if (++index[d] < shape_[d]) break;
+        index[d] = 0;
+      }
+    }
+    for (BlockInfo& info : info_) {
+      info.status = !info.any_bad    ? BlockStatus::kOk
+                    : info.all_never ? BlockStatus::kNever
+                    : info.any_nan   ? BlockStatus::kNaN
+                                     : BlockStatus::kWrong;
+    }
+    return true;
+  }
+
+  void Render(std::vector<std::string>& lines) const {
+    size_t rank = shape_.size();
+    lines.push_back(fmt::format("output `{}` of pallas_call `{}`: {} in blocks of {}, grid {}",
+                                record_.operand, record_.call, ShapeString(shape_),
+                                ShapeString(block_), tpu::TupleString(record_.grid)));
+    // Leading block dimensions (all but the last two) select one 2-D map each.
+    size_t lead = rank > 2 ? rank - 2 : 0;
+    std::vector<int64_t> lead_dims(blocks_.begin(), blocks_.begin() + lead);
+    int64_t maps = 1;
+    for (int64_t n : lead_dims) maps *= n;
+    int64_t per_map = static_cast<int64_t>(info_.size()) / std::max<int64_t>(maps, 1);
+    int drawn = 0, skipped = 0;
+    for (int64_t m = 0; m < maps; ++m) {
+      bool all_ok = std::all_of(info_.begin() + m * per_map, info_.begin() + (m + 1) * per_map,
+                                [](const BlockInfo& b) { return b.status == BlockStatus::kOk; });
+      if (all_ok && maps > 1) continue;
+      if (drawn == kMaxMaps) {
+        ++skipped;
+        continue;
+      }
+      ++drawn;
+      std::string prefix;
+      if (lead > 0) {
+        std::vector<int64_t> at = Unravel(m, lead_dims);
+        prefix = "blocks [";
+        for (int64_t i : at) prefix += std::to_string(i) + ", ";
+        lines.push_back(prefix + ":, :]");
+      }
+      DrawMap(m * per_map, lines);
+    }
+    if (skipped > 0) lines.push_back(fmt::format("({} more maps with wrong blocks)", skipped));
+    Legend(lines);
+  }
+
+  // One note listing wrong blocks that hold the values the reference has at another block
+  // ("(0, 0) has (1, 0)'s"): the sign of a wrong index map.
+  void FindMovedBlocks(std::vector<std::string>& lines) const {
+    if (static_cast<int64_t>(info_.size()) > kMaxMovedCandidates) return;
+    int searched = 0;
+    std::vector<std::string> moved;
+    for (size_t b = 0; b < info_.size() && searched < kMaxMovedSearches; ++b) {
+      if (info_[b].status != BlockStatus::kWrong) continue;
+      ++searched;
+      std::vector<int64_t> from = Unravel(static_cast<int64_t>(b), blocks_);
+      for (size_t c = 0; c < info_.size(); ++c) {
+        std::vector<int64_t> to = Unravel(static_cast<int64_t>(c), blocks_);
+        if (c != b && SameValues(from, to)) {
+          moved.push_back(fmt::format("{} has {}'s", tpu::TupleString(from), tpu::TupleString(to)));
+          break;
+        }
+      }
+    }
+    if (moved.empty()) return;
+    std::string list;
+    for (size_t i = 0; i < moved.size(); ++i) list += (i ? ", " : "") + moved[i];
+    lines.push_back(fmt::format(
+        "wrong blocks hold the values the reference has at other blocks: {}; an index map "
+        "sends data to the wrong place",
+        list));
+  }
+
+  bool HasStatus(BlockStatus status) const {
+    return std::any_of(info_.begin(), info_.end(),
+                       [&](const BlockInfo& b) { return b.status == status; });
+  }
+
+  // The block holding the element at `index`.
+  std::vector<int64_t> BlockIndexOf(const std::vector<int64_t>& index) const {
+    std::vector<int64_t> b(index.size());
+    for (size_t d = 0; d < index.size(); ++d) b[d] = index[d] / block_[d];
+    return b;
+  }
+
+ private:
+  size_t BlockOf(const std::vector<int64_t>& index) const {
+    size_t b = 0;
+    for (size_t d = 0; d < index.size(); ++d) {
+      b = b * static_cast<size_t>(blocks_[d]) + static_cast<size_t>(index[d] / block_[d]);
+    }
+    return b;
+  }
+
+  std::string Cell(const BlockInfo& info) const {
+    std::string step =
+        info.step >= 0 ? " " + tpu::TupleString(Unravel(info.step, record_.grid)) : std::string();
+    switch (info.status) {
+      case BlockStatus::kOk:
+        return "ok" + step;
+      case BlockStatus::kWrong:
+        return "WRONG" + step;
+      case BlockStatus::kNaN:
+        return "NaN" + step;
+      case BlockStatus::kNever:
+        return "never";
+    }
+    return "";
+  }
+
+  void DrawMap(int64_t first, std::vector<std::string>& lines) const {
+    size_t rank = shape_.size();
+    int64_t rows = rank >= 2 ? blocks_[rank - 2] : 1;
+    int64_t cols = rank >= 1 ? blocks_[rank - 1] : 1;
+    int64_t shown_rows = std::min(rows, kMaxMapRows), shown_cols = std::min(cols, kMaxMapColumns);
+    size_t width = 5;
+    for (int64_t r = 0; r < shown_rows; ++r) {
+      for (int64_t c = 0; c < shown_cols; ++c) {
+        width = std::max(width, Cell(info_[static_cast<size_t>(first + r * cols + c)]).size());
+      }
+    }
+    std::string header = "     ";
+    for (int64_t c = 0; c < shown_cols; ++c) {
+      header += fmt::format("  {:<{}}", rank >= 1 ? std::to_string(c) : "", width);
+    }
+    if (shown_cols < cols) header += fmt::format("  ... ({} block columns)", cols);
+    while (!header.empty() && header.back() == ' ') header.pop_back();
+    lines.push_back(header);
+    for (int64_t r = 0; r < shown_rows; ++r) {
+      std::string line = fmt::format("{:>5}", rank >= 2 ? std::to_string(r) : "");
+      for (int64_t c = 0; c < shown_cols; ++c) {
+        line +=
+            fmt::format("  {:<{}}", Cell(info_[static_cast<size_t>(first + r * cols + c)]), width);
+      }
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      lines.push_back(line);
+    }
+    if (shown_rows < rows) lines.push_back(fmt::format("  ... ({} block rows)", rows));
+  }
+
+  void Legend(std::vector<std::string>& lines) const {
+    std::string legend = "each cell: the block's state and the grid step that last wrote it back";
+    lines.push_back(legend);
+    if (HasStatus(BlockStatus::kNever)) {
+      lines.push_back(
+          "`never`: no grid step wrote this block back to HBM, so it holds garbage; the grid "
+          "and the out_specs index map must reach every block, and the kernel must store to it");
+    }
+  }
+
+  // Whether block `from` of actual equals block `to` of the reference (same extents).
+  bool SameValues(const std::vector<int64_t>& from, const std::vector<int64_t>& to) const {
+    size_t rank = shape_.size();
+    std::vector<int64_t> extent(rank);
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t a = std::min(block_[d], shape_[d] - from[d] * block_[d]);
+      int64_t b = std::min(block_[d], shape_[d] - to[d] * block_[d]);
+      if (a != b) return false;
+      extent[d] = a;
+    }
+    std::vector<int64_t> offset(rank, 0);
+    while (true) {
+      int64_t fa = 0, fe = 0;
+      for (size_t d = 0; d < rank; ++d) {
+        fa = fa * shape_[d] + from[d] * block_[d] + offset[d];
+        fe = fe * shape_[d] + to[d] * block_[d] + offset[d];
+      }
+      if (!Close(actual_[static_cast<size_t>(fa)], expected_[static_cast<size_t>(fe)], tol_)) {
+        return false;
+      }
+      size_t d = rank;
+      while (d-- > 0) {
+        if (++offset[d] < extent[d]) break;
+        offset[d] = 0;
+      }
+      if (d == static_cast<size_t>(-1)) return true;
+    }
+  }
+
+  const std::vector<double>& actual_;
+  const std::vector<double>& expected_;
+  const std::vector<uint8_t>& bad_;
+  const Shape& shape_;
+  Tolerance tol_;
+  const tpu::OutputRecord& record_;
+  std::vector<int64_t> block_, blocks_;
+  std::vector<BlockInfo> info_;
+};
+
+}  // namespace
+
+Tolerance DefaultTolerance(array::DType dtype) {
+  switch (dtype) {
+    case array::DType::kFloat32:
+      return {1e-5, 1e-5};
+    case array::DType::kFloat16:
+      return {1e-2, 1e-2};
+    case array::DType::kBFloat16:
+      return {2e-2, 2e-2};
+    default:
+      return {0, 0};
+  }
+}
+
+LeafReport CompareLeaf(const Array& actual, const Array& expected, Tolerance tol,
+                       const tpu::OutputRecord* record, const SourceManager* sources) {
+  LeafReport report;
+  if (actual.shape() != expected.shape()) {
+    report.summary = fmt::format("shape {} but the reference has {}", ShapeString(actual.shape()),
+                                 ShapeString(expected.shape()));
+    Shape reversed(expected.shape().rbegin(), expected.shape().rend());
+    if (actual.shape() == reversed && actual.shape().size() == 2) {
+      report.lines.push_back("that is the reference's shape transposed");
+    }
+    return report;
+  }
+  if (actual.dtype() != expected.dtype()) {
+    report.summary =
+        fmt::format("dtype {} but the reference has {}", array::DTypeName(actual.dtype()),
+                    array::DTypeName(expected.dtype()));
+    report.lines.push_back(
+        "the out_shape dtype decides the output's dtype; cast with `.astype(...)` where needed");
+    return report;
+  }
+  std::vector<double> a = actual.ToDoubles();
+  std::vector<double> e = expected.ToDoubles();
+  std::vector<uint8_t> bad(a.size(), 0);
+  int64_t count = 0, nans = 0;
+  size_t first = a.size();
+  double max_error = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    bool ok = Close(a[i], e[i], tol);
+    bad[i] = !ok;
+    count += !ok;
+    nans += std::isnan(a[i]) && !std::isnan(e[i]);
+    if (!ok && first == a.size()) first = i;
+    if (ok && !std::isnan(a[i]) && !std::isinf(a[i])) {
+      max_error = std::max(max_error, std::fabs(a[i] - e[i]));
+    }
+  }
+  if (count == 0) {
+    report.passed = true;
+    report.summary = fmt::format("{} {}, max abs error {:.3g}", ShapeString(actual.shape()),
+                                 array::DTypeName(actual.dtype()), max_error);
+    return report;
+  }
+  report.summary = fmt::format("{} of {} elements differ (atol {:g}, rtol {:g})", count, a.size(),
+                               tol.atol, tol.rtol);
+  std::vector<int64_t> index = Unravel(static_cast<int64_t>(first), actual.shape());
+  std::string where = IndexString(index);
+
+  std::optional<BlockMap> map;
+  if (record != nullptr && record->blocked && record->writer.shape() == actual.shape() &&
+      record->block.size() == actual.shape().size()) {
+    map.emplace(a, e, bad, actual.shape(), tol, *record);
+    if (!map->Build()) map.reset();
+  }
+  if (map && !index.empty()) {
+    where += " (block " + tpu::TupleString(map->BlockIndexOf(index)) + ")";
+  }
+  report.lines.push_back(fmt::format("first mismatch at {}: expected {}, got {}", where,
+                                     ValueString(expected.dtype(), e[first]),
+                                     ValueString(actual.dtype(), a[first])));
+  if (nans > 0) report.lines.push_back(fmt::format("{} elements are NaN", nans));
+  if (map) {
+    map->Render(report.lines);
+    map->FindMovedBlocks(report.lines);
+  }
+  if (nans > 0 && record != nullptr && record->uninitialized.seen) {
+    std::string location = sources ? FormatLocation(record->uninitialized.span, *sources) : "";
+    report.lines.push_back(fmt::format(
+        "the NaN come from uninitialised memory: `{}` was read at {} before anything was stored "
+        "into it (first in grid step {}); initialise it first, e.g. under "
+        "`@pl.when(pl.program_id(axis) == 0)`",
+        record->uninitialized.ref, location, tpu::TupleString(record->uninitialized.grid_point)));
+  }
+  return report;
+}
+
+}  // namespace pz::course

@@ -1,0 +1,37 @@
+// The heart of `check`: compares a kernel's output with its reference and, when they differ,
+// explains how: the first mismatching element, and, for the output of a pallas_call, a map of
+// the output blocks (ok / wrong / never written / NaN, naming the grid step that wrote each),
+// blocks that hold another block's values (a wrong index map), and NaN from uninitialised memory.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "array/array.h"
+#include "support/source.h"
+#include "tpu/pallas_call.h"
+
+namespace pz::course {
+
+struct Tolerance {
+  double atol = 0;
+  double rtol = 0;
+};
+
+// The default tolerance for a reference of `dtype`: float32 1e-5, float16 1e-2, bfloat16 2e-2,
+// integers and bool exact.
+Tolerance DefaultTolerance(array::DType dtype);
+
+struct LeafReport {
+  bool passed = false;
+  std::string summary;             // one line: "37 of 8192 elements differ (atol 1e-05, ...)"
+  std::vector<std::string> lines;  // the explanation, each line without indentation
+};
+
+// Compares `actual` with `expected` elementwise: |actual - expected| <= atol + rtol * |expected|,
+// NaN matching only NaN. Shapes and dtypes must agree. `record` (the pallas_call that produced
+// `actual`, or null) and `sources` add the block map and the uninitialised-memory note.
+LeafReport CompareLeaf(const array::Array& actual, const array::Array& expected, Tolerance tol,
+                       const tpu::OutputRecord* record, const SourceManager* sources);
+
+}  // namespace pz::course

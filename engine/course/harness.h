@@ -1,0 +1,30 @@
+// The course's `check` as a built-in module `pallas_check` (twin of puzzles/pallas_check.py,
+// which runs under real JAX): `check(actual, expected, *, atol=None, rtol=None, name=None)`
+// prints PASSED or FAILED with an explanation (see compare.h) and records the outcome, so the
+// course runner knows whether a puzzle passed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "eval/interpreter.h"
+#include "support/source.h"
+
+namespace pz::course {
+
+struct CheckOutcome {
+  std::string name;
+  bool passed = false;
+  SourceSpan span;  // the check(...) call
+};
+
+struct HarnessState {
+  std::vector<CheckOutcome> checks;  // in call order
+};
+
+// Registers `pallas_check` in `interp` (after tpu::InstallPallas, whose output records it reads).
+void InstallHarness(eval::Interpreter& interp);
+// The state InstallHarness attached to `interp` (nullptr without it).
+HarnessState* HarnessOf(eval::Interpreter& interp);
+
+}  // namespace pz::course

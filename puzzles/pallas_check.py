@@ -1,0 +1,99 @@
+# The puzzle course's `check` for real JAX: compares a kernel's result with the reference and
+# prints PASSED or FAILED with the first mismatch. `pallas-puzzles` has a built-in module of the
+# same name and API that also draws a map of the output blocks and explains uninitialised memory;
+# this file lets every puzzle run unmodified under `python3` (or in a notebook) with JAX installed.
+import jax.numpy as jnp
+import numpy as np
+
+# Default tolerances per dtype of the expected value: (atol, rtol).
+_TOLERANCES = {
+    "float32": (1e-5, 1e-5),
+    "float16": (1e-2, 1e-2),
+    "bfloat16": (2e-2, 2e-2),
+}
+
+
+def _leaves(tree):
+    if isinstance(tree, (tuple, list)):
+        out = []
+        for item in tree:
+            out.extend(_leaves(item))
+        return out
+    if isinstance(tree, dict):
+        out = []
+        for key in sorted(tree):
+            out.extend(_leaves(tree[key]))
+        return out
+    return [tree]
+
+
+def _format_index(index):
+    return "[" + ", ".join(str(int(i)) for i in index) + "]"
+
+
+def _compare(actual, expected, atol, rtol, label):
+    if actual is None:
+        return "the result is None; the cell that computes it is not finished"
+    actual = jnp.asarray(actual)
+    expected = jnp.asarray(expected)
+    if actual.shape != expected.shape:
+        return f"{label}shape {tuple(actual.shape)} but the reference has {tuple(expected.shape)}"
+    if actual.dtype != expected.dtype:
+        return f"{label}dtype {actual.dtype} but the reference has {expected.dtype}"
+    default_atol, default_rtol = _TOLERANCES.get(str(expected.dtype), (0.0, 0.0))
+    atol = default_atol if atol is None else atol
+    rtol = default_rtol if rtol is None else rtol
+    a = np.asarray(actual.astype(jnp.float32) if actual.dtype == jnp.bfloat16 else actual)
+    e = np.asarray(expected.astype(jnp.float32) if expected.dtype == jnp.bfloat16 else expected)
+    a64 = a.astype(np.float64)
+    e64 = e.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        bad = ~(np.abs(a64 - e64) <= atol + rtol * np.abs(e64))
+    bad &= ~(np.isnan(a64) & np.isnan(e64))
+    count = int(bad.sum())
+    if count == 0:
+        return None
+    first = np.argwhere(bad)[0] if a.ndim > 0 else ()
+    got = a64[tuple(first)]
+    want = e64[tuple(first)]
+    lines = [
+        f"{label}{count} of {a.size} elements differ (atol {atol:g}, rtol {rtol:g})",
+        f"  first mismatch at {_format_index(first)}: expected {want:.6g}, got {got:.6g}",
+    ]
+    nans = int(np.isnan(a64).sum())
+    if nans:
+        lines.append(f"  {nans} elements are NaN: memory read before anything was written")
+    return "\n".join(lines)
+
+
+def check(actual, expected, *, atol=None, rtol=None, name=None):
+    """Prints PASSED or FAILED for `actual` against `expected`; returns True when they agree.
+
+    Both may be arrays or tuples/lists/dicts of arrays of the same structure. Tolerances default
+    by dtype: float32 1e-5, float16 1e-2, bfloat16 2e-2, integers and bool exact.
+    """
+    title = name or "check"
+    actual_leaves = _leaves(actual) if actual is not None else [None]
+    expected_leaves = _leaves(expected)
+    problems = []
+    if len(actual_leaves) != len(expected_leaves):
+        problems.append(
+            f"the result has {len(actual_leaves)} arrays but the reference has "
+            f"{len(expected_leaves)}"
+        )
+    else:
+        for i, (a, e) in enumerate(zip(actual_leaves, expected_leaves)):
+            label = f"output {i}: " if len(expected_leaves) > 1 else ""
+            problem = _compare(a, e, atol, rtol, label)
+            if problem:
+                problems.append(problem)
+    if not problems:
+        shapes = ", ".join(
+            f"{tuple(jnp.shape(e))} {jnp.asarray(e).dtype}" for e in expected_leaves
+        )
+        print(f"PASSED {title}: {shapes}")
+        return True
+    print(f"FAILED {title}: " + problems[0].lstrip())
+    for problem in problems[1:]:
+        print(problem)
+    return False
