@@ -26,6 +26,21 @@ const std::vector<Command>& Commands() {
        "run [--semantics tpu|interpret] [--dump-ir] [--stats] [--lint] [--max-steps N] "
        "[--timeout S] [--max-array-gib G] [--dump-ast] FILE.py",
        "run a Python file with the engine, printing as Python would", RunCommand},
+      {"init", "init [DIR]", "create a workspace (default ./workspace) with the puzzles",
+       InitCommand},
+      {"list", "list [--json]", "chapters and puzzles with your progress", ListCommand},
+      {"show", "show [--json] [PUZZLE]", "a puzzle's theory and your editable code", ShowCommand},
+      {"check", "check [--json] [PUZZLE]", "run a puzzle; explain what is wrong (exit 1 if so)",
+       CheckCommand},
+      {"hint", "hint [--json] [PUZZLE]", "the next hint level of a puzzle", HintCommand},
+      {"hints", "hints [PUZZLE]", "the hints shown so far", HintsCommand},
+      {"solution", "solution [--yes] [PUZZLE]",
+       "the solution (after passing; --yes after the last hint)", SolutionCommand},
+      {"progress", "progress [--json]", "solved puzzles per chapter", ProgressCommand},
+      {"reset", "reset [PUZZLE]", "restore a starter, keeping a backup of yours", ResetCommand},
+      {"verify", "verify [--json] [--only PREFIX] [COURSE_DIR]",
+       "the course's CI gate: every solution passes, every starter fails helpfully, ...",
+       VerifyCommand},
       {"help", "help", "show this help", HelpCommand},
       {"version", "version", "print the version", VersionCommand},
   };
@@ -35,22 +50,21 @@ const std::vector<Command>& Commands() {
 std::string HelpText() {
   std::string text =
       "pallas-puzzles: learn to write TPU kernels with JAX Pallas, on any laptop\n\n"
-      "usage: pallas-puzzles COMMAND [ARGS]\n\ncommands:\n";
+      "usage: pallas-puzzles              the interactive course (in a workspace)\n"
+      "       pallas-puzzles COMMAND [ARGS]\n\ncommands:\n";
   for (const Command& command : Commands()) {
-    text += fmt::format("  {:<60} {}\n", command.usage, command.summary);
+    text += fmt::format("  {:<46} {}\n", command.usage, command.summary);
   }
   text +=
       "\nexit codes: 0 ok, 1 check failed, 64 usage error, 65 syntax error, 70 runtime error,\n"
       "            74 file not readable\n"
-      "The puzzle course (init, list, check, hint, ...) arrives with the course runner.\n";
+      "A PUZZLE is `1.3`, `01_basics/03_reversed_blocks` or `reversed_blocks`; without one, the\n"
+      "current puzzle.\n";
   return text;
 }
 
 int Dispatch(const std::vector<std::string>& args) {
-  if (args.empty()) {
-    std::fputs(HelpText().c_str(), stdout);
-    return kExitOk;
-  }
+  if (args.empty()) return ReplMain();
   std::string_view name = args[0];
   if (name == "--help" || name == "-h") name = "help";
   if (name == "--version") name = "version";

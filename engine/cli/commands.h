@@ -33,5 +33,17 @@ int Dispatch(const std::vector<std::string>& args);
 
 // Subcommand entry points.
 int RunCommand(const std::vector<std::string>& args);
+int InitCommand(const std::vector<std::string>& args);
+int ListCommand(const std::vector<std::string>& args);
+int ShowCommand(const std::vector<std::string>& args);
+int CheckCommand(const std::vector<std::string>& args);
+int HintCommand(const std::vector<std::string>& args);
+int HintsCommand(const std::vector<std::string>& args);
+int SolutionCommand(const std::vector<std::string>& args);
+int ProgressCommand(const std::vector<std::string>& args);
+int ResetCommand(const std::vector<std::string>& args);
+int VerifyCommand(const std::vector<std::string>& args);
+// The interactive course (no arguments).
+int ReplMain();
 
 }  // namespace pz::cli

@@ -7,10 +7,10 @@
 
 #include "cli/commands.h"
 #include "cli/terminal.h"
+#include "course/harness.h"
 #include "eval/interpreter.h"
 #include "lang/ast_printer.h"
 #include "lang/parser.h"
-#include "course/harness.h"
 #include "tpu/pallas_call.h"
 
 namespace pz::cli {
@@ -149,7 +149,7 @@ int RunCommand(const std::vector<std::string>& args) {
   }
   if (error) {
     std::fputs(Render(*error, sources, render).c_str(), stderr);
-    return kExitRuntime;
+    return error->phase == Phase::kTrace ? kExitSyntax : kExitRuntime;
   }
   return kExitOk;
 }

@@ -240,7 +240,14 @@ class BlockMap {
   void Legend(std::vector<std::string>& lines) const {
     std::string legend = "each cell: the block's state and the grid step that last wrote it back";
     lines.push_back(legend);
-    if (HasStatus(BlockStatus::kNever)) {
+    bool all_never = std::all_of(info_.begin(), info_.end(), [](const BlockInfo& b) {
+      return b.status == BlockStatus::kNever;
+    });
+    if (all_never) {
+      lines.push_back(fmt::format(
+          "nothing was ever stored into `{}`: a kernel writes its result with `{}[...] = value`",
+          record_.operand, record_.operand));
+    } else if (HasStatus(BlockStatus::kNever)) {
       lines.push_back(
           "`never`: no grid step wrote this block back to HBM, so it holds garbage; the grid "
           "and the out_specs index map must reach every block, and the kernel must store to it");

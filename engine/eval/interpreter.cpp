@@ -206,6 +206,9 @@ Diagnostic Interpreter::ToDiagnostic(const PyError& error) {
   std::string text = exc.Str(*this);
   std::string message = text.empty() ? exc.type->name : exc.type->name + ": " + text;
   Diagnostic diagnostic = MakeRuntimeDiagnostic(std::move(message), exc.span, exc.traceback);
+  for (const TypeObject* t = exc.type; t != nullptr; t = t->base) {
+    if (t->is_trace_error) diagnostic.phase = Phase::kTrace;
+  }
   for (const std::string& note : exc.notes) diagnostic.notes.push_back(Note{note, std::nullopt});
   return diagnostic;
 }

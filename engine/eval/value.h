@@ -389,6 +389,9 @@ class TypeObject final : public Object {
   std::string name;
   TypeObject* base;  // owned by the interpreter's type table; nullptr at the root
   Constructor constructor;
+  // Exception types: an uncaught instance is a trace error (exit 65) rather than a runtime error;
+  // set for JAX's tracer errors by the kernel layer.
+  bool is_trace_error = false;
 };
 
 // One frame of a Python traceback: where the frame was executing and the function's name.

@@ -1,0 +1,71 @@
+// The course manifest (puzzles/course.json and one chapter.json per chapter, see
+// puzzles/README.md): chapters and puzzles in order, the paths of their files, and the names a
+// learner may type for a puzzle ("01_basics/01_constant_add", "1.1", "01/01", "constant_add").
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pz::course {
+
+struct PuzzleEntry {
+  std::string chapter;  // "01_basics"
+  std::string id;       // "01_constant_add"
+  std::string title;
+  std::string starter_fails_with;   // text the failing starter must print (may be empty)
+  std::vector<std::string> images;  // file names under images/
+  int chapter_number = 0;           // 1-based position of the chapter
+  int number = 0;                   // 1-based position in the chapter
+
+  std::string name() const { return chapter + "/" + id; }
+  std::string short_name() const;  // "1.1"
+};
+
+struct ChapterEntry {
+  std::string id;
+  std::string title;
+  std::vector<PuzzleEntry> puzzles;
+};
+
+struct Course {
+  std::filesystem::path root;  // the repository: puzzles/, solutions/, hints/, images/
+  std::string title;
+  std::vector<ChapterEntry> chapters;
+
+  // Every puzzle in course order.
+  std::vector<const PuzzleEntry*> Puzzles() const;
+  // The puzzle a learner means by `name` (see the file comment), or nullptr when it names none
+  // or several.
+  const PuzzleEntry* Find(std::string_view name) const;
+  const ChapterEntry* FindChapter(std::string_view id) const;
+
+  std::filesystem::path StarterPath(const PuzzleEntry& p) const;
+  std::filesystem::path SolutionPath(const PuzzleEntry& p) const;
+  std::filesystem::path HintsPath(const PuzzleEntry& p) const;
+  std::filesystem::path IntroPath(const ChapterEntry& c) const;
+  std::filesystem::path SummaryPath(const ChapterEntry& c) const;
+  std::filesystem::path ImagePath(const std::string& image) const;
+  std::filesystem::path HarnessPath() const;  // puzzles/pallas_check.py
+};
+
+struct CourseLoad {
+  Course course;
+  std::vector<std::string> errors;  // manifest problems ("puzzles/01_basics/chapter.json: ...")
+  bool ok() const { return errors.empty(); }
+};
+
+// Reads the manifest under `root`. Problems are collected, not thrown: what could be read is
+// still returned.
+CourseLoad LoadCourse(const std::filesystem::path& root);
+
+// The course root to use: $PALLAS_PUZZLES_COURSE, else the nearest directory at or above `start`
+// holding puzzles/course.json, else the source tree this binary was built from; empty if none
+// of these holds a course.
+std::filesystem::path FindCourseRoot(const std::filesystem::path& start);
+
+// The whole file, or nullopt when it cannot be read.
+std::optional<std::string> ReadFile(const std::filesystem::path& path);
+
+}  // namespace pz::course

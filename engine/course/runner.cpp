@@ -1,0 +1,100 @@
+#include "course/runner.h"
+
+#include <fmt/format.h>
+
+#include "lang/parser.h"
+#include "support/diagnostic.h"
+#include "tpu/pallas_call.h"
+
+namespace pz::course {
+
+int PuzzleRun::exit_code() const {
+  switch (status) {
+    case RunStatus::kPassed:
+      return 0;
+    case RunStatus::kFailed:
+    case RunStatus::kNoChecks:
+      return 1;
+    case RunStatus::kSyntaxError:
+    case RunStatus::kTraceError:
+      return 65;
+    case RunStatus::kRuntimeError:
+      return 70;
+    case RunStatus::kIoError:
+      return 74;
+  }
+  return 70;
+}
+
+std::string_view StatusName(RunStatus status) {
+  switch (status) {
+    case RunStatus::kPassed:
+      return "passed";
+    case RunStatus::kFailed:
+      return "failed";
+    case RunStatus::kNoChecks:
+      return "no-checks";
+    case RunStatus::kSyntaxError:
+      return "syntax-error";
+    case RunStatus::kTraceError:
+      return "trace-error";
+    case RunStatus::kRuntimeError:
+      return "runtime-error";
+    case RunStatus::kIoError:
+      return "io-error";
+  }
+  return "unknown";
+}
+
+PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options) {
+  PuzzleRun run;
+  SourceManager sources;
+  std::optional<FileId> id = sources.Load(file.string());
+  if (!id) {
+    run.status = RunStatus::kIoError;
+    run.error = fmt::format("cannot read {}", file.string());
+    run.diagnostics = run.error + "\n";
+    return run;
+  }
+  RenderOptions render{.color = options.color};
+  DiagnosticSink sink;
+  lang::Module module = lang::ParseModule(sources.Get(*id), *id, sink);
+  for (const Diagnostic& d : sink.diagnostics()) run.diagnostics += Render(d, sources, render);
+  if (sink.HasErrors()) {
+    run.status = RunStatus::kSyntaxError;
+    for (const Diagnostic& d : sink.diagnostics()) {
+      if (d.severity == Severity::kError) {
+        run.error = d.message;
+        break;
+      }
+    }
+    return run;
+  }
+  eval::InterpreterOptions limits = options.interpreter;
+  limits.output = [&run, &options](std::string_view text) {
+    run.output += text;
+    if (options.output) options.output(text);
+  };
+  eval::Interpreter interpreter(sources, limits);
+  tpu::InstallPallas(interpreter, options.emulator);
+  InstallHarness(interpreter);
+  std::optional<Diagnostic> error = interpreter.RunModule(std::move(module));
+  for (const Diagnostic& warning : tpu::SessionOf(interpreter)->warnings) {
+    run.diagnostics += Render(warning, sources, render);
+  }
+  run.checks = HarnessOf(interpreter)->checks;
+  if (error) {
+    run.diagnostics += Render(*error, sources, render);
+    run.error = error->message;
+    run.status = error->phase == Phase::kTrace ? RunStatus::kTraceError : RunStatus::kRuntimeError;
+    return run;
+  }
+  bool all = !run.checks.empty();
+  for (const CheckOutcome& c : run.checks) all &= c.passed;
+  run.status = run.checks.empty() ? RunStatus::kNoChecks
+               : all              ? RunStatus::kPassed
+                                  : RunStatus::kFailed;
+  return run;
+}
+
+}  // namespace pz::course

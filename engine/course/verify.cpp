@@ -1,0 +1,177 @@
+#include "course/verify.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "course/puzzle_file.h"
+
+namespace pz::course {
+namespace fs = std::filesystem;
+
+bool VerifyRow::ok() const {
+  return std::all_of(items.begin(), items.end(), [](const VerifyItem& i) { return i.ok; });
+}
+
+int VerifyReport::passed() const {
+  return static_cast<int>(
+      std::count_if(rows.begin(), rows.end(), [](const VerifyRow& r) { return r.ok(); }));
+}
+
+int VerifyReport::failed() const {
+  return static_cast<int>(rows.size()) - passed() + (course_problems.empty() ? 0 : 1);
+}
+
+namespace {
+
+// The first line of `text` that mentions FAILED or error, to show why a run did not pass.
+std::string FirstProblem(const PuzzleRun& run) {
+  if (!run.error.empty()) return run.error;
+  for (std::string_view line : SplitLines(run.output)) {
+    if (line.rfind("FAILED", 0) == 0) return std::string(line);
+  }
+  if (run.status == RunStatus::kNoChecks) return "it never calls check(...)";
+  return std::string(StatusName(run.status));
+}
+
+VerifyItem CheckSolution(const Course& course, const PuzzleEntry& p, const RunOptions& options) {
+  fs::path file = course.SolutionPath(p);
+  PuzzleRun run = RunFile(file, options);
+  if (run.passed()) {
+    return {"solution", true, fmt::format("{} checks pass", run.checks.size())};
+  }
+  return {"solution", false, "the solution does not pass: " + FirstProblem(run)};
+}
+
+VerifyItem CheckStarter(const Course& course, const PuzzleEntry& p, const RunOptions& options) {
+  PuzzleRun run = RunFile(course.StarterPath(p), options);
+  if (run.passed()) return {"starter", false, "the starter passes its checks unsolved"};
+  if (run.status == RunStatus::kIoError) return {"starter", false, run.error};
+  std::string everything = run.output + run.diagnostics;
+  if (!p.starter_fails_with.empty() && everything.find(p.starter_fails_with) == std::string::npos) {
+    return {"starter", false,
+            fmt::format("the starter fails ({}) but never says `{}`", FirstProblem(run),
+                        p.starter_fails_with)};
+  }
+  if (everything.find("internal error") != std::string::npos) {
+    return {"starter", false, "the starter hits an internal error: " + FirstProblem(run)};
+  }
+  return {"starter", true, FirstProblem(run)};
+}
+
+VerifyItem CheckRegions(const std::optional<std::string>& starter,
+                        const std::optional<std::string>& solution) {
+  if (!starter || !solution) return {"regions", false, "starter or solution missing"};
+  RegionScan scan = FindRegions(*starter);
+  if (!scan.errors.empty()) return {"regions", false, "starter " + scan.errors[0]};
+  if (scan.regions.empty()) return {"regions", false, "the starter has no `# YOUR CODE BEGIN`"};
+  if (auto difference = CompareOutsideRegions(*starter, *solution)) {
+    return {"regions", false, *difference};
+  }
+  return {"regions", true, fmt::format("{} editable", scan.regions.size())};
+}
+
+VerifyItem CheckHints(const Course& course, const PuzzleEntry& p) {
+  std::optional<std::string> text = ReadFile(course.HintsPath(p));
+  if (!text) return {"hints", false, fmt::format("missing hints/{}/{}.md", p.chapter, p.id)};
+  std::vector<Hint> hints = ParseHints(*text);
+  if (hints.size() < 2) {
+    return {"hints", false, fmt::format("{} hint level(s); at least 2 are needed", hints.size())};
+  }
+  for (const Hint& h : hints) {
+    if (h.body.empty()) return {"hints", false, fmt::format("hint `{}` is empty", h.title)};
+  }
+  return {"hints", true, fmt::format("{} levels", hints.size())};
+}
+
+VerifyItem CheckImages(const Course& course, const PuzzleEntry& p,
+                       const std::optional<std::string>& starter) {
+  std::vector<std::string> used = starter ? ImageReferences(*starter) : std::vector<std::string>{};
+  for (const std::string& image : used) {
+    std::error_code ec;
+    if (!fs::is_regular_file(course.ImagePath(image), ec)) {
+      return {"images", false, fmt::format("images/{} does not exist", image)};
+    }
+    if (std::find(p.images.begin(), p.images.end(), image) == p.images.end()) {
+      return {"images", false,
+              fmt::format("images/{} is referenced but not listed in the manifest", image)};
+    }
+  }
+  for (const std::string& image : p.images) {
+    if (std::find(used.begin(), used.end(), image) == used.end()) {
+      return {"images", false,
+              fmt::format("the manifest lists images/{} but the puzzle never shows it", image)};
+    }
+  }
+  return {"images", true, fmt::format("{} images", used.size())};
+}
+
+// Puzzle files on disk that the manifest does not list, and chapter texts that are missing.
+void CheckFiles(const Course& course, const std::string& only, std::vector<std::string>& problems) {
+  for (const ChapterEntry& chapter : course.chapters) {
+    if (!only.empty() && chapter.id.rfind(only.substr(0, only.find('/')), 0) != 0) continue;
+    for (const fs::path& file : {course.IntroPath(chapter), course.SummaryPath(chapter)}) {
+      std::error_code ec;
+      if (!fs::is_regular_file(file, ec)) {
+        problems.push_back(fmt::format("{}: missing", fs::relative(file, course.root).string()));
+      }
+    }
+    std::set<std::string> listed;
+    for (const PuzzleEntry& p : chapter.puzzles) listed.insert(p.id);
+    for (const char* folder : {"puzzles", "solutions", "hints"}) {
+      std::error_code ec;
+      fs::path dir = course.root / folder / chapter.id;
+      std::vector<fs::path> files;
+      for (const auto& entry : fs::directory_iterator(dir, ec)) files.push_back(entry.path());
+      std::sort(files.begin(), files.end());
+      for (const fs::path& f : files) {
+        std::string ext = f.extension().string();
+        if ((ext != ".py" && ext != ".md") || f.filename() == "pallas_check.py" ||
+            f.filename() == "intro.md" || f.filename() == "summary.md") {
+          continue;
+        }
+        if (!listed.count(f.stem().string())) {
+          problems.push_back(fmt::format("{}/{}/{}: not in the manifest", folder, chapter.id,
+                                         f.filename().string()));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+VerifyReport Verify(const CourseLoad& load, const VerifyOptions& options) {
+  VerifyReport report;
+  report.course_problems = load.errors;
+  const Course& course = load.course;
+  if (course.chapters.empty() && load.errors.empty()) {
+    report.course_problems.push_back("the course has no chapters");
+  }
+  CheckFiles(course, options.only, report.course_problems);
+  for (const PuzzleEntry* p : course.Puzzles()) {
+    if (!options.only.empty() && p->name().rfind(options.only, 0) != 0) continue;
+    VerifyRow row{.puzzle = p->name()};
+    std::optional<std::string> starter = ReadFile(course.StarterPath(*p));
+    std::optional<std::string> solution = ReadFile(course.SolutionPath(*p));
+    if (!starter) {
+      row.items.push_back(
+          {"starter", false, fmt::format("missing puzzles/{}/{}.py", p->chapter, p->id)});
+    }
+    if (!solution) {
+      row.items.push_back(
+          {"solution", false, fmt::format("missing solutions/{}/{}.py", p->chapter, p->id)});
+    }
+    if (solution) row.items.push_back(CheckSolution(course, *p, options.run));
+    if (starter) row.items.push_back(CheckStarter(course, *p, options.run));
+    row.items.push_back(CheckRegions(starter, solution));
+    row.items.push_back(CheckHints(course, *p));
+    row.items.push_back(CheckImages(course, *p, starter));
+    if (options.on_row) options.on_row(row);
+    report.rows.push_back(std::move(row));
+  }
+  return report;
+}
+
+}  // namespace pz::course

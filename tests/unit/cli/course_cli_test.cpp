@@ -1,0 +1,291 @@
+// Drives the course commands of `pallas-puzzles` (subcommands and the REPL through standard
+// input) on the small course in tests/course/testcourse, pinning exit codes, key output and the
+// --json schemas.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Result {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+std::string Read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void Write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+class CourseCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    root_ = fs::path(::testing::TempDir()) / (std::string("pz_course_") + info->name());
+    fs::remove_all(root_);
+    fs::copy(PZ_TEST_COURSE, root_, fs::copy_options::recursive);
+    fs::copy_file(fs::path(PZ_SOURCE_DIR) / "puzzles" / "pallas_check.py",
+                  root_ / "puzzles" / "pallas_check.py");
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  // Runs the CLI in `dir` (default: the course root) with `input` on standard input.
+  Result Run(const std::string& args, const std::string& input = "", fs::path dir = {}) {
+    if (dir.empty()) dir = root_;
+    fs::path in = root_ / ".stdin";
+    Write(in, input);
+    std::string command = "cd '" + dir.string() + "' && env -u PALLAS_PUZZLES_COURSE NO_COLOR=1 " +
+                          PZ_CLI_PATH + " " + args + " <'" + in.string() + "' 2>&1";
+    Result result;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr) return result;
+    std::array<char, 4096> buffer;
+    size_t n;
+    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
+      result.output.append(buffer.data(), n);
+    }
+    int status = pclose(pipe);
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+  }
+
+  Result InWorkspace(const std::string& args, const std::string& input = "") {
+    return Run(args, input, root_ / "ws");
+  }
+
+  void Init() { ASSERT_EQ(Run("init ws").exit_code, 0); }
+
+  void Solve(const std::string& id) {
+    fs::copy_file(root_ / "solutions" / "01_intro" / (id + ".py"),
+                  root_ / "ws" / "01_intro" / (id + ".py"), fs::copy_options::overwrite_existing);
+  }
+
+  json Progress() { return json::parse(Read(root_ / "ws" / "progress.json")); }
+
+  fs::path root_;
+};
+
+bool Has(const Result& r, const std::string& text) {
+  return r.output.find(text) != std::string::npos;
+}
+
+TEST_F(CourseCli, ListsThePuzzlesWithoutAWorkspace) {
+  Result r = Run("list");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Has(r, "01_intro Intro: a first kernel")) << r.output;
+  EXPECT_TRUE(Has(r, "1.2")) << r.output;
+  EXPECT_TRUE(Has(r, "0 of 2 solved")) << r.output;
+}
+
+TEST_F(CourseCli, InitCopiesStartersAndNeverOverwrites) {
+  Result first = Run("init ws");
+  EXPECT_EQ(first.exit_code, 0) << first.output;
+  EXPECT_TRUE(fs::exists(root_ / "ws" / "01_intro" / "01_double.py"));
+  EXPECT_TRUE(fs::exists(root_ / "ws" / "01_intro" / "pallas_check.py"));
+  EXPECT_TRUE(fs::exists(root_ / "ws" / "progress.json"));
+  Write(root_ / "ws" / "01_intro" / "01_double.py", "# mine\n");
+  Result again = Run("init ws");
+  EXPECT_EQ(again.exit_code, 0);
+  EXPECT_TRUE(Has(again, "0 files created")) << again.output;
+  EXPECT_EQ(Read(root_ / "ws" / "01_intro" / "01_double.py"), "# mine\n");
+}
+
+TEST_F(CourseCli, FailingCheckExplainsTheBlocksAndExitsOne) {
+  Init();
+  Result r = InWorkspace("check 1.1");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(Has(r, "FAILED double")) << r.output;
+  EXPECT_TRUE(Has(r, "never")) << r.output;
+  EXPECT_TRUE(Has(r, "not solved yet")) << r.output;
+  Result moved = InWorkspace("check row_blocks");
+  EXPECT_EQ(moved.exit_code, 1);
+  EXPECT_TRUE(Has(moved, "(0, 0) has (1, 0)'s")) << moved.output;
+}
+
+TEST_F(CourseCli, PassingCheckIsSavedInProgress) {
+  Init();
+  Solve("01_double");
+  Result r = InWorkspace("check 01_intro/01_double");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Has(r, "PASSED double")) << r.output;
+  json p = Progress();
+  EXPECT_TRUE(p["puzzles"]["01_intro/01_double"]["solved"].get<bool>());
+  EXPECT_EQ(p["puzzles"]["01_intro/01_double"]["checks"], 1);
+  Result list = InWorkspace("list");
+  EXPECT_TRUE(Has(list, "1 of 2 solved")) << list.output;
+}
+
+TEST_F(CourseCli, CheckJsonSchema) {
+  Init();
+  Result r = InWorkspace("check --json 1.1");
+  EXPECT_EQ(r.exit_code, 1);
+  json j = json::parse(r.output);
+  EXPECT_EQ(j["puzzle"], "01_intro/01_double");
+  EXPECT_EQ(j["status"], "failed");
+  EXPECT_EQ(j["passed"], false);
+  EXPECT_EQ(j["exit_code"], 1);
+  ASSERT_EQ(j["checks"].size(), 1u);
+  EXPECT_EQ(j["checks"][0]["name"], "double");
+  EXPECT_EQ(j["checks"][0]["passed"], false);
+  EXPECT_TRUE(j["output"].get<std::string>().find("FAILED") != std::string::npos);
+  EXPECT_TRUE(j.contains("diagnostics") && j.contains("error"));
+}
+
+TEST_F(CourseCli, ListAndProgressJsonSchemas) {
+  Init();
+  json list = json::parse(InWorkspace("list --json").output);
+  EXPECT_EQ(list["course"], "Test Course");
+  EXPECT_EQ(list["total"], 2);
+  EXPECT_EQ(list["solved"], 0);
+  json puzzle = list["chapters"][0]["puzzles"][0];
+  for (const char* key : {"name", "short", "title", "solved", "hints_shown", "current"}) {
+    EXPECT_TRUE(puzzle.contains(key)) << key;
+  }
+  EXPECT_EQ(puzzle["short"], "1.1");
+  EXPECT_EQ(puzzle["current"], true);
+  json progress = json::parse(InWorkspace("progress --json").output);
+  EXPECT_EQ(progress["total"], 2);
+  EXPECT_EQ(progress["current"], "01_intro/01_double");
+}
+
+TEST_F(CourseCli, HintsComeLevelByLevelAndTheSolutionWaits) {
+  Init();
+  Result locked = InWorkspace("solution 1.1");
+  EXPECT_EQ(locked.exit_code, 1);
+  EXPECT_TRUE(Has(locked, "0 of 2 shown")) << locked.output;
+  json first = json::parse(InWorkspace("hint --json 1.1").output);
+  EXPECT_EQ(first["level"], 1);
+  EXPECT_EQ(first["levels"], 2);
+  EXPECT_EQ(first["title"], "Hint 1: reading");
+  Result second = InWorkspace("hint 1.1");
+  EXPECT_TRUE(Has(second, "hint 2 of 2")) << second.output;
+  EXPECT_TRUE(Has(second, "last hint")) << second.output;
+  Result shown = InWorkspace("hints 1.1");
+  EXPECT_TRUE(Has(shown, "Hint 1: reading") && Has(shown, "Hint 2: writing")) << shown.output;
+  EXPECT_EQ(InWorkspace("solution 1.1").exit_code, 1);
+  Result forced = InWorkspace("solution --yes 1.1");
+  EXPECT_EQ(forced.exit_code, 0) << forced.output;
+  EXPECT_TRUE(Has(forced, "o_ref[...] = x_ref[...] * 2.0")) << forced.output;
+  EXPECT_EQ(Progress()["puzzles"]["01_intro/01_double"]["hints_shown"], 2);
+}
+
+TEST_F(CourseCli, ResetKeepsABackup) {
+  Init();
+  Solve("01_double");
+  Result r = InWorkspace("reset 1.1");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(Read(root_ / "ws" / "01_intro" / "01_double.py"),
+            Read(root_ / "puzzles" / "01_intro" / "01_double.py"));
+  int backups = 0;
+  for (const auto& e : fs::recursive_directory_iterator(root_ / "ws" / ".backups")) {
+    backups += e.is_regular_file() &&
+               Read(e.path()) == Read(root_ / "solutions" / "01_intro" / "01_double.py");
+  }
+  EXPECT_EQ(backups, 1);
+}
+
+TEST_F(CourseCli, CorruptProgressIsBackedUpAndRebuilt) {
+  Init();
+  Write(root_ / "ws" / "progress.json", "{not json");
+  Result r = InWorkspace("list");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Has(r, "corrupt")) << r.output;
+  EXPECT_NO_THROW(Progress());
+  bool backup = false;
+  for (const auto& e : fs::directory_iterator(root_ / "ws")) {
+    backup |= e.path().filename().string().rfind("progress.json.corrupt-", 0) == 0;
+  }
+  EXPECT_TRUE(backup);
+}
+
+TEST_F(CourseCli, UnwritableProgressIsAWarningNotACrash) {
+  Init();
+  // A directory where the temporary file must go makes every save fail, even for root.
+  fs::create_directory(root_ / "ws" / "progress.json.tmp");
+  Solve("01_double");
+  Result r = InWorkspace("check 1.1");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Has(r, "warning: progress not saved")) << r.output;
+}
+
+TEST_F(CourseCli, ExitCodesForBadPuzzlesAndFiles) {
+  Init();
+  EXPECT_EQ(InWorkspace("check 9.9").exit_code, 64);
+  EXPECT_EQ(InWorkspace("check --bogus").exit_code, 64);
+  Write(root_ / "ws" / "01_intro" / "01_double.py", "def broken(:\n");
+  EXPECT_EQ(InWorkspace("check 1.1").exit_code, 65);
+  Write(root_ / "ws" / "01_intro" / "01_double.py", "from pallas_check import check\nx = 1 / 0\n");
+  EXPECT_EQ(InWorkspace("check 1.1").exit_code, 70);
+  fs::remove(root_ / "ws" / "01_intro" / "01_double.py");
+  EXPECT_EQ(InWorkspace("check 1.1").exit_code, 74);
+  EXPECT_EQ(Run("hint 1.1", "", root_ / "puzzles").exit_code, 64);  // no workspace
+}
+
+TEST_F(CourseCli, VerifyPassesTheTestCourseAndCatchesADriftedSolution) {
+  Result ok = Run("verify");
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+  EXPECT_TRUE(Has(ok, "2 passed, 0 failed")) << ok.output;
+  Write(root_ / "solutions" / "01_intro" / "02_row_blocks.py",
+        Read(root_ / "solutions" / "01_intro" / "02_row_blocks.py") + "print('extra')\n");
+  fs::remove(root_ / "hints" / "01_intro" / "01_double.md");
+  Result bad = Run("verify --json");
+  EXPECT_EQ(bad.exit_code, 1);
+  json j = json::parse(bad.output);
+  EXPECT_EQ(j["failed"], 2);
+  EXPECT_EQ(j["puzzles"][1]["items"][2]["name"], "regions");
+  EXPECT_EQ(j["puzzles"][1]["items"][2]["ok"], false);
+  EXPECT_EQ(j["puzzles"][0]["items"][3]["name"], "hints");
+  EXPECT_EQ(j["puzzles"][0]["items"][3]["ok"], false);
+}
+
+TEST_F(CourseCli, VerifyCatchesAStarterThatPasses) {
+  fs::copy_file(root_ / "solutions" / "01_intro" / "01_double.py",
+                root_ / "puzzles" / "01_intro" / "01_double.py",
+                fs::copy_options::overwrite_existing);
+  Result r = Run("verify");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(Has(r, "passes its checks unsolved")) << r.output;
+}
+
+TEST_F(CourseCli, ReplRunsEveryCommandFromStandardInput) {
+  Init();
+  Result r = InWorkspace("",
+                         "help\nlist\nshow\nhint\nhints\ncheck\nbogus\nnext\nprev\ngoto 1.2\n"
+                         "progress\nsolution\nreset\nrun 01_intro/01_double.py\nwatch\n\nquit\n");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  for (const char* text :
+       {"commands (a puzzle is", "  watch [puzzle]", "01_intro Intro: a first kernel",
+        "# Double a vector", "diagram: ", "your code, ", "hint 1 of 2", "FAILED double",
+        "unknown command `bogus`", "1.2 Row blocks", "1.1 Double a vector", "[", "0/2",
+        "the solution opens once", "restored the starter of 1.2", "watching ", "stopped watching",
+        "bye"}) {
+    EXPECT_TRUE(Has(r, text)) << "missing `" << text << "` in:\n" << r.output;
+  }
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos);
+  EXPECT_EQ(Progress()["current"], "01_intro/02_row_blocks");
+}
+
+TEST_F(CourseCli, ReplOutsideAWorkspaceOffersOne) {
+  Result no = Run("", "n\n");
+  EXPECT_EQ(no.exit_code, 0);
+  EXPECT_TRUE(Has(no, "nothing created")) << no.output;
+  EXPECT_FALSE(fs::exists(root_ / "workspace"));
+  Result yes = Run("", "y\nquit\n");
+  EXPECT_EQ(yes.exit_code, 0) << yes.output;
+  EXPECT_TRUE(fs::exists(root_ / "workspace" / "progress.json"));
+}
+
+}  // namespace
