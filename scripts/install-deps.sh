@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build libfmt-dev libeigen3-dev nlohmann-json3-dev
-          libreadline-dev libgtest-dev libgmock-dev libbenchmark-dev)
+          libreadline-dev libgtest-dev libgmock-dev libbenchmark-dev tmux)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
