@@ -62,7 +62,10 @@ def _compare(actual, expected, atol, rtol, label):
     ]
     nans = int(np.isnan(a64).sum())
     if nans:
-        lines.append(f"  {nans} elements are NaN: memory read before anything was written")
+        lines.append(
+            f"  {nans} elements are NaN (memory read before anything was written to it, or an"
+            " overflow such as inf - inf)"
+        )
     return "\n".join(lines)
 
 

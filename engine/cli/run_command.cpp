@@ -151,6 +151,9 @@ int RunCommand(const std::vector<std::string>& args) {
     std::fputs(Render(*error, sources, render).c_str(), stderr);
     return error->phase == Phase::kTrace ? kExitSyntax : kExitRuntime;
   }
+  for (const course::CheckOutcome& check : course::HarnessOf(interpreter)->checks) {
+    if (!check.passed) return kExitCheckFailed;
+  }
   return kExitOk;
 }
 

@@ -44,6 +44,7 @@ std::vector<int64_t> Unravel(int64_t flat, const std::vector<int64_t>& dims) {
 }
 
 std::string ValueString(array::DType dtype, double value) {
+  if (std::isnan(value)) return "nan";
   return array::IsFloating(dtype) ? fmt::format("{:.6g}", value)
                                   : array::FormatScalar(dtype, value);
 }
