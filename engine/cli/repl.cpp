@@ -325,7 +325,10 @@ int ReplMain() {
     if (!line) break;
     std::vector<std::string> words = Words(*line);
     if (words.empty()) continue;
-    if (!repl.reader->tty()) std::printf("> %s\n", line->c_str());
+    if (!repl.reader->tty()) {
+      std::printf("> %s\n", line->c_str());
+      std::fflush(stdout);
+    }
     std::string name = words[0];
     if (name == "exit" || name == "q") name = "quit";
     if (name == "?") name = "help";
@@ -334,7 +337,14 @@ int ReplMain() {
       if (c.name == name) command = &c;
     }
     if (!command) {
-      std::printf("unknown command `%s`; `help` lists the commands\n", words[0].c_str());
+      std::string shown = words[0].size() > 40 ? words[0].substr(0, 40) + "..." : words[0];
+      std::printf("unknown command `%s`; `help` lists the commands\n", shown.c_str());
+      continue;
+    }
+    size_t allowed = command->args.empty() ? 0 : 1;
+    if (words.size() - 1 > allowed) {
+      std::printf("`%s` takes %s; `help` shows its usage\n", name.c_str(),
+                  allowed == 0 ? "no arguments" : "one argument");
       continue;
     }
     if (!command->run(repl, std::vector<std::string>(words.begin() + 1, words.end()))) break;
