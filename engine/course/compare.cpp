@@ -373,7 +373,15 @@ LeafReport CompareLeaf(const Array& actual, const Array& expected, Tolerance tol
     map->Render(report.lines);
     map->FindMovedBlocks(report.lines);
   }
-  if (nans > 0 && record != nullptr && record->uninitialized.seen) {
+  if (nans > 0 && record != nullptr && record->uninitialized.seen &&
+      record->uninitialized_is_padding) {
+    std::string location = sources ? FormatLocation(record->uninitialized.span, *sources) : "";
+    report.lines.push_back(fmt::format(
+        "the NaN come from past the end of an input: the block of `{}` read at {} (first in "
+        "grid step {}) reaches beyond the array, and that padding is garbage; mask it before it "
+        "reaches the result (a read already masked with `jnp.where` is harmless)",
+        record->uninitialized.ref, location, tpu::TupleString(record->uninitialized.grid_point)));
+  } else if (nans > 0 && record != nullptr && record->uninitialized.seen) {
     std::string location = sources ? FormatLocation(record->uninitialized.span, *sources) : "";
     report.lines.push_back(fmt::format(
         "the NaN come from uninitialised memory: `{}` was read at {} before anything was stored "

@@ -34,6 +34,15 @@ namespace {
 
 std::string DimsString(const std::vector<int64_t>& dims) { return TupleString(dims); }
 
+// Whether `ref` names an input operand: its uninitialised elements are the padding of a block
+// that reaches past the end of the array.
+bool InputPadding(const CallPlan& plan, const std::string& ref) {
+  for (const Operand& op : plan.inputs) {
+    if (op.name == ref) return true;
+  }
+  return false;
+}
+
 // The parameter names of a kernel function, for messages ("x_ref"); empty when unknown.
 std::vector<std::string> ParamNames(const Value& fn) {
   if (auto* f = fn.as<eval::FunctionObject>()) {
@@ -685,9 +694,13 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
                                  "step; they hold garbage",
                                  missing, written.size(), op.name),
           .span = span,
-          .notes = {{.message = "check that the grid covers the whole output (grid = "
-                                "pl.cdiv(n, block)) and that the out_specs index map reaches "
-                                "every block"}}});
+          .notes = {{.message = missing == written.size()
+                                    ? fmt::format("the kernel never stores into `{}`; it writes "
+                                                  "its result with `{}[...] = value`",
+                                                  op.name, op.name)
+                                    : "check that the grid covers the whole output (grid = "
+                                      "pl.cdiv(n, block)) and that the out_specs index map "
+                                      "reaches every block"}}});
     }
   }
   if (result.uninitialized.seen) {
@@ -711,9 +724,16 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
                                  result.uninitialized.ref,
                                  TupleString(result.uninitialized.grid_point), poisoned),
           .span = result.uninitialized.span,
-          .notes = {{.message = "output blocks and scratch are never loaded from HBM: they start "
-                                "as garbage (NaN here); initialise them before reading, e.g. "
-                                "under `@pl.when(pl.program_id(axis) == 0)`"}}});
+          .notes = {{.message = InputPadding(b.plan, result.uninitialized.ref)
+                                    ? "this input block reaches past the end of the array; the "
+                                      "rows or columns beyond it are garbage: mask them (e.g. "
+                                      "`jnp.where` on a `lax.broadcasted_iota` of the global "
+                                      "index) before they reach the result; a read that is "
+                                      "already masked is harmless, look for the one that is not"
+                                    : "output blocks and scratch are never loaded from HBM: they "
+                                      "start as garbage (NaN here); initialise them before "
+                                      "reading, e.g. under `@pl.when(pl.program_id(axis) == "
+                                      "0)`"}}});
     }
   }
   if (options.stats)
@@ -730,7 +750,8 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
                         .operand = op.name,
                         .grid = b.plan.grid,
                         .writer = std::move(result.writer[o]),
-                        .uninitialized = result.uninitialized};
+                        .uninitialized = result.uninitialized,
+                        .uninitialized_is_padding = InputPadding(b.plan, result.uninitialized.ref)};
     for (const BlockDim& dim : op.block) {
       record.block.push_back(dim.kind == BlockDim::Kind::kSqueezed ? 1 : dim.size);
       if (dim.kind == BlockDim::Kind::kElement) record.blocked = false;

@@ -31,6 +31,7 @@ struct OutputRecord {
   bool blocked = true;         // false when a dimension is not plainly blocked (Element, ANY)
   array::Array writer;         // CallResult::writer of this output
   UninitializedRead uninitialized;
+  bool uninitialized_is_padding = false;  // the read was of an input block's padding
 };
 
 // Per-interpreter state of the emulator: its options, and what the calls left to report.
