@@ -172,8 +172,8 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
   Record(DmaEvent::Kind::kStart, instr, bytes,
          fmt::format("{} -> {}", kernel_.refs[copy.src.ref].name, kernel_.refs[copy.dst.ref].name));
   SemaphoreState& state = State(sem);
-  state.last_span = instr.span;
-  state.last_point = point_;
+  state.last_span = state.signal_span = instr.span;
+  state.last_point = state.signal_point = point_;
   state.touched = true;
   if (!detect()) {
     // JAX interpret=True: the copy happens at once and nothing is tracked.
@@ -263,8 +263,8 @@ void DmaEngine::Signal(const Instr& instr, SemaphoreSlot sem, int64_t amount) {
   Record(DmaEvent::Kind::kSignal, instr, amount, ShortSemName(sem));
   SemaphoreState& state = State(sem);
   state.count += amount;
-  state.last_span = instr.span;
-  state.last_point = point_;
+  state.last_span = state.signal_span = instr.span;
+  state.last_point = state.signal_point = point_;
   state.touched = true;
 }
 
@@ -345,11 +345,11 @@ void DmaEngine::LeaveScope(const Instr& instr, const std::vector<int64_t>& refs)
       const SemaphoreState& state = semaphores_[ref][i];
       if (state.count != 0) {
         SemaphoreSlot slot{.ref = static_cast<RefId>(ref), .index = static_cast<int64_t>(i)};
-        Fail(state.last_span,
+        Fail(state.signal_span,
              fmt::format("semaphore {} holds {} when the pl.run_scoped at {} that allocated it "
-                         "ends (last changed here in grid step {})",
+                         "ends (last signalled here in grid step {})",
                          SemName(slot), state.count, line_of_ ? line_of_(instr.span) : "?",
-                         PointString(state.last_point)),
+                         PointString(state.signal_point)),
              {"every signal must be matched by a wait before the scope ends"});
       }
     }
@@ -391,10 +391,10 @@ void DmaEngine::Finish() const {
       const SemaphoreState& state = semaphores_[r][i];
       if (state.count == 0) continue;
       SemaphoreSlot slot{.ref = static_cast<RefId>(r), .index = static_cast<int64_t>(i)};
-      Fail(state.last_span,
-           fmt::format("semaphore {} holds {} when the kernel ends (last changed here in grid "
+      Fail(state.signal_span,
+           fmt::format("semaphore {} holds {} when the kernel ends (last signalled here in grid "
                        "step {})",
-                       SemName(slot), state.count, PointString(state.last_point)),
+                       SemName(slot), state.count, PointString(state.signal_point)),
            {"every pl.semaphore_signal must be matched by a pl.semaphore_wait; on a TPU a "
             "non-zero semaphore at exit crashes the program"});
     }

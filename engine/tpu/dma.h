@@ -92,9 +92,11 @@ class DmaEngine {
   // Where a semaphore was last changed, for messages.
   struct SemaphoreState {
     int64_t count = 0;
-    SourceSpan last_span;
+    SourceSpan last_span;  // last signal, DMA start or wait
     std::vector<int64_t> last_point;
     bool touched = false;
+    SourceSpan signal_span;  // last signal or DMA start: who left a non-zero count
+    std::vector<int64_t> signal_point;
   };
 
   bool detect() const { return options_.semantics == Semantics::kTpu; }
