@@ -251,9 +251,10 @@ std::vector<std::string> ParamNames(const Value& fn) {
 // pl.run_scoped: allocates `types` (positional) and `kw_types` for the body, traces it in a
 // region and returns its result.
 Value RunScoped(Interpreter& interp, const Value& body, const std::vector<Value>& types,
-                const std::vector<std::pair<std::string, Value>>& kw_types) {
+                const std::vector<std::pair<std::string, Value>>& kw_types,
+                std::vector<std::string> names = {}) {
   Trace& trace = KernelTrace(interp, "pl.run_scoped");
-  std::vector<std::string> names = ParamNames(body);
+  if (names.empty()) names = ParamNames(body);
   std::vector<int64_t> ref_ids;
   CallArgs call{.span = interp.current_span()};
   for (size_t i = 0; i < types.size(); ++i) {
@@ -311,7 +312,7 @@ void SyncCopy(Interpreter& interp, const Value& src, const Value& dst, bool add)
           interp.Call(interp.GetAttr(d, "wait"), std::vector<Value>{});
         return Value();
       });
-  RunScoped(interp, body, {sem_type}, {});
+  RunScoped(interp, body, {sem_type}, {}, {"sync_copy_sem"});
 }
 
 // The int32 scalar operand of a semaphore op (`inc`, `value`).

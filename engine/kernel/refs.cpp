@@ -281,7 +281,7 @@ Value RefObject::Load(const Value& key) {
   const RefType& ref = base();
   if (ref.space == MemorySpace::kSemaphore) {
     interp.RaiseWithNotes(interp.types().type_error,
-                          fmt::format("{} is a semaphore, which cannot be loaded", ref.name),
+                          fmt::format("`{}` is a semaphore, which cannot be loaded", ref.name),
                           {"read its count with `pl.semaphore_read(sem)`"});
   }
   if (ref.space == MemorySpace::kAny && trace->options().tpu_rules) {
@@ -322,7 +322,7 @@ void RefObject::Store(const Value& key, const Value& value) {
   const RefType& ref = base();
   if (ref.space == MemorySpace::kSemaphore) {
     interp.RaiseWithNotes(t.type_error,
-                          fmt::format("{} is a semaphore, which cannot be stored to", ref.name),
+                          fmt::format("`{}` is a semaphore, which cannot be stored to", ref.name),
                           {"change its count with `pl.semaphore_signal` / `pl.semaphore_wait`"});
   }
   if (ref.space == MemorySpace::kAny && trace->options().tpu_rules) {

@@ -305,9 +305,9 @@ void DmaEngine::CheckAccess(const Instr& instr, RefId ref, const MemRegion& regi
         is_write ? "source or destination" : "destination");
     if (Overlaps(region, copy.dst.region)) {
       Fail(instr.span,
-           fmt::format("DMA race: {} of {} in grid step {} while the DMA {} started at {} is "
+           fmt::format("DMA race: {} {} in grid step {} while the DMA {} started at {} is "
                        "still writing it",
-                       is_write ? "write" : "read", RefName(ref), Step(), Describe(copy),
+                       is_write ? "write to" : "read of", RefName(ref), Step(), Describe(copy),
                        Where(copy)),
            {hint});
     }

@@ -1,0 +1,550 @@
+// The DMA engine, semaphores and the DMA detector (engine/tpu/dma.cpp) through whole programs:
+// byte-counting semaphores, when data lands in each mode, descriptors rebuilt across grid steps,
+// regular semaphores, run_scoped, the errors of the detector, interpret semantics and the
+// counters; and the memory regions the race checks compare. Expected values are worked out by
+// hand from the rules in pallas-semantics.md §7, never copied from the emulator.
+#include "tpu/dma.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "array/creation.h"
+#include "unit/tpu/run_kernel.h"
+
+namespace pz::tpu {
+namespace {
+
+using testing::Interpret;
+using testing::KernelOutput;
+using testing::KernelRun;
+using testing::RunKernelProgram;
+using testing::Tpu;
+
+EmulatorOptions Eager() {
+  EmulatorOptions options = Tpu();
+  options.dma_mode = DmaMode::kEager;
+  return options;
+}
+
+// A kernel over an 8-element f32 HBM input with a VMEM buffer and the given semaphore scratch;
+// `body` is the kernel body (indented by 4), the output is printed as a list.
+std::string Program(std::string_view body, std::string_view semaphores = "pltpu.SemaphoreType.DMA",
+                    std::string_view out_dtype = "jnp.float32") {
+  return fmt::format(R"(
+def kernel(x_hbm, o_ref, buf, sem):
+{}
+
+
+x = jnp.arange(8, dtype=jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), {}),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     scratch_shapes=[pltpu.VMEM((8,), jnp.float32), {}])(x)
+print(out.tolist())
+)",
+                     body, out_dtype, semaphores);
+}
+
+// ---- Byte-counting semaphores and when data lands -----------------------------------------------
+
+constexpr std::string_view kCountsAroundWait = R"(
+    copy = pltpu.make_async_copy(x_hbm, buf, sem)
+    copy.start()
+    before = pl.semaphore_read(sem)
+    copy.wait()
+    after = pl.semaphore_read(sem)
+    o_ref[...] = jnp.zeros((8,), jnp.int32) + jnp.where(jnp.arange(8) == 0, before, after))";
+
+TEST(Dma, OnWaitModeLandsTheDataOnlyAtTheWait) {
+  // on_wait: nothing has arrived after start, so the semaphore reads 0; the wait lands the 32
+  // bytes and takes them.
+  EXPECT_EQ(KernelOutput(Program(kCountsAroundWait, "pltpu.SemaphoreType.DMA", "jnp.int32")),
+            "[0, 0, 0, 0, 0, 0, 0, 0]\n");
+}
+
+TEST(Dma, EagerModeSignalsTheSemaphoreWithTheBytesAtStart) {
+  // 8 f32 = 32 bytes have arrived right after start.
+  EXPECT_EQ(
+      KernelOutput(Program(kCountsAroundWait, "pltpu.SemaphoreType.DMA", "jnp.int32"), Eager()),
+      "[32, 0, 0, 0, 0, 0, 0, 0]\n");
+}
+
+TEST(Dma, SemaphoreCountsBytesNotElements) {
+  // bf16: 8 elements are 16 bytes.
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_hbm, o_ref, buf, sem):
+    copy = pltpu.make_async_copy(x_hbm, buf, sem)
+    copy.start()
+    o_ref[0] = pl.semaphore_read(sem)
+    copy.wait()
+
+
+x = jnp.ones((8,), jnp.bfloat16)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((1,), jnp.int32),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec(memory_space=pltpu.SMEM),
+                     scratch_shapes=[pltpu.VMEM((8,), jnp.bfloat16), pltpu.SemaphoreType.DMA])(x)
+print(out.tolist())
+)",
+                         Eager()),
+            "[16]\n");
+}
+
+TEST(Dma, EachWaitConsumesOneCopyOfASharedSemaphore) {
+  // Three 8-byte copies on one semaphore: 24 bytes after the starts, 16 after one wait.
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_hbm, o_ref, buf, sem):
+    copies = [pltpu.make_async_copy(x_hbm.at[pl.ds(2 * r, 2)], buf.at[pl.ds(2 * r, 2)], sem)
+              for r in range(3)]
+    for c in copies:
+        c.start()
+    o_ref[0] = pl.semaphore_read(sem)
+    copies[0].wait()
+    o_ref[1] = pl.semaphore_read(sem)
+    copies[1].wait()
+    copies[2].wait()
+    o_ref[2] = pl.semaphore_read(sem)
+
+
+x = jnp.arange(8, dtype=jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((3,), jnp.int32),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec(memory_space=pltpu.SMEM),
+                     scratch_shapes=[pltpu.VMEM((8,), jnp.float32), pltpu.SemaphoreType.DMA])(x)
+print(out.tolist())
+)",
+                         Eager()),
+            "[24, 16, 0]\n");
+}
+
+TEST(Dma, ADescriptorRebuiltInALaterStepWaitsForTheCopy) {
+  // Step i starts the copy of chunk i into the scratch buffer and waits in step i + 1 with a
+  // descriptor of another source view (same semaphore and size); the last step copies nothing
+  // new. Output block i gets chunk i - 1.
+  std::string program = R"(
+def kernel(x_hbm, o_ref, buf, sem):
+    i = pl.program_id(0)
+
+    @pl.when(i > 0)
+    def _():
+        pltpu.make_async_copy(x_hbm.at[pl.ds(0, 4)], buf, sem).wait()
+        o_ref[...] = buf[...]
+
+    @pl.when(i == 0)
+    def _():
+        o_ref[...] = jnp.zeros((4,), jnp.float32)
+
+    @pl.when(i < 2)
+    def _():
+        pltpu.make_async_copy(x_hbm.at[pl.ds(i * 4, 4)], buf, sem).start()
+
+
+x = jnp.arange(8, dtype=jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((12,), jnp.float32), grid=(3,),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec((4,), lambda i: (i,)),
+                     scratch_shapes=[pltpu.VMEM((4,), jnp.float32), pltpu.SemaphoreType.DMA])(x)
+print(out.tolist())
+)";
+  for (EmulatorOptions options : {Tpu(), Eager(), Interpret()}) {
+    EXPECT_EQ(KernelOutput(program, options),
+              "[0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]\n");
+  }
+}
+
+TEST(Dma, WaitsMatchByBytesSoTwoHalfWaitsConsumeOneCopy) {
+  EXPECT_EQ(KernelOutput(Program(R"(
+    pltpu.make_async_copy(x_hbm, buf, sem).start()
+    pltpu.make_async_copy(x_hbm.at[pl.ds(0, 4)], buf.at[pl.ds(0, 4)], sem).wait()
+    pltpu.make_async_copy(x_hbm.at[pl.ds(4, 4)], buf.at[pl.ds(4, 4)], sem).wait()
+    o_ref[...] = buf[...])")),
+            "[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]\n");
+}
+
+TEST(Dma, AWaitForFewerBytesLeavesTheCopyInFlight) {
+  KernelRun r = RunKernelProgram(Program(R"(
+    pltpu.make_async_copy(x_hbm, buf, sem).start()
+    pltpu.make_async_copy(x_hbm.at[pl.ds(0, 4)], buf.at[pl.ds(0, 4)], sem).wait()
+    o_ref[...] = jnp.zeros((8,), jnp.float32))"));
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("was never waited"), std::string::npos) << r.error_message;
+  EXPECT_EQ(r.error_line, 4);  // the start (the body begins on line 4)
+}
+
+TEST(Dma, AddAccumulatesIntoTheDestination) {
+  EXPECT_EQ(KernelOutput(Program(R"(
+    buf[...] = jnp.full((8,), 10.0, jnp.float32)
+    pltpu.async_copy(x_hbm, buf, sem, add=True).wait()
+    o_ref[...] = buf[...])")),
+            "[10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0]\n");
+}
+
+TEST(Dma, AsyncCopyStartsAndReturnsTheDescriptor) {
+  EXPECT_EQ(KernelOutput(Program(R"(
+    copy = pltpu.async_copy(x_hbm.at[pl.ds(4, 4)], buf.at[pl.ds(0, 4)], sem)
+    copy.wait()
+    buf[pl.ds(4, 4)] = jnp.zeros((4,), jnp.float32)
+    o_ref[...] = buf[...])")),
+            "[4.0, 5.0, 6.0, 7.0, 0.0, 0.0, 0.0, 0.0]\n");
+}
+
+TEST(Dma, CopiedDataKeepsTheSourcesInitialisedState) {
+  // Copying an uninitialised scratch buffer into the output block carries the poison along: the
+  // uninitialised-read warning names the load of the copy.
+  KernelRun r = RunKernelProgram(R"(
+def kernel(o_ref, a, b, sem):
+    pltpu.sync_copy(a, b)
+    o_ref[...] = b[...]
+
+
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), jnp.float32),
+                     scratch_shapes=[pltpu.VMEM((8,), jnp.float32), pltpu.VMEM((8,), jnp.float32),
+                                     pltpu.SemaphoreType.DMA])()
+)");
+  ASSERT_FALSE(r.error) << r.rendered;
+  EXPECT_NE(r.WarningText().find("read of uninitialised memory from b"), std::string::npos)
+      << r.rendered;
+}
+
+TEST(Dma, ACopyIntoAnOutputBlockCountsAsWritingIt) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_hbm, o_ref, sem):
+    pltpu.sync_copy(x_hbm.at[pl.ds(pl.program_id(0) * 4, 4)], o_ref)
+
+
+x = jnp.arange(8, dtype=jnp.int32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), jnp.int32), grid=(2,),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec((4,), lambda i: (1 - i,)),
+                     scratch_shapes=[pltpu.SemaphoreType.DMA])(x)
+print(out.tolist())
+)"),
+            "[4, 5, 6, 7, 0, 1, 2, 3]\n");
+}
+
+// ---- Regular semaphores --------------------------------------------------------------------
+
+TEST(Dma, RegularSemaphoreWaitWithoutDecrementOnlyChecks) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(o_ref, sem):
+    pl.semaphore_signal(sem, 2)
+    pl.semaphore_wait(sem, 2, decrement=False)
+    o_ref[0] = pl.semaphore_read(sem)
+    pl.semaphore_wait(sem, 2)
+    o_ref[1] = pl.semaphore_read(sem)
+
+
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((2,), jnp.int32),
+                     out_specs=pl.BlockSpec(memory_space=pltpu.SMEM),
+                     scratch_shapes=[pltpu.SemaphoreType.REGULAR])()
+print(out.tolist())
+)"),
+            "[2, 0]\n");
+}
+
+TEST(Dma, OlderPltpuSpellingsAndTracedAmountsWork) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(n_ref, o_ref, sems):
+    pltpu.semaphore_signal(sems.at[1], n_ref[0])
+    pltpu.semaphore_wait(sems.at[1], n_ref[0] - 1)
+    o_ref[0] = pltpu.semaphore_read(sems.at[1])
+    pltpu.semaphore_wait(sems.at[1])
+
+
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((1,), jnp.int32),
+    grid_spec=pltpu.PrefetchScalarGridSpec(
+        num_scalar_prefetch=1, grid=(1,),
+        out_specs=pl.BlockSpec(memory_space=pltpu.SMEM),
+        scratch_shapes=[pltpu.SemaphoreType.REGULAR((2,))]))(jnp.array([3], jnp.int32))
+print(out.tolist())
+)"),
+            "[1]\n");
+}
+
+TEST(Dma, SemaphoresPersistAcrossGridSteps) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(o_ref, sem):
+    pl.semaphore_signal(sem)
+    o_ref[0] = pl.semaphore_read(sem)
+
+    @pl.when(pl.program_id(0) == 2)
+    def _():
+        pl.semaphore_wait(sem, 3)
+
+
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((3,), jnp.int32), grid=(3,),
+                     out_specs=pl.BlockSpec((1,), lambda i: (i,), memory_space=pltpu.SMEM),
+                     scratch_shapes=[pltpu.SemaphoreType.REGULAR])()
+print(out.tolist())
+)"),
+            "[1, 2, 3]\n");
+}
+
+// ---- run_scoped ------------------------------------------------------------------------------
+
+TEST(Dma, RunScopedInsideALoopGetsFreshBuffersEachIteration) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_hbm, o_ref):
+    def step(i, acc):
+        def body(buf, sem):
+            pltpu.sync_copy(x_hbm.at[pl.ds(i * 2, 2)], buf)
+            return jnp.sum(buf[...])
+
+        return acc + pl.run_scoped(body, pltpu.VMEM((2,), jnp.int32),
+                                   sem=pltpu.SemaphoreType.DMA) * (i + 1)
+
+    o_ref[0] = jax.lax.fori_loop(0, 4, step, jnp.int32(0))
+
+
+x = jnp.arange(8, dtype=jnp.int32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((1,), jnp.int32),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec(memory_space=pltpu.SMEM))(x)
+print(out.tolist())
+)"),
+            // 1*(0+1) + 2*(2+3) + 3*(4+5) + 4*(6+7)
+            "[90]\n");
+}
+
+TEST(Dma, ACopyStillInFlightWhenItsScopeEndsIsAnError) {
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_hbm, o_ref):
+    def body(buf, sem):
+        pltpu.make_async_copy(x_hbm, buf, sem).start()
+
+    pl.run_scoped(body, pltpu.VMEM((8,), jnp.float32), pltpu.SemaphoreType.DMA)
+    o_ref[...] = jnp.zeros((8,), jnp.float32)
+
+
+x = jnp.arange(8, dtype=jnp.float32)
+pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), jnp.float32),
+               in_specs=[pl.BlockSpec(memory_space=pl.ANY)])(x)
+)");
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error_line, 4);
+  EXPECT_NE(r.error_message.find("pl.run_scoped at line 12"), std::string::npos) << r.error_message;
+}
+
+TEST(Dma, RunScopedCannotAllocateHbm) {
+  KernelRun r = RunKernelProgram(R"(
+def kernel(o_ref):
+    pl.run_scoped(lambda b: None, pltpu.ANY((8,), jnp.float32))
+
+
+pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), jnp.float32))()
+)");
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("Cannot allocate HBM in `run_scoped`."), std::string::npos);
+}
+
+// ---- Detector --------------------------------------------------------------------------------
+
+TEST(Dma, ErrorsNameBothLinesAndGridSteps) {
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_hbm, o_ref, buf, sem):
+    i = pl.program_id(0)
+
+    @pl.when(i == 0)
+    def _():
+        pltpu.make_async_copy(x_hbm, buf, sem).start()
+
+    @pl.when(i == 1)
+    def _():
+        buf[0] = 1.0
+        pltpu.make_async_copy(x_hbm, buf, sem).wait()
+
+    o_ref[...] = jnp.zeros((8,), jnp.float32)
+
+
+x = jnp.arange(8, dtype=jnp.float32)
+pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((16,), jnp.float32), grid=(2,),
+               in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+               out_specs=pl.BlockSpec((8,), lambda i: (i,)),
+               scratch_shapes=[pltpu.VMEM((8,), jnp.float32), pltpu.SemaphoreType.DMA])(x)
+)");
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error_line, 11);
+  EXPECT_NE(r.error_message.find("write to `buf` in grid step (1,)"), std::string::npos)
+      << r.error_message;
+  EXPECT_NE(r.error_message.find("started at line 13 in grid step (0,)"), std::string::npos)
+      << r.error_message;
+}
+
+TEST(Dma, DisjointWindowsOfOneBufferDoNotRace) {
+  // Reading the half of the buffer that no copy writes is fine while the other half is in flight.
+  EXPECT_EQ(KernelOutput(Program(R"(
+    buf[pl.ds(0, 4)] = jnp.ones((4,), jnp.float32)
+    copy = pltpu.make_async_copy(x_hbm.at[pl.ds(0, 4)], buf.at[pl.ds(4, 4)], sem)
+    copy.start()
+    first = buf[pl.ds(0, 4)]
+    copy.wait()
+    o_ref[...] = jnp.concatenate([first, buf[pl.ds(4, 4)]]))")),
+            "[1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 2.0, 3.0]\n");
+}
+
+TEST(Dma, RaceIsReportedInEagerModeToo) {
+  KernelRun r = RunKernelProgram(Program(R"(
+    copy = pltpu.make_async_copy(x_hbm, buf, sem)
+    copy.start()
+    o_ref[...] = buf[...]
+    copy.wait())"),
+                                 Eager());
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("DMA race: read of `buf`"), std::string::npos);
+}
+
+TEST(Dma, OutOfBoundsTracedStartIsAnIndexError) {
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_hbm, o_ref, buf, sem):
+    pltpu.sync_copy(x_hbm.at[pl.ds(pl.program_id(0) * 4, 8)], buf)
+    o_ref[...] = buf[...]
+
+
+x = jnp.arange(8, dtype=jnp.float32)
+pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((16,), jnp.float32), grid=(2,),
+               in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+               out_specs=pl.BlockSpec((8,), lambda i: (i,)),
+               scratch_shapes=[pltpu.VMEM((8,), jnp.float32), pltpu.SemaphoreType.DMA])(x)
+)");
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("Out-of-bounds read of x_hbm: index 4:12"), std::string::npos)
+      << r.error_message;
+  EXPECT_EQ(r.error_line, 3);
+}
+
+TEST(Dma, StaticMistakesAreTraceErrors) {
+  struct Case {
+    std::string_view body;
+    std::string_view semaphores;
+    std::string_view message;
+  };
+  const Case cases[] = {
+      {"    pltpu.make_async_copy(x_hbm, buf, sem).start()", "pltpu.SemaphoreType.DMA((2,))",
+       "Cannot signal on a non-()-shaped semaphore: (2,)"},
+      {"    o_ref[...] = jnp.zeros((8,), jnp.float32) + sem[...]", "pltpu.SemaphoreType.DMA",
+       "`sem` is a semaphore, which cannot be loaded"},
+      {"    pltpu.make_async_copy(x_hbm, buf, sem).wait_send()", "pltpu.SemaphoreType.DMA",
+       "Cannot `wait_send` on a local copy."},
+      {"    pltpu.make_async_copy(x_hbm, buf, buf)", "pltpu.SemaphoreType.DMA",
+       "Cannot signal on a non-semaphore Ref"},
+      {"    pltpu.make_async_copy(x_hbm, sem, sem)", "pltpu.SemaphoreType.DMA", "is a semaphore"},
+      {"    pltpu.make_async_copy(x_hbm, buf, sem).start()", "pltpu.SemaphoreType.REGULAR",
+       "a DMA must signal a DMA semaphore"},
+      {"    pl.semaphore_signal(sem, 1.5)", "pltpu.SemaphoreType.REGULAR",
+       "Must signal an int32 value"},
+      {"    pl.semaphore_wait(sem)", "pltpu.SemaphoreType.DMA",
+       "Must wait semaphores of the following types"},
+  };
+  for (const Case& c : cases) {
+    KernelRun r = RunKernelProgram(Program(c.body, c.semaphores));
+    ASSERT_TRUE(r.error) << c.body;
+    EXPECT_NE(r.error_message.find(c.message), std::string::npos) << r.error_message;
+    EXPECT_EQ(r.error_line, 3) << c.body;
+  }
+}
+
+TEST(Dma, DmasOutsideAKernelAreAnError) {
+  KernelRun r = RunKernelProgram("pltpu.make_async_copy(1, 2, 3)\n");
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("can only be used inside a kernel"), std::string::npos);
+}
+
+// ---- Interpret semantics (JAX interpret=True) --------------------------------------------------
+
+TEST(Dma, InterpretSemanticsCopiesAtStartAndChecksNothing) {
+  // HLO interpret mode: the copy is immediate, a missing or doubled wait is not reported and a
+  // regular wait never blocks.
+  EXPECT_EQ(KernelOutput(Program(R"(
+    copy = pltpu.make_async_copy(x_hbm, buf, sem)
+    copy.start()
+    o_ref[...] = buf[...]
+    copy.wait()
+    copy.wait()
+    copy.start())"),
+                         Interpret()),
+            "[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]\n");
+  EXPECT_EQ(KernelOutput(Program(R"(
+    pl.semaphore_wait(sem, 4)
+    o_ref[...] = jnp.ones((8,), jnp.float32))",
+                                 "pltpu.SemaphoreType.REGULAR"),
+                         Interpret()),
+            "[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]\n");
+}
+
+// ---- Counters and IR ---------------------------------------------------------------------------
+
+TEST(Dma, CountersCountCopiesAndBytesPerMemorySpace) {
+  EmulatorOptions options = Tpu();
+  options.timeline = true;
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_hbm, o_hbm, buf, sem):
+    pltpu.sync_copy(x_hbm.at[pl.ds(pl.program_id(0) * 4, 4)], buf)
+    pltpu.sync_copy(buf, o_hbm.at[pl.ds(pl.program_id(0) * 4, 4)])
+
+
+x = jnp.arange(8, dtype=jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), jnp.float32), grid=(2,),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec(memory_space=pl.ANY),
+                     scratch_shapes=[pltpu.VMEM((4,), jnp.float32), pltpu.SemaphoreType.DMA])(x)
+print(out.tolist())
+)",
+                                 options);
+  ASSERT_FALSE(r.error) << r.rendered;
+  EXPECT_EQ(r.output, "[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]\n");
+  const Counters& c = r.counters();
+  EXPECT_EQ(c.dma_count, 4);
+  using kernel::MemorySpace;
+  EXPECT_EQ((c.dma_bytes.at({MemorySpace::kAny, MemorySpace::kVmem})), 32);
+  EXPECT_EQ((c.dma_bytes.at({MemorySpace::kVmem, MemorySpace::kAny})), 32);
+  ASSERT_EQ(c.timeline.size(), 8u);  // per step: start, wait, start, wait
+  EXPECT_EQ(c.timeline[0].kind, DmaEvent::Kind::kStart);
+  EXPECT_EQ(c.timeline[1].kind, DmaEvent::Kind::kWait);
+  EXPECT_EQ(c.timeline[4].step, 1);
+  EXPECT_EQ(c.timeline[4].what, "x_hbm -> buf");
+  std::string text = FormatDmaStats(c, true, [](SourceSpan) { return std::string("L"); });
+  EXPECT_NE(text.find("stats:   DMA: 4 copies, VMEM->HBM 32 B, HBM->VMEM 32 B"), std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find("  (1,): start x_hbm -> buf 16B @L; wait sync_copy_sem 16B @L; start buf -> o_hbm"),
+      std::string::npos)
+      << text;
+}
+
+TEST(Dma, DumpIrListsDmaAndSemaphoreOps) {
+  EmulatorOptions options = Tpu();
+  options.dump_ir = true;
+  KernelRun r = RunKernelProgram(Program(R"(
+    pltpu.sync_copy(x_hbm, buf)
+    copy = pltpu.make_async_copy(buf, o_ref, sem)
+    copy.start()
+    copy.wait())"),
+                                 options);
+  ASSERT_FALSE(r.error) << r.rendered;
+  EXPECT_NE(r.output.find("#3 sem: DMA i32[]"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("RunScoped #4"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("DmaStart #0 -> #2 sem #4"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("DmaWait #2 -> #1 sem #3 bytes=32"), std::string::npos) << r.output;
+}
+
+// ---- Memory regions ----------------------------------------------------------------------------
+
+TEST(DmaRegion, ViewsAreBoxesInTheBuffersCoordinates) {
+  RefBuffer buffer{.data = array::Zeros({4, 8}, array::DType::kFloat32)};
+  // Rows 1..2, columns 3..6.
+  array::Array view = buffer.data.View({2, 4}, {8, 1}, 1 * 8 + 3);
+  MemRegion region = RegionOf(buffer, view);
+  ASSERT_FALSE(region.empty);
+  EXPECT_EQ(region.lo, (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(region.hi, (std::vector<int64_t>{2, 6}));
+  // Column 7 of every row does not overlap; column 6 of row 0..1 does.
+  EXPECT_FALSE(Overlaps(region, RegionOf(buffer, buffer.data.View({4}, {8}, 7))));
+  EXPECT_TRUE(Overlaps(region, RegionOf(buffer, buffer.data.View({2}, {8}, 6))));
+  // Another buffer never overlaps; an empty view neither.
+  RefBuffer other{.data = array::Zeros({4, 8}, array::DType::kFloat32)};
+  EXPECT_FALSE(Overlaps(region, RegionOf(other, other.data.View({2, 4}, {8, 1}, 11))));
+  EXPECT_FALSE(Overlaps(region, RegionOf(buffer, buffer.data.View({0}, {1}, 11))));
+}
+
+}  // namespace
+}  // namespace pz::tpu
