@@ -169,6 +169,11 @@ class AsyncCopyDescriptor final : public eval::Object {
           {"a DMA neither broadcasts nor reshapes; copy a view of the right size, e.g. "
            "`x_hbm.at[pl.ds(start, n)]`"});
     }
+    if (src.base().dtype == array::DType::kBool && trace.options().tpu_rules) {
+      interp.RaiseWithNotes(interp.types().not_implemented_error,
+                            "DMAs with bool dtypes are not supported.",
+                            {"copy the mask as int8 or int32 and compare after loading"});
+    }
     if (src.base().dtype != dst.base().dtype) {
       interp.RaiseWithNotes(
           interp.types().value_error,

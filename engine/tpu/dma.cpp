@@ -89,16 +89,22 @@ std::string DmaEngine::Step() const { return PointString(point_); }
 
 std::string DmaEngine::RefName(RefId ref) const { return "`" + kernel_.refs[ref].name + "`"; }
 
-std::string DmaEngine::SemName(SemaphoreSlot sem) const {
-  const kernel::RefType& ref = kernel_.refs[sem.ref];
-  if (ref.shape.empty()) return "`" + ref.name + "`";
-  return fmt::format("`{}` (element {})", ref.name, sem.index);
-}
-
+// "sems[1, 0]" for element 4 of a (2, 2) semaphore array, "sem" for a single semaphore.
 std::string DmaEngine::ShortSemName(SemaphoreSlot sem) const {
   const kernel::RefType& ref = kernel_.refs[sem.ref];
-  return ref.shape.empty() ? ref.name : fmt::format("{}[{}]", ref.name, sem.index);
+  if (ref.shape.empty()) return ref.name;
+  std::vector<int64_t> index(ref.shape.size());
+  int64_t flat = sem.index;
+  for (size_t d = ref.shape.size(); d-- > 0;) {
+    index[d] = ref.shape[d] ? flat % ref.shape[d] : 0;
+    flat = ref.shape[d] ? flat / ref.shape[d] : 0;
+  }
+  std::string s = ref.name + "[";
+  for (size_t d = 0; d < index.size(); ++d) s += (d ? ", " : "") + std::to_string(index[d]);
+  return s + "]";
 }
+
+std::string DmaEngine::SemName(SemaphoreSlot sem) const { return "`" + ShortSemName(sem) + "`"; }
 
 std::string DmaEngine::Describe(const Copy& copy) const {
   return fmt::format("{} -> {} ({} bytes)", RefName(copy.src.ref), RefName(copy.dst.ref),

@@ -103,7 +103,7 @@ class DmaEngine {
   void Land(Copy& copy);
   SemaphoreState& State(SemaphoreSlot sem);
   const SemaphoreState& State(SemaphoreSlot sem) const;
-  std::string SemName(SemaphoreSlot sem) const;       // "`sems` (element 1)"
+  std::string SemName(SemaphoreSlot sem) const;       // "`sems[1]`"
   std::string ShortSemName(SemaphoreSlot sem) const;  // "sems[1]"
   std::string RefName(kernel::RefId ref) const;
   std::string Describe(const Copy& copy) const;  // "`x_hbm` -> `buf` (512 bytes)"
@@ -124,7 +124,8 @@ class DmaEngine {
 };
 
 // `--stats` lines for the DMAs of one call ("" when it started none and used no semaphore), and
-// with `timeline` its starts and waits grouped per grid step; `line_of` renders a span as "12".
+// with `timeline` its starts and waits grouped per grid step (a run of identical events once,
+// with " xN"); `line_of` renders a span as "12".
 std::string FormatDmaStats(const Counters& counters, bool timeline,
                            const std::function<std::string(SourceSpan)>& line_of);
 

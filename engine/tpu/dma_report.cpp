@@ -31,6 +31,11 @@ std::string PointString(const std::vector<int64_t>& point) {
   return s + (point.size() == 1 ? ",)" : ")");
 }
 
+bool SameEvent(const DmaEvent& a, const DmaEvent& b) {
+  return a.kind == b.kind && a.step == b.step && a.span == b.span && a.amount == b.amount &&
+         a.what == b.what;
+}
+
 }  // namespace
 
 std::string FormatDmaStats(const Counters& counters, bool timeline,
@@ -51,12 +56,19 @@ std::string FormatDmaStats(const Counters& counters, bool timeline,
     int64_t step = counters.timeline[i].step;
     std::string line = fmt::format("  {}:", PointString(counters.timeline[i].point));
     const char* separator = " ";
-    for (; i < counters.timeline.size() && counters.timeline[i].step == step; ++i) {
+    while (i < counters.timeline.size() && counters.timeline[i].step == step) {
       const DmaEvent& e = counters.timeline[i];
+      // A run of identical events (a loop's waits) prints once with a repeat count.
+      size_t repeat = 1;
+      while (i + repeat < counters.timeline.size() && SameEvent(counters.timeline[i + repeat], e)) {
+        ++repeat;
+      }
       bool bytes = e.kind == DmaEvent::Kind::kStart || e.kind == DmaEvent::Kind::kWait;
-      line += fmt::format("{}{} {} {}{} @{}", separator, EventName(e.kind), e.what, e.amount,
-                          bytes ? "B" : "", line_of ? line_of(e.span) : "?");
+      line += fmt::format("{}{} {} {}{} @{}{}", separator, EventName(e.kind), e.what, e.amount,
+                          bytes ? "B" : "", line_of ? line_of(e.span) : "?",
+                          repeat > 1 ? fmt::format(" x{}", repeat) : "");
       separator = "; ";
+      i += repeat;
     }
     out += line + "\n";
   }

@@ -1,5 +1,6 @@
 # a DMA started but never waited leaves its semaphore non-zero at kernel exit (a TPU crashes;
-# JAX's TPU interpret mode prints "Semaphore ... has non-zero count"; interpret=True ignores it)
+# JAX's TPU interpret mode never runs the copy (on_wait) or prints "Semaphore ... has non-zero
+# count" (eager); interpret=True ignores it)
 import jax
 import jax.numpy as jnp
 from jax.experimental import pallas as pl

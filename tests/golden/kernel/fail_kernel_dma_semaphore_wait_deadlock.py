@@ -8,7 +8,7 @@ from jax.experimental.pallas import tpu as pltpu
 
 def kernel(x_ref, o_ref, sems):
     pl.semaphore_signal(sems.at[0])
-    pl.semaphore_wait(sems.at[1])  # error: deadlock: this wait on semaphore `sems` (element 1)
+    pl.semaphore_wait(sems.at[1])  # error: deadlock: this wait on semaphore `sems[1]`
     pl.semaphore_wait(sems.at[0])
     o_ref[...] = x_ref[...]
 

@@ -221,6 +221,25 @@ print(out.tolist())
             "[4, 5, 6, 7, 0, 1, 2, 3]\n");
 }
 
+TEST(Dma, CopiesReachSmemAndTheirViews) {
+  // HBM -> SMEM scratch, then one scalar row of it into an SMEM output through a traced view.
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_hbm, o_ref, table, sem):
+    pltpu.sync_copy(x_hbm, table)
+    i = table[0, 1]
+    pltpu.sync_copy(table.at[i], o_ref)
+
+
+x = jnp.array([[0, 2, 0], [0, 0, 0], [7, 8, 9]], jnp.int32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((3,), jnp.int32),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec(memory_space=pltpu.SMEM),
+                     scratch_shapes=[pltpu.SMEM((3, 3), jnp.int32), pltpu.SemaphoreType.DMA])(x)
+print(out.tolist())
+)"),
+            "[7, 8, 9]\n");
+}
+
 // ---- Regular semaphores --------------------------------------------------------------------
 
 TEST(Dma, RegularSemaphoreWaitWithoutDecrementOnlyChecks) {
@@ -441,6 +460,25 @@ TEST(Dma, StaticMistakesAreTraceErrors) {
     EXPECT_NE(r.error_message.find(c.message), std::string::npos) << r.error_message;
     EXPECT_EQ(r.error_line, 3) << c.body;
   }
+}
+
+TEST(Dma, BoolCopiesAreRejectedOnTpuOnly) {
+  std::string program = R"(
+def kernel(m_hbm, o_ref, buf, sem):
+    pltpu.sync_copy(m_hbm, buf)
+    o_ref[...] = buf[...].astype(jnp.int32)
+
+
+m = jnp.arange(4) > 1
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((4,), jnp.int32),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     scratch_shapes=[pltpu.VMEM((4,), jnp.bool_), pltpu.SemaphoreType.DMA])(m)
+print(out.tolist())
+)";
+  KernelRun r = RunKernelProgram(program);
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("DMAs with bool dtypes are not supported."), std::string::npos);
+  EXPECT_EQ(KernelOutput(program, Interpret()), "[0, 0, 1, 1]\n");
 }
 
 TEST(Dma, DmasOutsideAKernelAreAnError) {
