@@ -36,25 +36,21 @@ MemRegion RegionOf(const RefBuffer& buffer, const array::Array& view) {
   for (int64_t n : view.shape()) {
     if (n == 0) return region;
   }
+  // The first and last elements of a box view are its corners: unravel both offsets against the
+  // buffer's row-major strides.
   const array::Shape& shape = buffer.data.shape();
-  std::vector<int64_t> strides = array::ContiguousStrides(shape);
   int64_t first = view.offset() - buffer.data.offset();
   int64_t last = first;
   for (size_t d = 0; d < view.shape().size(); ++d) {
     last += (view.shape()[d] - 1) * view.strides()[d];
   }
-  region.lo.resize(shape.size());
-  region.hi.resize(shape.size());
-  for (size_t d = 0; d < shape.size(); ++d) {
-    region.lo[d] = strides[d] ? first / strides[d] : 0;
-    region.hi[d] = strides[d] ? last / strides[d] : 0;
-    if (strides[d]) {
-      first %= strides[d];
-      last %= strides[d];
-    }
-  }
-  // A box view's first and last elements are its corners; for each dimension order them.
-  for (size_t d = 0; d < shape.size(); ++d) {
+  region.rank = shape.size();
+  for (size_t d = shape.size(); d-- > 0;) {
+    int64_t n = std::max<int64_t>(shape[d], 1);
+    region.lo[d] = first % n;
+    region.hi[d] = last % n;
+    first /= n;
+    last /= n;
     if (region.lo[d] > region.hi[d]) std::swap(region.lo[d], region.hi[d]);
   }
   region.empty = false;
@@ -63,7 +59,7 @@ MemRegion RegionOf(const RefBuffer& buffer, const array::Array& view) {
 
 bool Overlaps(const MemRegion& a, const MemRegion& b) {
   if (a.empty || b.empty || a.buffer != b.buffer) return false;
-  for (size_t d = 0; d < a.lo.size(); ++d) {
+  for (size_t d = 0; d < a.rank; ++d) {
     if (a.hi[d] < b.lo[d] || b.hi[d] < a.lo[d]) return false;
   }
   return true;
@@ -131,7 +127,6 @@ void DmaEngine::Fail(SourceSpan span, std::string message, std::vector<std::stri
 }
 
 void DmaEngine::Record(DmaEvent::Kind kind, const Instr& instr, int64_t amount, std::string what) {
-  if (!options_.timeline) return;
   if (counters_.timeline.size() >= kMaxTimelineEvents) {
     ++counters_.timeline_dropped;
     return;
@@ -175,8 +170,11 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
   ++counters_.dma_count;
   counters_.dma_bytes[{kernel_.refs[copy.src.ref].space, kernel_.refs[copy.dst.ref].space}] +=
       bytes;
-  Record(DmaEvent::Kind::kStart, instr, bytes,
-         fmt::format("{} -> {}", kernel_.refs[copy.src.ref].name, kernel_.refs[copy.dst.ref].name));
+  if (options_.timeline) {
+    Record(
+        DmaEvent::Kind::kStart, instr, bytes,
+        fmt::format("{} -> {}", kernel_.refs[copy.src.ref].name, kernel_.refs[copy.dst.ref].name));
+  }
   SemaphoreState& state = State(sem);
   state.last_span = state.signal_span = instr.span;
   state.last_point = state.signal_point = point_;
@@ -187,16 +185,18 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
     return;
   }
   for (const Copy& other : inflight_) {
-    std::string hint = fmt::format(
-        "wait for the DMA of {} (`.wait()`) before starting this one, or use another buffer",
-        Where(other));
+    auto hint = [&] {
+      return std::vector<std::string>{fmt::format(
+          "wait for the DMA of {} (`.wait()`) before starting this one, or use another buffer",
+          Where(other))};
+    };
     if (Overlaps(copy.dst.region, other.dst.region)) {
       Fail(
           instr.span,
           fmt::format("two DMAs in flight write overlapping memory: this DMA {} (grid step {}) "
                       "writes {} where the DMA {} started at {} is still writing",
                       Describe(copy), Step(), RefName(copy.dst.ref), Describe(other), Where(other)),
-          {hint});
+          hint());
     }
     if (Overlaps(copy.src.region, other.dst.region)) {
       Fail(
@@ -204,7 +204,7 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
           fmt::format("DMA race: this DMA {} (grid step {}) reads {} while the DMA {} started "
                       "at {} is still writing it",
                       Describe(copy), Step(), RefName(copy.src.ref), Describe(other), Where(other)),
-          {hint});
+          hint());
     }
     if (Overlaps(copy.dst.region, other.src.region)) {
       Fail(
@@ -212,7 +212,7 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
           fmt::format("DMA race: this DMA {} (grid step {}) writes {} while the DMA {} started "
                       "at {} is still reading it",
                       Describe(copy), Step(), RefName(copy.dst.ref), Describe(other), Where(other)),
-          {hint});
+          hint());
     }
   }
   if (options_.dma_mode == DmaMode::kEager) Land(copy);
@@ -220,7 +220,7 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
 }
 
 void DmaEngine::Wait(const Instr& instr, SemaphoreSlot sem, int64_t bytes) {
-  Record(DmaEvent::Kind::kWait, instr, bytes, ShortSemName(sem));
+  if (options_.timeline) Record(DmaEvent::Kind::kWait, instr, bytes, ShortSemName(sem));
   SemaphoreState& state = State(sem);
   if (!detect()) {
     // JAX interpret=True never blocks: the count may go negative.
@@ -266,7 +266,7 @@ void DmaEngine::Wait(const Instr& instr, SemaphoreSlot sem, int64_t bytes) {
 }
 
 void DmaEngine::Signal(const Instr& instr, SemaphoreSlot sem, int64_t amount) {
-  Record(DmaEvent::Kind::kSignal, instr, amount, ShortSemName(sem));
+  if (options_.timeline) Record(DmaEvent::Kind::kSignal, instr, amount, ShortSemName(sem));
   SemaphoreState& state = State(sem);
   state.count += amount;
   state.last_span = state.signal_span = instr.span;
@@ -276,7 +276,7 @@ void DmaEngine::Signal(const Instr& instr, SemaphoreSlot sem, int64_t amount) {
 
 void DmaEngine::SemaphoreWait(const Instr& instr, SemaphoreSlot sem, int64_t value,
                               bool decrement) {
-  Record(DmaEvent::Kind::kSemaphoreWait, instr, value, ShortSemName(sem));
+  if (options_.timeline) Record(DmaEvent::Kind::kSemaphoreWait, instr, value, ShortSemName(sem));
   SemaphoreState& state = State(sem);
   if (detect() && state.count < value) {
     std::vector<std::string> notes;
@@ -305,24 +305,26 @@ int64_t DmaEngine::Read(SemaphoreSlot sem) const { return State(sem).count; }
 void DmaEngine::CheckAccess(const Instr& instr, RefId ref, const MemRegion& region,
                             bool is_write) const {
   for (const Copy& copy : inflight_) {
-    std::string hint = fmt::format(
-        "wait for the copy (`.wait()` on its descriptor) before touching its {}; until then "
-        "the DMA engine may still be moving the data",
-        is_write ? "source or destination" : "destination");
+    auto hint = [&] {
+      return std::vector<std::string>{fmt::format(
+          "wait for the copy (`.wait()` on its descriptor) before touching its {}; until then "
+          "the DMA engine may still be moving the data",
+          is_write ? "source or destination" : "destination")};
+    };
     if (Overlaps(region, copy.dst.region)) {
       Fail(instr.span,
            fmt::format("DMA race: {} {} in grid step {} while the DMA {} started at {} is "
                        "still writing it",
                        is_write ? "write to" : "read of", RefName(ref), Step(), Describe(copy),
                        Where(copy)),
-           {hint});
+           hint());
     }
     if (is_write && Overlaps(region, copy.src.region)) {
       Fail(instr.span,
            fmt::format("DMA race: write to {} in grid step {} while the DMA {} started at {} is "
                        "still reading it",
                        RefName(ref), Step(), Describe(copy), Where(copy)),
-           {hint});
+           hint());
     }
   }
 }

@@ -8,6 +8,7 @@
 // kernel every copy must have been waited and every semaphore must be zero.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -25,7 +26,8 @@ namespace pz::tpu {
 // buffer (inclusive bounds). Strided views are over-approximated by their box.
 struct MemRegion {
   const RefBuffer* buffer = nullptr;
-  std::vector<int64_t> lo, hi;
+  size_t rank = 0;
+  std::array<int64_t, array::kMaxRank> lo{}, hi{};  // the first `rank` entries
   bool empty = true;
 };
 MemRegion RegionOf(const RefBuffer& buffer, const array::Array& view);

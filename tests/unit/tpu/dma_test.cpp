@@ -573,8 +573,11 @@ TEST(DmaRegion, ViewsAreBoxesInTheBuffersCoordinates) {
   array::Array view = buffer.data.View({2, 4}, {8, 1}, 1 * 8 + 3);
   MemRegion region = RegionOf(buffer, view);
   ASSERT_FALSE(region.empty);
-  EXPECT_EQ(region.lo, (std::vector<int64_t>{1, 3}));
-  EXPECT_EQ(region.hi, (std::vector<int64_t>{2, 6}));
+  ASSERT_EQ(region.rank, 2u);
+  EXPECT_EQ(region.lo[0], 1);
+  EXPECT_EQ(region.lo[1], 3);
+  EXPECT_EQ(region.hi[0], 2);
+  EXPECT_EQ(region.hi[1], 6);
   // Column 7 of every row does not overlap; column 6 of row 0..1 does.
   EXPECT_FALSE(Overlaps(region, RegionOf(buffer, buffer.data.View({4}, {8}, 7))));
   EXPECT_TRUE(Overlaps(region, RegionOf(buffer, buffer.data.View({2}, {8}, 6))));
