@@ -18,6 +18,9 @@ using kernel::RefId;
 
 namespace {
 
+// More outstanding copies than any TPU queues; also bounds the pairwise overlap checks.
+constexpr size_t kMaxInFlight = 4096;
+
 std::string PointString(const std::vector<int64_t>& point) {
   std::string s = "(";
   for (size_t i = 0; i < point.size(); ++i) s += (i ? ", " : "") + std::to_string(point[i]);
@@ -214,6 +217,14 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
                       Describe(copy), Step(), RefName(copy.dst.ref), Describe(other), Where(other)),
           hint());
     }
+  }
+  if (inflight_.size() >= kMaxInFlight) {
+    Fail(instr.span,
+         fmt::format("too many DMAs in flight: this is the {}th copy started (grid step {}) "
+                     "without a wait in between",
+                     inflight_.size() + 1, Step()),
+         {"a TPU's DMA engines queue far fewer outstanding copies; wait for earlier copies "
+          "before starting more"});
   }
   if (options_.dma_mode == DmaMode::kEager) Land(copy);
   inflight_.push_back(std::move(copy));

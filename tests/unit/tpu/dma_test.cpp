@@ -412,6 +412,27 @@ TEST(Dma, RaceIsReportedInEagerModeToo) {
   EXPECT_NE(r.error_message.find("DMA race: read of `buf`"), std::string::npos);
 }
 
+TEST(Dma, UnboundedCopiesInFlightStopWithAnError) {
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_hbm, o_ref, buf, sem):
+    def body(i, carry):
+        pltpu.make_async_copy(x_hbm.at[pl.ds(0, 1)], buf.at[pl.ds(i, 1)], sem).start()
+        return carry
+
+    jax.lax.fori_loop(0, 5000, body, 0)
+
+
+x = jnp.arange(8, dtype=jnp.float32)
+pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), jnp.float32),
+               in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+               scratch_shapes=[pltpu.VMEM((5000,), jnp.float32), pltpu.SemaphoreType.DMA])(x)
+)");
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("too many DMAs in flight: this is the 4097th copy"),
+            std::string::npos)
+      << r.error_message;
+}
+
 TEST(Dma, OutOfBoundsTracedStartIsAnIndexError) {
   KernelRun r = RunKernelProgram(R"(
 def kernel(x_hbm, o_ref, buf, sem):
