@@ -245,6 +245,13 @@ void DmaEngine::Wait(const Instr& instr, SemaphoreSlot sem, int64_t bytes) {
   }
   if (state.count < bytes) {
     std::vector<std::string> notes;
+    for (const Copy& copy : inflight_) {
+      if (copy.sem.ref != sem.ref || copy.sem.index != sem.index) continue;
+      notes.push_back(
+          fmt::format("the DMA {} started at {} signals {}, but its {} bytes are "
+                      "fewer than this wait's {}",
+                      Describe(copy), Where(copy), SemName(sem), copy.unconsumed, bytes));
+    }
     if (state.touched) {
       notes.push_back(fmt::format("{} was last signalled or waited at {} in grid step {}",
                                   SemName(sem), line_of_ ? line_of_(state.last_span) : "?",
@@ -255,8 +262,8 @@ void DmaEngine::Wait(const Instr& instr, SemaphoreSlot sem, int64_t bytes) {
         "descriptor of another size or semaphore, blocks forever on a TPU");
     Fail(instr.span,
          fmt::format("deadlock: this wait on DMA semaphore {} (grid step {}) needs {} bytes but "
-                     "the semaphore holds {} and no DMA in flight signals it, so it can never "
-                     "complete",
+                     "the semaphore holds {} and no other DMA in flight signals it, so it can "
+                     "never complete",
                      SemName(sem), Step(), bytes, state.count),
          std::move(notes));
   }

@@ -170,6 +170,19 @@ TEST(Dma, AWaitForFewerBytesLeavesTheCopyInFlight) {
   EXPECT_EQ(r.error_line, 4);  // the start (the body begins on line 4)
 }
 
+TEST(Dma, AWaitForMoreBytesThanInFlightIsADeadlockNamingTheCopy) {
+  KernelRun r = RunKernelProgram(Program(R"(
+    pltpu.make_async_copy(x_hbm.at[pl.ds(0, 4)], buf.at[pl.ds(0, 4)], sem).start()
+    pltpu.make_async_copy(x_hbm, buf, sem).wait()
+    o_ref[...] = buf[...])"));
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error_line, 5);
+  EXPECT_NE(r.error_message.find("needs 32 bytes but the semaphore holds 16"), std::string::npos)
+      << r.error_message;
+  EXPECT_NE(r.rendered.find("its 16 bytes are fewer than this wait's 32"), std::string::npos)
+      << r.rendered;
+}
+
 TEST(Dma, AddAccumulatesIntoTheDestination) {
   EXPECT_EQ(KernelOutput(Program(R"(
     buf[...] = jnp.full((8,), 10.0, jnp.float32)
