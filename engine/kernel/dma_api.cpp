@@ -425,7 +425,6 @@ void InstallDmaApi(Interpreter& interp) {
                         Value(std::make_shared<SemaphoreTypeObject>(kind)));
   }
   pltpu->Set("SemaphoreType", Value(semaphore_type));
-  pl->Set("SemaphoreType", Value(semaphore_type));
 
   Add(interp, *pltpu, "make_async_copy", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "make_async_copy", args, {"src_ref", "dst_ref", "sem"});
