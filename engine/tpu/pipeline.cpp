@@ -194,8 +194,9 @@ class Machine {
         vmem += 2 * array::NumElements(op.ref_shape) * array::ItemSize(op.dtype);
       }
     }
-    for (const kernel::RefType& ref : plan_.scratch) {
-      if (ref.space == kernel::MemorySpace::kVmem) {
+    for (const kernel::RefType& ref : kernel.refs) {  // scratch and run_scoped buffers
+      bool scratch = ref.role == kernel::RefRole::kScratch || ref.role == kernel::RefRole::kScoped;
+      if (scratch && ref.space == kernel::MemorySpace::kVmem) {
         vmem += array::NumElements(ref.shape) * array::ItemSize(ref.dtype);
       }
     }
