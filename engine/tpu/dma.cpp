@@ -440,6 +440,7 @@ void Executor::RunDmaInstr(const Instr& instr) {
   };
   auto endpoint = [&](const kernel::RefPath& path, bool is_write) {
     Window window = Resolve(instr, path, is_write);
+    if (!is_write) NoteRead(instr, path.ref, window);
     const RefBuffer& buffer = *context_.refs[path.ref];
     return DmaEndpoint{.ref = path.ref,
                        .data = window.data,

@@ -195,6 +195,17 @@ int64_t DotFlops(const std::string& name, const std::vector<Array>& in, const Ar
 
 }  // namespace
 
+void Executor::NoteRead(const Instr& instr, kernel::RefId ref, const Window& window) {
+  if (context_.uninitialized != nullptr && !context_.uninitialized->seen && window.tracked &&
+      !AllSet(window.initialized)) {
+    context_.uninitialized->seen = true;
+    context_.uninitialized->span = instr.span;
+    context_.uninitialized->ref = function_.refs[ref].name;
+    context_.uninitialized->grid_point =
+        context_.grid_point ? *context_.grid_point : std::vector<int64_t>{};
+  }
+}
+
 void Executor::RunInstr(const Instr& instr) {
   try {
     switch (instr.op) {
@@ -255,14 +266,7 @@ void Executor::RunInstr(const Instr& instr) {
           context_.dma->CheckAccess(instr, instr.ref.ref,
                                     RegionOf(*context_.refs[instr.ref.ref], window.data), false);
         }
-        if (context_.uninitialized != nullptr && !context_.uninitialized->seen && window.tracked &&
-            !AllSet(window.initialized)) {
-          context_.uninitialized->seen = true;
-          context_.uninitialized->span = instr.span;
-          context_.uninitialized->ref = function_.refs[instr.ref.ref].name;
-          context_.uninitialized->grid_point =
-              context_.grid_point ? *context_.grid_point : std::vector<int64_t>{};
-        }
+        NoteRead(instr, instr.ref.ref, window);
         env_[instr.results[0]] = Copy(window.data);
         return;
       }

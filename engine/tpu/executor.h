@@ -102,6 +102,8 @@ class Executor {
     bool tracked = false;
   };
   Window Resolve(const kernel::Instr& instr, const kernel::RefPath& path, bool is_write);
+  // Records the first read of uninitialised memory (a load, or the source of a DMA).
+  void NoteRead(const kernel::Instr& instr, kernel::RefId ref, const Window& window);
   // DMA and semaphore instructions (dma.cpp holds their semantics).
   void RunDmaInstr(const kernel::Instr& instr);
   [[noreturn]] void Fail(const kernel::Instr& instr, EmulationError::Kind kind, std::string message,
