@@ -1,5 +1,5 @@
-# a copy started in the last grid step to be waited in the next one, which never comes, and a
-# wait in step 0 for a copy nobody started: the wait is a deadlock (a hang on a TPU)
+# each step waits for the previous step's copy before starting its own, but step 0 has no previous
+# copy: its wait can never complete (a hang on a TPU; the pattern needs `pl.when(i > 0)`)
 import jax
 import jax.numpy as jnp
 from jax.experimental import pallas as pl
