@@ -318,7 +318,14 @@ void DmaEngine::SemaphoreWait(const Instr& instr, SemaphoreSlot sem, int64_t val
   state.touched = true;
 }
 
-int64_t DmaEngine::Read(SemaphoreSlot sem) const { return State(sem).count; }
+int64_t DmaEngine::Read(SemaphoreSlot sem) {
+  // A kernel polling a DMA semaphore sees its copies arrive (as time passes on a TPU), so a
+  // busy-wait loop ends; the copies stay in flight until a wait takes their bytes.
+  for (Copy& copy : inflight_) {
+    if (!copy.landed && copy.sem.ref == sem.ref && copy.sem.index == sem.index) Land(copy);
+  }
+  return State(sem).count;
+}
 
 void DmaEngine::CheckAccess(const Instr& instr, RefId ref, const MemRegion& region,
                             bool is_write) const {

@@ -62,7 +62,8 @@ class DmaEngine {
   void Wait(const kernel::Instr& instr, SemaphoreSlot sem, int64_t bytes);
   void Signal(const kernel::Instr& instr, SemaphoreSlot sem, int64_t amount);
   void SemaphoreWait(const kernel::Instr& instr, SemaphoreSlot sem, int64_t value, bool decrement);
-  int64_t Read(SemaphoreSlot sem) const;
+  // pl.semaphore_read: the count, after landing the copies in flight on `sem` (on_wait).
+  int64_t Read(SemaphoreSlot sem);
 
   // True while some copy is in flight (the access checks are skipped otherwise).
   bool busy() const { return !inflight_.empty(); }
