@@ -174,9 +174,9 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
   counters_.dma_bytes[{kernel_.refs[copy.src.ref].space, kernel_.refs[copy.dst.ref].space}] +=
       bytes;
   if (options_.timeline) {
-    Record(
-        DmaEvent::Kind::kStart, instr, bytes,
-        fmt::format("{} -> {}", kernel_.refs[copy.src.ref].name, kernel_.refs[copy.dst.ref].name));
+    Record(DmaEvent::Kind::kStart, instr, bytes,
+           fmt::format("{} -> {} on {}", kernel_.refs[copy.src.ref].name,
+                       kernel_.refs[copy.dst.ref].name, ShortSemName(sem)));
   }
   SemaphoreState& state = State(sem);
   state.last_span = state.signal_span = instr.span;

@@ -51,7 +51,7 @@ struct DmaEvent {
   std::vector<int64_t> point;  // the grid step's indices
   SourceSpan span;             // the instruction
   int64_t amount = 0;          // bytes (DMAs) or the count added / waited for (semaphores)
-  std::string what;            // "x_hbm -> buf" or the semaphore's name
+  std::string what;            // "x_hbm -> buf on sem" or the semaphore's name
 };
 
 struct Counters {

@@ -593,12 +593,13 @@ print(out.tolist())
   EXPECT_EQ(c.timeline[0].kind, DmaEvent::Kind::kStart);
   EXPECT_EQ(c.timeline[1].kind, DmaEvent::Kind::kWait);
   EXPECT_EQ(c.timeline[4].step, 1);
-  EXPECT_EQ(c.timeline[4].what, "x_hbm -> buf");
+  EXPECT_EQ(c.timeline[4].what, "x_hbm -> buf on sync_copy_sem");
   std::string text = FormatDmaStats(c, true, [](SourceSpan) { return std::string("L"); });
   EXPECT_NE(text.find("stats:   DMA: 4 copies, VMEM->HBM 32 B, HBM->VMEM 32 B"), std::string::npos)
       << text;
   EXPECT_NE(
-      text.find("  (1,): start x_hbm -> buf 16B @L; wait sync_copy_sem 16B @L; start buf -> o_hbm"),
+      text.find(
+          "  (1,): start x_hbm -> buf on sync_copy_sem 16B @L; wait sync_copy_sem 16B @L; start "),
       std::string::npos)
       << text;
 }
