@@ -447,7 +447,8 @@ void Executor::RunDmaInstr(const Instr& instr) {
   };
   auto endpoint = [&](const kernel::RefPath& path, bool is_write) {
     Window window = Resolve(instr, path, is_write);
-    if (!is_write) NoteRead(instr, path.ref, window);
+    bool add = instr.op == kernel::Op::kDmaStart && instr.attrs[0] != 0;
+    if (!is_write || add) NoteRead(instr, path.ref, window);  // `add` reads the destination
     const RefBuffer& buffer = *context_.refs[path.ref];
     return DmaEndpoint{.ref = path.ref,
                        .data = window.data,
