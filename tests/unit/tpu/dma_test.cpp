@@ -620,6 +620,72 @@ TEST(Dma, DumpIrListsDmaAndSemaphoreOps) {
   EXPECT_NE(r.output.find("DmaWait #2 -> #1 sem #3 bytes=32"), std::string::npos) << r.output;
 }
 
+// ---- The engine on its own ----------------------------------------------------------------------
+
+// A kernel with refs #0 x (HBM f32[8]), #1 buf (VMEM f32[8]), #2 sem (DMA semaphore) and the
+// buffers behind them.
+struct EngineFixture {
+  kernel::Function kernel;
+  RefBuffer x{.data = array::Ones({8}, array::DType::kFloat32)};
+  RefBuffer buf{.data = array::Zeros({8}, array::DType::kFloat32)};
+  Counters counters;
+  kernel::Instr instr;  // every operation's instruction (no span)
+  EngineFixture() {
+    kernel.refs = {{.name = "x", .shape = {8}, .space = kernel::MemorySpace::kAny},
+                   {.name = "buf", .shape = {8}, .space = kernel::MemorySpace::kVmem},
+                   {.name = "sem",
+                    .shape = {},
+                    .dtype = array::DType::kInt32,
+                    .space = kernel::MemorySpace::kSemaphore,
+                    .role = kernel::RefRole::kScratch,
+                    .semaphore = kernel::SemaphoreKind::kDma}};
+  }
+  // The elements [lo, lo + n) of `b` (ref `ref`) as a copy endpoint.
+  DmaEndpoint End(kernel::RefId ref, RefBuffer& b, int64_t lo, int64_t n) {
+    array::Array view = b.data.View({n}, {1}, lo);
+    return {.ref = ref, .data = view, .region = RegionOf(b, view)};
+  }
+};
+
+TEST(DmaEngine, WaitsLandAndRetireCopiesOldestFirst) {
+  EngineFixture f;
+  EmulatorOptions options = Tpu();
+  DmaEngine dma(f.kernel, options, nullptr, f.counters);
+  SemaphoreSlot sem{.ref = 2};
+  dma.Start(f.instr, f.End(0, f.x, 0, 4), f.End(1, f.buf, 0, 4), sem, false);
+  dma.Start(f.instr, f.End(0, f.x, 4, 4), f.End(1, f.buf, 4, 4), sem, false);
+  EXPECT_EQ(f.buf.data.GetDouble(0), 0);  // on_wait: nothing landed yet
+  dma.Wait(f.instr, sem, 16);
+  EXPECT_EQ(f.buf.data.GetDouble(0), 1);  // the first copy landed and was taken
+  EXPECT_EQ(f.buf.data.GetDouble(4), 0);
+  EXPECT_TRUE(dma.busy());
+  // The second copy still writes buf[4:8]: reading it races, reading buf[0:4] does not.
+  dma.CheckAccess(f.instr, 1, RegionOf(f.buf, f.buf.data.View({4}, {1}, 0)), false);
+  EXPECT_THROW(dma.CheckAccess(f.instr, 1, RegionOf(f.buf, f.buf.data.View({1}, {1}, 5)), false),
+               EmulationError);
+  EXPECT_THROW(dma.Finish(), EmulationError);
+  dma.Wait(f.instr, sem, 16);
+  EXPECT_FALSE(dma.busy());
+  EXPECT_EQ(dma.Read(sem), 0);
+  dma.Finish();
+  EXPECT_THROW(dma.Wait(f.instr, sem, 16), EmulationError);  // nothing left to wait for
+  EXPECT_EQ(f.counters.dma_count, 2);
+}
+
+TEST(DmaEngine, InterpretSemanticsNeverBlocksOrComplains) {
+  EngineFixture f;
+  EmulatorOptions options = Interpret();
+  DmaEngine dma(f.kernel, options, nullptr, f.counters);
+  SemaphoreSlot sem{.ref = 2};
+  dma.Start(f.instr, f.End(0, f.x, 0, 8), f.End(1, f.buf, 0, 8), sem, false);
+  EXPECT_EQ(f.buf.data.GetDouble(7), 1);  // copied at once
+  EXPECT_FALSE(dma.busy());
+  dma.Wait(f.instr, sem, 32);
+  dma.Wait(f.instr, sem, 32);
+  EXPECT_EQ(dma.Read(sem), -32);
+  dma.Finish();
+}
+
 // ---- Memory regions ----------------------------------------------------------------------------
 
 TEST(DmaRegion, ViewsAreBoxesInTheBuffersCoordinates) {
