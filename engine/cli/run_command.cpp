@@ -43,8 +43,9 @@ std::optional<int> ParseRunOptions(const std::vector<std::string>& args, RunOpti
       options.emulator.dump_ir = true;
     } else if (arg == "--stats") {
       options.emulator.stats = true;
-    } else if (arg == "--timeline") {
+    } else if (arg == "--timeline") {  // implies --stats
       options.emulator.timeline = true;
+      options.emulator.stats = true;
     } else if (arg == "--dma" || arg.rfind("--dma=", 0) == 0) {
       std::optional<std::string> text =
           arg == "--dma" ? value("--dma") : std::optional(arg.substr(6));
