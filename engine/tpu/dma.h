@@ -1,11 +1,14 @@
 // The DMA engine and semaphores of the emulated core, and the detector that turns DMA mistakes
 // into errors (pallas-semantics.md §7, §10.5). DMA semaphores count bytes: a copy signals its
 // semaphore with its size when its data lands, and a wait blocks until the count reaches its own
-// copy's size, then subtracts it. A single core cannot block, so a wait that nothing in flight
-// can satisfy is reported as a deadlock instead of hanging. Copies stay "in flight" from their
-// start until a wait consumes their bytes; while in flight, reading their destination, writing
-// their source or destination, or starting an overlapping copy is a race. At the end of the
-// kernel every copy must have been waited and every semaphore must be zero.
+// copy's size, then subtracts it. Data lands at the start (eager) or, by default, at the wait
+// that needs it (on_wait: the copies on that semaphore land oldest first). A single core cannot
+// block, so a wait that nothing in flight can satisfy is reported as a deadlock instead of
+// hanging. Copies stay "in flight" from their start until waits take their bytes (oldest copy
+// first, whatever descriptor waits); while in flight, reading their destination, writing their
+// source or destination, or starting an overlapping copy is a race. At the end of the kernel
+// every copy must have been waited and every semaphore must be zero. In `interpret` semantics
+// (JAX interpret=True) copies land at the start and nothing blocks or is checked.
 #pragma once
 
 #include <array>
