@@ -182,8 +182,9 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
   state.last_span = state.signal_span = instr.span;
   state.last_point = state.signal_point = point_;
   state.touched = true;
-  if (!detect()) {
-    // JAX interpret=True: the copy happens at once and nothing is tracked.
+  if (!detect() || bytes == 0) {
+    // JAX interpret=True: the copy happens at once and nothing is tracked (an empty copy has
+    // nothing to track either).
     Land(copy);
     return;
   }

@@ -188,6 +188,13 @@ TEST(Dma, AWaitForMoreBytesThanInFlightIsADeadlockNamingTheCopy) {
       << r.rendered;
 }
 
+TEST(Dma, AnEmptyCopyNeedsNoWait) {
+  EXPECT_EQ(KernelOutput(Program(R"(
+    pltpu.make_async_copy(x_hbm.at[pl.ds(0, 0)], buf.at[pl.ds(0, 0)], sem).start()
+    o_ref[...] = jnp.zeros((8,), jnp.float32))")),
+            "[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]\n");
+}
+
 TEST(Dma, AddAccumulatesIntoTheDestination) {
   EXPECT_EQ(KernelOutput(Program(R"(
     buf[...] = jnp.full((8,), 10.0, jnp.float32)
