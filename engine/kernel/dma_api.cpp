@@ -445,6 +445,18 @@ void InstallDmaApi(Interpreter& interp) {
     return Value();
   });
 
+  for (const char* name :
+       {"make_async_remote_copy", "async_remote_copy", "get_barrier_semaphore"}) {
+    Add(interp, *pltpu, name, [name](Interpreter& interp, CallArgs&) -> Value {
+      interp.RaiseWithNotes(interp.types().not_implemented_error,
+                            fmt::format("pltpu.{} is not supported: the emulator runs one "
+                                        "TensorCore of one device",
+                                        name),
+                            {"local copies (`pltpu.make_async_copy`) and regular semaphores "
+                             "work; remote DMAs and barriers need several devices"});
+    });
+  }
+
   auto signal = [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(
         interp, "semaphore_signal", args,

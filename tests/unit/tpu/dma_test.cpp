@@ -542,6 +542,15 @@ print(out.tolist())
   EXPECT_EQ(KernelOutput(program, Interpret()), "[0, 0, 1, 1]\n");
 }
 
+TEST(Dma, RemoteCopiesAreReportedAsUnsupported) {
+  KernelRun r = RunKernelProgram(
+      Program("    pltpu.make_async_remote_copy(x_hbm, buf, sem, sem, device_id=1).start()"));
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("pltpu.make_async_remote_copy is not supported"),
+            std::string::npos)
+      << r.error_message;
+}
+
 TEST(Dma, DmasOutsideAKernelAreAnError) {
   KernelRun r = RunKernelProgram("pltpu.make_async_copy(1, 2, 3)\n");
   ASSERT_TRUE(r.error);
