@@ -157,13 +157,10 @@ int RunCommand(const std::vector<std::string>& args) {
                    static_cast<long long>(c.grid_steps), static_cast<long long>(c.hbm_bytes_read),
                    static_cast<long long>(c.hbm_bytes_written), static_cast<long long>(c.flops),
                    static_cast<long long>(c.vmem_high_water));
-      std::fputs(tpu::FormatDmaStats(c, options.emulator.timeline,
-                                     [&](SourceSpan s) {
-                                       return std::to_string(
-                                           sources.Get(s.file).Locate(s.begin).line);
-                                     })
-                     .c_str(),
-                 stderr);
+      auto line_of = [&](SourceSpan s) {
+        return std::to_string(sources.Get(s.file).Locate(s.begin).line);
+      };
+      std::fputs(tpu::FormatDmaStats(c, options.emulator.timeline, line_of).c_str(), stderr);
     }
   }
   if (error) {
