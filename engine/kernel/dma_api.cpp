@@ -500,6 +500,35 @@ void InstallDmaApi(Interpreter& interp) {
     Add(interp, *module, "semaphore_read", read);
   }
 
+  // pl.with_scoped(*types, **kw_types)(f)(*args): f(*args, *refs, **kw_refs) under run_scoped.
+  Add(interp, *pl, "with_scoped", [](Interpreter& interp, CallArgs& args) {
+    std::vector<Value> types = args.positional;
+    std::vector<std::pair<std::string, Value>> kw_types;
+    for (const auto& [key, value] : args.keywords) {
+      if (key != "collective_axes") kw_types.emplace_back(key, value);
+    }
+    return interp.MakeBuiltin(
+        "with_scoped", [types, kw_types](Interpreter& interp, CallArgs& decorator) {
+          auto f = eval::BindArgs(interp, "with_scoped(...)", decorator, {"f"});
+          Value fn = *f[0];
+          return interp.MakeBuiltin(
+              "scoped", [fn, types, kw_types](Interpreter& interp, CallArgs& call) {
+                std::vector<Value> outer = call.positional;
+                std::vector<std::string> names = ParamNames(fn);
+                names.erase(names.begin(), names.begin() + std::min(outer.size(), names.size()));
+                Value body = interp.MakeBuiltin("scoped_body",
+                                                [fn, outer](Interpreter& interp, CallArgs& refs) {
+                                                  CallArgs inner{.span = interp.current_span()};
+                                                  inner.positional = outer;
+                                                  for (const Value& r : refs.positional)
+                                                    inner.positional.push_back(r);
+                                                  inner.keywords = refs.keywords;
+                                                  return interp.Call(fn, std::move(inner));
+                                                });
+                return RunScoped(interp, body, types, kw_types, names);
+              });
+        });
+  });
   Add(interp, *pl, "run_scoped", [](Interpreter& interp, CallArgs& args) {
     if (args.positional.empty()) {
       interp.Raise(interp.types().type_error, "run_scoped() missing required argument: 'f'");

@@ -365,6 +365,27 @@ print(out.tolist())
             "[90]\n");
 }
 
+TEST(Dma, WithScopedPassesTheCallsArgumentsFirst) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_hbm, o_ref):
+    @pl.with_scoped(pltpu.VMEM((4,), jnp.int32), sem=pltpu.SemaphoreType.DMA)
+    def total(offset, buf, sem):
+        pltpu.make_async_copy(x_hbm.at[pl.ds(offset, 4)], buf, sem).start()
+        pltpu.make_async_copy(x_hbm.at[pl.ds(offset, 4)], buf, sem).wait()
+        return jnp.sum(buf[...])
+
+    o_ref[0] = total(0) * 100 + total(4)
+
+
+x = jnp.arange(8, dtype=jnp.int32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((1,), jnp.int32),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec(memory_space=pltpu.SMEM))(x)
+print(out.tolist())
+)"),
+            "[622]\n");  // 6 * 100 + 22
+}
+
 TEST(Dma, ACopyStillInFlightWhenItsScopeEndsIsAnError) {
   KernelRun r = RunKernelProgram(R"(
 def kernel(x_hbm, o_ref):
