@@ -11,6 +11,7 @@
 #include "eval/interpreter.h"
 #include "lang/ast_printer.h"
 #include "lang/parser.h"
+#include "tpu/dma.h"
 #include "tpu/pallas_call.h"
 
 namespace pz::cli {
@@ -43,6 +44,19 @@ std::optional<int> ParseRunOptions(const std::vector<std::string>& args, RunOpti
       options.emulator.dump_ir = true;
     } else if (arg == "--stats") {
       options.emulator.stats = true;
+    } else if (arg == "--timeline") {  // implies --stats
+      options.emulator.timeline = true;
+      options.emulator.stats = true;
+    } else if (arg == "--dma" || arg.rfind("--dma=", 0) == 0) {
+      std::optional<std::string> text =
+          arg == "--dma" ? value("--dma") : std::optional(arg.substr(6));
+      if (text == "on_wait") {
+        options.emulator.dma_mode = tpu::DmaMode::kOnWait;
+      } else if (text == "eager") {
+        options.emulator.dma_mode = tpu::DmaMode::kEager;
+      } else {
+        return UsageError("`--dma` is `on_wait` (the default) or `eager`");
+      }
     } else if (arg == "--lint") {
       options.emulator.lint = true;
     } else if (arg == "--semantics" || arg.rfind("--semantics=", 0) == 0) {
@@ -145,6 +159,10 @@ int RunCommand(const std::vector<std::string>& args) {
                    static_cast<long long>(c.grid_steps), static_cast<long long>(c.hbm_bytes_read),
                    static_cast<long long>(c.hbm_bytes_written), static_cast<long long>(c.flops),
                    static_cast<long long>(c.vmem_high_water));
+      auto line_of = [&](SourceSpan s) {
+        return std::to_string(sources.Get(s.file).Locate(s.begin).line);
+      };
+      std::fputs(tpu::FormatDmaStats(c, options.emulator.timeline, line_of).c_str(), stderr);
     }
   }
   if (error) {

@@ -90,6 +90,25 @@ std::string_view MemorySpaceName(MemorySpace space) {
   return "?";
 }
 
+std::string_view SemaphoreKindName(SemaphoreKind kind) {
+  switch (kind) {
+    case SemaphoreKind::kRegular:
+      return "REGULAR";
+    case SemaphoreKind::kDma:
+      return "DMA";
+    case SemaphoreKind::kBarrier:
+      return "BARRIER";
+  }
+  return "?";
+}
+
+std::vector<const RefPath*> RefPathsOf(const Instr& instr) {
+  std::vector<const RefPath*> paths;
+  if (instr.ref.ref >= 0) paths.push_back(&instr.ref);
+  for (const RefPath& path : instr.copy) paths.push_back(&path);
+  return paths;
+}
+
 std::vector<ValueId> DynamicOperands(const RefPath& path) {
   std::vector<ValueId> ids;
   for (const Indexer& indexer : path.indexers) {
@@ -161,17 +180,31 @@ class Verifier {
 
   void VerifyInstr(const Instr& instr, std::vector<ValueId>& scope) {
     for (ValueId id : instr.operands) Check(id, "operand", &instr);
-    if (instr.op == Op::kLoad || instr.op == Op::kStore) {
-      if (instr.ref.ref < 0 || static_cast<size_t>(instr.ref.ref) >= f_.refs.size()) {
-        Fail(fmt::format("{}: unknown ref {}", OpName(instr.op), instr.ref.ref));
+    bool needs_ref = instr.op == Op::kLoad || instr.op == Op::kStore || instr.op == Op::kDmaStart ||
+                     instr.op == Op::kDmaWait || instr.op == Op::kSemaphoreSignal ||
+                     instr.op == Op::kSemaphoreWait || instr.op == Op::kSemaphoreRead;
+    if (needs_ref && instr.ref.ref < 0) Fail(fmt::format("{}: no ref", OpName(instr.op)));
+    if ((instr.op == Op::kDmaStart || instr.op == Op::kDmaWait) && instr.copy.size() != 2) {
+      Fail(fmt::format("{}: needs a source and a destination", OpName(instr.op)));
+    }
+    for (const RefPath* path : RefPathsOf(instr)) {
+      if (static_cast<size_t>(path->ref) >= f_.refs.size()) {
+        Fail(fmt::format("{}: unknown ref {}", OpName(instr.op), path->ref));
       }
-      for (ValueId id : DynamicOperands(instr.ref)) Check(id, "index", &instr);
+      for (ValueId id : DynamicOperands(*path)) Check(id, "index", &instr);
+    }
+    if (instr.op == Op::kRunScoped) {
+      for (int64_t ref : instr.attrs) {
+        if (ref < 0 || static_cast<size_t>(ref) >= f_.refs.size()) {
+          Fail(fmt::format("RunScoped: unknown ref {}", ref));
+        }
+      }
     }
     if (instr.op == Op::kConstant && !instr.constant) Fail("Constant without a value");
     if ((instr.op == Op::kApply) && !instr.apply) Fail("Apply without a function");
     for (const Region& region : instr.regions) {
       VerifyRegion(region, scope);
-      if (instr.op == Op::kCond || instr.op == Op::kSwitch) {
+      if (instr.op == Op::kCond || instr.op == Op::kSwitch || instr.op == Op::kRunScoped) {
         if (region.yields.size() != instr.results.size()) {
           Fail(fmt::format("{}: a branch yields {} values for {} results", OpName(instr.op),
                            region.yields.size(), instr.results.size()));
@@ -197,8 +230,10 @@ class Printer {
     for (size_t i = 0; i < f_.refs.size(); ++i) {
       const RefType& ref = f_.refs[i];
       out_ += fmt::format("{}\n    #{} {}: {} {}", i ? "," : "", i, ref.name,
-                          MemorySpaceName(ref.space),
+                          ref.space == MemorySpace::kSemaphore ? SemaphoreKindName(ref.semaphore)
+                                                               : MemorySpaceName(ref.space),
                           TypeToString({.shape = ref.shape, .dtype = ref.dtype}));
+      if (ref.role == RefRole::kScoped) out_ += " scoped";
     }
     out_ += ")";
     if (!f_.body.params.empty()) out_ += " params " + Values(f_.body.params);
@@ -286,6 +321,23 @@ class Printer {
         break;
       case Op::kDebugPrint:
         line += fmt::format(" \"{}\"", instr.text);
+        break;
+      case Op::kDmaStart:
+      case Op::kDmaWait:
+        line += fmt::format(" {} -> {} sem {}", Path(instr.copy[0]), Path(instr.copy[1]),
+                            Path(instr.ref));
+        if (instr.op == Op::kDmaWait) line += fmt::format(" bytes={}", instr.attrs[0]);
+        if (instr.op == Op::kDmaStart && instr.attrs[0]) line += " add";
+        break;
+      case Op::kSemaphoreSignal:
+      case Op::kSemaphoreRead:
+        line += " " + Path(instr.ref);
+        break;
+      case Op::kSemaphoreWait:
+        line += " " + Path(instr.ref) + (instr.attrs[0] ? "" : " no-decrement");
+        break;
+      case Op::kRunScoped:
+        for (int64_t ref : instr.attrs) line += fmt::format(" #{}", ref);
         break;
       default:
         break;

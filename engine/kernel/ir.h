@@ -42,8 +42,14 @@ std::string TypeToString(const ValueType& type);
 enum class MemorySpace : uint8_t { kVmem, kSmem, kAny, kSemaphore };
 std::string_view MemorySpaceName(MemorySpace space);
 
-// What a ref of the kernel (or of an index map) stands for.
-enum class RefRole : uint8_t { kPrefetch, kInput, kOutput, kScratch };
+// The kind of a semaphore ref (`pltpu.SemaphoreType`): DMA semaphores count bytes and are waited
+// through copy descriptors; regular (and barrier) ones through pl.semaphore_wait.
+enum class SemaphoreKind : uint8_t { kRegular, kDma, kBarrier };
+std::string_view SemaphoreKindName(SemaphoreKind kind);
+
+// What a ref of the kernel (or of an index map) stands for. kScoped: a buffer of pl.run_scoped,
+// fresh each time its scope is entered.
+enum class RefRole : uint8_t { kPrefetch, kInput, kOutput, kScratch, kScoped };
 
 struct RefType {
   std::string name;  // the kernel parameter's name ("x_ref"), for diagnostics
@@ -51,7 +57,8 @@ struct RefType {
   array::DType dtype = array::DType::kFloat32;
   MemorySpace space = MemorySpace::kVmem;
   RefRole role = RefRole::kInput;
-  int operand = 0;  // index among the refs of its role
+  int operand = 0;                                    // index among the refs of its role
+  SemaphoreKind semaphore = SemaphoreKind::kRegular;  // space == kSemaphore only
 };
 
 // One dimension of a ref index: an integer (removes the dimension) or a strided window of
@@ -91,8 +98,9 @@ struct Instr {
   std::vector<ValueId> results;
   std::vector<ValueId> operands;
   std::vector<int64_t> attrs;
-  std::string text;  // Apply: the function's name; DebugPrint: the format
-  RefPath ref;       // Load, Store
+  std::string text;           // Apply: the function's name; DebugPrint: the format
+  RefPath ref;                // Load, Store; the semaphore of DMA and semaphore ops
+  std::vector<RefPath> copy;  // DmaStart, DmaWait: {source, destination}
   std::shared_ptr<const array::Array> constant;  // Constant
   std::shared_ptr<const ApplyFn> apply;          // Apply, DebugPrint
   std::vector<Region> regions;
@@ -108,6 +116,8 @@ struct Function {
 
 // The value ids an indexer reads (its dynamic starts), in order.
 std::vector<ValueId> DynamicOperands(const RefPath& path);
+// The ref paths an instruction reaches: `ref` (when set), then `copy`.
+std::vector<const RefPath*> RefPathsOf(const Instr& instr);
 // The shape of a ref after applying `indexers` to `shape` (int dims removed).
 array::Shape IndexedShape(array::Shape shape, const std::vector<Indexer>& indexers);
 

@@ -6,6 +6,7 @@
 #include "eval/array_object.h"
 #include "eval/builtin_support.h"
 #include "kernel/control_flow.h"
+#include "kernel/dma_api.h"
 #include "kernel/records.h"
 #include "kernel/trace.h"
 #include "support/check.h"
@@ -466,6 +467,8 @@ void InstallKernelModules(Interpreter& interp) {
                                 .keywords = {{"axis", *bound[2]}},
                                 .span = interp.current_span()});
   });
+
+  InstallDmaApi(interp);
 }
 
 }  // namespace pz::kernel

@@ -279,6 +279,11 @@ Value RefObject::Load(const Value& key) {
   access.indexers.push_back(indexer);
   array::Shape result = IndexedShape(shape, {indexer});
   const RefType& ref = base();
+  if (ref.space == MemorySpace::kSemaphore) {
+    interp.RaiseWithNotes(interp.types().type_error,
+                          fmt::format("`{}` is a semaphore, which cannot be loaded", ref.name),
+                          {"read its count with `pl.semaphore_read(sem)`"});
+  }
   if (ref.space == MemorySpace::kAny && trace->options().tpu_rules) {
     interp.RaiseWithNotes(
         interp.types().value_error,
@@ -315,6 +320,11 @@ void RefObject::Store(const Value& key, const Value& value) {
   access.indexers.push_back(indexer);
   array::Shape expected = IndexedShape(shape, {indexer});
   const RefType& ref = base();
+  if (ref.space == MemorySpace::kSemaphore) {
+    interp.RaiseWithNotes(t.type_error,
+                          fmt::format("`{}` is a semaphore, which cannot be stored to", ref.name),
+                          {"change its count with `pl.semaphore_signal` / `pl.semaphore_wait`"});
+  }
   if (ref.space == MemorySpace::kAny && trace->options().tpu_rules) {
     interp.RaiseWithNotes(
         t.value_error,

@@ -10,6 +10,7 @@
 #include "array/elementwise.h"
 #include "eval/interpreter.h"
 #include "support/check.h"
+#include "tpu/dma.h"
 
 namespace pz::tpu {
 
@@ -94,14 +95,14 @@ void Executor::Fail(const Instr& instr, EmulationError::Kind kind, std::string m
       .kind = kind, .message = std::move(message), .span = instr.span, .notes = std::move(notes)};
 }
 
-Executor::Window Executor::Resolve(const Instr& instr, bool is_write) {
-  const kernel::RefType& ref = function_.refs[instr.ref.ref];
-  RefBuffer* buffer = context_.refs[instr.ref.ref];
+Executor::Window Executor::Resolve(const Instr& instr, const kernel::RefPath& path, bool is_write) {
+  const kernel::RefType& ref = function_.refs[path.ref];
+  RefBuffer* buffer = context_.refs[path.ref];
   PZ_CHECK(buffer != nullptr);
   array::Shape shape = buffer->data.shape();
   std::vector<int64_t> strides = buffer->data.strides();
   int64_t offset = buffer->data.offset();
-  for (const kernel::Indexer& indexer : instr.ref.indexers) {
+  for (const kernel::Indexer& indexer : path.indexers) {
     array::Shape next_shape;
     std::vector<int64_t> next_strides;
     for (size_t d = 0; d < indexer.size(); ++d) {
@@ -194,6 +195,17 @@ int64_t DotFlops(const std::string& name, const std::vector<Array>& in, const Ar
 
 }  // namespace
 
+void Executor::NoteRead(const Instr& instr, kernel::RefId ref, const Window& window) {
+  if (context_.uninitialized != nullptr && !context_.uninitialized->seen && window.tracked &&
+      !AllSet(window.initialized)) {
+    context_.uninitialized->seen = true;
+    context_.uninitialized->span = instr.span;
+    context_.uninitialized->ref = function_.refs[ref].name;
+    context_.uninitialized->grid_point =
+        context_.grid_point ? *context_.grid_point : std::vector<int64_t>{};
+  }
+}
+
 void Executor::RunInstr(const Instr& instr) {
   try {
     switch (instr.op) {
@@ -249,20 +261,21 @@ void Executor::RunInstr(const Instr& instr) {
         return;
       }
       case Op::kLoad: {
-        Window window = Resolve(instr, false);
-        if (context_.uninitialized != nullptr && !context_.uninitialized->seen && window.tracked &&
-            !AllSet(window.initialized)) {
-          context_.uninitialized->seen = true;
-          context_.uninitialized->span = instr.span;
-          context_.uninitialized->ref = function_.refs[instr.ref.ref].name;
-          context_.uninitialized->grid_point =
-              context_.grid_point ? *context_.grid_point : std::vector<int64_t>{};
+        Window window = Resolve(instr, instr.ref, false);
+        if (context_.dma != nullptr && context_.dma->busy()) {
+          context_.dma->CheckAccess(instr, instr.ref.ref,
+                                    RegionOf(*context_.refs[instr.ref.ref], window.data), false);
         }
+        NoteRead(instr, instr.ref.ref, window);
         env_[instr.results[0]] = Copy(window.data);
         return;
       }
       case Op::kStore: {
-        Window window = Resolve(instr, true);
+        Window window = Resolve(instr, instr.ref, true);
+        if (context_.dma != nullptr && context_.dma->busy()) {
+          context_.dma->CheckAccess(instr, instr.ref.ref,
+                                    RegionOf(*context_.refs[instr.ref.ref], window.data), true);
+        }
         const Array& value = env_[instr.operands[0]];
         if (window.data.IsContiguous() && value.IsContiguous() &&
             value.dtype() == window.data.dtype()) {
@@ -344,6 +357,14 @@ void Executor::RunInstr(const Instr& instr) {
         }
         return;
       }
+      case Op::kDmaStart:
+      case Op::kDmaWait:
+      case Op::kSemaphoreSignal:
+      case Op::kSemaphoreWait:
+      case Op::kSemaphoreRead:
+      case Op::kRunScoped:
+        RunDmaInstr(instr);
+        return;
       case Op::kDebugPrint: {
         std::vector<Array> inputs;
         for (ValueId id : instr.operands) inputs.push_back(env_[id]);

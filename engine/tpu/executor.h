@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,13 +43,33 @@ struct UninitializedRead {
   std::vector<int64_t> grid_point;
 };
 
+// One DMA or semaphore operation, for the time-line of `--stats --timeline`.
+struct DmaEvent {
+  enum class Kind { kStart, kWait, kSignal, kSemaphoreWait };
+  Kind kind = Kind::kStart;
+  int64_t step = 0;            // linear grid step
+  std::vector<int64_t> point;  // the grid step's indices
+  SourceSpan span;             // the instruction
+  int64_t amount = 0;          // bytes (DMAs) or the count added / waited for (semaphores)
+  std::string what;            // "x_hbm -> buf on sem" or the semaphore's name
+};
+
 struct Counters {
   int64_t grid_steps = 0;
   int64_t hbm_bytes_read = 0;
   int64_t hbm_bytes_written = 0;
   int64_t flops = 0;
   int64_t vmem_high_water = 0;
+  // DMAs started by the kernel, and their bytes per (source, destination) memory space.
+  int64_t dma_count = 0;
+  std::map<std::pair<kernel::MemorySpace, kernel::MemorySpace>, int64_t> dma_bytes;
+  // Only with EmulatorOptions::timeline; at most kMaxTimelineEvents, then `timeline_dropped`.
+  std::vector<DmaEvent> timeline;
+  int64_t timeline_dropped = 0;
 };
+inline constexpr size_t kMaxTimelineEvents = 10000;
+
+class DmaEngine;
 
 // What the executor needs from the pipeline while running.
 struct ExecContext {
@@ -57,6 +78,7 @@ struct ExecContext {
   Semantics semantics = Semantics::kTpu;
   UninitializedRead* uninitialized = nullptr;  // null: not tracked
   Counters* counters = nullptr;
+  DmaEngine* dma = nullptr;  // DMAs and semaphores; null in index maps
   // Called once per loop iteration and grid step; may throw to stop a runaway kernel.
   std::function<void()> tick;
   // "(2, 0)" for messages.
@@ -79,7 +101,11 @@ class Executor {
     array::Array initialized;  // only when `tracked`
     bool tracked = false;
   };
-  Window Resolve(const kernel::Instr& instr, bool is_write);
+  Window Resolve(const kernel::Instr& instr, const kernel::RefPath& path, bool is_write);
+  // Records the first read of uninitialised memory (a load, or the source of a DMA).
+  void NoteRead(const kernel::Instr& instr, kernel::RefId ref, const Window& window);
+  // DMA and semaphore instructions (dma.cpp holds their semantics).
+  void RunDmaInstr(const kernel::Instr& instr);
   [[noreturn]] void Fail(const kernel::Instr& instr, EmulationError::Kind kind, std::string message,
                          std::vector<std::string> notes = {});
   int64_t ScalarInt(kernel::ValueId id) const;

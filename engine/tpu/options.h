@@ -17,6 +17,16 @@ enum class Semantics {
   kInterpret,
 };
 
+// When the data of a DMA lands in its destination (`tpu` semantics; `interpret` semantics copies
+// at the start, as JAX's interpret=True does).
+enum class DmaMode {
+  // At the wait that consumes it (JAX's TPU interpret mode default): a kernel that reads a
+  // destination without waiting sees stale data, which the race detector also reports.
+  kOnWait,
+  // At `.start()`, the whole copy at once.
+  kEager,
+};
+
 struct EmulatorOptions {
   Semantics semantics = Semantics::kTpu;
   // Record the first read of uninitialised memory (poisoned buffers, padding) and report it when
@@ -30,6 +40,11 @@ struct EmulatorOptions {
   bool dump_ir = false;
   // Collect per-pallas_call counters (`--stats` prints them).
   bool stats = false;
+  // When DMA data lands (`--dma eager|on_wait`).
+  DmaMode dma_mode = DmaMode::kOnWait;
+  // Record a time-line of DMA starts and waits and semaphore operations per grid step in the
+  // counters (`--stats --timeline` prints it).
+  bool timeline = false;
 };
 
 }  // namespace pz::tpu

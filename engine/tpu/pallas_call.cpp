@@ -8,6 +8,7 @@
 #include "eval/builtin_support.h"
 #include "eval/scope.h"
 #include "kernel/control_flow.h"
+#include "kernel/dma_api.h"
 #include "kernel/modules.h"
 #include "kernel/pytree.h"
 #include "kernel/records.h"
@@ -499,24 +500,9 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   std::vector<Value> scratch_positional;
   std::vector<std::pair<std::string, Value>> scratch_keywords;
   auto add_scratch = [&](const Value& s, const std::string& fallback) {
-    auto* ref = AsRecord(s, "MemoryRef");
-    if (ref == nullptr) {
-      b.Fail(b.TypeError(), fmt::format("scratch_shapes entries must be pltpu.VMEM(shape, dtype) "
-                                        "or pltpu.SMEM(shape, dtype), got {}",
-                                        interp.Repr(s)));
-    }
-    MemorySpace space = b.SpaceOf(ref->Get("memory_space"));
-    if (space == MemorySpace::kAny) {
-      b.Fail(b.ValueError(),
-             "scratch buffers must be in VMEM or SMEM (HBM cannot be allocated "
-             "for a kernel)");
-    }
-    b.plan.scratch.push_back({.name = fallback,
-                              .shape = eval::ToShape(interp, ref->Get("shape")),
-                              .dtype = eval::ToDType(interp, ref->Get("dtype")),
-                              .space = space,
-                              .role = kernel::RefRole::kScratch,
-                              .operand = static_cast<int>(b.plan.scratch.size())});
+    kernel::RefType type = kernel::ScratchRefType(interp, s, fallback, kernel::RefRole::kScratch);
+    type.operand = static_cast<int>(b.plan.scratch.size());
+    b.plan.scratch.push_back(std::move(type));
   };
   if (auto* dict = scratch_v.as<eval::DictObject>()) {
     for (auto& [key, value] : dict->Items()) {
@@ -662,6 +648,11 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   if (options.lint) Lint(b.plan, *session);
 
   // ---- Run ---------------------------------------------------------------------------------
+  b.plan.line_of = [&interp](SourceSpan s) {
+    std::string where = FormatLocation(s, interp.sources());  // path:line:col
+    size_t colon = where.rfind(':', where.rfind(':') - 1);
+    return "line " + where.substr(colon + 1, where.rfind(':') - colon - 1);
+  };
   CallResult result;
   try {
     std::function<void()> tick = [&interp] { interp.Step(); };

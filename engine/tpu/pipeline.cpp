@@ -6,6 +6,7 @@
 
 #include "array/creation.h"
 #include "support/check.h"
+#include "tpu/dma.h"
 
 namespace pz::tpu {
 
@@ -207,7 +208,8 @@ class Machine {
     // Per-operand buffers.
     for (const Operand& op : plan_.inputs) states_.push_back(MakeState(op));
     for (const Operand& op : plan_.outputs) states_.push_back(MakeState(op));
-    for (const kernel::RefType& ref : plan_.scratch) {
+    for (const kernel::RefType& ref : kernel.refs) {
+      if (ref.role != kernel::RefRole::kScratch && ref.role != kernel::RefRole::kScoped) continue;
       RefBuffer b{.data = Poison(ref.shape, ref.dtype)};
       Track(b);
       scratch_.push_back(std::move(b));
@@ -219,8 +221,9 @@ class Machine {
         vmem += 2 * array::NumElements(op.ref_shape) * array::ItemSize(op.dtype);
       }
     }
-    for (const kernel::RefType& ref : plan_.scratch) {
-      if (ref.space == kernel::MemorySpace::kVmem) {
+    for (const kernel::RefType& ref : kernel.refs) {  // scratch and run_scoped buffers
+      bool scratch = ref.role == kernel::RefRole::kScratch || ref.role == kernel::RefRole::kScoped;
+      if (scratch && ref.space == kernel::MemorySpace::kVmem) {
         vmem += array::NumElements(ref.shape) * array::ItemSize(ref.dtype);
       }
     }
@@ -237,6 +240,14 @@ class Machine {
     for (size_t k = 0; k < states_.size(); ++k) kctx.refs.push_back(&states_[k].buffer);
     for (RefBuffer& b : scratch_) kctx.refs.push_back(&b);
     PZ_CHECK(kctx.refs.size() == kernel.refs.size());
+    DmaEngine dma(kernel, options_, plan_.line_of, result_.counters);
+    kctx.dma = &dma;
+    std::vector<kernel::RefId> pipelined;  // block buffers the pipeline refills or writes back
+    for (size_t k = 0; k < states_.size(); ++k) {
+      if (OperandAt(k).space != kernel::MemorySpace::kAny) {
+        pipelined.push_back(static_cast<kernel::RefId>(prefetch_.size() + k));
+      }
+    }
     Executor executor(kernel, kctx);
 
     // Index-map executors share one context (refs = prefetch buffers).
@@ -276,13 +287,16 @@ class Machine {
         point_ = Unravel(t);
       }
       for (size_t k = 0; k < states_.size(); ++k) Enter(k, index[k], t);
+      dma.SetStep(t, point_);
       executor.Run({});
+      dma.EndStep(pipelined);
       for (size_t k = 0; k < states_.size(); ++k) {
         bool last = t + 1 == total;
         Leave(k, index[k], last ? std::vector<int64_t>{} : next_index[k], t);
       }
       std::swap(index, next_index);
     }
+    dma.Finish();
     return std::move(result_);
   }
 

@@ -49,8 +49,10 @@ struct CallPlan {
   std::vector<kernel::RefType> prefetch;  // whole arrays in SMEM
   std::vector<kernel::RefType> scratch;
   std::map<int, int> aliases;  // input operand -> output operand
-  // Refs in order: prefetch, inputs, outputs, scratch.
+  // Refs in order: prefetch, inputs, outputs, scratch, then pl.run_scoped buffers.
   std::shared_ptr<const kernel::Function> kernel;
+  // "line 12" for a span, in messages that name a second place (DMA diagnostics).
+  std::function<std::string(SourceSpan)> line_of;
 };
 
 struct CallResult {

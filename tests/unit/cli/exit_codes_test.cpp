@@ -105,3 +105,31 @@ TEST(Cli, NoColourWithoutATerminal) {
 }
 
 }  // namespace
+
+TEST(RunFlags, DmaModeAndTimeline) {
+  EXPECT_EQ(RunCli("run --dma sometimes x.py").exit_code, 64);
+  std::string program = WriteProgram("pz_cli_dma.py", R"(import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+
+def kernel(x_hbm, o_ref, buf, sem):
+    pltpu.sync_copy(x_hbm, buf)
+    o_ref[...] = buf[...]
+
+
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), jnp.float32),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     scratch_shapes=[pltpu.VMEM((8,), jnp.float32), pltpu.SemaphoreType.DMA])(
+                         jnp.ones((8,), jnp.float32))
+print(out.sum())
+)");
+  Result r = RunCli("run --dma eager --stats --timeline " + program);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("stats:   DMA: 1 copy, HBM->VMEM 32 B\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(
+                "  (): start x_hbm -> buf on sync_copy_sem 32B @8; wait sync_copy_sem 32B @8\n"),
+            std::string::npos)
+      << r.output;
+}

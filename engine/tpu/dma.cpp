@@ -1,0 +1,509 @@
+// The DMA engine, semaphores and the DMA detector (see dma.h), and the executor's DMA and
+// semaphore instructions, which resolve their refs and hand over to the engine.
+#include "tpu/dma.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "array/creation.h"
+#include "array/elementwise.h"
+#include "support/check.h"
+
+namespace pz::tpu {
+
+using kernel::Instr;
+using kernel::RefId;
+
+namespace {
+
+// More outstanding copies than any TPU queues; also bounds the pairwise overlap checks.
+constexpr size_t kMaxInFlight = 4096;
+
+std::string PointString(const std::vector<int64_t>& point) {
+  std::string s = "(";
+  for (size_t i = 0; i < point.size(); ++i) s += (i ? ", " : "") + std::to_string(point[i]);
+  return s + (point.size() == 1 ? ",)" : ")");
+}
+
+// The shadow of a view made all-initialised.
+void MarkInitialised(array::Array& shadow) {
+  shadow.Assign(array::Ones(shadow.shape(), array::DType::kUInt8));
+}
+
+}  // namespace
+
+MemRegion RegionOf(const RefBuffer& buffer, const array::Array& view) {
+  MemRegion region{.buffer = &buffer};
+  for (int64_t n : view.shape()) {
+    if (n == 0) return region;
+  }
+  // The first and last elements of a box view are its corners: unravel both offsets against the
+  // buffer's row-major strides.
+  const array::Shape& shape = buffer.data.shape();
+  int64_t first = view.offset() - buffer.data.offset();
+  int64_t last = first;
+  for (size_t d = 0; d < view.shape().size(); ++d) {
+    last += (view.shape()[d] - 1) * view.strides()[d];
+  }
+  region.rank = shape.size();
+  for (size_t d = shape.size(); d-- > 0;) {
+    int64_t n = std::max<int64_t>(shape[d], 1);
+    region.lo[d] = first % n;
+    region.hi[d] = last % n;
+    first /= n;
+    last /= n;
+    if (region.lo[d] > region.hi[d]) std::swap(region.lo[d], region.hi[d]);
+  }
+  region.empty = false;
+  return region;
+}
+
+bool Overlaps(const MemRegion& a, const MemRegion& b) {
+  if (a.empty || b.empty || a.buffer != b.buffer) return false;
+  for (size_t d = 0; d < a.rank; ++d) {
+    if (a.hi[d] < b.lo[d] || b.hi[d] < a.lo[d]) return false;
+  }
+  return true;
+}
+
+DmaEngine::DmaEngine(const kernel::Function& kernel, const EmulatorOptions& options,
+                     std::function<std::string(SourceSpan)> line_of, Counters& counters)
+    : kernel_(kernel), options_(options), line_of_(std::move(line_of)), counters_(counters) {
+  semaphores_.resize(kernel.refs.size());
+  for (size_t r = 0; r < kernel.refs.size(); ++r) {
+    if (kernel.refs[r].space == kernel::MemorySpace::kSemaphore) {
+      semaphores_[r].resize(static_cast<size_t>(array::NumElements(kernel.refs[r].shape)));
+    }
+  }
+}
+
+void DmaEngine::SetStep(int64_t step, const std::vector<int64_t>& point) {
+  step_ = step;
+  point_ = point;
+}
+
+std::string DmaEngine::Step() const { return PointString(point_); }
+
+std::string DmaEngine::RefName(RefId ref) const { return "`" + kernel_.refs[ref].name + "`"; }
+
+// "sems[1, 0]" for element 4 of a (2, 2) semaphore array, "sem" for a single semaphore.
+std::string DmaEngine::ShortSemName(SemaphoreSlot sem) const {
+  const kernel::RefType& ref = kernel_.refs[sem.ref];
+  if (ref.shape.empty()) return ref.name;
+  std::vector<int64_t> index(ref.shape.size());
+  int64_t flat = sem.index;
+  for (size_t d = ref.shape.size(); d-- > 0;) {
+    index[d] = ref.shape[d] ? flat % ref.shape[d] : 0;
+    flat = ref.shape[d] ? flat / ref.shape[d] : 0;
+  }
+  std::string s = ref.name + "[";
+  for (size_t d = 0; d < index.size(); ++d) s += (d ? ", " : "") + std::to_string(index[d]);
+  return s + "]";
+}
+
+std::string DmaEngine::SemName(SemaphoreSlot sem) const { return "`" + ShortSemName(sem) + "`"; }
+
+std::string DmaEngine::Describe(const Copy& copy) const {
+  return fmt::format("{} -> {} ({} bytes)", RefName(copy.src.ref), RefName(copy.dst.ref),
+                     copy.bytes);
+}
+
+std::string DmaEngine::Where(const Copy& copy) const {
+  return fmt::format("{} in grid step {}", line_of_ ? line_of_(copy.span) : "?",
+                     PointString(copy.point));
+}
+
+DmaEngine::SemaphoreState& DmaEngine::State(SemaphoreSlot sem) {
+  return semaphores_[sem.ref][static_cast<size_t>(sem.index)];
+}
+const DmaEngine::SemaphoreState& DmaEngine::State(SemaphoreSlot sem) const {
+  return semaphores_[sem.ref][static_cast<size_t>(sem.index)];
+}
+
+void DmaEngine::Fail(SourceSpan span, std::string message, std::vector<std::string> notes) const {
+  throw EmulationError{.kind = EmulationError::Kind::kRuntimeError,
+                       .message = std::move(message),
+                       .span = span,
+                       .notes = std::move(notes)};
+}
+
+void DmaEngine::Record(DmaEvent::Kind kind, const Instr& instr, int64_t amount, std::string what) {
+  if (counters_.timeline.size() >= kMaxTimelineEvents) {
+    ++counters_.timeline_dropped;
+    return;
+  }
+  counters_.timeline.push_back({.kind = kind,
+                                .step = step_,
+                                .point = point_,
+                                .span = instr.span,
+                                .amount = amount,
+                                .what = std::move(what)});
+}
+
+void DmaEngine::Land(Copy& copy) {
+  if (copy.add) {
+    copy.dst.data.Assign(array::Binary(array::BinaryOp::kAdd, copy.dst.data, copy.src.data));
+  } else {
+    copy.dst.data.Assign(copy.src.data);
+  }
+  if (copy.dst.tracked) {
+    if (copy.src.tracked) {
+      copy.dst.shadow.Assign(copy.src.shadow);
+    } else {
+      MarkInitialised(copy.dst.shadow);
+    }
+  }
+  copy.landed = true;
+  State(copy.sem).count += copy.bytes;
+}
+
+void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, SemaphoreSlot sem,
+                      bool add) {
+  int64_t bytes = src.data.size() * static_cast<int64_t>(array::ItemSize(src.data.dtype()));
+  Copy copy{.src = std::move(src),
+            .dst = std::move(dst),
+            .sem = sem,
+            .bytes = bytes,
+            .unconsumed = bytes,
+            .add = add,
+            .span = instr.span,
+            .point = point_};
+  ++counters_.dma_count;
+  counters_.dma_bytes[{kernel_.refs[copy.src.ref].space, kernel_.refs[copy.dst.ref].space}] +=
+      bytes;
+  if (options_.timeline) {
+    Record(DmaEvent::Kind::kStart, instr, bytes,
+           fmt::format("{} -> {} on {}", kernel_.refs[copy.src.ref].name,
+                       kernel_.refs[copy.dst.ref].name, ShortSemName(sem)));
+  }
+  SemaphoreState& state = State(sem);
+  state.last_span = state.signal_span = instr.span;
+  state.last_point = state.signal_point = point_;
+  state.touched = true;
+  if (!detect() || bytes == 0) {
+    // JAX interpret=True: the copy happens at once and nothing is tracked (an empty copy has
+    // nothing to track either).
+    Land(copy);
+    return;
+  }
+  for (const Copy& other : inflight_) {
+    auto hint = [&] {
+      return std::vector<std::string>{fmt::format(
+          "wait for the DMA of {} (`.wait()`) before starting this one, or use another buffer",
+          Where(other))};
+    };
+    if (Overlaps(copy.dst.region, other.dst.region)) {
+      Fail(
+          instr.span,
+          fmt::format("two DMAs in flight write overlapping memory: this DMA {} (grid step {}) "
+                      "writes {} where the DMA {} started at {} is still writing",
+                      Describe(copy), Step(), RefName(copy.dst.ref), Describe(other), Where(other)),
+          hint());
+    }
+    if (Overlaps(copy.src.region, other.dst.region)) {
+      Fail(
+          instr.span,
+          fmt::format("DMA race: this DMA {} (grid step {}) reads {} while the DMA {} started "
+                      "at {} is still writing it",
+                      Describe(copy), Step(), RefName(copy.src.ref), Describe(other), Where(other)),
+          hint());
+    }
+    if (Overlaps(copy.dst.region, other.src.region)) {
+      Fail(
+          instr.span,
+          fmt::format("DMA race: this DMA {} (grid step {}) writes {} while the DMA {} started "
+                      "at {} is still reading it",
+                      Describe(copy), Step(), RefName(copy.dst.ref), Describe(other), Where(other)),
+          hint());
+    }
+  }
+  if (inflight_.size() >= kMaxInFlight) {
+    Fail(instr.span,
+         fmt::format("too many DMAs in flight: this is the {}th copy started (grid step {}) "
+                     "without a wait in between",
+                     inflight_.size() + 1, Step()),
+         {"a TPU's DMA engines queue far fewer outstanding copies; wait for earlier copies "
+          "before starting more"});
+  }
+  if (options_.dma_mode == DmaMode::kEager) Land(copy);
+  inflight_.push_back(std::move(copy));
+}
+
+void DmaEngine::Wait(const Instr& instr, SemaphoreSlot sem, int64_t bytes) {
+  if (options_.timeline) Record(DmaEvent::Kind::kWait, instr, bytes, ShortSemName(sem));
+  SemaphoreState& state = State(sem);
+  if (!detect()) {
+    // JAX interpret=True never blocks: the count may go negative.
+    state.count -= bytes;
+    return;
+  }
+  // on_wait: the copies on this semaphore land now, oldest first, until the count suffices.
+  for (Copy& copy : inflight_) {
+    if (state.count >= bytes) break;
+    if (!copy.landed && copy.sem.ref == sem.ref && copy.sem.index == sem.index) Land(copy);
+  }
+  if (state.count < bytes) {
+    std::vector<std::string> notes;
+    for (const Copy& copy : inflight_) {
+      if (copy.sem.ref != sem.ref || copy.sem.index != sem.index) continue;
+      notes.push_back(
+          fmt::format("the DMA {} started at {} signals {}, but its {} bytes are "
+                      "fewer than this wait's {}",
+                      Describe(copy), Where(copy), SemName(sem), copy.unconsumed, bytes));
+    }
+    if (state.touched) {
+      notes.push_back(fmt::format("{} was last signalled or waited at {} in grid step {}",
+                                  SemName(sem), line_of_ ? line_of_(state.last_span) : "?",
+                                  PointString(state.last_point)));
+    }
+    notes.push_back(
+        "each wait consumes the bytes of one copy: a DMA waited twice, or waited with a "
+        "descriptor of another size or semaphore, blocks forever on a TPU");
+    Fail(instr.span,
+         fmt::format("deadlock: this wait on DMA semaphore {} (grid step {}) needs {} bytes but "
+                     "the semaphore holds {} and no other DMA in flight signals it, so it can "
+                     "never complete",
+                     SemName(sem), Step(), bytes, state.count),
+         std::move(notes));
+  }
+  state.count -= bytes;
+  state.last_span = instr.span;
+  state.last_point = point_;
+  state.touched = true;
+  // The bytes taken retire the oldest landed copies on this semaphore.
+  int64_t left = bytes;
+  for (Copy& copy : inflight_) {
+    if (left == 0) break;
+    if (!copy.landed || copy.sem.ref != sem.ref || copy.sem.index != sem.index) continue;
+    int64_t take = std::min(left, copy.unconsumed);
+    copy.unconsumed -= take;
+    left -= take;
+  }
+  std::erase_if(inflight_, [](const Copy& copy) { return copy.landed && copy.unconsumed == 0; });
+}
+
+void DmaEngine::Signal(const Instr& instr, SemaphoreSlot sem, int64_t amount) {
+  if (options_.timeline) Record(DmaEvent::Kind::kSignal, instr, amount, ShortSemName(sem));
+  SemaphoreState& state = State(sem);
+  state.count += amount;
+  state.last_span = state.signal_span = instr.span;
+  state.last_point = state.signal_point = point_;
+  state.touched = true;
+}
+
+void DmaEngine::SemaphoreWait(const Instr& instr, SemaphoreSlot sem, int64_t value,
+                              bool decrement) {
+  if (options_.timeline) Record(DmaEvent::Kind::kSemaphoreWait, instr, value, ShortSemName(sem));
+  SemaphoreState& state = State(sem);
+  if (detect() && state.count < value) {
+    std::vector<std::string> notes;
+    if (state.touched) {
+      notes.push_back(fmt::format("{} was last signalled or waited at {} in grid step {}",
+                                  SemName(sem), line_of_ ? line_of_(state.last_span) : "?",
+                                  PointString(state.last_point)));
+    }
+    notes.push_back(
+        "the emulator runs one core, so nothing else can signal the semaphore while this wait "
+        "blocks; signal it (pl.semaphore_signal) before waiting");
+    Fail(instr.span,
+         fmt::format("deadlock: this wait on semaphore {} (grid step {}) needs {} but the "
+                     "semaphore holds {}, so it can never complete",
+                     SemName(sem), Step(), value, state.count),
+         std::move(notes));
+  }
+  if (decrement) state.count -= value;
+  state.last_span = instr.span;
+  state.last_point = point_;
+  state.touched = true;
+}
+
+int64_t DmaEngine::Read(SemaphoreSlot sem) {
+  // A kernel polling a DMA semaphore sees its copies arrive (as time passes on a TPU), so a
+  // busy-wait loop ends; the copies stay in flight until a wait takes their bytes.
+  for (Copy& copy : inflight_) {
+    if (!copy.landed && copy.sem.ref == sem.ref && copy.sem.index == sem.index) Land(copy);
+  }
+  return State(sem).count;
+}
+
+void DmaEngine::CheckAccess(const Instr& instr, RefId ref, const MemRegion& region,
+                            bool is_write) const {
+  for (const Copy& copy : inflight_) {
+    auto hint = [&] {
+      return std::vector<std::string>{fmt::format(
+          "wait for the copy (`.wait()` on its descriptor) before touching its {}; until then "
+          "the DMA engine may still be moving the data",
+          is_write ? "source or destination" : "destination")};
+    };
+    if (Overlaps(region, copy.dst.region)) {
+      Fail(instr.span,
+           fmt::format("DMA race: {} {} in grid step {} while the DMA {} started at {} is "
+                       "still writing it",
+                       is_write ? "write to" : "read of", RefName(ref), Step(), Describe(copy),
+                       Where(copy)),
+           hint());
+    }
+    if (is_write && Overlaps(region, copy.src.region)) {
+      Fail(instr.span,
+           fmt::format("DMA race: write to {} in grid step {} while the DMA {} started at {} is "
+                       "still reading it",
+                       RefName(ref), Step(), Describe(copy), Where(copy)),
+           hint());
+    }
+  }
+}
+
+void DmaEngine::EnterScope(const std::vector<int64_t>& refs) {
+  for (int64_t ref : refs) {
+    for (SemaphoreState& state : semaphores_[ref]) state = SemaphoreState{};
+  }
+}
+
+void DmaEngine::LeaveScope(const Instr& instr, const std::vector<int64_t>& refs) const {
+  if (!detect()) return;
+  for (int64_t ref : refs) {
+    for (const Copy& copy : inflight_) {
+      if (copy.src.ref == ref || copy.dst.ref == ref || copy.sem.ref == ref) {
+        Fail(copy.span,
+             fmt::format("the DMA {} started here in grid step {} is still in flight when the "
+                         "pl.run_scoped at {} that allocated {} ends",
+                         Describe(copy), PointString(copy.point),
+                         line_of_ ? line_of_(instr.span) : "?", RefName(ref)),
+             {"wait for it inside the scoped body: its buffers and semaphores do not outlive "
+              "the scope"});
+      }
+    }
+    for (size_t i = 0; i < semaphores_[ref].size(); ++i) {
+      const SemaphoreState& state = semaphores_[ref][i];
+      if (state.count != 0) {
+        SemaphoreSlot slot{.ref = static_cast<RefId>(ref), .index = static_cast<int64_t>(i)};
+        Fail(state.signal_span,
+             fmt::format("semaphore {} holds {} when the pl.run_scoped at {} that allocated it "
+                         "ends (last signalled here in grid step {})",
+                         SemName(slot), state.count, line_of_ ? line_of_(instr.span) : "?",
+                         PointString(state.signal_point)),
+             {"every signal must be matched by a wait before the scope ends"});
+      }
+    }
+  }
+}
+
+void DmaEngine::EndStep(const std::vector<RefId>& pipelined) const {
+  if (!detect()) return;
+  for (const Copy& copy : inflight_) {
+    for (RefId ref : pipelined) {
+      if (copy.src.ref != ref && copy.dst.ref != ref) continue;
+      Fail(copy.span,
+           fmt::format("the DMA {} started here in grid step {} is still in flight at the end "
+                       "of the grid step, but {} is a pipelined block that the pipeline writes "
+                       "back or replaces between steps",
+                       Describe(copy), PointString(copy.point), RefName(ref)),
+           {"wait for copies that touch BlockSpec blocks in the same grid step, or copy "
+            "through a scratch buffer, which persists across steps"});
+    }
+  }
+}
+
+void DmaEngine::Finish() const {
+  if (!detect()) return;
+  if (!inflight_.empty()) {
+    const Copy& copy = inflight_.front();
+    Fail(copy.span,
+         fmt::format("the DMA {} started here in grid step {} was never waited: its semaphore "
+                     "{} is non-zero when the kernel ends",
+                     Describe(copy), PointString(copy.point), SemName(copy.sem)),
+         {"every DMA must be waited (`.wait()` on its descriptor, or on an equivalent one built "
+          "in a later grid step) before the kernel ends; on a TPU a non-zero semaphore at exit "
+          "crashes the program",
+          inflight_.size() > 1 ? fmt::format("{} DMAs are still in flight", inflight_.size())
+                               : "it is the only DMA still in flight"});
+  }
+  for (size_t r = 0; r < semaphores_.size(); ++r) {
+    for (size_t i = 0; i < semaphores_[r].size(); ++i) {
+      const SemaphoreState& state = semaphores_[r][i];
+      if (state.count == 0) continue;
+      SemaphoreSlot slot{.ref = static_cast<RefId>(r), .index = static_cast<int64_t>(i)};
+      Fail(state.signal_span,
+           fmt::format("semaphore {} holds {} when the kernel ends (last signalled here in grid "
+                       "step {})",
+                       SemName(slot), state.count, PointString(state.signal_point)),
+           {"every pl.semaphore_signal must be matched by a pl.semaphore_wait; on a TPU a "
+            "non-zero semaphore at exit crashes the program"});
+    }
+  }
+}
+
+// ---- The executor's DMA and semaphore instructions ----------------------------------------
+
+void Executor::RunDmaInstr(const Instr& instr) {
+  PZ_CHECK(context_.dma != nullptr);
+  DmaEngine& dma = *context_.dma;
+  auto slot = [&]() {
+    Window window = Resolve(instr, instr.ref, false);
+    const RefBuffer* buffer = context_.refs[instr.ref.ref];
+    return SemaphoreSlot{.ref = instr.ref.ref,
+                         .index = window.data.offset() - buffer->data.offset()};
+  };
+  auto endpoint = [&](const kernel::RefPath& path, bool is_write) {
+    Window window = Resolve(instr, path, is_write);
+    bool add = instr.op == kernel::Op::kDmaStart && instr.attrs[0] != 0;
+    if (!is_write || add) NoteRead(instr, path.ref, window);  // `add` reads the destination
+    const RefBuffer& buffer = *context_.refs[path.ref];
+    return DmaEndpoint{.ref = path.ref,
+                       .data = window.data,
+                       .shadow = window.initialized,
+                       .tracked = window.tracked,
+                       .region = RegionOf(buffer, window.data)};
+  };
+  switch (instr.op) {
+    case kernel::Op::kDmaStart: {
+      DmaEndpoint src = endpoint(instr.copy[0], false);
+      DmaEndpoint dst = endpoint(instr.copy[1], true);
+      dma.Start(instr, std::move(src), std::move(dst), slot(), instr.attrs[0] != 0);
+      return;
+    }
+    case kernel::Op::kDmaWait:
+      dma.Wait(instr, slot(), instr.attrs[0]);
+      return;
+    case kernel::Op::kSemaphoreSignal:
+      dma.Signal(instr, slot(), ScalarInt(instr.operands[0]));
+      return;
+    case kernel::Op::kSemaphoreWait:
+      dma.SemaphoreWait(instr, slot(), ScalarInt(instr.operands[0]), instr.attrs[0] != 0);
+      return;
+    case kernel::Op::kSemaphoreRead: {
+      int64_t count = std::clamp<int64_t>(dma.Read(slot()), std::numeric_limits<int32_t>::min(),
+                                          std::numeric_limits<int32_t>::max());
+      env_[instr.results[0]] = array::Array::Scalar(array::DType::kInt32, double(count));
+      return;
+    }
+    case kernel::Op::kRunScoped: {
+      std::vector<int64_t> refs = instr.attrs;
+      for (int64_t ref : refs) {
+        RefBuffer& buffer = *context_.refs[ref];
+        const kernel::RefType& type = function_.refs[ref];
+        if (type.space == kernel::MemorySpace::kSemaphore) continue;
+        buffer.data.Assign(Poison(type.shape, type.dtype));
+        if (buffer.tracked) {
+          buffer.initialized.Assign(array::Zeros(type.shape, array::DType::kUInt8));
+        }
+      }
+      dma.EnterScope(refs);
+      const kernel::Region& region = instr.regions[0];
+      RunRegion(region);
+      dma.LeaveScope(instr, refs);
+      for (size_t i = 0; i < instr.results.size(); ++i) {
+        array::Array v = env_[region.yields[i]];
+        v.set_weak_type(function_.values[instr.results[i]].weak);
+        env_[instr.results[i]] = std::move(v);
+      }
+      return;
+    }
+    default:
+      PZ_UNREACHABLE();
+  }
+}
+
+}  // namespace pz::tpu

@@ -1,0 +1,138 @@
+// The DMA engine and semaphores of the emulated core, and the detector that turns DMA mistakes
+// into errors (pallas-semantics.md §7, §10.5). DMA semaphores count bytes: a copy signals its
+// semaphore with its size when its data lands, and a wait blocks until the count reaches its own
+// copy's size, then subtracts it. Data lands at the start (eager) or, by default, at the wait
+// that needs it (on_wait: the copies on that semaphore land oldest first). A single core cannot
+// block, so a wait that nothing in flight can satisfy is reported as a deadlock instead of
+// hanging. Copies stay "in flight" from their start until waits take their bytes (oldest copy
+// first, whatever descriptor waits); while in flight, reading their destination, writing their
+// source or destination, or starting an overlapping copy is a race. At the end of the kernel
+// every copy must have been waited and every semaphore must be zero. In `interpret` semantics
+// (JAX interpret=True) copies land at the start and nothing blocks or is checked.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "array/array.h"
+#include "kernel/ir.h"
+#include "support/source.h"
+#include "tpu/executor.h"
+#include "tpu/options.h"
+
+namespace pz::tpu {
+
+// The memory a view of a buffer reaches: the bounding box of its elements, per dimension of the
+// buffer (inclusive bounds). Strided views are over-approximated by their box.
+struct MemRegion {
+  const RefBuffer* buffer = nullptr;
+  size_t rank = 0;
+  std::array<int64_t, array::kMaxRank> lo{}, hi{};  // the first `rank` entries
+  bool empty = true;
+};
+MemRegion RegionOf(const RefBuffer& buffer, const array::Array& view);
+bool Overlaps(const MemRegion& a, const MemRegion& b);
+
+// One end of a copy, resolved against the buffers of this grid step.
+struct DmaEndpoint {
+  kernel::RefId ref = -1;
+  array::Array data;    // a view of the buffer
+  array::Array shadow;  // its initialised-shadow view, when `tracked`
+  bool tracked = false;
+  MemRegion region;
+};
+
+// One semaphore: a ref and the element of it (arrays of semaphores).
+struct SemaphoreSlot {
+  kernel::RefId ref = -1;
+  int64_t index = 0;
+};
+
+class DmaEngine {
+ public:
+  // `line_of` renders a span as "line 12" for messages that name a second place.
+  DmaEngine(const kernel::Function& kernel, const EmulatorOptions& options,
+            std::function<std::string(SourceSpan)> line_of, Counters& counters);
+
+  // The grid step now running (for messages and the time-line).
+  void SetStep(int64_t step, const std::vector<int64_t>& point);
+
+  void Start(const kernel::Instr& instr, DmaEndpoint src, DmaEndpoint dst, SemaphoreSlot sem,
+             bool add);
+  void Wait(const kernel::Instr& instr, SemaphoreSlot sem, int64_t bytes);
+  void Signal(const kernel::Instr& instr, SemaphoreSlot sem, int64_t amount);
+  void SemaphoreWait(const kernel::Instr& instr, SemaphoreSlot sem, int64_t value, bool decrement);
+  // pl.semaphore_read: the count, after landing the copies in flight on `sem` (on_wait).
+  int64_t Read(SemaphoreSlot sem);
+
+  // True while some copy is in flight (the access checks are skipped otherwise).
+  bool busy() const { return !inflight_.empty(); }
+  // Race check of a kernel load (`is_write` false) or store of `ref` reaching `region`.
+  void CheckAccess(const kernel::Instr& instr, kernel::RefId ref, const MemRegion& region,
+                   bool is_write) const;
+
+  // pl.run_scoped: its semaphores start at zero; at the end no copy may still use its buffers
+  // and its semaphores must be back at zero.
+  void EnterScope(const std::vector<int64_t>& refs);
+  void LeaveScope(const kernel::Instr& instr, const std::vector<int64_t>& refs) const;
+  // End of a grid step: the pipeline is about to write back or replace the block buffers of
+  // `pipelined` refs, so no copy may still use them.
+  void EndStep(const std::vector<kernel::RefId>& pipelined) const;
+  // End of the kernel: every copy waited, every semaphore zero.
+  void Finish() const;
+
+ private:
+  struct Copy {
+    DmaEndpoint src, dst;
+    SemaphoreSlot sem;
+    int64_t bytes = 0;
+    int64_t unconsumed = 0;  // bytes not yet taken by a wait
+    bool landed = false;
+    bool add = false;
+    SourceSpan span;
+    std::vector<int64_t> point;
+  };
+  // Where a semaphore was last changed, for messages.
+  struct SemaphoreState {
+    int64_t count = 0;
+    SourceSpan last_span;  // last signal, DMA start or wait
+    std::vector<int64_t> last_point;
+    bool touched = false;
+    SourceSpan signal_span;  // last signal or DMA start: who left a non-zero count
+    std::vector<int64_t> signal_point;
+  };
+
+  bool detect() const { return options_.semantics == Semantics::kTpu; }
+  void Land(Copy& copy);
+  SemaphoreState& State(SemaphoreSlot sem);
+  const SemaphoreState& State(SemaphoreSlot sem) const;
+  std::string SemName(SemaphoreSlot sem) const;       // "`sems[1]`"
+  std::string ShortSemName(SemaphoreSlot sem) const;  // "sems[1]"
+  std::string RefName(kernel::RefId ref) const;
+  std::string Describe(const Copy& copy) const;  // "`x_hbm` -> `buf` (512 bytes)"
+  std::string Where(const Copy& copy) const;     // "line 12 in grid step (0,)"
+  std::string Step() const;
+  void Record(DmaEvent::Kind kind, const kernel::Instr& instr, int64_t amount, std::string what);
+  [[noreturn]] void Fail(SourceSpan span, std::string message,
+                         std::vector<std::string> notes = {}) const;
+
+  const kernel::Function& kernel_;
+  const EmulatorOptions& options_;
+  std::function<std::string(SourceSpan)> line_of_;
+  Counters& counters_;
+  std::vector<std::vector<SemaphoreState>> semaphores_;  // per ref (empty for other refs)
+  std::vector<Copy> inflight_;                           // in start order
+  int64_t step_ = 0;
+  std::vector<int64_t> point_;
+};
+
+// `--stats` lines for the DMAs of one call ("" when it started none and used no semaphore), and
+// with `timeline` its starts and waits grouped per grid step (a run of identical events once,
+// with " xN"); `line_of` renders a span as "12".
+std::string FormatDmaStats(const Counters& counters, bool timeline,
+                           const std::function<std::string(SourceSpan)>& line_of);
+
+}  // namespace pz::tpu

@@ -1,0 +1,81 @@
+// `--stats` rendering of the DMA counters and the `--timeline` of DMA and semaphore operations.
+#include <fmt/format.h>
+
+#include "tpu/dma.h"
+
+namespace pz::tpu {
+
+namespace {
+
+std::string_view ShortSpace(kernel::MemorySpace space) {
+  return space == kernel::MemorySpace::kAny ? "HBM" : kernel::MemorySpaceName(space);
+}
+
+std::string_view EventName(DmaEvent::Kind kind) {
+  switch (kind) {
+    case DmaEvent::Kind::kStart:
+      return "start";
+    case DmaEvent::Kind::kWait:
+      return "wait";
+    case DmaEvent::Kind::kSignal:
+      return "signal";
+    case DmaEvent::Kind::kSemaphoreWait:
+      return "sem_wait";
+  }
+  return "?";
+}
+
+std::string PointString(const std::vector<int64_t>& point) {
+  std::string s = "(";
+  for (size_t i = 0; i < point.size(); ++i) s += (i ? ", " : "") + std::to_string(point[i]);
+  return s + (point.size() == 1 ? ",)" : ")");
+}
+
+bool SameEvent(const DmaEvent& a, const DmaEvent& b) {
+  return a.kind == b.kind && a.step == b.step && a.span == b.span && a.amount == b.amount &&
+         a.what == b.what;
+}
+
+}  // namespace
+
+std::string FormatDmaStats(const Counters& counters, bool timeline,
+                           const std::function<std::string(SourceSpan)>& line_of) {
+  std::string out;
+  if (counters.dma_count > 0) {
+    out += fmt::format("stats:   DMA: {} cop{}", counters.dma_count,
+                       counters.dma_count == 1 ? "y" : "ies");
+    for (const auto& [spaces, bytes] : counters.dma_bytes) {
+      out +=
+          fmt::format(", {}->{} {} B", ShortSpace(spaces.first), ShortSpace(spaces.second), bytes);
+    }
+    out += "\n";
+  }
+  if (!timeline || counters.timeline.empty()) return out;
+  out += "timeline: per grid step, `op what bytes-or-count @line`\n";
+  for (size_t i = 0; i < counters.timeline.size();) {
+    int64_t step = counters.timeline[i].step;
+    std::string line = fmt::format("  {}:", PointString(counters.timeline[i].point));
+    const char* separator = " ";
+    while (i < counters.timeline.size() && counters.timeline[i].step == step) {
+      const DmaEvent& e = counters.timeline[i];
+      // A run of identical events (a loop's waits) prints once with a repeat count.
+      size_t repeat = 1;
+      while (i + repeat < counters.timeline.size() && SameEvent(counters.timeline[i + repeat], e)) {
+        ++repeat;
+      }
+      bool bytes = e.kind == DmaEvent::Kind::kStart || e.kind == DmaEvent::Kind::kWait;
+      line += fmt::format("{}{} {} {}{} @{}{}", separator, EventName(e.kind), e.what, e.amount,
+                          bytes ? "B" : "", line_of ? line_of(e.span) : "?",
+                          repeat > 1 ? fmt::format(" x{}", repeat) : "");
+      separator = "; ";
+      i += repeat;
+    }
+    out += line + "\n";
+  }
+  if (counters.timeline_dropped > 0) {
+    out += fmt::format("  ... {} more events not recorded\n", counters.timeline_dropped);
+  }
+  return out;
+}
+
+}  // namespace pz::tpu

@@ -1,0 +1,749 @@
+// The DMA engine, semaphores and the DMA detector (engine/tpu/dma.cpp) through whole programs:
+// byte-counting semaphores, when data lands in each mode, descriptors rebuilt across grid steps,
+// regular semaphores, run_scoped, the errors of the detector, interpret semantics and the
+// counters; and the memory regions the race checks compare. Expected values are worked out by
+// hand from the rules in pallas-semantics.md §7, never copied from the emulator.
+#include "tpu/dma.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "array/creation.h"
+#include "unit/tpu/run_kernel.h"
+
+namespace pz::tpu {
+namespace {
+
+using testing::Interpret;
+using testing::KernelOutput;
+using testing::KernelRun;
+using testing::RunKernelProgram;
+using testing::Tpu;
+
+EmulatorOptions Eager() {
+  EmulatorOptions options = Tpu();
+  options.dma_mode = DmaMode::kEager;
+  return options;
+}
+
+// A kernel over an 8-element f32 HBM input with a VMEM buffer and the given semaphore scratch;
+// `body` is the kernel body (indented by 4), the output is printed as a list.
+std::string Program(std::string_view body, std::string_view semaphores = "pltpu.SemaphoreType.DMA",
+                    std::string_view out_dtype = "jnp.float32") {
+  return fmt::format(R"(
+def kernel(x_hbm, o_ref, buf, sem):
+{}
+
+
+x = jnp.arange(8, dtype=jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), {}),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     scratch_shapes=[pltpu.VMEM((8,), jnp.float32), {}])(x)
+print(out.tolist())
+)",
+                     body, out_dtype, semaphores);
+}
+
+// ---- Byte-counting semaphores and when data lands -----------------------------------------------
+
+TEST(Dma, BothModesGiveTheSameResultForACorrectKernel) {
+  // on_wait lands the copy at the wait, eager at the start: a kernel that waits before reading
+  // cannot tell them apart.
+  std::string program = Program(R"(
+    copy = pltpu.make_async_copy(x_hbm, buf, sem)
+    copy.start()
+    copy.wait()
+    o_ref[...] = buf[...])");
+  for (EmulatorOptions options : {Tpu(), Eager()}) {
+    EXPECT_EQ(KernelOutput(program, options), "[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]\n");
+  }
+}
+
+TEST(Dma, PollingADmaSemaphoreSeesTheBytesArrive) {
+  // 8 f32 = 32 bytes; a busy-wait on semaphore_read ends in both modes, then the wait takes them.
+  std::string program = Program(R"(
+    copy = pltpu.make_async_copy(x_hbm, buf, sem)
+    copy.start()
+    seen = jax.lax.while_loop(lambda n: n < 32, lambda n: pl.semaphore_read(sem), jnp.int32(0))
+    copy.wait()
+    o_ref[...] = jnp.zeros((8,), jnp.int32) + seen * 10 + pl.semaphore_read(sem))",
+                                "pltpu.SemaphoreType.DMA", "jnp.int32");
+  for (EmulatorOptions options : {Tpu(), Eager()}) {
+    EXPECT_EQ(KernelOutput(program, options), "[320, 320, 320, 320, 320, 320, 320, 320]\n");
+  }
+}
+
+TEST(Dma, SemaphoreCountsBytesNotElements) {
+  // bf16: 8 elements are 16 bytes.
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_hbm, o_ref, buf, sem):
+    copy = pltpu.make_async_copy(x_hbm, buf, sem)
+    copy.start()
+    o_ref[0] = pl.semaphore_read(sem)
+    copy.wait()
+
+
+x = jnp.ones((8,), jnp.bfloat16)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((1,), jnp.int32),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec(memory_space=pltpu.SMEM),
+                     scratch_shapes=[pltpu.VMEM((8,), jnp.bfloat16), pltpu.SemaphoreType.DMA])(x)
+print(out.tolist())
+)",
+                         Eager()),
+            "[16]\n");
+}
+
+TEST(Dma, EachWaitConsumesOneCopyOfASharedSemaphore) {
+  // Three 8-byte copies on one semaphore: 24 bytes after the starts, 16 after one wait.
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_hbm, o_ref, buf, sem):
+    copies = [pltpu.make_async_copy(x_hbm.at[pl.ds(2 * r, 2)], buf.at[pl.ds(2 * r, 2)], sem)
+              for r in range(3)]
+    for c in copies:
+        c.start()
+    o_ref[0] = pl.semaphore_read(sem)
+    copies[0].wait()
+    o_ref[1] = pl.semaphore_read(sem)
+    copies[1].wait()
+    copies[2].wait()
+    o_ref[2] = pl.semaphore_read(sem)
+
+
+x = jnp.arange(8, dtype=jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((3,), jnp.int32),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec(memory_space=pltpu.SMEM),
+                     scratch_shapes=[pltpu.VMEM((8,), jnp.float32), pltpu.SemaphoreType.DMA])(x)
+print(out.tolist())
+)",
+                         Eager()),
+            "[24, 16, 0]\n");
+}
+
+TEST(Dma, ADescriptorRebuiltInALaterStepWaitsForTheCopy) {
+  // Step i starts the copy of chunk i into the scratch buffer and waits in step i + 1 with a
+  // descriptor of another source view (same semaphore and size); the last step copies nothing
+  // new. Output block i gets chunk i - 1.
+  std::string program = R"(
+def kernel(x_hbm, o_ref, buf, sem):
+    i = pl.program_id(0)
+
+    @pl.when(i > 0)
+    def _():
+        pltpu.make_async_copy(x_hbm.at[pl.ds(0, 4)], buf, sem).wait()
+        o_ref[...] = buf[...]
+
+    @pl.when(i == 0)
+    def _():
+        o_ref[...] = jnp.zeros((4,), jnp.float32)
+
+    @pl.when(i < 2)
+    def _():
+        pltpu.make_async_copy(x_hbm.at[pl.ds(i * 4, 4)], buf, sem).start()
+
+
+x = jnp.arange(8, dtype=jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((12,), jnp.float32), grid=(3,),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec((4,), lambda i: (i,)),
+                     scratch_shapes=[pltpu.VMEM((4,), jnp.float32), pltpu.SemaphoreType.DMA])(x)
+print(out.tolist())
+)";
+  for (EmulatorOptions options : {Tpu(), Eager(), Interpret()}) {
+    EXPECT_EQ(KernelOutput(program, options),
+              "[0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]\n");
+  }
+}
+
+TEST(Dma, WaitsMatchByBytesSoTwoHalfWaitsConsumeOneCopy) {
+  EXPECT_EQ(KernelOutput(Program(R"(
+    pltpu.make_async_copy(x_hbm, buf, sem).start()
+    pltpu.make_async_copy(x_hbm.at[pl.ds(0, 4)], buf.at[pl.ds(0, 4)], sem).wait()
+    pltpu.make_async_copy(x_hbm.at[pl.ds(4, 4)], buf.at[pl.ds(4, 4)], sem).wait()
+    o_ref[...] = buf[...])")),
+            "[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]\n");
+}
+
+TEST(Dma, AWaitForFewerBytesLeavesTheCopyInFlight) {
+  KernelRun r = RunKernelProgram(Program(R"(
+    pltpu.make_async_copy(x_hbm, buf, sem).start()
+    pltpu.make_async_copy(x_hbm.at[pl.ds(0, 4)], buf.at[pl.ds(0, 4)], sem).wait()
+    o_ref[...] = jnp.zeros((8,), jnp.float32))"));
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("was never waited"), std::string::npos) << r.error_message;
+  EXPECT_EQ(r.error_line, 4);  // the start (the body begins on line 4)
+}
+
+TEST(Dma, AWaitForMoreBytesThanInFlightIsADeadlockNamingTheCopy) {
+  KernelRun r = RunKernelProgram(Program(R"(
+    pltpu.make_async_copy(x_hbm.at[pl.ds(0, 4)], buf.at[pl.ds(0, 4)], sem).start()
+    pltpu.make_async_copy(x_hbm, buf, sem).wait()
+    o_ref[...] = buf[...])"));
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error_line, 5);
+  EXPECT_NE(r.error_message.find("needs 32 bytes but the semaphore holds 16"), std::string::npos)
+      << r.error_message;
+  EXPECT_NE(r.rendered.find("its 16 bytes are fewer than this wait's 32"), std::string::npos)
+      << r.rendered;
+}
+
+TEST(Dma, AnEmptyCopyNeedsNoWait) {
+  EXPECT_EQ(KernelOutput(Program(R"(
+    pltpu.make_async_copy(x_hbm.at[pl.ds(0, 0)], buf.at[pl.ds(0, 0)], sem).start()
+    o_ref[...] = jnp.zeros((8,), jnp.float32))")),
+            "[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]\n");
+}
+
+TEST(Dma, AddAccumulatesIntoTheDestination) {
+  EXPECT_EQ(KernelOutput(Program(R"(
+    buf[...] = jnp.full((8,), 10.0, jnp.float32)
+    pltpu.async_copy(x_hbm, buf, sem, add=True).wait()
+    o_ref[...] = buf[...])")),
+            "[10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0]\n");
+}
+
+TEST(Dma, AsyncCopyStartsAndReturnsTheDescriptor) {
+  EXPECT_EQ(KernelOutput(Program(R"(
+    copy = pltpu.async_copy(x_hbm.at[pl.ds(4, 4)], buf.at[pl.ds(0, 4)], sem)
+    copy.wait()
+    buf[pl.ds(4, 4)] = jnp.zeros((4,), jnp.float32)
+    o_ref[...] = buf[...])")),
+            "[4.0, 5.0, 6.0, 7.0, 0.0, 0.0, 0.0, 0.0]\n");
+}
+
+TEST(Dma, CopiedDataCountsAsInitialised) {
+  // Only the written half of `a` is copied and read back: no uninitialised-read warning.
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(o_ref, a, b, sem):
+    a[pl.ds(0, 4)] = jnp.ones((4,), jnp.float32)
+    pltpu.sync_copy(a.at[pl.ds(0, 4)], b.at[pl.ds(4, 4)])
+    o_ref[pl.ds(0, 4)] = b[pl.ds(4, 4)]
+    o_ref[pl.ds(4, 4)] = jnp.zeros((4,), jnp.float32)
+
+
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), jnp.float32),
+                     scratch_shapes=[pltpu.VMEM((8,), jnp.float32), pltpu.VMEM((8,), jnp.float32),
+                                     pltpu.SemaphoreType.DMA])()
+print(out.tolist())
+)"),
+            "[1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0]\n");
+}
+
+TEST(Dma, CopyingUninitialisedScratchToHbmIsAnUninitialisedRead) {
+  KernelRun r = RunKernelProgram(R"(
+def kernel(o_hbm, buf, sem):
+    pltpu.sync_copy(buf, o_hbm)
+
+
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), jnp.float32),
+                     out_specs=pl.BlockSpec(memory_space=pl.ANY),
+                     scratch_shapes=[pltpu.VMEM((8,), jnp.float32), pltpu.SemaphoreType.DMA])()
+)");
+  ASSERT_FALSE(r.error) << r.rendered;
+  EXPECT_NE(r.WarningText().find("read of uninitialised memory from buf"), std::string::npos)
+      << r.rendered;
+}
+
+TEST(Dma, ACopyIntoAnOutputBlockCountsAsWritingIt) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_hbm, o_ref, sem):
+    pltpu.sync_copy(x_hbm.at[pl.ds(pl.program_id(0) * 4, 4)], o_ref)
+
+
+x = jnp.arange(8, dtype=jnp.int32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), jnp.int32), grid=(2,),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec((4,), lambda i: (1 - i,)),
+                     scratch_shapes=[pltpu.SemaphoreType.DMA])(x)
+print(out.tolist())
+)"),
+            "[4, 5, 6, 7, 0, 1, 2, 3]\n");
+}
+
+TEST(Dma, CopiesReachSmemAndTheirViews) {
+  // HBM -> SMEM scratch, then one scalar row of it into an SMEM output through a traced view.
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_hbm, o_ref, table, sem):
+    pltpu.sync_copy(x_hbm, table)
+    i = table[0, 1]
+    pltpu.sync_copy(table.at[i], o_ref)
+
+
+x = jnp.array([[0, 2, 0], [0, 0, 0], [7, 8, 9]], jnp.int32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((3,), jnp.int32),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec(memory_space=pltpu.SMEM),
+                     scratch_shapes=[pltpu.SMEM((3, 3), jnp.int32), pltpu.SemaphoreType.DMA])(x)
+print(out.tolist())
+)"),
+            "[7, 8, 9]\n");
+}
+
+// ---- Regular semaphores --------------------------------------------------------------------
+
+TEST(Dma, RegularSemaphoreWaitWithoutDecrementOnlyChecks) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(o_ref, sem):
+    pl.semaphore_signal(sem, 2)
+    pl.semaphore_wait(sem, 2, decrement=False)
+    o_ref[0] = pl.semaphore_read(sem)
+    pl.semaphore_wait(sem, 2)
+    o_ref[1] = pl.semaphore_read(sem)
+
+
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((2,), jnp.int32),
+                     out_specs=pl.BlockSpec(memory_space=pltpu.SMEM),
+                     scratch_shapes=[pltpu.SemaphoreType.REGULAR])()
+print(out.tolist())
+)"),
+            "[2, 0]\n");
+}
+
+TEST(Dma, OlderPltpuSpellingsAndTracedAmountsWork) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(n_ref, o_ref, sems):
+    pltpu.semaphore_signal(sems.at[1], n_ref[0])
+    pltpu.semaphore_wait(sems.at[1], n_ref[0] - 1)
+    o_ref[0] = pltpu.semaphore_read(sems.at[1])
+    pltpu.semaphore_wait(sems.at[1])
+
+
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((1,), jnp.int32),
+    grid_spec=pltpu.PrefetchScalarGridSpec(
+        num_scalar_prefetch=1, grid=(1,),
+        out_specs=pl.BlockSpec(memory_space=pltpu.SMEM),
+        scratch_shapes=[pltpu.SemaphoreType.REGULAR((2,))]))(jnp.array([3], jnp.int32))
+print(out.tolist())
+)"),
+            "[1]\n");
+}
+
+TEST(Dma, SemaphoresPersistAcrossGridSteps) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(o_ref, sem):
+    pl.semaphore_signal(sem)
+    o_ref[0] = pl.semaphore_read(sem)
+
+    @pl.when(pl.program_id(0) == 2)
+    def _():
+        pl.semaphore_wait(sem, 3)
+
+
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((3,), jnp.int32), grid=(3,),
+                     out_specs=pl.BlockSpec((1,), lambda i: (i,), memory_space=pltpu.SMEM),
+                     scratch_shapes=[pltpu.SemaphoreType.REGULAR])()
+print(out.tolist())
+)"),
+            "[1, 2, 3]\n");
+}
+
+// ---- run_scoped ------------------------------------------------------------------------------
+
+TEST(Dma, RunScopedInsideALoopGetsFreshBuffersEachIteration) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_hbm, o_ref):
+    def step(i, acc):
+        def body(buf, sem):
+            pltpu.sync_copy(x_hbm.at[pl.ds(i * 2, 2)], buf)
+            return jnp.sum(buf[...])
+
+        return acc + pl.run_scoped(body, pltpu.VMEM((2,), jnp.int32),
+                                   sem=pltpu.SemaphoreType.DMA) * (i + 1)
+
+    o_ref[0] = jax.lax.fori_loop(0, 4, step, jnp.int32(0))
+
+
+x = jnp.arange(8, dtype=jnp.int32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((1,), jnp.int32),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec(memory_space=pltpu.SMEM))(x)
+print(out.tolist())
+)"),
+            // 1*(0+1) + 2*(2+3) + 3*(4+5) + 4*(6+7)
+            "[90]\n");
+}
+
+TEST(Dma, WithScopedPassesTheCallsArgumentsFirst) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_hbm, o_ref):
+    @pl.with_scoped(pltpu.VMEM((4,), jnp.int32), sem=pltpu.SemaphoreType.DMA)
+    def total(offset, buf, sem):
+        pltpu.make_async_copy(x_hbm.at[pl.ds(offset, 4)], buf, sem).start()
+        pltpu.make_async_copy(x_hbm.at[pl.ds(offset, 4)], buf, sem).wait()
+        return jnp.sum(buf[...])
+
+    o_ref[0] = total(0) * 100 + total(4)
+
+
+x = jnp.arange(8, dtype=jnp.int32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((1,), jnp.int32),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec(memory_space=pltpu.SMEM))(x)
+print(out.tolist())
+)"),
+            "[622]\n");  // 6 * 100 + 22
+}
+
+TEST(Dma, ACopyStillInFlightWhenItsScopeEndsIsAnError) {
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_hbm, o_ref):
+    def body(buf, sem):
+        pltpu.make_async_copy(x_hbm, buf, sem).start()
+
+    pl.run_scoped(body, pltpu.VMEM((8,), jnp.float32), pltpu.SemaphoreType.DMA)
+    o_ref[...] = jnp.zeros((8,), jnp.float32)
+
+
+x = jnp.arange(8, dtype=jnp.float32)
+pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), jnp.float32),
+               in_specs=[pl.BlockSpec(memory_space=pl.ANY)])(x)
+)");
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error_line, 4);
+  EXPECT_NE(r.error_message.find("pl.run_scoped at line 12"), std::string::npos) << r.error_message;
+}
+
+TEST(Dma, RunScopedCannotAllocateHbm) {
+  KernelRun r = RunKernelProgram(R"(
+def kernel(o_ref):
+    pl.run_scoped(lambda b: None, pltpu.ANY((8,), jnp.float32))
+
+
+pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), jnp.float32))()
+)");
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("Cannot allocate HBM in `run_scoped`."), std::string::npos);
+}
+
+// ---- Detector --------------------------------------------------------------------------------
+
+TEST(Dma, ErrorsNameBothLinesAndGridSteps) {
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_hbm, o_ref, buf, sem):
+    i = pl.program_id(0)
+
+    @pl.when(i == 0)
+    def _():
+        pltpu.make_async_copy(x_hbm, buf, sem).start()
+
+    @pl.when(i == 1)
+    def _():
+        buf[0] = 1.0
+        pltpu.make_async_copy(x_hbm, buf, sem).wait()
+
+    o_ref[...] = jnp.zeros((8,), jnp.float32)
+
+
+x = jnp.arange(8, dtype=jnp.float32)
+pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((16,), jnp.float32), grid=(2,),
+               in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+               out_specs=pl.BlockSpec((8,), lambda i: (i,)),
+               scratch_shapes=[pltpu.VMEM((8,), jnp.float32), pltpu.SemaphoreType.DMA])(x)
+)");
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error_line, 11);
+  EXPECT_NE(r.error_message.find("write to `buf` in grid step (1,)"), std::string::npos)
+      << r.error_message;
+  EXPECT_NE(r.error_message.find("started at line 13 in grid step (0,)"), std::string::npos)
+      << r.error_message;
+}
+
+TEST(Dma, DisjointWindowsOfOneBufferDoNotRace) {
+  // Reading the half of the buffer that no copy writes is fine while the other half is in flight.
+  EXPECT_EQ(KernelOutput(Program(R"(
+    buf[pl.ds(0, 4)] = jnp.ones((4,), jnp.float32)
+    copy = pltpu.make_async_copy(x_hbm.at[pl.ds(0, 4)], buf.at[pl.ds(4, 4)], sem)
+    copy.start()
+    first = buf[pl.ds(0, 4)]
+    copy.wait()
+    o_ref[...] = jnp.concatenate([first, buf[pl.ds(4, 4)]]))")),
+            "[1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 2.0, 3.0]\n");
+}
+
+TEST(Dma, RaceIsReportedInEagerModeToo) {
+  KernelRun r = RunKernelProgram(Program(R"(
+    copy = pltpu.make_async_copy(x_hbm, buf, sem)
+    copy.start()
+    o_ref[...] = buf[...]
+    copy.wait())"),
+                                 Eager());
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("DMA race: read of `buf`"), std::string::npos);
+}
+
+TEST(Dma, UnboundedCopiesInFlightStopWithAnError) {
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_hbm, o_ref, buf, sem):
+    def body(i, carry):
+        pltpu.make_async_copy(x_hbm.at[pl.ds(0, 1)], buf.at[pl.ds(i, 1)], sem).start()
+        return carry
+
+    jax.lax.fori_loop(0, 5000, body, 0)
+
+
+x = jnp.arange(8, dtype=jnp.float32)
+pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), jnp.float32),
+               in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+               scratch_shapes=[pltpu.VMEM((5000,), jnp.float32), pltpu.SemaphoreType.DMA])(x)
+)");
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("too many DMAs in flight: this is the 4097th copy"),
+            std::string::npos)
+      << r.error_message;
+}
+
+TEST(Dma, OutOfBoundsTracedStartIsAnIndexError) {
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_hbm, o_ref, buf, sem):
+    pltpu.sync_copy(x_hbm.at[pl.ds(pl.program_id(0) * 4, 8)], buf)
+    o_ref[...] = buf[...]
+
+
+x = jnp.arange(8, dtype=jnp.float32)
+pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((16,), jnp.float32), grid=(2,),
+               in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+               out_specs=pl.BlockSpec((8,), lambda i: (i,)),
+               scratch_shapes=[pltpu.VMEM((8,), jnp.float32), pltpu.SemaphoreType.DMA])(x)
+)");
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("Out-of-bounds read of x_hbm: index 4:12"), std::string::npos)
+      << r.error_message;
+  EXPECT_EQ(r.error_line, 3);
+}
+
+TEST(Dma, StaticMistakesAreTraceErrors) {
+  struct Case {
+    std::string_view body;
+    std::string_view semaphores;
+    std::string_view message;
+  };
+  const Case cases[] = {
+      {"    pltpu.make_async_copy(x_hbm, buf, sem).start()", "pltpu.SemaphoreType.DMA((2,))",
+       "Cannot signal on a non-()-shaped semaphore: (2,)"},
+      {"    o_ref[...] = jnp.zeros((8,), jnp.float32) + sem[...]", "pltpu.SemaphoreType.DMA",
+       "`sem` is a semaphore, which cannot be loaded"},
+      {"    pltpu.make_async_copy(x_hbm, buf, sem).wait_send()", "pltpu.SemaphoreType.DMA",
+       "Cannot `wait_send` on a local copy."},
+      {"    pltpu.make_async_copy(x_hbm, buf, buf)", "pltpu.SemaphoreType.DMA",
+       "Cannot signal on a non-semaphore Ref"},
+      {"    pltpu.make_async_copy(x_hbm, sem, sem)", "pltpu.SemaphoreType.DMA", "is a semaphore"},
+      {"    pltpu.make_async_copy(x_hbm, buf, sem).start()", "pltpu.SemaphoreType.REGULAR",
+       "a DMA must signal a DMA semaphore"},
+      {"    pl.semaphore_signal(sem, 1.5)", "pltpu.SemaphoreType.REGULAR",
+       "Must signal an int32 value"},
+      {"    pl.semaphore_wait(sem)", "pltpu.SemaphoreType.DMA",
+       "Must wait semaphores of the following types"},
+  };
+  for (const Case& c : cases) {
+    KernelRun r = RunKernelProgram(Program(c.body, c.semaphores));
+    ASSERT_TRUE(r.error) << c.body;
+    EXPECT_NE(r.error_message.find(c.message), std::string::npos) << r.error_message;
+    EXPECT_EQ(r.error_line, 3) << c.body;
+  }
+}
+
+TEST(Dma, BoolCopiesAreRejectedOnTpuOnly) {
+  std::string program = R"(
+def kernel(m_hbm, o_ref, buf, sem):
+    pltpu.sync_copy(m_hbm, buf)
+    o_ref[...] = buf[...].astype(jnp.int32)
+
+
+m = jnp.arange(4) > 1
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((4,), jnp.int32),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     scratch_shapes=[pltpu.VMEM((4,), jnp.bool_), pltpu.SemaphoreType.DMA])(m)
+print(out.tolist())
+)";
+  KernelRun r = RunKernelProgram(program);
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("DMAs with bool dtypes are not supported."), std::string::npos);
+  EXPECT_EQ(KernelOutput(program, Interpret()), "[0, 0, 1, 1]\n");
+}
+
+TEST(Dma, RemoteCopiesAreReportedAsUnsupported) {
+  KernelRun r = RunKernelProgram(
+      Program("    pltpu.make_async_remote_copy(x_hbm, buf, sem, sem, device_id=1).start()"));
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("pltpu.make_async_remote_copy is not supported"),
+            std::string::npos)
+      << r.error_message;
+}
+
+TEST(Dma, DmasOutsideAKernelAreAnError) {
+  KernelRun r = RunKernelProgram("pltpu.make_async_copy(1, 2, 3)\n");
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("can only be used inside a kernel"), std::string::npos);
+}
+
+// ---- Interpret semantics (JAX interpret=True) --------------------------------------------------
+
+TEST(Dma, InterpretSemanticsCopiesAtStartAndChecksNothing) {
+  // HLO interpret mode: the copy is immediate, a missing or doubled wait is not reported and a
+  // regular wait never blocks.
+  EXPECT_EQ(KernelOutput(Program(R"(
+    copy = pltpu.make_async_copy(x_hbm, buf, sem)
+    copy.start()
+    o_ref[...] = buf[...]
+    copy.wait()
+    copy.wait()
+    copy.start())"),
+                         Interpret()),
+            "[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]\n");
+  EXPECT_EQ(KernelOutput(Program(R"(
+    pl.semaphore_wait(sem, 4)
+    o_ref[...] = jnp.ones((8,), jnp.float32))",
+                                 "pltpu.SemaphoreType.REGULAR"),
+                         Interpret()),
+            "[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]\n");
+}
+
+// ---- Counters and IR ---------------------------------------------------------------------------
+
+TEST(Dma, CountersCountCopiesAndBytesPerMemorySpace) {
+  EmulatorOptions options = Tpu();
+  options.timeline = true;
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_hbm, o_hbm, buf, sem):
+    pltpu.sync_copy(x_hbm.at[pl.ds(pl.program_id(0) * 4, 4)], buf)
+    pltpu.sync_copy(buf, o_hbm.at[pl.ds(pl.program_id(0) * 4, 4)])
+
+
+x = jnp.arange(8, dtype=jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), jnp.float32), grid=(2,),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec(memory_space=pl.ANY),
+                     scratch_shapes=[pltpu.VMEM((4,), jnp.float32), pltpu.SemaphoreType.DMA])(x)
+print(out.tolist())
+)",
+                                 options);
+  ASSERT_FALSE(r.error) << r.rendered;
+  EXPECT_EQ(r.output, "[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]\n");
+  const Counters& c = r.counters();
+  EXPECT_EQ(c.dma_count, 4);
+  using kernel::MemorySpace;
+  EXPECT_EQ((c.dma_bytes.at({MemorySpace::kAny, MemorySpace::kVmem})), 32);
+  EXPECT_EQ((c.dma_bytes.at({MemorySpace::kVmem, MemorySpace::kAny})), 32);
+  ASSERT_EQ(c.timeline.size(), 8u);  // per step: start, wait, start, wait
+  EXPECT_EQ(c.timeline[0].kind, DmaEvent::Kind::kStart);
+  EXPECT_EQ(c.timeline[1].kind, DmaEvent::Kind::kWait);
+  EXPECT_EQ(c.timeline[4].step, 1);
+  EXPECT_EQ(c.timeline[4].what, "x_hbm -> buf on sync_copy_sem");
+  std::string text = FormatDmaStats(c, true, [](SourceSpan) { return std::string("L"); });
+  EXPECT_NE(text.find("stats:   DMA: 4 copies, VMEM->HBM 32 B, HBM->VMEM 32 B"), std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find(
+          "  (1,): start x_hbm -> buf on sync_copy_sem 16B @L; wait sync_copy_sem 16B @L; start "),
+      std::string::npos)
+      << text;
+}
+
+TEST(Dma, DumpIrListsDmaAndSemaphoreOps) {
+  EmulatorOptions options = Tpu();
+  options.dump_ir = true;
+  KernelRun r = RunKernelProgram(Program(R"(
+    pltpu.sync_copy(x_hbm, buf)
+    copy = pltpu.make_async_copy(buf, o_ref, sem)
+    copy.start()
+    copy.wait())"),
+                                 options);
+  ASSERT_FALSE(r.error) << r.rendered;
+  EXPECT_NE(r.output.find("#3 sem: DMA i32[]"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("RunScoped #4"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("DmaStart #0 -> #2 sem #4"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("DmaWait #2 -> #1 sem #3 bytes=32"), std::string::npos) << r.output;
+}
+
+// ---- The engine on its own ----------------------------------------------------------------------
+
+// A kernel with refs #0 x (HBM f32[8]), #1 buf (VMEM f32[8]), #2 sem (DMA semaphore) and the
+// buffers behind them.
+struct EngineFixture {
+  kernel::Function kernel;
+  RefBuffer x{.data = array::Ones({8}, array::DType::kFloat32)};
+  RefBuffer buf{.data = array::Zeros({8}, array::DType::kFloat32)};
+  Counters counters;
+  kernel::Instr instr;  // every operation's instruction (no span)
+  EngineFixture() {
+    kernel.refs = {{.name = "x", .shape = {8}, .space = kernel::MemorySpace::kAny},
+                   {.name = "buf", .shape = {8}, .space = kernel::MemorySpace::kVmem},
+                   {.name = "sem",
+                    .shape = {},
+                    .dtype = array::DType::kInt32,
+                    .space = kernel::MemorySpace::kSemaphore,
+                    .role = kernel::RefRole::kScratch,
+                    .semaphore = kernel::SemaphoreKind::kDma}};
+  }
+  // The elements [lo, lo + n) of `b` (ref `ref`) as a copy endpoint.
+  DmaEndpoint End(kernel::RefId ref, RefBuffer& b, int64_t lo, int64_t n) {
+    array::Array view = b.data.View({n}, {1}, lo);
+    return {.ref = ref, .data = view, .region = RegionOf(b, view)};
+  }
+};
+
+TEST(DmaEngine, WaitsLandAndRetireCopiesOldestFirst) {
+  EngineFixture f;
+  EmulatorOptions options = Tpu();
+  DmaEngine dma(f.kernel, options, nullptr, f.counters);
+  SemaphoreSlot sem{.ref = 2};
+  dma.Start(f.instr, f.End(0, f.x, 0, 4), f.End(1, f.buf, 0, 4), sem, false);
+  dma.Start(f.instr, f.End(0, f.x, 4, 4), f.End(1, f.buf, 4, 4), sem, false);
+  EXPECT_EQ(f.buf.data.GetDouble(0), 0);  // on_wait: nothing landed yet
+  dma.Wait(f.instr, sem, 16);
+  EXPECT_EQ(f.buf.data.GetDouble(0), 1);  // the first copy landed and was taken
+  EXPECT_EQ(f.buf.data.GetDouble(4), 0);
+  EXPECT_TRUE(dma.busy());
+  // The second copy still writes buf[4:8]: reading it races, reading buf[0:4] does not.
+  dma.CheckAccess(f.instr, 1, RegionOf(f.buf, f.buf.data.View({4}, {1}, 0)), false);
+  EXPECT_THROW(dma.CheckAccess(f.instr, 1, RegionOf(f.buf, f.buf.data.View({1}, {1}, 5)), false),
+               EmulationError);
+  EXPECT_THROW(dma.Finish(), EmulationError);
+  dma.Wait(f.instr, sem, 16);
+  EXPECT_FALSE(dma.busy());
+  EXPECT_EQ(dma.Read(sem), 0);
+  dma.Finish();
+  EXPECT_THROW(dma.Wait(f.instr, sem, 16), EmulationError);  // nothing left to wait for
+  EXPECT_EQ(f.counters.dma_count, 2);
+}
+
+TEST(DmaEngine, InterpretSemanticsNeverBlocksOrComplains) {
+  EngineFixture f;
+  EmulatorOptions options = Interpret();
+  DmaEngine dma(f.kernel, options, nullptr, f.counters);
+  SemaphoreSlot sem{.ref = 2};
+  dma.Start(f.instr, f.End(0, f.x, 0, 8), f.End(1, f.buf, 0, 8), sem, false);
+  EXPECT_EQ(f.buf.data.GetDouble(7), 1);  // copied at once
+  EXPECT_FALSE(dma.busy());
+  dma.Wait(f.instr, sem, 32);
+  dma.Wait(f.instr, sem, 32);
+  EXPECT_EQ(dma.Read(sem), -32);
+  dma.Finish();
+}
+
+// ---- Memory regions ----------------------------------------------------------------------------
+
+TEST(DmaRegion, ViewsAreBoxesInTheBuffersCoordinates) {
+  RefBuffer buffer{.data = array::Zeros({4, 8}, array::DType::kFloat32)};
+  // Rows 1..2, columns 3..6.
+  array::Array view = buffer.data.View({2, 4}, {8, 1}, 1 * 8 + 3);
+  MemRegion region = RegionOf(buffer, view);
+  ASSERT_FALSE(region.empty);
+  ASSERT_EQ(region.rank, 2u);
+  EXPECT_EQ(region.lo[0], 1);
+  EXPECT_EQ(region.lo[1], 3);
+  EXPECT_EQ(region.hi[0], 2);
+  EXPECT_EQ(region.hi[1], 6);
+  // Column 7 of every row does not overlap; column 6 of row 0..1 does.
+  EXPECT_FALSE(Overlaps(region, RegionOf(buffer, buffer.data.View({4}, {8}, 7))));
+  EXPECT_TRUE(Overlaps(region, RegionOf(buffer, buffer.data.View({2}, {8}, 6))));
+  // Another buffer never overlaps; an empty view neither.
+  RefBuffer other{.data = array::Zeros({4, 8}, array::DType::kFloat32)};
+  EXPECT_FALSE(Overlaps(region, RegionOf(other, other.data.View({2, 4}, {8, 1}, 11))));
+  EXPECT_FALSE(Overlaps(region, RegionOf(buffer, buffer.data.View({0}, {1}, 11))));
+}
+
+}  // namespace
+}  // namespace pz::tpu
