@@ -1,5 +1,7 @@
 #include "tpu/pallas_call.h"
 
+#include "tpu/call_report.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -14,6 +16,7 @@
 #include "kernel/records.h"
 #include "kernel/trace.h"
 #include "support/check.h"
+#include "tpu/call_report.h"
 #include "tpu/lint.h"
 #include "tpu/pipeline.h"
 
@@ -34,15 +37,6 @@ EmulatorSession* SessionOf(Interpreter& interp) {
 namespace {
 
 std::string DimsString(const std::vector<int64_t>& dims) { return TupleString(dims); }
-
-// Whether `ref` names an input operand: its uninitialised elements are the padding of a block
-// that reaches past the end of the array.
-bool InputPadding(const CallPlan& plan, const std::string& ref) {
-  for (const Operand& op : plan.inputs) {
-    if (op.name == ref) return true;
-  }
-  return false;
-}
 
 // The parameter names of a kernel function, for messages ("x_ref"); empty when unknown.
 std::vector<std::string> ParamNames(const Value& fn) {
@@ -670,63 +664,7 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   }
 
   // ---- Report --------------------------------------------------------------------------------
-  for (size_t o = 0; o < b.plan.outputs.size(); ++o) {
-    const Operand& op = b.plan.outputs[o];
-    if (op.space == MemorySpace::kAny) continue;
-    const array::Array& written = result.written[o];
-    int64_t missing = 0;
-    const uint8_t* w = written.data<uint8_t>();
-    for (int64_t i = 0; i < written.size(); ++i) missing += w[i] == 0;
-    if (missing > 0) {
-      session->warnings.push_back(Diagnostic{
-          .severity = Severity::kWarning,
-          .phase = Phase::kEmulate,
-          .message = fmt::format("{} of {} elements of output {} were never written by any grid "
-                                 "step; they hold garbage",
-                                 missing, written.size(), op.name),
-          .span = span,
-          .notes = {{.message = missing == written.size()
-                                    ? fmt::format("the kernel never stores into `{}`; it writes "
-                                                  "its result with `{}[...] = value`",
-                                                  op.name, op.name)
-                                    : "check that the grid covers the whole output (grid = "
-                                      "pl.cdiv(n, block)) and that the out_specs index map "
-                                      "reaches every block"}}});
-    }
-  }
-  if (result.uninitialized.seen) {
-    std::string poisoned;
-    for (size_t o = 0; o < b.plan.outputs.size() && poisoned.empty(); ++o) {
-      const array::Array& out = result.outputs[o];
-      if (!array::IsFloating(out.dtype())) continue;
-      for (int64_t i = 0; i < out.size(); ++i) {
-        if (std::isnan(out.GetDouble(i))) {
-          poisoned = b.plan.outputs[o].name;
-          break;
-        }
-      }
-    }
-    if (!poisoned.empty()) {
-      session->warnings.push_back(Diagnostic{
-          .severity = Severity::kWarning,
-          .phase = Phase::kEmulate,
-          .message = fmt::format("read of uninitialised memory from {} (first in grid step {}); "
-                                 "output {} holds NaN",
-                                 result.uninitialized.ref,
-                                 TupleString(result.uninitialized.grid_point), poisoned),
-          .span = result.uninitialized.span,
-          .notes = {{.message = InputPadding(b.plan, result.uninitialized.ref)
-                                    ? "this input block reaches past the end of the array; the "
-                                      "rows or columns beyond it are garbage: mask them (e.g. "
-                                      "`jnp.where` on a `lax.broadcasted_iota` of the global "
-                                      "index) before they reach the result; a read that is "
-                                      "already masked is harmless, look for the one that is not"
-                                    : "output blocks and scratch are never loaded from HBM: they "
-                                      "start as garbage (NaN here); initialise them before "
-                                      "reading, e.g. under `@pl.when(pl.program_id(axis) == "
-                                      "0)`"}}});
-    }
-  }
+  ReportWarnings(b.plan, result, span, *session);
   if (options.stats)
     session->stats.push_back({.name = name, .span = span, .counters = result.counters});
 

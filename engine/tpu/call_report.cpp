@@ -1,0 +1,77 @@
+#include "tpu/call_report.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace pz::tpu {
+
+bool InputPadding(const CallPlan& plan, const std::string& ref) {
+  for (const Operand& op : plan.inputs) {
+    if (op.name == ref) return true;
+  }
+  return false;
+}
+
+void ReportWarnings(const CallPlan& plan, const CallResult& result, SourceSpan span,
+                    EmulatorSession& session) {
+  for (size_t o = 0; o < plan.outputs.size(); ++o) {
+    const Operand& op = plan.outputs[o];
+    if (op.space == kernel::MemorySpace::kAny) continue;
+    const array::Array& written = result.written[o];
+    int64_t missing = 0;
+    const uint8_t* w = written.data<uint8_t>();
+    for (int64_t i = 0; i < written.size(); ++i) missing += w[i] == 0;
+    if (missing > 0) {
+      session.warnings.push_back(Diagnostic{
+          .severity = Severity::kWarning,
+          .phase = Phase::kEmulate,
+          .message = fmt::format("{} of {} elements of output {} were never written by any grid "
+                                 "step; they hold garbage",
+                                 missing, written.size(), op.name),
+          .span = span,
+          .notes = {{.message = missing == written.size()
+                                    ? fmt::format("the kernel never stores into `{}`; it writes "
+                                                  "its result with `{}[...] = value`",
+                                                  op.name, op.name)
+                                    : "check that the grid covers the whole output (grid = "
+                                      "pl.cdiv(n, block)) and that the out_specs index map "
+                                      "reaches every block"}}});
+    }
+  }
+  if (result.uninitialized.seen) {
+    std::string poisoned;
+    for (size_t o = 0; o < plan.outputs.size() && poisoned.empty(); ++o) {
+      const array::Array& out = result.outputs[o];
+      if (!array::IsFloating(out.dtype())) continue;
+      for (int64_t i = 0; i < out.size(); ++i) {
+        if (std::isnan(out.GetDouble(i))) {
+          poisoned = plan.outputs[o].name;
+          break;
+        }
+      }
+    }
+    if (!poisoned.empty()) {
+      session.warnings.push_back(Diagnostic{
+          .severity = Severity::kWarning,
+          .phase = Phase::kEmulate,
+          .message = fmt::format("read of uninitialised memory from {} (first in grid step {}); "
+                                 "output {} holds NaN",
+                                 result.uninitialized.ref,
+                                 TupleString(result.uninitialized.grid_point), poisoned),
+          .span = result.uninitialized.span,
+          .notes = {{.message = InputPadding(plan, result.uninitialized.ref)
+                                    ? "this input block reaches past the end of the array; the "
+                                      "rows or columns beyond it are garbage: mask them (e.g. "
+                                      "`jnp.where` on a `lax.broadcasted_iota` of the global "
+                                      "index) before they reach the result; a read that is "
+                                      "already masked is harmless, look for the one that is not"
+                                    : "output blocks and scratch are never loaded from HBM: they "
+                                      "start as garbage (NaN here); initialise them before "
+                                      "reading, e.g. under `@pl.when(pl.program_id(axis) == "
+                                      "0)`"}}});
+    }
+  }
+}
+
+}  // namespace pz::tpu

@@ -1,0 +1,21 @@
+// The warnings a pallas_call leaves after it ran: output elements no grid step wrote, and
+// uninitialised memory (scratch, fresh output blocks, the padding of partial input blocks) that
+// reached an output.
+#pragma once
+
+#include <string>
+
+#include "tpu/pallas_call.h"
+#include "tpu/pipeline.h"
+
+namespace pz::tpu {
+
+// Whether `ref` names an input operand: its uninitialised elements are the padding of a block
+// that reaches past the end of the array.
+bool InputPadding(const CallPlan& plan, const std::string& ref);
+
+// Appends the call's warnings to `session.warnings`; `span` is the pallas_call.
+void ReportWarnings(const CallPlan& plan, const CallResult& result, SourceSpan span,
+                    EmulatorSession& session);
+
+}  // namespace pz::tpu
