@@ -26,8 +26,8 @@ const TracerErrorTypes& TracerErrors(Interpreter& interp) {
         interp.NewExceptionType("TracerBoolConversionError", types->concretization);
     types->integer_conversion = interp.NewExceptionType("TracerIntegerConversionError", type_error);
     types->unexpected_tracer = interp.NewExceptionType("UnexpectedTracerError", type_error);
-    for (eval::TypeObject* t : {types->concretization, types->integer_conversion,
-                                types->unexpected_tracer}) {
+    for (eval::TypeObject* t :
+         {types->concretization, types->integer_conversion, types->unexpected_tracer}) {
       t->is_trace_error = true;
     }
     slot = types;
