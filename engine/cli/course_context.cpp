@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "course/puzzle_file.h"
+#include "support/source.h"
 
 namespace pz::cli {
 namespace fs = std::filesystem;
@@ -20,7 +21,7 @@ void Out(const std::string& text) { std::fwrite(text.data(), 1, text.size(), std
 void PrintJson(const json& j) { Out(j.dump(2) + "\n"); }
 
 std::vector<course::Hint> HintsOf(const CourseContext& ctx, const course::PuzzleEntry& p) {
-  std::optional<std::string> text = course::ReadFile(ctx.course.HintsPath(p));
+  std::optional<std::string> text = ReadFile(ctx.course.HintsPath(p));
   return text ? course::ParseHints(*text) : std::vector<course::Hint>{};
 }
 
@@ -177,7 +178,7 @@ void GotoAction(CourseContext& ctx, const course::PuzzleEntry& p) {
 
 int ShowAction(CourseContext& ctx, const course::PuzzleEntry& p) {
   fs::path file = ctx.FileOf(p);
-  std::optional<std::string> text = course::ReadFile(file);
+  std::optional<std::string> text = ReadFile(file);
   if (!text) {
     std::fprintf(stderr, "pallas-puzzles: cannot read %s (`reset %s` restores it)\n",
                  file.string().c_str(), p.short_name().c_str());
@@ -195,7 +196,7 @@ int ShowAction(CourseContext& ctx, const course::PuzzleEntry& p) {
   }
   const course::ChapterEntry* chapter = ctx.course.FindChapter(p.chapter);
   if (p.number == 1 && chapter) {
-    if (std::optional<std::string> intro = course::ReadFile(ctx.course.IntroPath(*chapter))) {
+    if (std::optional<std::string> intro = ReadFile(ctx.course.IntroPath(*chapter))) {
       Out(*intro + "\n");
     }
   }
@@ -346,7 +347,7 @@ int SolutionAction(CourseContext& ctx, const course::PuzzleEntry& p) {
     }
     return kExitCheckFailed;
   }
-  std::optional<std::string> text = course::ReadFile(ctx.course.SolutionPath(p));
+  std::optional<std::string> text = ReadFile(ctx.course.SolutionPath(p));
   if (!text) {
     std::fprintf(stderr, "pallas-puzzles: cannot read the solution of %s\n", p.name().c_str());
     return kExitIo;

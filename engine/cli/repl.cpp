@@ -14,6 +14,7 @@
 #include "cli/terminal.h"
 #include "cli/watch.h"
 #include "course/puzzle_file.h"
+#include "support/source.h"
 
 #ifdef PZ_HAVE_READLINE
 #include <readline/history.h>
@@ -130,7 +131,7 @@ bool Step(Repl& r, int delta) {
   const course::PuzzleEntry* next = all[static_cast<size_t>(at)];
   if (delta > 0 && next->number == 1 && current) {
     if (const course::ChapterEntry* done = r.ctx.course.FindChapter(current->chapter)) {
-      if (auto summary = course::ReadFile(r.ctx.course.SummaryPath(*done))) {
+      if (auto summary = ReadFile(r.ctx.course.SummaryPath(*done))) {
         std::printf("%s\n", summary->c_str());
       }
     }
@@ -179,7 +180,7 @@ bool Solution(Repl& r, const std::vector<std::string>& args) {
   r.ctx.confirmed = false;
   if (SolutionAction(r.ctx, *p) == kExitCheckFailed) {
     const course::PuzzleProgress* q = r.ctx.progress.Find(p->name());
-    std::optional<std::string> hints = course::ReadFile(r.ctx.course.HintsPath(*p));
+    std::optional<std::string> hints = ReadFile(r.ctx.course.HintsPath(*p));
     size_t levels = hints ? course::ParseHints(*hints).size() : 0;
     if (q && q->hints_shown >= static_cast<int>(levels) && r.Confirm("show it anyway?")) {
       r.ctx.confirmed = true;

@@ -33,16 +33,6 @@ std::string IndexString(const std::vector<int64_t>& index) {
 
 std::string ShapeString(const Shape& shape) { return tpu::TupleString(shape); }
 
-std::vector<int64_t> Unravel(int64_t flat, const std::vector<int64_t>& dims) {
-  std::vector<int64_t> index(dims.size());
-  for (size_t d = dims.size(); d-- > 0;) {
-    int64_t n = std::max<int64_t>(dims[d], 1);
-    index[d] = flat % n;
-    flat /= n;
-  }
-  return index;
-}
-
 std::string ValueString(array::DType dtype, double value) {
   if (std::isnan(value)) return "nan";
   return array::IsFloating(dtype) ? fmt::format("{:.6g}", value)
@@ -94,7 +84,7 @@ class BlockMap {
       BlockInfo& info = info_[BlockOf(index)];
       info.any_bad |= bad_[i] != 0;
       info.any_nan |= bad_[i] && std::isnan(actual_[i]);
-      info.all_never &= writer[i] < 0;
+      info.all_never &= writer[i] == -1;  // -2: the aliased input's value
       info.step = std::max<int64_t>(info.step, writer[i]);
       for (size_t d = rank; d-- > 0;) {
         if (++index[d] < shape_[d]) break;
@@ -133,7 +123,7 @@ class BlockMap {
       ++drawn;
       std::string prefix;
       if (lead > 0) {
-        std::vector<int64_t> at = Unravel(m, lead_dims);
+        std::vector<int64_t> at = tpu::UnravelIndex(m, lead_dims);
         prefix = "blocks [";
         for (int64_t i : at) prefix += std::to_string(i) + ", ";
         lines.push_back(prefix + ":, :]");
@@ -153,9 +143,9 @@ class BlockMap {
     for (size_t b = 0; b < info_.size() && searched < kMaxMovedSearches; ++b) {
       if (info_[b].status != BlockStatus::kWrong) continue;
       ++searched;
-      std::vector<int64_t> from = Unravel(static_cast<int64_t>(b), blocks_);
+      std::vector<int64_t> from = tpu::UnravelIndex(static_cast<int64_t>(b), blocks_);
       for (size_t c = 0; c < info_.size(); ++c) {
-        std::vector<int64_t> to = Unravel(static_cast<int64_t>(c), blocks_);
+        std::vector<int64_t> to = tpu::UnravelIndex(static_cast<int64_t>(c), blocks_);
         if (c != b && SameValues(from, to)) {
           moved.push_back(fmt::format("{} has {}'s", tpu::TupleString(from), tpu::TupleString(to)));
           break;
@@ -193,8 +183,9 @@ class BlockMap {
   }
 
   std::string Cell(const BlockInfo& info) const {
-    std::string step =
-        info.step >= 0 ? " " + tpu::TupleString(Unravel(info.step, record_.grid)) : std::string();
+    std::string step = info.step >= 0
+                           ? " " + tpu::TupleString(tpu::UnravelIndex(info.step, record_.grid))
+                           : std::string();
     switch (info.status) {
       case BlockStatus::kOk:
         return "ok" + step;
@@ -353,7 +344,7 @@ LeafReport CompareLeaf(const Array& actual, const Array& expected, Tolerance tol
   }
   report.summary = fmt::format("{} of {} elements differ (atol {:g}, rtol {:g})", count, a.size(),
                                tol.atol, tol.rtol);
-  std::vector<int64_t> index = Unravel(static_cast<int64_t>(first), actual.shape());
+  std::vector<int64_t> index = tpu::UnravelIndex(static_cast<int64_t>(first), actual.shape());
   std::string where = IndexString(index);
 
   std::optional<BlockMap> map;

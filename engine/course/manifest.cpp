@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "support/source.h"
 
 namespace pz::course {
 namespace fs = std::filesystem;
@@ -66,15 +66,6 @@ bool ValidId(const std::string& id) {
 }
 
 }  // namespace
-
-std::optional<std::string> ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return s.str();
-}
 
 std::string PuzzleEntry::short_name() const { return fmt::format("{}.{}", chapter_number, number); }
 

@@ -65,7 +65,4 @@ CourseLoad LoadCourse(const std::filesystem::path& root);
 // of these holds a course.
 std::filesystem::path FindCourseRoot(const std::filesystem::path& start);
 
-// The whole file, or nullopt when it cannot be read.
-std::optional<std::string> ReadFile(const std::filesystem::path& path);
-
 }  // namespace pz::course

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "course/manifest.h"
+#include "support/source.h"
 
 namespace pz::course {
 namespace fs = std::filesystem;

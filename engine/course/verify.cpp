@@ -6,6 +6,7 @@
 #include <set>
 
 #include "course/puzzle_file.h"
+#include "support/source.h"
 
 namespace pz::course {
 namespace fs = std::filesystem;

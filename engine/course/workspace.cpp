@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "course/progress.h"
+#include "support/source.h"
 
 namespace pz::course {
 namespace fs = std::filesystem;

@@ -51,13 +51,19 @@ FileId SourceManager::Add(std::string path, std::string text) {
   return FileId{static_cast<uint32_t>(files_.size() - 1)};
 }
 
-std::optional<FileId> SourceManager::Load(const std::string& path) {
+std::optional<std::string> ReadFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream buffer;
   buffer << in.rdbuf();
   if (in.bad()) return std::nullopt;
-  return Add(path, buffer.str());
+  return buffer.str();
+}
+
+std::optional<FileId> SourceManager::Load(const std::string& path) {
+  std::optional<std::string> text = ReadFile(path);
+  if (!text) return std::nullopt;
+  return Add(path, std::move(*text));
 }
 
 std::string_view SourceManager::Text(SourceSpan span) const {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,6 +58,9 @@ class SourceFile {
   std::string text_;
   std::vector<uint32_t> line_starts_;
 };
+
+// The whole file as bytes; nullopt when it cannot be read.
+std::optional<std::string> ReadFile(const std::filesystem::path& path);
 
 // Owns every source file of a session; FileIds index into it. Files are never removed, so
 // references returned by Get stay valid for the manager's lifetime.

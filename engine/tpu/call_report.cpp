@@ -18,19 +18,19 @@ void ReportWarnings(const CallPlan& plan, const CallResult& result, SourceSpan s
   for (size_t o = 0; o < plan.outputs.size(); ++o) {
     const Operand& op = plan.outputs[o];
     if (op.space == kernel::MemorySpace::kAny) continue;
-    const array::Array& written = result.written[o];
+    const array::Array& writer = result.writer[o];
     int64_t missing = 0;
-    const uint8_t* w = written.data<uint8_t>();
-    for (int64_t i = 0; i < written.size(); ++i) missing += w[i] == 0;
+    const int32_t* w = writer.data<int32_t>();
+    for (int64_t i = 0; i < writer.size(); ++i) missing += w[i] == -1;
     if (missing > 0) {
       session.warnings.push_back(Diagnostic{
           .severity = Severity::kWarning,
           .phase = Phase::kEmulate,
           .message = fmt::format("{} of {} elements of output {} were never written by any grid "
                                  "step; they hold garbage",
-                                 missing, written.size(), op.name),
+                                 missing, writer.size(), op.name),
           .span = span,
-          .notes = {{.message = missing == written.size()
+          .notes = {{.message = missing == writer.size()
                                     ? fmt::format("the kernel never stores into `{}`; it writes "
                                                   "its result with `{}[...] = value`",
                                                   op.name, op.name)

@@ -18,6 +18,16 @@ std::string TupleString(const std::vector<int64_t>& values) {
   return s + (values.size() == 1 ? ",)" : ")");
 }
 
+std::vector<int64_t> UnravelIndex(int64_t flat, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> index(dims.size());
+  for (size_t d = dims.size(); d-- > 0;) {
+    int64_t n = std::max<int64_t>(dims[d], 1);
+    index[d] = flat % n;
+    flat /= n;
+  }
+  return index;
+}
+
 namespace {
 
 // An operand's window for one block index vector: start and size per array dimension.
@@ -102,23 +112,22 @@ void CopyBox(const Array& src, const int64_t* src_lo, Array& dst, const int64_t*
   }
 }
 
-// Sets the box [lo, lo + extent) of a contiguous uint8 shadow to `value`.
-void FillBox(Array& shadow, const int64_t* lo, const int64_t* extent, size_t rank, uint8_t value) {
+// Calls `row(counter)` for every row (along the last dimension) of a box of `extent`, with
+// `counter` the row's offsets in the other dimensions; nothing for an empty box, and one call
+// with no offsets for rank 0.
+template <typename Row>
+void ForEachRow(const int64_t* extent, size_t rank, Row&& row) {
   for (size_t d = 0; d < rank; ++d) {
     if (extent[d] <= 0) return;
   }
-  uint8_t* p = shadow.data<uint8_t>();
+  int64_t counter[array::kMaxRank] = {};
   if (rank == 0) {
-    *p = value;
+    row(counter);
     return;
   }
-  const std::vector<int64_t>& st = shadow.strides();
-  int64_t counter[array::kMaxRank] = {};
   size_t last = rank - 1;
   while (true) {
-    int64_t o = 0;
-    for (size_t d = 0; d < rank; ++d) o += (lo[d] + (d < last ? counter[d] : 0)) * st[d];
-    std::memset(p + o, value, static_cast<size_t>(extent[last]));
+    row(counter);
     size_t d = last;
     while (d-- > 0) {
       if (++counter[d] < extent[d]) break;
@@ -128,29 +137,62 @@ void FillBox(Array& shadow, const int64_t* lo, const int64_t* extent, size_t ran
   }
 }
 
-// Stamps `step` into the int32 `writer` over the box at `lo` of size `extent`, at the elements
-// whose byte in `shadow` (the same box, at `shadow_lo`) is set; every element when `shadow` is
-// null.
+// The offset of the row at `counter` (see ForEachRow) of the box at `lo` in an array.
+int64_t RowOffset(const Array& a, const int64_t* lo, const int64_t* counter, size_t rank) {
+  int64_t o = 0;
+  for (size_t d = 0; d < rank; ++d) o += (lo[d] + (d + 1 < rank ? counter[d] : 0)) * a.strides()[d];
+  return o;
+}
+
+// Sets the box [lo, lo + extent) of a contiguous uint8 shadow to `value`.
+void FillBox(Array& shadow, const int64_t* lo, const int64_t* extent, size_t rank, uint8_t value) {
+  uint8_t* p = shadow.data<uint8_t>();
+  size_t n = rank ? static_cast<size_t>(extent[rank - 1]) : 1;
+  ForEachRow(extent, rank, [&](const int64_t* counter) {
+    std::memset(p + RowOffset(shadow, lo, counter, rank), value, n);
+  });
+}
+
+// Writer values (CallResult::writer) that are not grid steps.
+constexpr int32_t kNeverWritten = -1;
+constexpr int32_t kAliasedInput = -2;
+
+// A write-back of the box at `shadow_lo` of a block into the box at `lo` of the output: each
+// element of the int32 `writer` becomes `step` where the block's shadow byte says the kernel
+// stored it, else kNeverWritten (garbage reached HBM). Without a shadow, `step` everywhere.
 void StampWriter(const Array* shadow, const int64_t* shadow_lo, Array& writer, const int64_t* lo,
                  const int64_t* extent, size_t rank, int64_t step) {
-  int64_t count = 1;
-  for (size_t d = 0; d < rank; ++d) count *= std::max<int64_t>(extent[d], 0);
-  if (count == 0) return;
   int32_t* w = writer.data<int32_t>();
   const uint8_t* f = shadow ? shadow->data<uint8_t>() : nullptr;
-  int64_t counter[array::kMaxRank] = {};
-  for (int64_t n = 0; n < count; ++n) {
-    int64_t wo = 0, fo = 0;
-    for (size_t d = 0; d < rank; ++d) {
-      wo += (lo[d] + counter[d]) * writer.strides()[d];
-      if (f) fo += (shadow_lo[d] + counter[d]) * shadow->strides()[d];
+  int64_t n = rank ? extent[rank - 1] : 1;
+  int64_t ws = rank ? writer.strides()[rank - 1] : 0;
+  int64_t fs = f && rank ? shadow->strides()[rank - 1] : 0;
+  auto stamp = static_cast<int32_t>(step);
+  ForEachRow(extent, rank, [&](const int64_t* counter) {
+    int32_t* wr = w + RowOffset(writer, lo, counter, rank);
+    if (!f) {
+      for (int64_t j = 0; j < n; ++j) wr[j * ws] = stamp;
+      return;
     }
-    if (!f || f[fo]) w[wo] = static_cast<int32_t>(step);
-    for (size_t d = rank; d-- > 0;) {
-      if (++counter[d] < extent[d]) break;
-      counter[d] = 0;
-    }
-  }
+    const uint8_t* fr = f + RowOffset(*shadow, shadow_lo, counter, rank);
+    for (int64_t j = 0; j < n; ++j) wr[j * ws] = fr[j * fs] ? stamp : kNeverWritten;
+  });
+}
+
+// The reverse, for output data read back from HBM (interpret semantics): the block's shadow
+// marks as initialised the elements some write-back stored (or an aliased input provided).
+void ShadowFromWriter(const Array& writer, const int64_t* lo, Array& shadow,
+                      const int64_t* shadow_lo, const int64_t* extent, size_t rank) {
+  const int32_t* w = writer.data<int32_t>();
+  uint8_t* f = shadow.data<uint8_t>();
+  int64_t n = rank ? extent[rank - 1] : 1;
+  int64_t ws = rank ? writer.strides()[rank - 1] : 0;
+  int64_t fs = rank ? shadow.strides()[rank - 1] : 0;
+  ForEachRow(extent, rank, [&](const int64_t* counter) {
+    const int32_t* wr = w + RowOffset(writer, lo, counter, rank);
+    uint8_t* fr = f + RowOffset(shadow, shadow_lo, counter, rank);
+    for (int64_t j = 0; j < n; ++j) fr[j * fs] = wr[j * ws] != kNeverWritten;
+  });
 }
 
 // The buffer of an operand seen with the full rank of the array (squeezed dimensions as 1).
@@ -193,11 +235,9 @@ class Machine {
                                 [&](const auto& entry) { return entry.second == (int)o; });
       result_.outputs.push_back(alias != plan_.aliases.end() ? Copy(inputs[alias->first])
                                                              : Poison(op.shape, op.dtype));
-      result_.written.push_back(alias != plan_.aliases.end()
-                                    ? array::Ones(op.shape, array::DType::kUInt8)
-                                    : array::Zeros(op.shape, array::DType::kUInt8));
-      result_.writer.push_back(
-          array::Full(op.shape, {-1, array::DType::kInt32}, array::DType::kInt32));
+      int32_t start = alias != plan_.aliases.end() ? kAliasedInput : kNeverWritten;
+      result_.writer.push_back(array::Full(
+          op.shape, {static_cast<double>(start), array::DType::kInt32}, array::DType::kInt32));
     }
     // Prefetch operands live in SMEM for the whole call.
     for (const Array& a : prefetch) {
@@ -341,14 +381,7 @@ class Machine {
     return s;
   }
 
-  std::vector<int64_t> Unravel(int64_t t) const {
-    std::vector<int64_t> p(plan_.grid.size());
-    for (size_t d = plan_.grid.size(); d-- > 0;) {
-      p[d] = t % plan_.grid[d];
-      t /= plan_.grid[d];
-    }
-    return p;
-  }
+  std::vector<int64_t> Unravel(int64_t t) const { return UnravelIndex(t, plan_.grid); }
 
   // Index maps that only pick grid indices and constants (`lambda i, j: (i, 0)`) are evaluated
   // directly: one entry per result, >= 0 a grid axis, else -(constant) - 1 ... stored as pairs.
@@ -456,7 +489,7 @@ class Machine {
         // Output data read back (interpret semantics) counts as initialised only where
         // something was written (or it came from an aliased input).
         if (IsOutput(k)) {
-          CopyBox(result_.written[k - plan_.inputs.size()], lo, shadow, blo, extent, rank);
+          ShadowFromWriter(result_.writer[k - plan_.inputs.size()], lo, shadow, blo, extent, rank);
         } else {
           FillBox(shadow, blo, extent, rank, 1);
         }
@@ -466,15 +499,8 @@ class Machine {
       if (IsOutput(k)) {
         // Written = stored by the kernel: elements of the block it never stored reach HBM as
         // garbage and count as never written.
-        Array& written = result_.written[k - plan_.inputs.size()];
-        Array& writer = result_.writer[k - plan_.inputs.size()];
-        if (s.buffer.tracked) {
-          CopyBox(s.full_shadow, blo, written, lo, extent, rank);
-          StampWriter(&s.full_shadow, blo, writer, lo, extent, rank, step_);
-        } else {
-          FillBox(written, lo, extent, rank, 1);
-          StampWriter(nullptr, nullptr, writer, lo, extent, rank, step_);
-        }
+        StampWriter(s.buffer.tracked ? &s.full_shadow : nullptr, blo,
+                    result_.writer[k - plan_.inputs.size()], lo, extent, rank, step_);
       }
     }
     return bytes;

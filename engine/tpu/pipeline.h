@@ -57,11 +57,10 @@ struct CallPlan {
 
 struct CallResult {
   std::vector<array::Array> outputs;
-  // Per output: one byte per element, 1 where some write-back reached it.
-  std::vector<array::Array> written;
   // Per output: int32 per element, the linearised grid step whose write-back last stored it
-  // (row-major over the grid, as `Unravel` orders steps); -1 where none did. `check` names the
-  // step that wrote each block from it.
+  // (row-major over the grid, see UnravelIndex); -1 where none did (the element is garbage), -2
+  // where it still holds the aliased input's value. Warnings count never-written elements from
+  // it, and `check` names the step that wrote each block.
   std::vector<array::Array> writer;
   Counters counters;
   UninitializedRead uninitialized;
@@ -72,6 +71,10 @@ struct CallResult {
 CallResult RunCall(const CallPlan& plan, const std::vector<array::Array>& prefetch,
                    const std::vector<array::Array>& inputs, const EmulatorOptions& options,
                    const std::function<void()>& tick);
+
+// The multi-index of row-major position `flat` in an array of `dims` (a grid point from a
+// linearised step, a block from a block number).
+std::vector<int64_t> UnravelIndex(int64_t flat, const std::vector<int64_t>& dims);
 
 // "(2, 0)" / "(3,)" as Python prints a tuple of ints.
 std::string TupleString(const std::vector<int64_t>& values);

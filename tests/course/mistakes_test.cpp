@@ -10,6 +10,7 @@
 
 #include "course/manifest.h"
 #include "course/runner.h"
+#include "support/source.h"
 
 namespace {
 namespace fs = std::filesystem;
@@ -27,7 +28,7 @@ std::vector<std::string> MistakeFiles() {
 class Mistake : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Mistake, FailsWithTheIntendedExplanation) {
-  std::optional<std::string> text = pz::course::ReadFile(GetParam());
+  std::optional<std::string> text = pz::ReadFile(GetParam());
   ASSERT_TRUE(text);
   std::string explains;
   size_t at = text->find("# explains: ");
