@@ -7,12 +7,10 @@
 
 #include "cli/commands.h"
 #include "cli/terminal.h"
-#include "course/harness.h"
+#include "course/runner.h"
 #include "eval/interpreter.h"
 #include "lang/ast_printer.h"
 #include "lang/parser.h"
-#include "tpu/dma.h"
-#include "tpu/pallas_call.h"
 
 namespace pz::cli {
 namespace {
@@ -111,68 +109,43 @@ std::optional<int> ParseRunOptions(const std::vector<std::string>& args, RunOpti
 
 }  // namespace
 
-int RunCommand(const std::vector<std::string>& args) {
-  RunOptions options;
-  if (std::optional<int> exit = ParseRunOptions(args, options)) return *exit;
-
+// `--dump-ast`: parses and prints the syntax tree without running anything.
+int DumpAst(const std::string& path) {
   SourceManager sources;
-  std::optional<FileId> file = sources.Load(options.file);
+  std::optional<FileId> file = sources.Load(path);
   if (!file) {
-    std::fprintf(stderr, "pallas-puzzles run: cannot read `%s`\n", options.file.c_str());
+    std::fprintf(stderr, "pallas-puzzles run: cannot read `%s`\n", path.c_str());
     return kExitIo;
   }
-  RenderOptions render{.color = UseColor(stderr)};
   DiagnosticSink sink;
   lang::Module module = lang::ParseModule(sources.Get(*file), *file, sink);
   for (const Diagnostic& diagnostic : sink.diagnostics()) {
-    std::fputs(Render(diagnostic, sources, render).c_str(), stderr);
+    std::fputs(Render(diagnostic, sources, {.color = UseColor(stderr)}).c_str(), stderr);
   }
-  if (sink.HasErrors()) {
-    int errors = sink.ErrorCount();
-    std::fprintf(stderr, "%d error%s; nothing was run\n", errors, errors == 1 ? "" : "s");
-    return kExitSyntax;
-  }
-  if (options.dump_ast) {
-    std::fputs(lang::PrintAst(module, sources).c_str(), stdout);
-    return kExitOk;
-  }
-
-  options.interpreter.output = [](std::string_view text) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-  };
-  eval::Interpreter interpreter(sources, options.interpreter);
-  tpu::InstallPallas(interpreter, options.emulator);
-  course::InstallHarness(interpreter);
-  std::optional<Diagnostic> error = interpreter.RunModule(std::move(module));
-  std::fflush(stdout);
-  tpu::EmulatorSession* session = tpu::SessionOf(interpreter);
-  for (const Diagnostic& warning : session->warnings) {
-    std::fputs(Render(warning, sources, render).c_str(), stderr);
-  }
-  if (options.emulator.stats) {
-    for (const tpu::CallStats& call : session->stats) {
-      const tpu::Counters& c = call.counters;
-      std::fprintf(stderr,
-                   "stats: pallas_call %s (%s): %lld grid steps, HBM read %lld B, HBM written "
-                   "%lld B, %lld flops, VMEM %lld B (blocks double-buffered + scratch)\n",
-                   call.name.c_str(), FormatLocation(call.span, sources).c_str(),
-                   static_cast<long long>(c.grid_steps), static_cast<long long>(c.hbm_bytes_read),
-                   static_cast<long long>(c.hbm_bytes_written), static_cast<long long>(c.flops),
-                   static_cast<long long>(c.vmem_high_water));
-      auto line_of = [&](SourceSpan s) {
-        return std::to_string(sources.Get(s.file).Locate(s.begin).line);
-      };
-      std::fputs(tpu::FormatDmaStats(c, options.emulator.timeline, line_of).c_str(), stderr);
-    }
-  }
-  if (error) {
-    std::fputs(Render(*error, sources, render).c_str(), stderr);
-    return error->phase == Phase::kTrace ? kExitSyntax : kExitRuntime;
-  }
-  for (const course::CheckOutcome& check : course::HarnessOf(interpreter)->checks) {
-    if (!check.passed) return kExitCheckFailed;
-  }
+  if (sink.HasErrors()) return kExitSyntax;
+  std::fputs(lang::PrintAst(module, sources).c_str(), stdout);
   return kExitOk;
+}
+
+int RunCommand(const std::vector<std::string>& args) {
+  RunOptions options;
+  if (std::optional<int> exit = ParseRunOptions(args, options)) return *exit;
+  if (options.dump_ast) return DumpAst(options.file);
+
+  course::PuzzleRun run = course::RunFile(
+      options.file,
+      {.emulator = options.emulator,
+       .interpreter = options.interpreter,
+       .output = [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); },
+       .color = UseColor(stderr)});
+  std::fflush(stdout);
+  if (run.status == course::RunStatus::kIoError) {
+    std::fprintf(stderr, "pallas-puzzles run: cannot read `%s`\n", options.file.c_str());
+    return kExitIo;
+  }
+  std::fputs(run.diagnostics.c_str(), stderr);
+  // A program without checks that ran to the end succeeded.
+  return run.status == course::RunStatus::kNoChecks ? kExitOk : run.exit_code();
 }
 
 }  // namespace pz::cli

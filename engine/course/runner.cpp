@@ -4,6 +4,7 @@
 
 #include "lang/parser.h"
 #include "support/diagnostic.h"
+#include "tpu/call_report.h"
 #include "tpu/pallas_call.h"
 
 namespace pz::course {
@@ -61,6 +62,8 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options) 
   lang::Module module = lang::ParseModule(sources.Get(*id), *id, sink);
   for (const Diagnostic& d : sink.diagnostics()) run.diagnostics += Render(d, sources, render);
   if (sink.HasErrors()) {
+    int errors = sink.ErrorCount();
+    run.diagnostics += fmt::format("{} error{}; nothing was run\n", errors, errors == 1 ? "" : "s");
     run.status = RunStatus::kSyntaxError;
     for (const Diagnostic& d : sink.diagnostics()) {
       if (d.severity == Severity::kError) {
@@ -79,8 +82,12 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options) 
   tpu::InstallPallas(interpreter, options.emulator);
   InstallHarness(interpreter);
   std::optional<Diagnostic> error = interpreter.RunModule(std::move(module));
-  for (const Diagnostic& warning : tpu::SessionOf(interpreter)->warnings) {
+  const tpu::EmulatorSession& session = *tpu::SessionOf(interpreter);
+  for (const Diagnostic& warning : session.warnings) {
     run.diagnostics += Render(warning, sources, render);
+  }
+  for (const tpu::CallStats& call : session.stats) {
+    run.diagnostics += tpu::FormatCallStats(call, sources, options.emulator.timeline);
   }
   run.checks = HarnessOf(interpreter)->checks;
   if (error) {

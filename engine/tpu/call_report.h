@@ -1,6 +1,6 @@
-// The warnings a pallas_call leaves after it ran: output elements no grid step wrote, and
-// uninitialised memory (scratch, fresh output blocks, the padding of partial input blocks) that
-// reached an output.
+// The report a pallas_call leaves after it ran: its `--stats` lines and its warnings: output
+// elements no grid step wrote, and uninitialised memory (scratch, fresh output blocks, the padding
+// of partial input blocks) that reached an output.
 #pragma once
 
 #include <string>
@@ -17,5 +17,8 @@ bool InputPadding(const CallPlan& plan, const std::string& ref);
 // Appends the call's warnings to `session.warnings`; `span` is the pallas_call.
 void ReportWarnings(const CallPlan& plan, const CallResult& result, SourceSpan span,
                     EmulatorSession& session);
+
+// The `--stats` lines of one pallas_call (with the DMA time-line when `timeline`).
+std::string FormatCallStats(const CallStats& call, const SourceManager& sources, bool timeline);
 
 }  // namespace pz::tpu

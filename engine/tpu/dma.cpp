@@ -21,12 +21,6 @@ namespace {
 // More outstanding copies than any TPU queues; also bounds the pairwise overlap checks.
 constexpr size_t kMaxInFlight = 4096;
 
-std::string PointString(const std::vector<int64_t>& point) {
-  std::string s = "(";
-  for (size_t i = 0; i < point.size(); ++i) s += (i ? ", " : "") + std::to_string(point[i]);
-  return s + (point.size() == 1 ? ",)" : ")");
-}
-
 // The shadow of a view made all-initialised.
 void MarkInitialised(array::Array& shadow) {
   shadow.Assign(array::Ones(shadow.shape(), array::DType::kUInt8));
@@ -84,7 +78,7 @@ void DmaEngine::SetStep(int64_t step, const std::vector<int64_t>& point) {
   point_ = point;
 }
 
-std::string DmaEngine::Step() const { return PointString(point_); }
+std::string DmaEngine::Step() const { return TupleString(point_); }
 
 std::string DmaEngine::RefName(RefId ref) const { return "`" + kernel_.refs[ref].name + "`"; }
 
@@ -112,7 +106,7 @@ std::string DmaEngine::Describe(const Copy& copy) const {
 
 std::string DmaEngine::Where(const Copy& copy) const {
   return fmt::format("{} in grid step {}", line_of_ ? line_of_(copy.span) : "?",
-                     PointString(copy.point));
+                     TupleString(copy.point));
 }
 
 DmaEngine::SemaphoreState& DmaEngine::State(SemaphoreSlot sem) {
@@ -256,7 +250,7 @@ void DmaEngine::Wait(const Instr& instr, SemaphoreSlot sem, int64_t bytes) {
     if (state.touched) {
       notes.push_back(fmt::format("{} was last signalled or waited at {} in grid step {}",
                                   SemName(sem), line_of_ ? line_of_(state.last_span) : "?",
-                                  PointString(state.last_point)));
+                                  TupleString(state.last_point)));
     }
     notes.push_back(
         "each wait consumes the bytes of one copy: a DMA waited twice, or waited with a "
@@ -302,7 +296,7 @@ void DmaEngine::SemaphoreWait(const Instr& instr, SemaphoreSlot sem, int64_t val
     if (state.touched) {
       notes.push_back(fmt::format("{} was last signalled or waited at {} in grid step {}",
                                   SemName(sem), line_of_ ? line_of_(state.last_span) : "?",
-                                  PointString(state.last_point)));
+                                  TupleString(state.last_point)));
     }
     notes.push_back(
         "the emulator runs one core, so nothing else can signal the semaphore while this wait "
@@ -369,7 +363,7 @@ void DmaEngine::LeaveScope(const Instr& instr, const std::vector<int64_t>& refs)
         Fail(copy.span,
              fmt::format("the DMA {} started here in grid step {} is still in flight when the "
                          "pl.run_scoped at {} that allocated {} ends",
-                         Describe(copy), PointString(copy.point),
+                         Describe(copy), TupleString(copy.point),
                          line_of_ ? line_of_(instr.span) : "?", RefName(ref)),
              {"wait for it inside the scoped body: its buffers and semaphores do not outlive "
               "the scope"});
@@ -383,7 +377,7 @@ void DmaEngine::LeaveScope(const Instr& instr, const std::vector<int64_t>& refs)
              fmt::format("semaphore {} holds {} when the pl.run_scoped at {} that allocated it "
                          "ends (last signalled here in grid step {})",
                          SemName(slot), state.count, line_of_ ? line_of_(instr.span) : "?",
-                         PointString(state.signal_point)),
+                         TupleString(state.signal_point)),
              {"every signal must be matched by a wait before the scope ends"});
       }
     }
@@ -399,7 +393,7 @@ void DmaEngine::EndStep(const std::vector<RefId>& pipelined) const {
            fmt::format("the DMA {} started here in grid step {} is still in flight at the end "
                        "of the grid step, but {} is a pipelined block that the pipeline writes "
                        "back or replaces between steps",
-                       Describe(copy), PointString(copy.point), RefName(ref)),
+                       Describe(copy), TupleString(copy.point), RefName(ref)),
            {"wait for copies that touch BlockSpec blocks in the same grid step, or copy "
             "through a scratch buffer, which persists across steps"});
     }
@@ -413,7 +407,7 @@ void DmaEngine::Finish() const {
     Fail(copy.span,
          fmt::format("the DMA {} started here in grid step {} was never waited: its semaphore "
                      "{} is non-zero when the kernel ends",
-                     Describe(copy), PointString(copy.point), SemName(copy.sem)),
+                     Describe(copy), TupleString(copy.point), SemName(copy.sem)),
          {"every DMA must be waited (`.wait()` on its descriptor, or on an equivalent one built "
           "in a later grid step) before the kernel ends; on a TPU a non-zero semaphore at exit "
           "crashes the program",
@@ -428,7 +422,7 @@ void DmaEngine::Finish() const {
       Fail(state.signal_span,
            fmt::format("semaphore {} holds {} when the kernel ends (last signalled here in grid "
                        "step {})",
-                       SemName(slot), state.count, PointString(state.signal_point)),
+                       SemName(slot), state.count, TupleString(state.signal_point)),
            {"every pl.semaphore_signal must be matched by a pl.semaphore_wait; on a TPU a "
             "non-zero semaphore at exit crashes the program"});
     }

@@ -25,12 +25,6 @@ std::string_view EventName(DmaEvent::Kind kind) {
   return "?";
 }
 
-std::string PointString(const std::vector<int64_t>& point) {
-  std::string s = "(";
-  for (size_t i = 0; i < point.size(); ++i) s += (i ? ", " : "") + std::to_string(point[i]);
-  return s + (point.size() == 1 ? ",)" : ")");
-}
-
 bool SameEvent(const DmaEvent& a, const DmaEvent& b) {
   return a.kind == b.kind && a.step == b.step && a.span == b.span && a.amount == b.amount &&
          a.what == b.what;
@@ -54,7 +48,7 @@ std::string FormatDmaStats(const Counters& counters, bool timeline,
   out += "timeline: per grid step, `op what bytes-or-count @line`\n";
   for (size_t i = 0; i < counters.timeline.size();) {
     int64_t step = counters.timeline[i].step;
-    std::string line = fmt::format("  {}:", PointString(counters.timeline[i].point));
+    std::string line = fmt::format("  {}:", TupleString(counters.timeline[i].point));
     const char* separator = " ";
     while (i < counters.timeline.size() && counters.timeline[i].step == step) {
       const DmaEvent& e = counters.timeline[i];

@@ -62,13 +62,14 @@ Array Copy(const Array& a) {
   return out;
 }
 
-std::string ExecContext::GridPointString() const {
-  if (grid_point == nullptr) return "()";
+std::string TupleString(const std::vector<int64_t>& values) {
   std::string s = "(";
-  for (size_t i = 0; i < grid_point->size(); ++i) {
-    s += (i ? ", " : "") + std::to_string((*grid_point)[i]);
-  }
-  return s + (grid_point->size() == 1 ? ",)" : ")");
+  for (size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + std::to_string(values[i]);
+  return s + (values.size() == 1 ? ",)" : ")");
+}
+
+std::string ExecContext::GridPointString() const {
+  return grid_point == nullptr ? "()" : TupleString(*grid_point);
 }
 
 Executor::Executor(const kernel::Function& function, ExecContext& context)

@@ -120,5 +120,7 @@ class Executor {
 array::Array Poison(const array::Shape& shape, array::DType dtype);
 // A copy that shares nothing with `a`.
 array::Array Copy(const array::Array& a);
+// "(2, 0)" / "(3,)" as Python prints a tuple of ints (grid points, block indices, shapes).
+std::string TupleString(const std::vector<int64_t>& values);
 
 }  // namespace pz::tpu

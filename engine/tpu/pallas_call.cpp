@@ -36,8 +36,6 @@ EmulatorSession* SessionOf(Interpreter& interp) {
 
 namespace {
 
-std::string DimsString(const std::vector<int64_t>& dims) { return TupleString(dims); }
-
 // The parameter names of a kernel function, for messages ("x_ref"); empty when unknown.
 std::vector<std::string> ParamNames(const Value& fn) {
   if (auto* f = fn.as<eval::FunctionObject>()) {
@@ -137,7 +135,8 @@ struct Builder {
     }
     for (int64_t g : out) {
       if (g < 0)
-        Fail(ValueError(), fmt::format("grid sizes must be non-negative, got {}", DimsString(out)));
+        Fail(ValueError(),
+             fmt::format("grid sizes must be non-negative, got {}", TupleString(out)));
     }
     return out;
   }
@@ -253,7 +252,7 @@ struct Builder {
         Fail(ValueError(),
              fmt::format("Index map function {} for {} must return {} values to match "
                          "block_shape={}, got {}",
-                         FunctionName(fn), origin, op.block.size(), DimsString([&] {
+                         FunctionName(fn), origin, op.block.size(), TupleString([&] {
                            std::vector<int64_t> dims;
                            for (const BlockDim& b : op.block) dims.push_back(b.size);
                            return dims;
@@ -547,7 +546,7 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
       b.Fail(b.ValueError(),
              fmt::format("Length of grid does not match length of dimension semantics: grid {} "
                          "has {} axes, dimension_semantics has {} entries",
-                         DimsString(b.plan.grid), b.plan.grid.size(), interp.Len(semantics)));
+                         TupleString(b.plan.grid), b.plan.grid.size(), interp.Len(semantics)));
     }
   }
 

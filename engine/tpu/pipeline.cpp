@@ -12,12 +12,6 @@ namespace pz::tpu {
 
 using array::Array;
 
-std::string TupleString(const std::vector<int64_t>& values) {
-  std::string s = "(";
-  for (size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + std::to_string(values[i]);
-  return s + (values.size() == 1 ? ",)" : ")");
-}
-
 std::vector<int64_t> UnravelIndex(int64_t flat, const std::vector<int64_t>& dims) {
   std::vector<int64_t> index(dims.size());
   for (size_t d = dims.size(); d-- > 0;) {

@@ -76,7 +76,4 @@ CallResult RunCall(const CallPlan& plan, const std::vector<array::Array>& prefet
 // linearised step, a block from a block number).
 std::vector<int64_t> UnravelIndex(int64_t flat, const std::vector<int64_t>& dims);
 
-// "(2, 0)" / "(3,)" as Python prints a tuple of ints.
-std::string TupleString(const std::vector<int64_t>& values);
-
 }  // namespace pz::tpu
