@@ -25,6 +25,8 @@ std::vector<course::Hint> HintsOf(const CourseContext& ctx, const course::Puzzle
   return text ? course::ParseHints(*text) : std::vector<course::Hint>{};
 }
 
+// `path` relative to the working directory, for short messages; absolute when it is far away
+// (three or more levels up) or unrelated.
 std::string Relative(const fs::path& path) {
   std::error_code ec;
   fs::path rel = fs::relative(path, fs::current_path(ec), ec);

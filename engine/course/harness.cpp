@@ -31,10 +31,6 @@ std::optional<double> OptionalNumber(Interpreter& interp, const std::optional<Va
 LeafReport CompareValues(Interpreter& interp, const Value& actual, const Value& expected,
                          std::optional<double> atol, std::optional<double> rtol) {
   array::Array want = eval::ToArray(interp, expected);
-  if (actual.is_none()) {
-    return {.summary = "the result is None",
-            .lines = {"the cell that computes it is not finished yet"}};
-  }
   auto* object = actual.as<eval::ArrayObject>();
   if (object == nullptr && !actual.is_number()) {
     return {.summary = fmt::format("the result is a `{}`, not an array", interp.TypeName(actual))};
@@ -60,17 +56,18 @@ Value Check(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
   std::string title = bound[4] && !bound[4]->is_none() ? interp.Str(*bound[4]) : "check";
   SourceSpan span = interp.current_span();
 
+  // None leaves nothing to flatten (it is an empty pytree), so it is answered first.
   std::vector<Value> actual_leaves, expected_leaves;
   kernel::TreeDef expected_def = kernel::Flatten(interp, *bound[1], expected_leaves);
-  if (bound[0]->is_none()) {
-    actual_leaves.push_back(Value());
-  } else {
-    kernel::Flatten(interp, *bound[0], actual_leaves);
-  }
+  if (!bound[0]->is_none()) kernel::Flatten(interp, *bound[0], actual_leaves);
   std::vector<std::string> lines;
   std::string summary;
   bool passed = true;
-  if (actual_leaves.size() != expected_leaves.size() && !bound[0]->is_none()) {
+  if (bound[0]->is_none()) {
+    passed = false;
+    summary = "the result is None";
+    lines.push_back("  the cell that computes it is not finished yet");
+  } else if (actual_leaves.size() != expected_leaves.size()) {
     passed = false;
     summary = fmt::format("the result has {} array{} but the reference has {} ({})",
                           actual_leaves.size(), actual_leaves.size() == 1 ? "" : "s",
@@ -78,9 +75,7 @@ Value Check(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
   } else {
     std::vector<std::string> passed_summaries;
     for (size_t i = 0; i < expected_leaves.size(); ++i) {
-      const Value& actual =
-          actual_leaves.size() == 1 && bound[0]->is_none() ? actual_leaves[0] : actual_leaves[i];
-      LeafReport leaf = CompareValues(interp, actual, expected_leaves[i], atol, rtol);
+      LeafReport leaf = CompareValues(interp, actual_leaves[i], expected_leaves[i], atol, rtol);
       std::string label = expected_leaves.size() > 1 ? fmt::format("output {}: ", i) : "";
       if (leaf.passed) {
         passed_summaries.push_back(label + leaf.summary);
