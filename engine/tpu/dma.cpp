@@ -86,12 +86,7 @@ std::string DmaEngine::RefName(RefId ref) const { return "`" + kernel_.refs[ref]
 std::string DmaEngine::ShortSemName(SemaphoreSlot sem) const {
   const kernel::RefType& ref = kernel_.refs[sem.ref];
   if (ref.shape.empty()) return ref.name;
-  std::vector<int64_t> index(ref.shape.size());
-  int64_t flat = sem.index;
-  for (size_t d = ref.shape.size(); d-- > 0;) {
-    index[d] = ref.shape[d] ? flat % ref.shape[d] : 0;
-    flat = ref.shape[d] ? flat / ref.shape[d] : 0;
-  }
+  std::vector<int64_t> index = UnravelIndex(sem.index, ref.shape);
   std::string s = ref.name + "[";
   for (size_t d = 0; d < index.size(); ++d) s += (d ? ", " : "") + std::to_string(index[d]);
   return s + "]";

@@ -68,6 +68,16 @@ std::string TupleString(const std::vector<int64_t>& values) {
   return s + (values.size() == 1 ? ",)" : ")");
 }
 
+std::vector<int64_t> UnravelIndex(int64_t flat, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> index(dims.size());
+  for (size_t d = dims.size(); d-- > 0;) {
+    int64_t n = std::max<int64_t>(dims[d], 1);
+    index[d] = flat % n;
+    flat /= n;
+  }
+  return index;
+}
+
 std::string ExecContext::GridPointString() const {
   return grid_point == nullptr ? "()" : TupleString(*grid_point);
 }

@@ -120,6 +120,10 @@ class Executor {
 array::Array Poison(const array::Shape& shape, array::DType dtype);
 // A copy that shares nothing with `a`.
 array::Array Copy(const array::Array& a);
+// The multi-index of row-major position `flat` in an array of `dims` (a grid point from a
+// linearised step, a block from a block number).
+std::vector<int64_t> UnravelIndex(int64_t flat, const std::vector<int64_t>& dims);
+
 // "(2, 0)" / "(3,)" as Python prints a tuple of ints (grid points, block indices, shapes).
 std::string TupleString(const std::vector<int64_t>& values);
 

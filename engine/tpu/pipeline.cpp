@@ -12,16 +12,6 @@ namespace pz::tpu {
 
 using array::Array;
 
-std::vector<int64_t> UnravelIndex(int64_t flat, const std::vector<int64_t>& dims) {
-  std::vector<int64_t> index(dims.size());
-  for (size_t d = dims.size(); d-- > 0;) {
-    int64_t n = std::max<int64_t>(dims[d], 1);
-    index[d] = flat % n;
-    flat /= n;
-  }
-  return index;
-}
-
 namespace {
 
 // An operand's window for one block index vector: start and size per array dimension.

@@ -72,8 +72,4 @@ CallResult RunCall(const CallPlan& plan, const std::vector<array::Array>& prefet
                    const std::vector<array::Array>& inputs, const EmulatorOptions& options,
                    const std::function<void()>& tick);
 
-// The multi-index of row-major position `flat` in an array of `dims` (a grid point from a
-// linearised step, a block from a block number).
-std::vector<int64_t> UnravelIndex(int64_t flat, const std::vector<int64_t>& dims);
-
 }  // namespace pz::tpu
