@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "course/compare.h"
 #include "eval/array_object.h"
 #include "eval/builtin_support.h"
@@ -102,6 +104,84 @@ Value Check(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
   return Value::Bool(passed);
 }
 
+// "12.3 K"-style counts and "96.0 KiB"-style byte sizes for the work table.
+std::string Count(int64_t n) {
+  if (n < 10000) return std::to_string(n);
+  if (n < 10000000) return fmt::format("{:.1f} K", n / 1e3);
+  if (n < 10000000000) return fmt::format("{:.1f} M", n / 1e6);
+  return fmt::format("{:.1f} G", n / 1e9);
+}
+
+std::string Bytes(int64_t n) {
+  if (n < 1024) return fmt::format("{} B", n);
+  if (n < 1024 * 1024) return fmt::format("{:.1f} KiB", n / 1024.0);
+  return fmt::format("{:.1f} MiB", n / (1024.0 * 1024.0));
+}
+
+// "40 fewer grid steps (62%)"-style comparison of one counter with the baseline's.
+std::string Saving(int64_t baseline, int64_t value, std::string_view what) {
+  if (value == baseline) return fmt::format("the same {}", what);
+  int64_t diff = baseline > value ? baseline - value : value - baseline;
+  std::string percent =
+      baseline > 0 ? fmt::format(" ({:.0f}%)", 100.0 * static_cast<double>(diff) / baseline) : "";
+  return fmt::format("{} {} {}{}", diff, baseline > value ? "fewer" : "more", what, percent);
+}
+
+// `report_work(**outputs)`: what the emulator measured for the pallas_calls that produced each
+// keyword's array; the first keyword is the baseline the others are compared with.
+Value ReportWork(Interpreter& interp, eval::CallArgs& args) {
+  if (!args.positional.empty() || args.keywords.empty()) {
+    interp.Raise(interp.types().type_error,
+                 "report_work() takes keyword arguments only, each the output of a pallas_call: "
+                 "report_work(dense=out_a, sparse=out_b)");
+  }
+  tpu::EmulatorSession* session = tpu::SessionOf(interp);
+  std::vector<std::pair<std::string, tpu::Counters>> rows;
+  for (auto& [name, value] : args.keywords) {
+    std::vector<Value> leaves;
+    kernel::Flatten(interp, value, leaves);
+    const tpu::OutputRecord* record = nullptr;
+    auto* object = leaves.empty() ? nullptr : leaves[0].as<eval::ArrayObject>();
+    if (object != nullptr && session != nullptr) {
+      record = tpu::FindOutputRecord(*session, object->serial);
+    }
+    if (record == nullptr) {
+      interp.Raise(interp.types().value_error,
+                   fmt::format("report_work(): `{}` is not the output of a recent pallas_call "
+                               "(pass the array the call returned, before any other operation)",
+                               name));
+    }
+    rows.emplace_back(name, record->counters);
+  }
+  size_t width = 4;
+  for (const auto& row : rows) width = std::max(width, row.first.size());
+  std::string text = "work measured by the emulator:\n";
+  text += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>11}  {:>11}\n", "call", width, "grid steps",
+                      "flops", "HBM read", "HBM written");
+  auto dict = eval::NewDict(interp);
+  for (const auto& [name, c] : rows) {
+    text +=
+        fmt::format("  {:<{}}  {:>10}  {:>10}  {:>11}  {:>11}\n", name, width, Count(c.grid_steps),
+                    Count(c.flops), Bytes(c.hbm_bytes_read), Bytes(c.hbm_bytes_written));
+    auto entry = eval::NewDict(interp);
+    entry->Set(interp, eval::MakeStr("grid_steps"), Value::Int(c.grid_steps));
+    entry->Set(interp, eval::MakeStr("flops"), Value::Int(c.flops));
+    entry->Set(interp, eval::MakeStr("hbm_bytes_read"), Value::Int(c.hbm_bytes_read));
+    entry->Set(interp, eval::MakeStr("hbm_bytes_written"), Value::Int(c.hbm_bytes_written));
+    dict->Set(interp, eval::MakeStr(name), entry);
+  }
+  const auto& [base_name, base] = rows.front();
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const tpu::Counters& c = rows[i].second;
+    text += fmt::format("  {} against {}: {}, {}, {} read from HBM\n", rows[i].first, base_name,
+                        Saving(base.grid_steps, c.grid_steps, "grid steps"),
+                        Saving(base.flops, c.flops, "flops"),
+                        Saving(base.hbm_bytes_read, c.hbm_bytes_read, "bytes"));
+  }
+  interp.Print(text);
+  return dict;
+}
+
 }  // namespace
 
 void InstallHarness(Interpreter& interp) {
@@ -113,6 +193,7 @@ void InstallHarness(Interpreter& interp) {
               interp.MakeBuiltin("check", [raw](Interpreter& interp, eval::CallArgs& args) {
                 return Check(interp, args, *raw);
               }));
+  module->Set("report_work", interp.MakeBuiltin("report_work", ReportWork));
   interp.RegisterModule("pallas_check", module);
 }
 

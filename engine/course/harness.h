@@ -1,7 +1,9 @@
 // The course's `check` as a built-in module `pallas_check` (twin of puzzles/pallas_check.py,
 // which runs under real JAX): `check(actual, expected, *, atol=None, rtol=None, name=None)`
 // prints PASSED or FAILED with an explanation (see compare.h) and records the outcome, so the
-// course runner knows whether a puzzle passed.
+// course runner knows whether a puzzle passed. `report_work(**outputs)` prints what the emulator
+// measured (grid steps, flops, HBM bytes) for the pallas_calls that returned each keyword's array,
+// and what the later ones saved against the first; it returns the numbers as a dict of dicts.
 #pragma once
 
 #include <string>

@@ -679,7 +679,9 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
                         .grid = b.plan.grid,
                         .writer = std::move(result.writer[o]),
                         .uninitialized = result.uninitialized,
-                        .uninitialized_is_padding = InputPadding(b.plan, result.uninitialized.ref)};
+                        .uninitialized_is_padding = InputPadding(b.plan, result.uninitialized.ref),
+                        .counters = result.counters};
+    record.counters.timeline.clear();
     for (const BlockDim& dim : op.block) {
       record.block.push_back(dim.kind == BlockDim::Kind::kSqueezed ? 1 : dim.size);
       if (dim.kind == BlockDim::Kind::kElement) record.blocked = false;

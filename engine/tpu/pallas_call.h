@@ -32,6 +32,7 @@ struct OutputRecord {
   array::Array writer;         // CallResult::writer of this output
   UninitializedRead uninitialized;
   bool uninitialized_is_padding = false;  // the read was of an input block's padding
+  Counters counters;                      // the call's work (without its DMA time-line)
 };
 
 // Per-interpreter state of the emulator: its options, and what the calls left to report.
