@@ -237,7 +237,9 @@ bool AnyArgument(const CallArgs& args, const std::function<bool(const Value&)>& 
 void AddFunction(Interpreter& interp, ModuleObject& module, const std::string& name,
                  BuiltinFunctionObject::Fn fn) {
   std::string full_name = module.name + "." + name;
-  auto traced = [fn = std::move(fn), full_name](Interpreter& interp, CallArgs& args) -> Value {
+  auto traced = [fn = std::move(fn), full_name, module_name = module.name, name](
+                    Interpreter& interp, CallArgs& args) -> Value {
+    CheckArrayLike(interp, module_name, name, args);
     if (TraceHooks* hooks = interp.trace_hooks()) {
       bool has_tracer =
           AnyArgument(args, [](const Value& v) { return v.is_object() && v.object()->IsTracer(); });

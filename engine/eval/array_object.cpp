@@ -27,7 +27,14 @@ using array::Array;
 namespace {
 
 // Converts a Python subscript (int, slice, None, ..., array, list, or a tuple of them) to indices.
-std::vector<array::Index> ToIndices(Interpreter& interp, const Value& key) {
+// A list as the whole subscript is numpy's fancy indexing, which JAX refuses (`numpy` false).
+std::vector<array::Index> ToIndices(Interpreter& interp, const Value& key, bool numpy = false) {
+  if (!numpy && key.as<ListObject>() != nullptr) {
+    interp.RaiseWithNotes(interp.types().type_error,
+                          "Using a non-tuple sequence for multidimensional indexing is not "
+                          "allowed; use `arr[array(seq)]` instead of `arr[seq]`.",
+                          {"index with an array (`x[jnp.array(rows)]`) or a tuple (`x[i, j]`)"});
+  }
   std::vector<Value> items;
   if (auto* tuple = key.as<TupleObject>()) {
     items = tuple->items;
@@ -275,8 +282,9 @@ bool ArrayObject::SetAttr(Interpreter& interp, std::string_view name, const Valu
 
 std::optional<Value> ArrayObject::GetItem(Interpreter& interp, const Value& key) {
   if (TraceHooks* hooks = interp.trace_hooks()) hooks->CheckConstant(interp, *this);
-  std::vector<array::Index> index = ToIndices(interp, key);
-  return WrapArray(GuardArrayOp(interp, [&] { return array::GetIndexed(value, index); }));
+  std::vector<array::Index> index = ToIndices(interp, key, numpy);
+  return Value(std::make_shared<ArrayObject>(
+      GuardArrayOp(interp, [&] { return array::GetIndexed(value, index); }), numpy));
 }
 
 bool ArrayObject::SetItem(Interpreter& interp, const Value& key, const Value& v) {

@@ -24,7 +24,7 @@ class ArrayObject final : public Object {
         value(std::move(value)),
         numpy(numpy),
         serial(NextSerial()) {}
-  std::string_view type_name() const override { return numpy ? "ndarray" : "Array"; }
+  std::string_view type_name() const override { return numpy ? "ndarray" : "ArrayImpl"; }
 
   std::string Repr(Interpreter& interp) const override;
   std::string Str(Interpreter& interp) const override;
@@ -87,6 +87,12 @@ array::DType ToDType(Interpreter& interp, const Value& value);
 std::optional<std::vector<int>> ToAxes(Interpreter& interp, const Value& value, int rank);
 // A shape argument: an int or a tuple/list of ints.
 array::Shape ToShape(Interpreter& interp, const Value& value);
+
+// Raises JAX's TypeError when a function of jax.numpy / jax.lax / jax.nn / jax.scipy.special
+// (`module` is its dotted name) is given a Python list or tuple where it takes an array; other
+// modules (numpy) accept sequences.
+void CheckArrayLike(Interpreter& interp, std::string_view module, std::string_view name,
+                    const CallArgs& args);
 
 // The array layer's op for a Python operator (`+` → kAdd, `<` → kLt); nullopt for `@` and for
 // comparisons that are not elementwise (`is`, `in`). Shared by arrays and kernel tracers.

@@ -1,6 +1,8 @@
 // Python operators on arrays: `+ - * / // % ** @ & | ^ << >>`, unary `- + ~ abs`, and
 // comparisons, each mapped to the array layer's elementwise kernels with JAX's promotion of
 // weakly typed Python scalars.
+#include <fmt/format.h>
+
 #include "array/elementwise.h"
 #include "array/linalg.h"
 #include "eval/array_object.h"
@@ -64,12 +66,15 @@ namespace {
 
 // The other operand as an array, or nullopt when it is not array-like (the operator then falls
 // back to Python's TypeError).
-std::optional<Array> Operand(Interpreter& interp, const Value& other) {
-  if (other.is_number() || other.is(ObjectKind::kExtension) || other.is(ObjectKind::kList) ||
-      other.is(ObjectKind::kTuple)) {
-    if (other.is(ObjectKind::kExtension) && other.as<ArrayObject>() == nullptr) return std::nullopt;
+// The other operand of `self op other` as an array; nullopt where the operator does not apply.
+// Python lists and tuples mix with numpy arrays only: JAX refuses `x + [1, 2]`.
+std::optional<Array> Operand(Interpreter& interp, const ArrayObject& self, const Value& other) {
+  if (other.is(ObjectKind::kList) || other.is(ObjectKind::kTuple)) {
+    if (!self.numpy) return std::nullopt;
     return ToArray(interp, other);
   }
+  if (other.is_number()) return ToArray(interp, other);
+  if (other.as<ArrayObject>() != nullptr) return ToArray(interp, other);
   return std::nullopt;
 }
 
@@ -97,7 +102,7 @@ bool NumpyResult(const ArrayObject& self, const Value& other) {
 
 std::optional<Value> ArrayObject::Binary(Interpreter& interp, lang::BinOpKind op,
                                          const Value& other, bool reflected) {
-  std::optional<Array> rhs = Operand(interp, other);
+  std::optional<Array> rhs = Operand(interp, *this, other);
   if (!rhs) return std::nullopt;
   CheckConstants(interp, *this, &other);
   const Array& a = reflected ? *rhs : value;
@@ -133,7 +138,15 @@ std::optional<Value> ArrayObject::Compare(Interpreter& interp, lang::CmpOpKind o
                                           const Value& other, bool reflected) {
   std::optional<array::BinaryOp> kernel = ToCompareOp(op);
   if (!kernel) return std::nullopt;
-  std::optional<Array> rhs = Operand(interp, other);
+  std::optional<Array> rhs = Operand(interp, *this, other);
+  if (!rhs && (other.is(ObjectKind::kList) || other.is(ObjectKind::kTuple))) {
+    interp.RaiseWithNotes(
+        interp.types().type_error,
+        fmt::format("unsupported operand type(s) for {}: '{}' and '{}'", lang::Spelling(op),
+                    reflected ? interp.TypeName(other) : std::string(type_name()),
+                    reflected ? std::string(type_name()) : interp.TypeName(other)),
+        {"make an array of it first: `jnp.array(...)`"});
+  }
   if (!rhs) {
     if (op == lang::CmpOpKind::kEq) return Value::Bool(false);
     if (op == lang::CmpOpKind::kNotEq) return Value::Bool(true);
