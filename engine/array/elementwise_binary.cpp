@@ -350,6 +350,25 @@ Array IntegerPow(const Array& a, int64_t y) {
   return out;
 }
 
+// The shape of `a op b`, with JAX's two errors for shapes that do not broadcast: operands of
+// different ranks fail while jax.numpy pads them to one rank (ValueError, from
+// BroadcastShapes); operands of one rank fail in the lax primitive (TypeError, named by the
+// primitive: `x // y` and `x % y` are both computed by `rem`).
+Shape BinaryShape(BinaryOp op, const Shape& a, const Shape& b) {
+  if (a.size() != b.size()) return BroadcastShapes(a, b);
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] == b[i] || a[i] == 1 || b[i] == 1) continue;
+    static constexpr const char* kPrimitive[] = {
+        "add", "sub", "mul", "div", "rem",        "rem",         "pow",  "max",
+        "min", "and", "or",  "xor", "shift_left", "shift_right", "eq",   "ne",
+        "lt",  "le",  "gt",  "ge",  "and",        "or",          "atan2"};
+    ThrowTypeError(fmt::format("{} got incompatible shapes for broadcasting: {}, {}.",
+                               kPrimitive[static_cast<int>(op)], ShapeToString(a),
+                               ShapeToString(b)));
+  }
+  return BroadcastShapes(a, b);
+}
+
 }  // namespace
 
 Array Binary(BinaryOp op, const Array& a, const Array& b) {
@@ -358,7 +377,7 @@ Array Binary(BinaryOp op, const Array& a, const Array& b) {
   }
   TypeInfo promoted = Promote({a.dtype(), a.weak_type()}, {b.dtype(), b.weak_type()});
   DType operand = OperandDType(op, promoted.dtype);
-  Shape shape = BroadcastShapes(a.shape(), b.shape());
+  Shape shape = BinaryShape(op, a.shape(), b.shape());
   Array x = a.dtype() == operand ? a : a.AsType(operand);
   Array y = b.dtype() == operand ? b : b.AsType(operand);
   if (op == BinaryOp::kDiv && y.size() < NumElements(shape)) {
