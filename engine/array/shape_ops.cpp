@@ -356,8 +356,8 @@ Array Repeat(const Array& a, const std::vector<int64_t>& repeats, std::optional<
     from.insert(from.end(), static_cast<size_t>(count), i);
   }
   if (total_repeat_length) {
-    if (from.empty() && *total_repeat_length > 0) from.push_back(0);
-    from.resize(static_cast<size_t>(*total_repeat_length), from.empty() ? 0 : from.back());
+    // Like JAX, pad with the last element along the axis, even when its own count is 0.
+    from.resize(static_cast<size_t>(*total_repeat_length), std::max<int64_t>(n - 1, 0));
   }
   Shape out_shape = source.shape();
   out_shape[ax] = static_cast<int64_t>(from.size());

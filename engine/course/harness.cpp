@@ -29,9 +29,31 @@ std::optional<double> OptionalNumber(Interpreter& interp, const std::optional<Va
   return x;
 }
 
+// The leaves of a tuple/list/dict tree, dicts in key order. Unlike a JAX pytree, None is a leaf,
+// as in `pallas_check.py`, so an unfinished entry of a list of results is reported as such.
+void CheckLeaves(Interpreter& interp, const Value& value, std::vector<Value>& leaves) {
+  if (auto* tuple = value.as<eval::TupleObject>()) {
+    for (const Value& item : tuple->items) CheckLeaves(interp, item, leaves);
+  } else if (auto* list = value.as<eval::ListObject>()) {
+    std::vector<Value> items = list->items;  // the list may change while we recurse
+    for (const Value& item : items) CheckLeaves(interp, item, leaves);
+  } else if (auto* dict = value.as<eval::DictObject>()) {
+    auto items = dict->Items();
+    std::stable_sort(items.begin(), items.end(),
+                     [&](const auto& a, const auto& b) { return interp.Less(a.first, b.first); });
+    for (const auto& item : items) CheckLeaves(interp, item.second, leaves);
+  } else {
+    leaves.push_back(value);
+  }
+}
+
 // One leaf of `actual` against the matching leaf of `expected`.
 LeafReport CompareValues(Interpreter& interp, const Value& actual, const Value& expected,
                          std::optional<double> atol, std::optional<double> rtol) {
+  if (actual.is_none()) {
+    return {.summary = "the result is None",
+            .lines = {"the cell that computes it is not finished yet"}};
+  }
   array::Array want = eval::ToArray(interp, expected);
   auto* object = actual.as<eval::ArrayObject>();
   if (object == nullptr && !actual.is_number()) {
@@ -58,10 +80,11 @@ Value Check(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
   std::string title = bound[4] && !bound[4]->is_none() ? interp.Str(*bound[4]) : "check";
   SourceSpan span = interp.current_span();
 
-  // None leaves nothing to flatten (it is an empty pytree), so it is answered first.
-  std::vector<Value> actual_leaves, expected_leaves;
-  kernel::TreeDef expected_def = kernel::Flatten(interp, *bound[1], expected_leaves);
-  if (!bound[0]->is_none()) kernel::Flatten(interp, *bound[0], actual_leaves);
+  // A result that is None as a whole is answered first.
+  std::vector<Value> actual_leaves, expected_leaves, ignored;
+  kernel::TreeDef expected_def = kernel::Flatten(interp, *bound[1], ignored);
+  CheckLeaves(interp, *bound[1], expected_leaves);
+  if (!bound[0]->is_none()) CheckLeaves(interp, *bound[0], actual_leaves);
   std::vector<std::string> lines;
   std::string summary;
   bool passed = true;

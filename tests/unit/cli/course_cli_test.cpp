@@ -292,13 +292,15 @@ TEST_F(CourseCli, CheckExplainsNoneAndStructureMismatches) {
   Write(root_ / "checks.py",
         "import jax.numpy as jnp\nfrom pallas_check import check\nx = jnp.ones((2, 3))\n"
         "check(x, x, name='same')\ncheck(None, x, name='unfinished')\n"
-        "check(x, (x, x), name='tree')\ncheck(x.T, x, name='transposed')\n");
+        "check(x, (x, x), name='tree')\ncheck(x.T, x, name='transposed')\n"
+        "check([x, None], [x, x], name='unfinished entry')\n");
   Result r = Run("run checks.py");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_TRUE(Has(r, "PASSED same: (2, 3) float32, max abs error 0")) << r.output;
   EXPECT_TRUE(Has(r, "FAILED unfinished: the result is None\n")) << r.output;
   EXPECT_TRUE(Has(r, "FAILED tree: the result has 1 array but the reference has 2")) << r.output;
   EXPECT_TRUE(Has(r, "FAILED transposed: shape (3, 2) but the reference has (2, 3)")) << r.output;
+  EXPECT_TRUE(Has(r, "FAILED unfinished entry: output 1: the result is None")) << r.output;
 }
 
 }  // namespace
