@@ -150,6 +150,27 @@ std::string Saving(int64_t baseline, int64_t value, std::string_view what) {
   return fmt::format("{} {} {}{}", diff, baseline > value ? "fewer" : "more", what, percent);
 }
 
+// The counters of the pallas_call that returned `value` (an array, or a pytree whose first leaf
+// is one); raises ValueError naming `what` (an argument) for anything else.
+const tpu::Counters& CountersOf(Interpreter& interp, const Value& value, std::string_view function,
+                                std::string_view what) {
+  std::vector<Value> leaves;
+  kernel::Flatten(interp, value, leaves);
+  const tpu::OutputRecord* record = nullptr;
+  auto* object = leaves.empty() ? nullptr : leaves[0].as<eval::ArrayObject>();
+  tpu::EmulatorSession* session = tpu::SessionOf(interp);
+  if (object != nullptr && session != nullptr) {
+    record = tpu::FindOutputRecord(*session, object->serial);
+  }
+  if (record == nullptr) {
+    interp.Raise(interp.types().value_error,
+                 fmt::format("{}(): `{}` is not the output of a recent pallas_call (pass the "
+                             "array the call returned, before any other operation)",
+                             function, what));
+  }
+  return record->counters;
+}
+
 // `report_work(**outputs)`: what the emulator measured for the pallas_calls that produced each
 // keyword's array; the first keyword is the baseline the others are compared with.
 Value ReportWork(Interpreter& interp, eval::CallArgs& args) {
@@ -158,23 +179,9 @@ Value ReportWork(Interpreter& interp, eval::CallArgs& args) {
                  "report_work() takes keyword arguments only, each the output of a pallas_call: "
                  "report_work(dense=out_a, sparse=out_b)");
   }
-  tpu::EmulatorSession* session = tpu::SessionOf(interp);
   std::vector<std::pair<std::string, tpu::Counters>> rows;
   for (auto& [name, value] : args.keywords) {
-    std::vector<Value> leaves;
-    kernel::Flatten(interp, value, leaves);
-    const tpu::OutputRecord* record = nullptr;
-    auto* object = leaves.empty() ? nullptr : leaves[0].as<eval::ArrayObject>();
-    if (object != nullptr && session != nullptr) {
-      record = tpu::FindOutputRecord(*session, object->serial);
-    }
-    if (record == nullptr) {
-      interp.Raise(interp.types().value_error,
-                   fmt::format("report_work(): `{}` is not the output of a recent pallas_call "
-                               "(pass the array the call returned, before any other operation)",
-                               name));
-    }
-    rows.emplace_back(name, record->counters);
+    rows.emplace_back(name, CountersOf(interp, value, "report_work", name));
   }
   size_t width = 4;
   for (const auto& row : rows) width = std::max(width, row.first.size());
@@ -205,6 +212,50 @@ Value ReportWork(Interpreter& interp, eval::CallArgs& args) {
   return dict;
 }
 
+// `check_saves(baseline, result, *, counter="flops", at_least, name=None)`: a check that the
+// pallas_call behind `result` did at least the fraction `at_least` less of `counter` than the
+// one behind `baseline`, e.g. that a causal kernel skips the blocks above the diagonal instead
+// of computing and masking them. Recorded like `check`.
+Value CheckSaves(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
+  SourceSpan span = interp.current_span();
+  auto bound = eval::BindArgs(interp, "check_saves", args,
+                              {"baseline", "result", "*", "counter=", "at_least", "name="});
+  std::string counter = bound[2] && !bound[2]->is_none() ? interp.Str(*bound[2]) : "flops";
+  double at_least = eval::ToDouble(interp, *bound[3]);
+  if (!(at_least > 0 && at_least <= 1)) {
+    interp.Raise(interp.types().value_error,
+                 "check_saves() `at_least` is a fraction of the baseline, in (0, 1]");
+  }
+  std::string title = bound[4] && !bound[4]->is_none() ? interp.Str(*bound[4]) : "check_saves";
+  const tpu::Counters& base = CountersOf(interp, *bound[0], "check_saves", "baseline");
+  const tpu::Counters& mine = CountersOf(interp, *bound[1], "check_saves", "result");
+  auto pick = [&](const tpu::Counters& c) -> int64_t {
+    if (counter == "flops") return c.flops;
+    if (counter == "grid_steps") return c.grid_steps;
+    if (counter == "hbm_bytes_read") return c.hbm_bytes_read;
+    if (counter == "hbm_bytes_written") return c.hbm_bytes_written;
+    interp.Raise(interp.types().value_error,
+                 fmt::format("check_saves(): unknown counter '{}' (flops, grid_steps, "
+                             "hbm_bytes_read, hbm_bytes_written)",
+                             counter));
+  };
+  int64_t before = pick(base), after = pick(mine);
+  double saved = before > 0 ? 1.0 - static_cast<double>(after) / before : 0.0;
+  bool passed = saved >= at_least - 1e-12;
+  std::string text = fmt::format(
+      "{} {}: {} {} against {} for the baseline, {:.0f}% saved (at least {:.0f}% expected)\n",
+      passed ? "PASSED" : "FAILED", title, after, counter, before, 100 * saved, 100 * at_least);
+  if (!passed) {
+    text += counter == "flops"
+                ? "  the arithmetic still runs and is then masked or thrown away; skip it with "
+                  "`pl.when` (or leave it out of the grid)\n"
+                : "  the baseline's work still happens; leave the steps or copies out (index maps "
+                  "that repeat the previous block index copy nothing)\n";
+  }
+  interp.Print(text);
+  state.checks.push_back({.name = title, .passed = passed, .span = span});
+  return Value::Bool(passed);
+}
 }  // namespace
 
 void InstallHarness(Interpreter& interp) {
@@ -217,6 +268,10 @@ void InstallHarness(Interpreter& interp) {
                 return Check(interp, args, *raw);
               }));
   module->Set("report_work", interp.MakeBuiltin("report_work", ReportWork));
+  module->Set("check_saves",
+              interp.MakeBuiltin("check_saves", [raw](Interpreter& interp, eval::CallArgs& args) {
+                return CheckSaves(interp, args, *raw);
+              }));
   interp.RegisterModule("pallas_check", module);
 }
 

@@ -303,4 +303,24 @@ TEST_F(CourseCli, CheckExplainsNoneAndStructureMismatches) {
   EXPECT_TRUE(Has(r, "FAILED unfinished entry: output 1: the result is None")) << r.output;
 }
 
+TEST_F(CourseCli, CheckSavesFailsAKernelThatDoesTheWorkAnyway) {
+  // Both kernels do the same arithmetic; the second only throws half of it away.
+  Write(root_ / "saves.py",
+        "import jax, jax.numpy as jnp\nfrom jax.experimental import pallas as pl\n"
+        "from pallas_check import check_saves\n"
+        "def k(x_ref, o_ref):\n    o_ref[...] = x_ref[...] * 2.0\n"
+        "def masked(x_ref, o_ref):\n"
+        "    y = x_ref[...] * 2.0\n"
+        "    o_ref[...] = jnp.where(pl.program_id(0) % 2 == 0, y, 0.0)\n"
+        "x = jnp.ones((64,))\n"
+        "spec = pl.BlockSpec((8,), lambda i: (i,))\n"
+        "call = lambda f: pl.pallas_call(f, out_shape=jax.ShapeDtypeStruct((64,), jnp.float32),\n"
+        "    grid=(8,), in_specs=[spec], out_specs=spec)(x)\n"
+        "check_saves(call(k), call(masked), at_least=0.4, name='skips odd blocks')\n");
+  Result r = Run("run saves.py");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(Has(r, "FAILED skips odd blocks: ")) << r.output;
+  EXPECT_TRUE(Has(r, "(at least 40% expected)\n  the arithmetic still runs")) << r.output;
+}
+
 }  // namespace
