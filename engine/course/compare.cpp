@@ -376,9 +376,12 @@ LeafReport CompareLeaf(const Array& actual, const Array& expected, Tolerance tol
     std::string location = sources ? FormatLocation(record->uninitialized.span, *sources) : "";
     report.lines.push_back(fmt::format(
         "the NaN come from uninitialised memory: `{}` was read at {} before anything was stored "
-        "into it (first in grid step {}); initialise it first, e.g. under "
-        "`@pl.when(pl.program_id(axis) == 0)`",
-        record->uninitialized.ref, location, tpu::TupleString(record->uninitialized.grid_point)));
+        "into it (first in grid step {}); {}",
+        record->uninitialized.ref, location, tpu::TupleString(record->uninitialized.grid_point),
+        record->has_dma_semaphores
+            ? "if a DMA should fill it, start that copy and `.wait()` for it before the read; "
+              "otherwise initialise it first"
+            : "initialise it first, e.g. under `@pl.when(pl.program_id(axis) == 0)`"));
   }
   return report;
 }

@@ -3,6 +3,7 @@
 #include "tpu/dma.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <limits>
@@ -94,9 +95,34 @@ std::string DmaEngine::ShortSemName(SemaphoreSlot sem) const {
 
 std::string DmaEngine::SemName(SemaphoreSlot sem) const { return "`" + ShortSemName(sem) + "`"; }
 
+// "buf[1]" or "x_hbm[64:136]": the part of the ref a view reaches, as an index with Python's
+// slice bounds (whole trailing dimensions left out), or "buf" for all of it.
+std::string DmaEngine::ShortViewName(RefId ref, const MemRegion& region) const {
+  const std::string& name = kernel_.refs[ref].name;
+  if (region.empty || region.buffer == nullptr) return name;
+  const array::Shape& shape = region.buffer->data.shape();
+  std::vector<std::string> index;
+  for (size_t d = 0; d < region.rank; ++d) {
+    if (region.lo[d] == 0 && region.hi[d] == shape[d] - 1) {
+      index.push_back(":");
+    } else if (region.lo[d] == region.hi[d]) {
+      index.push_back(std::to_string(region.lo[d]));
+    } else {
+      index.push_back(fmt::format("{}:{}", region.lo[d], region.hi[d] + 1));
+    }
+  }
+  while (!index.empty() && index.back() == ":") index.pop_back();
+  if (index.empty()) return name;
+  return fmt::format("{}[{}]", name, fmt::join(index, ", "));
+}
+
+std::string DmaEngine::ViewName(RefId ref, const MemRegion& region) const {
+  return "`" + ShortViewName(ref, region) + "`";
+}
+
 std::string DmaEngine::Describe(const Copy& copy) const {
-  return fmt::format("{} -> {} ({} bytes)", RefName(copy.src.ref), RefName(copy.dst.ref),
-                     copy.bytes);
+  return fmt::format("{} -> {} ({} bytes)", ViewName(copy.src.ref, copy.src.region),
+                     ViewName(copy.dst.ref, copy.dst.region), copy.bytes);
 }
 
 std::string DmaEngine::Where(const Copy& copy) const {
@@ -164,8 +190,8 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
       bytes;
   if (options_.timeline) {
     Record(DmaEvent::Kind::kStart, instr, bytes,
-           fmt::format("{} -> {} on {}", kernel_.refs[copy.src.ref].name,
-                       kernel_.refs[copy.dst.ref].name, ShortSemName(sem)));
+           fmt::format("{} -> {} on {}", ShortViewName(copy.src.ref, copy.src.region),
+                       ShortViewName(copy.dst.ref, copy.dst.region), ShortSemName(sem)));
   }
   SemaphoreState& state = State(sem);
   state.last_span = state.signal_span = instr.span;
@@ -184,28 +210,28 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
           Where(other))};
     };
     if (Overlaps(copy.dst.region, other.dst.region)) {
-      Fail(
-          instr.span,
-          fmt::format("two DMAs in flight write overlapping memory: this DMA {} (grid step {}) "
-                      "writes {} where the DMA {} started at {} is still writing",
-                      Describe(copy), Step(), RefName(copy.dst.ref), Describe(other), Where(other)),
-          hint());
+      Fail(instr.span,
+           fmt::format("two DMAs in flight write overlapping memory: this DMA {} (grid step {}) "
+                       "writes {} where the DMA {} started at {} is still writing",
+                       Describe(copy), Step(), ViewName(copy.dst.ref, copy.dst.region),
+                       Describe(other), Where(other)),
+           hint());
     }
     if (Overlaps(copy.src.region, other.dst.region)) {
-      Fail(
-          instr.span,
-          fmt::format("DMA race: this DMA {} (grid step {}) reads {} while the DMA {} started "
-                      "at {} is still writing it",
-                      Describe(copy), Step(), RefName(copy.src.ref), Describe(other), Where(other)),
-          hint());
+      Fail(instr.span,
+           fmt::format("DMA race: this DMA {} (grid step {}) reads {} while the DMA {} started "
+                       "at {} is still writing it",
+                       Describe(copy), Step(), ViewName(copy.src.ref, copy.src.region),
+                       Describe(other), Where(other)),
+           hint());
     }
     if (Overlaps(copy.dst.region, other.src.region)) {
-      Fail(
-          instr.span,
-          fmt::format("DMA race: this DMA {} (grid step {}) writes {} while the DMA {} started "
-                      "at {} is still reading it",
-                      Describe(copy), Step(), RefName(copy.dst.ref), Describe(other), Where(other)),
-          hint());
+      Fail(instr.span,
+           fmt::format("DMA race: this DMA {} (grid step {}) writes {} while the DMA {} started "
+                       "at {} is still reading it",
+                       Describe(copy), Step(), ViewName(copy.dst.ref, copy.dst.region),
+                       Describe(other), Where(other)),
+           hint());
     }
   }
   if (inflight_.size() >= kMaxInFlight) {
@@ -322,23 +348,23 @@ void DmaEngine::CheckAccess(const Instr& instr, RefId ref, const MemRegion& regi
   for (const Copy& copy : inflight_) {
     auto hint = [&] {
       return std::vector<std::string>{fmt::format(
-          "wait for the copy (`.wait()` on its descriptor) before touching its {}; until then "
-          "the DMA engine may still be moving the data",
-          is_write ? "source or destination" : "destination")};
+          "wait for the copy (`.wait()` on a descriptor with its semaphore, {}) before touching "
+          "its {}; until then the DMA engine may still be moving the data",
+          SemName(copy.sem), is_write ? "source or destination" : "destination")};
     };
     if (Overlaps(region, copy.dst.region)) {
       Fail(instr.span,
            fmt::format("DMA race: {} {} in grid step {} while the DMA {} started at {} is "
                        "still writing it",
-                       is_write ? "write to" : "read of", RefName(ref), Step(), Describe(copy),
-                       Where(copy)),
+                       is_write ? "write to" : "read of", ViewName(ref, region), Step(),
+                       Describe(copy), Where(copy)),
            hint());
     }
     if (is_write && Overlaps(region, copy.src.region)) {
       Fail(instr.span,
            fmt::format("DMA race: write to {} in grid step {} while the DMA {} started at {} is "
                        "still reading it",
-                       RefName(ref), Step(), Describe(copy), Where(copy)),
+                       ViewName(ref, region), Step(), Describe(copy), Where(copy)),
            hint());
     }
   }

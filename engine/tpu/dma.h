@@ -112,7 +112,9 @@ class DmaEngine {
   std::string SemName(SemaphoreSlot sem) const;       // "`sems[1]`"
   std::string ShortSemName(SemaphoreSlot sem) const;  // "sems[1]"
   std::string RefName(kernel::RefId ref) const;
-  std::string Describe(const Copy& copy) const;  // "`x_hbm` -> `buf` (512 bytes)"
+  std::string ShortViewName(kernel::RefId ref, const MemRegion& region) const;  // "buf[1]"
+  std::string ViewName(kernel::RefId ref, const MemRegion& region) const;       // "`buf[1]`"
+  std::string Describe(const Copy& copy) const;  // "`x_hbm[0:8]` -> `buf` (512 bytes)"
   std::string Where(const Copy& copy) const;     // "line 12 in grid step (0,)"
   std::string Step() const;
   void Record(DmaEvent::Kind kind, const kernel::Instr& instr, int64_t amount, std::string what);

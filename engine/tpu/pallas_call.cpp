@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "eval/array_object.h"
@@ -667,6 +668,10 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   if (options.stats)
     session->stats.push_back({.name = name, .span = span, .counters = result.counters});
 
+  bool has_dma_semaphores =
+      std::any_of(b.plan.scratch.begin(), b.plan.scratch.end(), [](const kernel::RefType& ref) {
+        return ref.space == MemorySpace::kSemaphore && ref.semaphore == kernel::SemaphoreKind::kDma;
+      });
   std::vector<Value> outputs;
   for (size_t o = 0; o < result.outputs.size(); ++o) {
     outputs.push_back(eval::WrapArray(std::move(result.outputs[o])));
@@ -680,6 +685,7 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
                         .writer = std::move(result.writer[o]),
                         .uninitialized = result.uninitialized,
                         .uninitialized_is_padding = InputPadding(b.plan, result.uninitialized.ref),
+                        .has_dma_semaphores = has_dma_semaphores,
                         .counters = result.counters};
     record.counters.timeline.clear();
     for (const BlockDim& dim : op.block) {

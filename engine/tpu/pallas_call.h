@@ -32,6 +32,7 @@ struct OutputRecord {
   array::Array writer;         // CallResult::writer of this output
   UninitializedRead uninitialized;
   bool uninitialized_is_padding = false;  // the read was of an input block's padding
+  bool has_dma_semaphores = false;        // scratch memory may be meant to be filled by DMAs
   Counters counters;                      // the call's work (without its DMA time-line)
 };
 

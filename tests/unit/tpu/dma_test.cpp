@@ -444,7 +444,7 @@ pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((16,), jnp.float32), grid=
 )");
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error_line, 11);
-  EXPECT_NE(r.error_message.find("write to `buf` in grid step (1,)"), std::string::npos)
+  EXPECT_NE(r.error_message.find("write to `buf[0]` in grid step (1,)"), std::string::npos)
       << r.error_message;
   EXPECT_NE(r.error_message.find("started at line 13 in grid step (0,)"), std::string::npos)
       << r.error_message;
@@ -630,13 +630,14 @@ print(out.tolist())
   EXPECT_EQ(c.timeline[0].kind, DmaEvent::Kind::kStart);
   EXPECT_EQ(c.timeline[1].kind, DmaEvent::Kind::kWait);
   EXPECT_EQ(c.timeline[4].step, 1);
-  EXPECT_EQ(c.timeline[4].what, "x_hbm -> buf on sync_copy_sem");
+  EXPECT_EQ(c.timeline[4].what, "x_hbm[4:8] -> buf on sync_copy_sem");
   std::string text = FormatDmaStats(c, true, [](SourceSpan) { return std::string("L"); });
   EXPECT_NE(text.find("stats:   DMA: 4 copies, VMEM->HBM 32 B, HBM->VMEM 32 B"), std::string::npos)
       << text;
   EXPECT_NE(
       text.find(
-          "  (1,): start x_hbm -> buf on sync_copy_sem 16B @L; wait sync_copy_sem 16B @L; start "),
+          "  (1,): start x_hbm[4:8] -> buf on sync_copy_sem 16B @L; wait sync_copy_sem 16B @L; "
+          "start "),
       std::string::npos)
       << text;
 }
