@@ -123,3 +123,14 @@ def check_saves(baseline, result, *, counter="flops", at_least, name=None):
     title = name or "check_saves"
     print(f"SKIPPED {title}: the {counter} counters exist only in pallas-puzzles' emulator")
     return True
+
+
+def check_overlap(result, *, at_least, name=None):
+    """Under pallas-puzzles, a check that at least the fraction `at_least` of the DMA bytes of
+    the pallas_call behind `result` were in flight while the kernel computed. Real JAX keeps no
+    such record: this prints that the check was skipped and returns True."""
+    if not 0 < at_least <= 1:
+        raise ValueError("check_overlap() `at_least` is a fraction of the DMA bytes, in (0, 1]")
+    title = name or "check_overlap"
+    print(f"SKIPPED {title}: DMA overlap is measured only by pallas-puzzles' emulator")
+    return True

@@ -256,6 +256,41 @@ Value CheckSaves(Interpreter& interp, eval::CallArgs& args, HarnessState& state)
   state.checks.push_back({.name = title, .passed = passed, .span = span});
   return Value::Bool(passed);
 }
+
+// `check_overlap(result, *, at_least, name=None)`: a check that at least the fraction
+// `at_least` of the DMA bytes of the pallas_call behind `result` were in flight while the kernel
+// computed (loaded or stored vector data), i.e. that its copies overlap compute instead of
+// being started and waited back to back. Recorded like `check`.
+Value CheckOverlap(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
+  SourceSpan span = interp.current_span();
+  auto bound = eval::BindArgs(interp, "check_overlap", args, {"result", "*", "at_least", "name="});
+  double at_least = eval::ToDouble(interp, *bound[1]);
+  if (!(at_least > 0 && at_least <= 1)) {
+    interp.Raise(interp.types().value_error,
+                 "check_overlap() `at_least` is a fraction of the DMA bytes, in (0, 1]");
+  }
+  std::string title = bound[2] && !bound[2]->is_none() ? interp.Str(*bound[2]) : "check_overlap";
+  const tpu::Counters& c = CountersOf(interp, *bound[0], "check_overlap", "result");
+  int64_t total = 0;
+  for (const auto& entry : c.dma_bytes) total += entry.second;
+  double share = total > 0 ? static_cast<double>(c.dma_bytes_overlapped) / total : 0.0;
+  bool passed = total > 0 && share >= at_least - 1e-12;
+  std::string text = total == 0 ? fmt::format("FAILED {}: the kernel started no DMA\n", title)
+                                : fmt::format(
+                                      "{} {}: {} of {} DMA bytes were in flight while the kernel "
+                                      "computed, {:.0f}% (at least {:.0f}% expected)\n",
+                                      passed ? "PASSED" : "FAILED", title, c.dma_bytes_overlapped,
+                                      total, 100 * share, 100 * at_least);
+  if (!passed && total > 0) {
+    text +=
+        "  the copies were waited for before any compute ran beside them; start the copy of the "
+        "next block before computing on the current one (double buffering), and wait for it "
+        "only when its data is needed\n";
+  }
+  interp.Print(text);
+  state.checks.push_back({.name = title, .passed = passed, .span = span});
+  return Value::Bool(passed);
+}
 }  // namespace
 
 void InstallHarness(Interpreter& interp) {
@@ -271,6 +306,10 @@ void InstallHarness(Interpreter& interp) {
   module->Set("check_saves",
               interp.MakeBuiltin("check_saves", [raw](Interpreter& interp, eval::CallArgs& args) {
                 return CheckSaves(interp, args, *raw);
+              }));
+  module->Set("check_overlap",
+              interp.MakeBuiltin("check_overlap", [raw](Interpreter& interp, eval::CallArgs& args) {
+                return CheckOverlap(interp, args, *raw);
               }));
   interp.RegisterModule("pallas_check", module);
 }

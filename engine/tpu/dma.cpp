@@ -184,7 +184,8 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
             .unconsumed = bytes,
             .add = add,
             .span = instr.span,
-            .point = point_};
+            .point = point_,
+            .accesses_at_start = vector_accesses_};
   ++counters_.dma_count;
   counters_.dma_bytes[{kernel_.refs[copy.src.ref].space, kernel_.refs[copy.dst.ref].space}] +=
       bytes;
@@ -295,6 +296,9 @@ void DmaEngine::Wait(const Instr& instr, SemaphoreSlot sem, int64_t bytes) {
     int64_t take = std::min(left, copy.unconsumed);
     copy.unconsumed -= take;
     left -= take;
+    if (copy.unconsumed == 0 && vector_accesses_ > copy.accesses_at_start) {
+      counters_.dma_bytes_overlapped += copy.bytes;
+    }
   }
   std::erase_if(inflight_, [](const Copy& copy) { return copy.landed && copy.unconsumed == 0; });
 }
@@ -343,8 +347,10 @@ int64_t DmaEngine::Read(SemaphoreSlot sem) {
   return State(sem).count;
 }
 
-void DmaEngine::CheckAccess(const Instr& instr, RefId ref, const MemRegion& region,
-                            bool is_write) const {
+void DmaEngine::CheckAccess(const Instr& instr, RefId ref, const MemRegion& region, bool is_write) {
+  int64_t elements = region.empty ? 0 : 1;
+  for (size_t d = 0; d < region.rank; ++d) elements *= region.hi[d] - region.lo[d] + 1;
+  if (elements > 1) ++vector_accesses_;
   for (const Copy& copy : inflight_) {
     auto hint = [&] {
       return std::vector<std::string>{fmt::format(

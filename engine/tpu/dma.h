@@ -71,8 +71,10 @@ class DmaEngine {
   // True while some copy is in flight (the access checks are skipped otherwise).
   bool busy() const { return !inflight_.empty(); }
   // Race check of a kernel load (`is_write` false) or store of `ref` reaching `region`.
+  // Loads and stores of more than one element also count as compute that copies in flight
+  // overlap (Counters::dma_bytes_overlapped).
   void CheckAccess(const kernel::Instr& instr, kernel::RefId ref, const MemRegion& region,
-                   bool is_write) const;
+                   bool is_write);
 
   // pl.run_scoped: its semaphores start at zero; at the end no copy may still use its buffers
   // and its semaphores must be back at zero.
@@ -94,6 +96,7 @@ class DmaEngine {
     bool add = false;
     SourceSpan span;
     std::vector<int64_t> point;
+    int64_t accesses_at_start = 0;  // vector_accesses_ when the copy started
   };
   // Where a semaphore was last changed, for messages.
   struct SemaphoreState {
@@ -127,6 +130,7 @@ class DmaEngine {
   Counters& counters_;
   std::vector<std::vector<SemaphoreState>> semaphores_;  // per ref (empty for other refs)
   std::vector<Copy> inflight_;                           // in start order
+  int64_t vector_accesses_ = 0;  // vector loads and stores while copies were in flight
   int64_t step_ = 0;
   std::vector<int64_t> point_;
 };

@@ -38,11 +38,15 @@ std::string FormatDmaStats(const Counters& counters, bool timeline,
   if (counters.dma_count > 0) {
     out += fmt::format("stats:   DMA: {} cop{}", counters.dma_count,
                        counters.dma_count == 1 ? "y" : "ies");
+    int64_t total = 0;
     for (const auto& [spaces, bytes] : counters.dma_bytes) {
       out +=
           fmt::format(", {}->{} {} B", ShortSpace(spaces.first), ShortSpace(spaces.second), bytes);
+      total += bytes;
     }
-    out += "\n";
+    out += fmt::format("; {} B in flight while the kernel computed ({:.0f}%)\n",
+                       counters.dma_bytes_overlapped,
+                       total > 0 ? 100.0 * counters.dma_bytes_overlapped / total : 0.0);
   }
   if (!timeline || counters.timeline.empty()) return out;
   out += "timeline: per grid step, `op what bytes-or-count @line`\n";

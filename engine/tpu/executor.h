@@ -63,6 +63,9 @@ struct Counters {
   // DMAs started by the kernel, and their bytes per (source, destination) memory space.
   int64_t dma_count = 0;
   std::map<std::pair<kernel::MemorySpace, kernel::MemorySpace>, int64_t> dma_bytes;
+  // Bytes of the copies during whose flight (start to the wait that took them) the kernel loaded
+  // or stored vector data: the copies that overlapped compute.
+  int64_t dma_bytes_overlapped = 0;
   // Only with EmulatorOptions::timeline; at most kMaxTimelineEvents, then `timeline_dropped`.
   std::vector<DmaEvent> timeline;
   int64_t timeline_dropped = 0;

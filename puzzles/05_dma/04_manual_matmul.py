@@ -51,14 +51,15 @@
 # Write `matmul_kernel`. A helper that returns the two descriptors of stage `k` in a given slot
 # keeps the three places that need them short. Accumulate in float32
 # (`preferred_element_type=jnp.float32`) in the loop carry, and store the result into `o_ref` after
-# the loop.
+# the loop. As in the previous puzzle, `check_overlap` then asks the emulator whether the copies
+# really ran beside the products: with a K loop of 4, three stages of four can overlap.
 
 # %%
 import jax
 import jax.numpy as jnp
 from jax.experimental import pallas as pl
 from jax.experimental.pallas import tpu as pltpu
-from pallas_check import check
+from pallas_check import check, check_overlap
 
 # %%
 bm, bk = 128, 128  # output rows per grid step; depth of each K tile
@@ -96,6 +97,7 @@ def matmul(x, y):
 x = jax.random.normal(jax.random.key(540), (256, 512))
 y = jax.random.normal(jax.random.key(541), (512, 128))
 check(matmul(x, y), x @ y, atol=1e-3, rtol=1e-3, name="grid 2, K loop of 4")
+check_overlap(matmul(x, y), at_least=0.7, name="K loop of 4: copies overlap the products")
 
 x = jax.random.normal(jax.random.key(542), (128, 384))
 y = jax.random.normal(jax.random.key(543), (384, 256))
