@@ -63,9 +63,11 @@
 # to the last block that row `i` needs: `jnp.minimum(kv, ((i + 1) * bq - 1) // bk)`. At the
 # skipped steps the index does not change, and the pipeline only fetches a block when its
 # index changes, so nothing is copied. Index maps may compute with the grid indices like this;
-# they run for every step, before the kernel body. The last check runs the kernel with and
+# they run for every step, before the kernel body. The last checks run the kernel with and
 # without the clamp, and `report_work` prints what the emulator counted for each: the same grid
-# steps and arithmetic, fewer bytes read from HBM.
+# steps and arithmetic, fewer bytes read from HBM. Then `check_saves` compares your kernel's
+# flops with puzzle 3's unmasked kernel on the same grid: a kernel that computes every block
+# and masks the SKIP ones away gets the right numbers but fails there.
 #
 # ## Your task
 #
@@ -82,7 +84,7 @@ import jax.numpy as jnp
 from jax import lax
 from jax.experimental import pallas as pl
 from jax.experimental.pallas import tpu as pltpu
-from pallas_check import check, report_work
+from pallas_check import check, check_saves, report_work
 
 
 # %%
@@ -139,7 +141,25 @@ def causal_kernel(q_ref, k_ref, v_ref, o_ref, m_ref, l_ref, acc_ref):
         o_ref[...] = acc_ref[...] / l_ref[...]
 
 
-def causal_attention(q, k, v, bq, bk, clamp_copies=True):
+def flash_kernel(q_ref, k_ref, v_ref, o_ref, m_ref, l_ref, acc_ref):
+    # Puzzle 3's kernel, no mask: every block folded in. Only the work check below uses it.
+    kv = pl.program_id(1)
+
+    @pl.when(kv == 0)
+    def _init():
+        m_ref[...] = jnp.full(m_ref.shape, -jnp.inf, jnp.float32)
+        l_ref[...] = jnp.zeros(l_ref.shape, jnp.float32)
+        acc_ref[...] = jnp.zeros(acc_ref.shape, jnp.float32)
+
+    s = jnp.einsum("qh,kh->qk", q_ref[...], k_ref[...]) * q_ref.shape[1] ** -0.5
+    fold_block(s, v_ref, m_ref, l_ref, acc_ref)
+
+    @pl.when(kv == pl.num_programs(1) - 1)
+    def _finish():
+        o_ref[...] = acc_ref[...] / l_ref[...]
+
+
+def causal_attention(q, k, v, bq, bk, clamp_copies=True, kernel=causal_kernel):
     T, H = q.shape
 
     def kv_index(i, kv):
@@ -150,7 +170,7 @@ def causal_attention(q, k, v, bq, bk, clamp_copies=True):
         return jnp.minimum(kv, ((i + 1) * bq - 1) // bk), 0
 
     return pl.pallas_call(
-        causal_kernel,
+        kernel,
         out_shape=jax.ShapeDtypeStruct((T, H), jnp.float32),
         grid=(T // bq, T // bk),
         in_specs=[
@@ -214,3 +234,9 @@ clamped = causal_attention(q, k, v, bq=32, bk=32)
 check(unclamped, attention(q, k, v, causal_mask(128)), atol=1e-5, rtol=1e-4,
       name="without the clamp")
 report_work(unclamped=unclamped, clamped=clamped)
+
+# Skipping is the point: the blocks above the diagonal must cost no arithmetic at all, not be
+# computed and then masked. Against puzzle 3's kernel, which folds in all 16 blocks, a kernel
+# that skips the 6 blocks above the diagonal saves more than a third of the flops.
+dense = causal_attention(q, k, v, bq=32, bk=32, clamp_copies=False, kernel=flash_kernel)
+check_saves(dense, clamped, at_least=0.3, name="SKIP blocks cost no arithmetic")
