@@ -46,7 +46,7 @@ const std::vector<Command>& Commands() {
        "one Jupyter notebook per chapter (starters, or solutions), for Colab and real JAX",
        ExportNotebooksCommand},
       {"diagram",
-       "diagram [PUZZLE] [--file F | --workspace] [--call N] [--step I,J | --all-steps | "
+       "diagram [PUZZLE] [--file F | --workspace] [--call N] [--step I,J] [--all-steps | "
        "--walk] [--svg FILE] [--color=auto|always|never]",
        "draw a pallas_call of the solution: its grid and the blocks in VMEM at each step",
        DiagramCommand},

@@ -114,7 +114,9 @@ OperandPicture PictureOfOperand(const tpu::Operand& op, const std::vector<int64_
             : single      ? std::to_string(a.start)
                           : fmt::format("{}:{}", a.start, a.start + a.size);
     }
-    notes.push_back(fmt::format("leading dimensions at {}]", at));
+    array::Shape leading(op.shape.begin(), op.shape.end() - 2);
+    notes.push_back(fmt::format("showing slice {}] of the leading dimension{} {}", at,
+                                rank > 3 ? "s" : "", TupleString(leading)));
   }
   Axis none;
   const Axis& rows = rank >= 2 ? axes[rank - 2] : none;

@@ -33,7 +33,9 @@ std::string Read(const fs::path& p) {
 // Runs the CLI in `dir` (default: the source tree) with `input` on standard input.
 Result RunCli(const std::string& args, const std::string& input = "",
               const fs::path& dir = PZ_SOURCE_DIR) {
-  fs::path in = fs::path(::testing::TempDir()) / "pz_diagram_stdin";
+  // One input file per test: ctest runs the tests of this file in parallel processes.
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  fs::path in = fs::path(::testing::TempDir()) / (std::string("pz_diagram_stdin_") + info->name());
   std::ofstream(in, std::ios::binary) << input;
   std::string command = "cd '" + dir.string() + "' && env -u PALLAS_PUZZLES_COURSE NO_COLOR=1 " +
                         PZ_CLI_PATH + " " + args + " <'" + in.string() + "' 2>&1";
@@ -86,6 +88,16 @@ TEST(Diagram, TiledMatmulStepWithScratch) {
   ExpectDiagram("tiled_matmul", "01_basics/08_tiled_matmul --step 1,0,1");
 }
 
+TEST(Diagram, Rank3OperandsShowTheSliceOfTheirLeadingDimension) {
+  Result r = RunCli("diagram 1.10 --step 1,1 --color=never");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("x_ref  input (3, 256, 128) float32, block (None, 128, 128), index "
+                          "(1, 1, 0)\n         showing slice [1, :, :] of the leading dimension "
+                          "(3,)\n         ░░\n         ██\n"),
+            std::string::npos)
+      << r.output;
+}
+
 TEST(Diagram, StepSelectsTheBlocksOfThatStep) {
   Result r = RunCli("diagram 1.3 --step 1 --color=never");
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -122,7 +134,7 @@ TEST(Diagram, WalkStartsAtTheChosenStep) {
 }
 
 TEST(Diagram, ReplDrawsTheLearnersFileAndWalksOnTheSameInput) {
-  fs::path ws = fs::path(::testing::TempDir()) / "pz_diagram_ws";
+  fs::path ws = fs::path(::testing::TempDir()) / "pz_diagram_repl_ws";
   fs::remove_all(ws);
   ASSERT_EQ(RunCli("init '" + ws.string() + "'").exit_code, 0);
   // The starter of 1.3 still reads block i of y: the picture shows the learner's index map.

@@ -20,7 +20,8 @@ using nlohmann::json;
 class Notebook : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::path(::testing::TempDir()) / "pz_notebook_course";
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    root_ = fs::path(::testing::TempDir()) / (std::string("pz_notebook_") + info->name());
     fs::remove_all(root_);
     fs::copy(PZ_TEST_COURSE, root_, fs::copy_options::recursive);
     fs::copy_file(fs::path(PZ_SOURCE_DIR) / "puzzles" / "pallas_check.py",
