@@ -68,7 +68,7 @@ std::vector<std::string> GridRows(const tpu::CallRecord& call, int64_t step, boo
   for (int64_t r = 0; r < g.rows; ++r) {
     std::string row;
     for (int64_t c = 0; c < g.cols; ++c) {
-      bool current = r * g.cols + c == step;
+      bool current = g.Holds(r, c, step);
       const char* glyph = current ? "██" : "░░";
       row += color ? fmt::format("{}{}\033[0m", current ? "\033[35m" : "\033[90m", glyph) : glyph;
     }

@@ -149,12 +149,22 @@ std::string Ordinal(int64_t n) { return std::to_string(n); }
 GridShape GridLayout(const std::vector<int64_t>& grid) {
   GridShape g;
   if (grid.empty()) return g;
-  g.cols = std::max<int64_t>(grid.back(), 1);
-  for (size_t d = 0; d + 1 < grid.size(); ++d) g.rows *= std::max<int64_t>(grid[d], 1);
+  int64_t rows = 1;
+  for (size_t d = 0; d + 1 < grid.size(); ++d) rows *= std::max<int64_t>(grid[d], 1);
+  g.steps_per_row = std::max<int64_t>(grid.back(), 1);
+  g.row_group = (rows + kMaxCells - 1) / kMaxCells;
+  g.col_group = (g.steps_per_row + kMaxCells - 1) / kMaxCells;
+  g.rows = (rows + g.row_group - 1) / g.row_group;
+  g.cols = (g.steps_per_row + g.col_group - 1) / g.col_group;
+  std::vector<std::string> notes;
   if (grid.size() >= 3) {
-    g.note = fmt::format("rows: axes 0 to {} row-major, columns: axis {}", grid.size() - 2,
-                         grid.size() - 1);
+    notes.push_back(fmt::format("rows: axes 0 to {} row-major, columns: axis {}", grid.size() - 2,
+                                grid.size() - 1));
   }
+  if (g.row_group > 1 || g.col_group > 1) {
+    notes.push_back(fmt::format("one cell is {}x{} steps", g.row_group, g.col_group));
+  }
+  for (size_t i = 0; i < notes.size(); ++i) g.note += (i ? "; " : "") + notes[i];
   return g;
 }
 

@@ -42,10 +42,17 @@ struct StepPicture {
   std::vector<OperandPicture> operands;
 };
 
-// The grid as a 2-D table of steps: rows are the leading axes (flattened), columns the last.
+// The grid as a 2-D table of steps: rows are the leading axes (flattened), columns the last; a
+// long side groups several steps into one cell.
 struct GridShape {
-  int64_t rows = 1, cols = 1;
-  std::string note;  // how axes map to rows, for grids of rank 3 and more ("" otherwise)
+  int64_t rows = 1, cols = 1;            // cells drawn
+  int64_t row_group = 1, col_group = 1;  // steps per cell along each side
+  int64_t steps_per_row = 1;             // the last axis's size
+  std::string note;  // how axes map to rows and cells ("" for plain 1-D and 2-D grids)
+  // Whether the cell at (r, c) holds linearised grid step `step`.
+  bool Holds(int64_t r, int64_t c, int64_t step) const {
+    return step / steps_per_row / row_group == r && step % steps_per_row / col_group == c;
+  }
 };
 GridShape GridLayout(const std::vector<int64_t>& grid);
 

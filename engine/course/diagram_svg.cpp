@@ -125,7 +125,7 @@ void GridCells(Canvas& canvas, int x, int y, int cell, const tpu::CallRecord& ca
   GridShape g = GridLayout(call.grid);
   for (int64_t r = 0; r < g.rows; ++r) {
     for (int64_t c = 0; c < g.cols; ++c) {
-      bool current = r * g.cols + c == step;
+      bool current = g.Holds(r, c, step);
       canvas.Rect(x + static_cast<int>(c) * cell, y + static_cast<int>(r) * cell, cell, cell,
                   current ? kCurrentStep : kOtherStep, current ? 2 : 1);
     }
