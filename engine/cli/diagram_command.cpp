@@ -220,6 +220,14 @@ std::optional<int> FileOf(CourseContext& ctx, const DiagramRequest& request, fs:
     }
     file = ctx.FileOf(*p);
   } else {
+    const course::PuzzleProgress* q = ctx.progress.Find(p->name());
+    if (request.gate_solution && !(q && (q->solved || q->solution_shown))) {
+      std::printf(
+          "the solution's diagram shows its index maps, so it opens once %s passes (or after "
+          "`solution`); `diagram` alone draws your own file\n",
+          p->short_name().c_str());
+      return kExitCheckFailed;
+    }
     file = ctx.course.SolutionPath(*p);
   }
   return std::nullopt;

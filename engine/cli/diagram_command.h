@@ -21,6 +21,8 @@ struct DiagramRequest {
   bool all_steps = false;      // --all-steps: small multiples
   bool walk = false;           // --walk: one step per Enter
   std::string color = "auto";  // --color=auto|always|never
+  // The REPL draws a solution only once the learner solved the puzzle or saw its solution.
+  bool gate_solution = false;
 };
 
 // Parses `args` (options of `diagram`) on top of `request` and draws it; returns an exit code.

@@ -240,7 +240,8 @@ const std::vector<ReplCommand>& ReplCommands() {
        [](Repl& r, const std::vector<std::string>& args) {
          DiagramWithArgs(r.ctx, args,
                          DiagramRequest{.source = DiagramRequest::Source::kWorkspace,
-                                        .color = r.ctx.color ? "always" : "never"});
+                                        .color = r.ctx.color ? "always" : "never",
+                                        .gate_solution = true});
          std::fflush(stdout);
          return true;
        }},

@@ -138,12 +138,16 @@ TEST(Diagram, ReplDrawsTheLearnersFileAndWalksOnTheSameInput) {
   fs::remove_all(ws);
   ASSERT_EQ(RunCli("init '" + ws.string() + "'").exit_code, 0);
   // The starter of 1.3 still reads block i of y: the picture shows the learner's index map.
-  Result r = RunCli("", "diagram 1.3 --walk\n\nq\nprogress\nquit\n", ws);
+  Result r = RunCli("", "diagram 1.3 --walk\n\nq\ndiagram 1.3 --solution\nprogress\nquit\n", ws);
   fs::remove_all(ws);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("grid step (1,)"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("grid step (2,)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("y_ref  input (512,) float32, block (128,), index (1,)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("the solution's diagram shows its index maps, so it opens once 1.3 "
+                          "passes"),
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("puzzles solved"), std::string::npos) << "the REPL went on: " << r.output;
