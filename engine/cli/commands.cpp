@@ -42,6 +42,17 @@ const std::vector<Command>& Commands() {
       {"verify", "verify [--json] [--only PREFIX] [COURSE_DIR]",
        "the course's CI gate: every solution passes, every starter fails helpfully, ...",
        VerifyCommand},
+      {"export-notebooks", "export-notebooks [--solutions] DIR",
+       "one Jupyter notebook per chapter (starters, or solutions), for Colab and real JAX",
+       ExportNotebooksCommand},
+      {"diagram",
+       "diagram [PUZZLE] [--file F | --workspace] [--call N] [--step I,J] [--all-steps | "
+       "--walk] [--svg FILE] [--color=auto|always|never]",
+       "draw a pallas_call of the solution: its grid and the blocks in VMEM at each step",
+       DiagramCommand},
+      {"export-diagrams", "export-diagrams [DIR]",
+       "regenerate the diagrams the chapters declare (default: the course's images/)",
+       ExportDiagramsCommand},
       {"help", "help", "show this help", HelpCommand},
       {"version", "version", "print the version", VersionCommand},
   };

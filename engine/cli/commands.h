@@ -43,6 +43,9 @@ int SolutionCommand(const std::vector<std::string>& args);
 int ProgressCommand(const std::vector<std::string>& args);
 int ResetCommand(const std::vector<std::string>& args);
 int VerifyCommand(const std::vector<std::string>& args);
+int ExportNotebooksCommand(const std::vector<std::string>& args);
+int DiagramCommand(const std::vector<std::string>& args);
+int ExportDiagramsCommand(const std::vector<std::string>& args);
 // The interactive course (no arguments).
 int ReplMain();
 

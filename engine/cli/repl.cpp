@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/course_context.h"
+#include "cli/diagram_command.h"
 #include "cli/terminal.h"
 #include "cli/watch.h"
 #include "course/puzzle_file.h"
@@ -234,6 +235,16 @@ const std::vector<ReplCommand>& ReplCommands() {
          }
          return true;
        }},
+      {"diagram", "[puzzle] [options...]",
+       "draw your pallas_call step by step (--walk, --step I,J, --solution, ...)",
+       [](Repl& r, const std::vector<std::string>& args) {
+         DiagramWithArgs(r.ctx, args,
+                         DiagramRequest{.source = DiagramRequest::Source::kWorkspace,
+                                        .color = r.ctx.color ? "always" : "never",
+                                        .gate_solution = true});
+         std::fflush(stdout);
+         return true;
+       }},
       {"help", "", "this list", Help},
       {"quit", "", "leave (progress is saved as you go)",
        [](Repl&, const std::vector<std::string>&) { return false; }},
@@ -342,7 +353,9 @@ int ReplMain() {
       std::printf("unknown command `%s`; `help` lists the commands\n", shown.c_str());
       continue;
     }
-    size_t allowed = command->args.empty() ? 0 : 1;
+    size_t allowed = command->args.empty()                                 ? 0
+                     : command->args.find("...") != std::string_view::npos ? words.size()
+                                                                           : 1;
     if (words.size() - 1 > allowed) {
       std::printf("`%s` takes %s; `help` shows its usage\n", name.c_str(),
                   allowed == 0 ? "no arguments" : "one argument");

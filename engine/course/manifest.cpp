@@ -65,6 +65,41 @@ bool ValidId(const std::string& id) {
   return true;
 }
 
+// The chapter's optional `diagrams` list (puzzles/README.md).
+void ReadDiagrams(const json& data, const std::string& shown, ChapterEntry& chapter,
+                  std::vector<std::string>& errors) {
+  auto diagrams = data.find("diagrams");
+  if (diagrams == data.end()) return;
+  if (!diagrams->is_array()) {
+    errors.push_back(shown + ": `diagrams` must be a list");
+    return;
+  }
+  for (const json& d : *diagrams) {
+    std::string where = fmt::format("{}: diagram {}", shown, chapter.diagrams.size() + 1);
+    if (!d.is_object()) {
+      errors.push_back(where + ": must be an object");
+      continue;
+    }
+    DiagramEntry entry{.image = StringField(d, "image", where, errors),
+                       .puzzle = StringField(d, "puzzle", where, errors)};
+    auto args = d.find("args");
+    if (args != d.end()) {
+      bool ok = args->is_array();
+      for (const json& a : ok ? *args : json::array()) {
+        ok &= a.is_string();
+        if (a.is_string()) entry.args.push_back(a.get<std::string>());
+      }
+      if (!ok) errors.push_back(where + ": `args` must be a list of strings");
+    }
+    if (entry.image.find('/') != std::string::npos || entry.image.size() < 5 ||
+        entry.image.substr(entry.image.size() - 4) != ".svg") {
+      errors.push_back(where + ": `image` must be a file name ending in .svg");
+      continue;
+    }
+    chapter.diagrams.push_back(std::move(entry));
+  }
+}
+
 }  // namespace
 
 std::string PuzzleEntry::short_name() const { return fmt::format("{}.{}", chapter_number, number); }
@@ -122,6 +157,14 @@ const PuzzleEntry* Course::Find(std::string_view raw) const {
     }
   }
   return matches == 1 ? found : nullptr;
+}
+
+const PuzzleEntry* Course::FindDiagramPuzzle(const ChapterEntry& chapter,
+                                             const DiagramEntry& diagram) const {
+  for (const PuzzleEntry& p : chapter.puzzles) {
+    if (p.id == diagram.puzzle) return &p;
+  }
+  return Find(diagram.puzzle);
 }
 
 fs::path Course::StarterPath(const PuzzleEntry& p) const {
@@ -225,6 +268,7 @@ CourseLoad LoadCourse(const fs::path& root) {
         }
       }
     }
+    if (data) ReadDiagrams(*data, shown, chapter, errors);
     load.course.chapters.push_back(std::move(chapter));
   }
   return load;

@@ -23,10 +23,19 @@ struct PuzzleEntry {
   std::string short_name() const;  // "1.1"
 };
 
+// A diagram the course generates (`pallas-puzzles export-diagrams`) instead of drawing by hand:
+// `pallas-puzzles diagram PUZZLE ARGS... --svg images/IMAGE`.
+struct DiagramEntry {
+  std::string image;              // file name under images/
+  std::string puzzle;             // the puzzle's id in its chapter (or a full name)
+  std::vector<std::string> args;  // options of `pallas-puzzles diagram`, e.g. "--all-steps"
+};
+
 struct ChapterEntry {
   std::string id;
   std::string title;
   std::vector<PuzzleEntry> puzzles;
+  std::vector<DiagramEntry> diagrams;
 };
 
 struct Course {
@@ -40,6 +49,9 @@ struct Course {
   // or several.
   const PuzzleEntry* Find(std::string_view name) const;
   const ChapterEntry* FindChapter(std::string_view id) const;
+  // The puzzle a chapter's diagram draws (its id in `chapter`, or any name Find accepts).
+  const PuzzleEntry* FindDiagramPuzzle(const ChapterEntry& chapter,
+                                       const DiagramEntry& diagram) const;
 
   std::filesystem::path StarterPath(const PuzzleEntry& p) const;
   std::filesystem::path SolutionPath(const PuzzleEntry& p) const;

@@ -90,6 +90,7 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options) 
     run.diagnostics += tpu::FormatCallStats(call, sources, options.emulator.timeline);
   }
   run.checks = HarnessOf(interpreter)->checks;
+  run.calls = std::move(tpu::SessionOf(interpreter)->calls);
   if (error) {
     run.diagnostics += Render(*error, sources, render);
     run.error = error->message;

@@ -11,6 +11,7 @@
 #include "course/harness.h"
 #include "eval/interpreter.h"
 #include "tpu/options.h"
+#include "tpu/pallas_call.h"
 
 namespace pz::course {
 
@@ -40,6 +41,8 @@ struct PuzzleRun {
   std::string output;       // everything the program printed
   std::string diagnostics;  // rendered errors and warnings, in order
   std::string error;        // the first error's one-line message ("" when none)
+  // What each pallas_call did, block by block (only with RunOptions::emulator.record_blocks).
+  std::vector<tpu::CallRecord> calls;
 
   bool passed() const { return status == RunStatus::kPassed; }
   // DESIGN.md §6: 0 passed, 1 check failed (or none ran), 65 syntax or trace error, 70 runtime

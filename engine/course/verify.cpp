@@ -118,6 +118,21 @@ void CheckFiles(const Course& course, const std::string& only, std::vector<std::
         problems.push_back(fmt::format("{}: missing", fs::relative(file, course.root).string()));
       }
     }
+    for (const DiagramEntry& d : chapter.diagrams) {
+      std::error_code ec;
+      if (!course.FindDiagramPuzzle(chapter, d)) {
+        problems.push_back(
+            fmt::format("puzzles/{}/chapter.json: diagram {} draws `{}`, which is "
+                        "not a puzzle",
+                        chapter.id, d.image, d.puzzle));
+      }
+      if (!fs::is_regular_file(course.ImagePath(d.image), ec)) {
+        problems.push_back(
+            fmt::format("images/{}: declared as a generated diagram but missing; "
+                        "run ./update_notebooks.sh",
+                        d.image));
+      }
+    }
     std::set<std::string> listed;
     for (const PuzzleEntry& p : chapter.puzzles) listed.insert(p.id);
     for (const char* folder : {"puzzles", "solutions", "hints"}) {

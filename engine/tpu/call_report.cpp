@@ -15,6 +15,26 @@ bool InputPadding(const CallPlan& plan, const std::string& ref) {
   return false;
 }
 
+CallRecord RecordCall(const CallPlan& plan, const SourceManager& sources) {
+  CallRecord record{.name = plan.name, .grid = plan.grid, .scratch = plan.scratch};
+  // path:line:col -> file:line
+  std::string where = FormatLocation(plan.span, sources);
+  size_t col = where.rfind(':');
+  size_t line = col == std::string::npos ? col : where.rfind(':', col - 1);
+  if (line != std::string::npos) {
+    std::string path = where.substr(0, line);
+    size_t slash = path.rfind('/');
+    record.location =
+        path.substr(slash == std::string::npos ? 0 : slash + 1) + where.substr(line, col - line);
+  }
+  record.operands = plan.inputs;
+  record.operands.insert(record.operands.end(), plan.outputs.begin(), plan.outputs.end());
+  for (const kernel::RefType& ref : plan.kernel->refs) {
+    if (ref.role == kernel::RefRole::kPrefetch) record.prefetch.push_back(ref);
+  }
+  return record;
+}
+
 void ReportWarnings(const CallPlan& plan, const CallResult& result, SourceSpan span,
                     EmulatorSession& session) {
   for (size_t o = 0; o < plan.outputs.size(); ++o) {

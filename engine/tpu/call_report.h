@@ -18,6 +18,9 @@ bool InputPadding(const CallPlan& plan, const std::string& ref);
 void ReportWarnings(const CallPlan& plan, const CallResult& result, SourceSpan span,
                     EmulatorSession& session);
 
+// The record of `plan` for EmulatorSession::calls, its trace still empty.
+CallRecord RecordCall(const CallPlan& plan, const SourceManager& sources);
+
 // The `--stats` lines of one pallas_call (with the DMA time-line when `timeline`).
 std::string FormatCallStats(const CallStats& call, const SourceManager& sources, bool timeline);
 

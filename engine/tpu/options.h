@@ -45,6 +45,9 @@ struct EmulatorOptions {
   // Record a time-line of DMA starts and waits and semaphore operations per grid step in the
   // counters (`--stats --timeline` prints it).
   bool timeline = false;
+  // Record, for each pallas_call, the block index of every blocked operand at every grid step
+  // (EmulatorSession::calls; `pallas-puzzles diagram` draws them).
+  bool record_blocks = false;
 };
 
 }  // namespace pz::tpu

@@ -1,7 +1,5 @@
 #include "tpu/pallas_call.h"
 
-#include "tpu/call_report.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -648,9 +646,14 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
     return "line " + where.substr(colon + 1, where.rfind(':') - colon - 1);
   };
   CallResult result;
+  BlockTrace* blocks = nullptr;
+  if (options.record_blocks && session->calls.size() < EmulatorSession::kMaxCallRecords) {
+    session->calls.push_back(RecordCall(b.plan, interp.sources()));
+    blocks = &session->calls.back().trace;
+  }
   try {
     std::function<void()> tick = [&interp] { interp.Step(); };
-    result = RunCall(b.plan, prefetch_arrays, input_arrays, options, tick);
+    result = RunCall(b.plan, prefetch_arrays, input_arrays, options, tick, blocks);
   } catch (const EmulationError& error) {
     const eval::BuiltinTypes& t = interp.types();
     eval::TypeObject* type = error.kind == EmulationError::Kind::kIndexError   ? t.index_error

@@ -10,6 +10,7 @@
 #include "support/diagnostic.h"
 #include "tpu/executor.h"
 #include "tpu/options.h"
+#include "tpu/pipeline.h"
 
 namespace pz::tpu {
 
@@ -36,6 +37,18 @@ struct OutputRecord {
   Counters counters;                      // the call's work (without its DMA time-line)
 };
 
+// What one pallas_call did with its operands, kept when EmulatorOptions::record_blocks is set:
+// its plan's operands and scratch, and the block indices of every grid step.
+struct CallRecord {
+  std::string name;
+  std::string location;  // "file.py:25", the pallas_call (the file without its directory)
+  std::vector<int64_t> grid;
+  std::vector<Operand> operands;          // inputs, then outputs (BlockTrace's operand order)
+  std::vector<kernel::RefType> prefetch;  // scalar-prefetch arrays (whole, in SMEM)
+  std::vector<kernel::RefType> scratch;
+  BlockTrace trace;
+};
+
 // Per-interpreter state of the emulator: its options, and what the calls left to report.
 struct EmulatorSession {
   EmulatorOptions options;
@@ -44,6 +57,9 @@ struct EmulatorSession {
   // The outputs of the most recent calls (at most kMaxOutputRecords, oldest dropped first).
   std::vector<OutputRecord> outputs;
   static constexpr size_t kMaxOutputRecords = 32;
+  // The first kMaxCallRecords calls, when options.record_blocks.
+  std::vector<CallRecord> calls;
+  static constexpr size_t kMaxCallRecords = 64;
 };
 
 // Adds pl.pallas_call (and the kernel layer's modules) to `interp`, configured by `options`.

@@ -204,8 +204,9 @@ struct OperandState {
 
 class Machine {
  public:
-  Machine(const CallPlan& plan, const EmulatorOptions& options, const std::function<void()>& tick)
-      : plan_(plan), options_(options), tick_(tick) {}
+  Machine(const CallPlan& plan, const EmulatorOptions& options, const std::function<void()>& tick,
+          BlockTrace* trace)
+      : plan_(plan), options_(options), tick_(tick), trace_(trace) {}
 
   CallResult Run(const std::vector<Array>& prefetch, const std::vector<Array>& inputs) {
     interpret_ = options_.semantics == Semantics::kInterpret;
@@ -293,10 +294,12 @@ class Machine {
       point_ = Unravel(0);
       for (size_t k = 0; k < states_.size(); ++k) index[k] = BlockIndex(k);
     }
+    if (trace_) trace_->total_steps = total;
     for (int64_t t = 0; t < total; ++t) {
       if (tick_) tick_();
       step_ = t;
       point_ = Unravel(t);
+      if (trace_ && t < BlockTrace::kMaxSteps) trace_->steps.push_back(index);
       ++result_.counters.grid_steps;
       if (interpret_) {
         for (size_t i = 0; i < prefetch_.size(); ++i) {
@@ -413,7 +416,13 @@ class Machine {
     return index;
   }
 
-  [[noreturn]] void Fail(const Operand& op, std::string message, std::vector<std::string> notes) {
+  [[noreturn]] void Fail(size_t k, std::string message, std::vector<std::string> notes) {
+    const Operand& op = OperandAt(k);
+    if (trace_) {
+      trace_->failed_step = step_;
+      trace_->failed_operand = static_cast<int>(k);
+      trace_->failure = message;
+    }
     throw EmulationError{.kind = EmulationError::Kind::kIndexError,
                          .message = std::move(message),
                          .span = op.span,
@@ -427,7 +436,7 @@ class Machine {
       int64_t n = op.shape[d];
       bool outside = w.start[d] + w.size[d] <= 0 || (w.start[d] >= n && n > 0);
       if (!outside) continue;
-      Fail(op,
+      Fail(k,
            fmt::format("Out-of-bounds block index {} for {} {} in grid step {}: {} {} but the "
                        "{} has shape {}",
                        TupleString(index), op.is_output ? "output" : "input", op.name,
@@ -544,7 +553,7 @@ class Machine {
       for (const auto& entry : plan_.aliases)
         aliased |= entry.second == int(k - plan_.inputs.size());
       if (visit.first >= 0 && !aliased) {
-        Fail(op,
+        Fail(k,
              fmt::format("Revisited block {} of output {} in grid step {}. The block was "
                          "previously visited in grid steps {} through {}",
                          TupleString(index), op.name, TupleString(point_),
@@ -588,6 +597,7 @@ class Machine {
   const CallPlan& plan_;
   const EmulatorOptions& options_;
   const std::function<void()>& tick_;
+  BlockTrace* trace_ = nullptr;
   bool interpret_ = false;
   int64_t step_ = 0;  // the grid step running (linearised)
   CallResult result_;
@@ -606,8 +616,8 @@ class Machine {
 
 CallResult RunCall(const CallPlan& plan, const std::vector<Array>& prefetch,
                    const std::vector<Array>& inputs, const EmulatorOptions& options,
-                   const std::function<void()>& tick) {
-  Machine machine(plan, options, tick);
+                   const std::function<void()>& tick, BlockTrace* trace) {
+  Machine machine(plan, options, tick, trace);
   return machine.Run(prefetch, inputs);
 }
 

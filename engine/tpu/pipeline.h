@@ -55,6 +55,22 @@ struct CallPlan {
   std::function<std::string(SourceSpan)> line_of;
 };
 
+// The block index of every operand (inputs, then outputs) at each grid step of one call, as the
+// pipeline computed it from the index maps; recorded when EmulatorOptions::record_blocks is set.
+struct BlockTrace {
+  int64_t total_steps = 0;  // the grid's size; `steps` holds at most kMaxSteps of them
+  // steps[t][k]: the block index of operand k at grid step t (for kElement dimensions, the
+  // element offset the index map returned).
+  std::vector<std::vector<std::vector<int64_t>>> steps;
+  // The step and operand at which the pipeline stopped the call (an out-of-range block index,
+  // an output revisit), with the error's message; -1 when it did not.
+  int64_t failed_step = -1;
+  int failed_operand = -1;
+  std::string failure;
+  // Enough for every course diagram; a longer grid is recorded in part.
+  static constexpr int64_t kMaxSteps = 4096;
+};
+
 struct CallResult {
   std::vector<array::Array> outputs;
   // Per output: int32 per element, the linearised grid step whose write-back last stored it
@@ -67,9 +83,10 @@ struct CallResult {
 };
 
 // Runs the call. Throws EmulationError for emulator-detected mistakes; exceptions from Apply
-// instructions (Python errors) and from `tick` pass through.
+// instructions (Python errors) and from `tick` pass through. When `trace` is given, the block
+// indices of every step are recorded there as they are used (also when the call fails).
 CallResult RunCall(const CallPlan& plan, const std::vector<array::Array>& prefetch,
                    const std::vector<array::Array>& inputs, const EmulatorOptions& options,
-                   const std::function<void()>& tick);
+                   const std::function<void()>& tick, BlockTrace* trace = nullptr);
 
 }  // namespace pz::tpu

@@ -20,7 +20,7 @@
 # So `a`'s index map takes `(i, j)` and returns a 1-D block index that uses only `i`, and
 # `b`'s uses only `j`. An index map always receives every grid index, even the ones it ignores.
 #
-# ![output block (i, j) needs block i of a and block j of b](../../images/basics_outer.svg)
+# ![output block (i, j) needs block i of a and block j of b (drawn by `pallas-puzzles diagram 1.5 --all-steps`)](../../images/basics_outer_steps.svg)
 #
 # A nice side effect: on a grid `(gm, gn)` the block of `a` stays the same for `gn` consecutive
 # steps. Pallas notices that the block index did not change and skips the copy from HBM, so each

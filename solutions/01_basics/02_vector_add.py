@@ -31,7 +31,7 @@
 # Before step `i` Pallas copies the input blocks chosen by the index maps into VMEM; after the
 # step it copies the output block back to its place in HBM.
 #
-# ![a vector of 8 elements in blocks of 2: grid step i sees elements 2i and 2i+1](../../images/basics_blocks.svg)
+# ![grid step i: block i of x, y and o is in VMEM (drawn from this puzzle's call by `pallas-puzzles diagram 1.2 --all-steps`)](../../images/basics_vector_add_steps.svg)
 #
 # A worked example, `N = 8`, `bm = 2`, `grid=(4,)`, index map `lambda i: (i,)`:
 #

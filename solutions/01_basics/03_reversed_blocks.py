@@ -17,7 +17,7 @@
 # - `lambda i: (i,)` visits blocks `0, 1, ..., n-1`;
 # - a map that visits `n-1, ..., 1, 0` makes step 0 see the **last** block.
 #
-# ![step i pairs block i of x with block n-1-i of y](../../images/basics_reversed.svg)
+# ![step i pairs block i of x and of o with block n-1-i of y (drawn by `pallas-puzzles diagram 1.3 --all-steps`)](../../images/basics_reversed_steps.svg)
 #
 # A worked example with `n = 4` blocks of `y` named `y0 y1 y2 y3`:
 #

@@ -1,0 +1,150 @@
+// Notebook export on the small test course: the notebook is deterministic, nbformat 4.5 shaped
+// (ids, no outputs), starts with the setup cell, carries images as attachments and hints as
+// collapsible sections, and exports the solutions with --solutions.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+
+#include "course/manifest.h"
+#include "course/notebook.h"
+#include "support/source.h"
+
+namespace pz::course {
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+class Notebook : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    root_ = fs::path(::testing::TempDir()) / (std::string("pz_notebook_") + info->name());
+    fs::remove_all(root_);
+    fs::copy(PZ_TEST_COURSE, root_, fs::copy_options::recursive);
+    fs::copy_file(fs::path(PZ_SOURCE_DIR) / "puzzles" / "pallas_check.py",
+                  root_ / "puzzles" / "pallas_check.py");
+    CourseLoad load = LoadCourse(root_);
+    ASSERT_TRUE(load.ok());
+    course_ = load.course;
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  NotebookExport Export(bool solutions) {
+    return ExportNotebook(course_, course_.chapters.at(0), solutions);
+  }
+  static std::string Source(const json& cell) {
+    std::string text;
+    for (const json& line : cell["source"]) text += line.get<std::string>();
+    return text;
+  }
+
+  fs::path root_;
+  Course course_;
+};
+
+TEST_F(Notebook, ExportIsByteIdenticalOnReexport) {
+  NotebookExport a = Export(false), b = Export(false);
+  EXPECT_TRUE(a.problems.empty());
+  EXPECT_EQ(a.file_name, "01_intro.ipynb");
+  EXPECT_EQ(a.text, b.text);
+  EXPECT_EQ(a.text.back(), '\n');
+  EXPECT_EQ(a.text.find("execution_count\": 1"), std::string::npos);
+}
+
+TEST_F(Notebook, IsNbformat45WithUniqueIdsAndNoOutputs) {
+  json nb = json::parse(Export(false).text);
+  EXPECT_EQ(nb["nbformat"], 4);
+  EXPECT_EQ(nb["nbformat_minor"], 5);
+  EXPECT_EQ(nb["metadata"]["kernelspec"]["name"], "python3");
+  std::set<std::string> ids;
+  std::regex id_pattern("^[a-zA-Z0-9-_]{1,64}$");
+  for (const json& cell : nb["cells"]) {
+    std::string id = cell["id"];
+    EXPECT_TRUE(std::regex_match(id, id_pattern)) << id;
+    EXPECT_TRUE(ids.insert(id).second) << "duplicate id " << id;
+    if (cell["cell_type"] == "code") {
+      EXPECT_EQ(cell["outputs"], json::array());
+      EXPECT_TRUE(cell["execution_count"].is_null());
+    }
+  }
+}
+
+TEST_F(Notebook, ChapterIntroThenSetupThenPuzzlesThenSummary) {
+  json nb = json::parse(Export(false).text);
+  const json& cells = nb["cells"];
+  ASSERT_GE(cells.size(), 4u);
+  EXPECT_EQ(cells[0]["id"], "intro");
+  EXPECT_EQ(cells[0]["cell_type"], "markdown");
+  EXPECT_EQ(cells[1]["id"], "setup");
+  EXPECT_EQ(cells[1]["cell_type"], "code");
+  std::string setup = Source(cells[1]);
+  EXPECT_NE(setup.find("\"google.colab\" in sys.modules"), std::string::npos);
+  EXPECT_NE(setup.find("\"pip\", \"install\", \"-q\", \"jax\""), std::string::npos);
+  EXPECT_NE(setup.find("open(\"pallas_check.py\", \"w\")"), std::string::npos);
+  std::string harness = *ReadFile(root_ / "puzzles" / "pallas_check.py");
+  EXPECT_NE(setup.find("r'''" + harness + "'''"), std::string::npos);
+  EXPECT_EQ(cells[2]["id"], "p01-c00");
+  EXPECT_EQ(cells.back()["id"], "summary");
+  // The markdown prefix "# " is gone from theory cells.
+  EXPECT_EQ(Source(cells[2]).rfind("# ", 0), 0u);
+  EXPECT_EQ(Source(cells[2]).find("\n# #"), std::string::npos);
+}
+
+TEST_F(Notebook, ImagesAreAttachedAndReferencedAsAttachments) {
+  json nb = json::parse(Export(false).text);
+  int attached = 0;
+  for (const json& cell : nb["cells"]) {
+    if (!cell.contains("attachments")) continue;
+    ++attached;
+    EXPECT_EQ(cell["cell_type"], "markdown");
+    std::string text = Source(cell);
+    EXPECT_NE(text.find("](attachment:test_blocks.svg)"), std::string::npos);
+    EXPECT_EQ(text.find("images/"), std::string::npos);
+    std::string svg = *ReadFile(root_ / "images" / "test_blocks.svg");
+    EXPECT_EQ(cell["attachments"]["test_blocks.svg"]["image/svg+xml"], Base64(svg));
+  }
+  EXPECT_EQ(attached, 1);
+}
+
+TEST_F(Notebook, HintsFollowEachPuzzleAsCollapsibleSections) {
+  json nb = json::parse(Export(false).text);
+  std::vector<std::string> hint_cells;
+  for (const json& cell : nb["cells"]) {
+    std::string id = cell["id"];
+    if (id.size() > 6 && id.substr(id.size() - 6) == "-hints") hint_cells.push_back(Source(cell));
+  }
+  ASSERT_EQ(hint_cells.size(), 2u);
+  EXPECT_EQ(hint_cells[0].rfind("<details><summary>Hint 1", 0), 0u);
+  EXPECT_NE(hint_cells[0].find("</summary>\n\n"), std::string::npos);
+  EXPECT_NE(hint_cells[0].find("<details><summary>Hint 2"), std::string::npos);
+  EXPECT_NE(hint_cells[0].find("</details>"), std::string::npos);
+}
+
+TEST_F(Notebook, SolutionsExportTheSolvedCode) {
+  std::string starter = Export(false).text, solution = Export(true).text;
+  EXPECT_EQ(starter.find("o_ref[...] = x_ref[...] * 2.0"), std::string::npos);
+  EXPECT_NE(solution.find("o_ref[...] = x_ref[...] * 2.0"), std::string::npos);
+}
+
+TEST_F(Notebook, MissingFilesAreReportedNotFatal) {
+  fs::remove(root_ / "images" / "test_blocks.svg");
+  NotebookExport out = Export(false);
+  ASSERT_EQ(out.problems.size(), 1u);
+  EXPECT_EQ(out.problems[0], "images/test_blocks.svg: cannot be read");
+  EXPECT_NE(out.text.find("../../images/test_blocks.svg"), std::string::npos);
+}
+
+TEST(Base64, MatchesTheStandardAlphabetAndPadding) {
+  EXPECT_EQ(Base64(""), "");
+  EXPECT_EQ(Base64("f"), "Zg==");
+  EXPECT_EQ(Base64("fo"), "Zm8=");
+  EXPECT_EQ(Base64("foo"), "Zm9v");
+  EXPECT_EQ(Base64("foobar"), "Zm9vYmFy");
+  EXPECT_EQ(Base64(std::string("\xff\xfe", 2)), "//4=");
+}
+
+}  // namespace
+}  // namespace pz::course
