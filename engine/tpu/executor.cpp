@@ -248,7 +248,13 @@ void Executor::RunInstr(const Instr& instr) {
         std::vector<Array> inputs;
         inputs.reserve(instr.operands.size());
         for (ValueId id : instr.operands) inputs.push_back(env_[id]);
-        std::vector<Array> outputs = (*instr.apply)(inputs);
+        std::vector<Array> outputs;
+        if (context_.callbacks != nullptr) {
+          std::lock_guard<std::mutex> lock(*context_.callbacks);
+          outputs = (*instr.apply)(inputs);
+        } else {
+          outputs = (*instr.apply)(inputs);
+        }
         PZ_CHECK(outputs.size() == instr.results.size());
         for (size_t i = 0; i < outputs.size(); ++i) {
           const kernel::ValueType& type = function_.values[instr.results[i]];
@@ -379,7 +385,12 @@ void Executor::RunInstr(const Instr& instr) {
       case Op::kDebugPrint: {
         std::vector<Array> inputs;
         for (ValueId id : instr.operands) inputs.push_back(env_[id]);
-        (*instr.apply)(inputs);
+        if (context_.callbacks != nullptr) {
+          std::lock_guard<std::mutex> lock(*context_.callbacks);
+          (*instr.apply)(inputs);
+        } else {
+          (*instr.apply)(inputs);
+        }
         return;
       }
     }
@@ -388,6 +399,8 @@ void Executor::RunInstr(const Instr& instr) {
   } catch (eval::PyError& error) {
     // Raised by a function called back at run time: it belongs to this instruction's line.
     if (error.exception && instr.span.valid()) {
+      std::unique_lock<std::mutex> lock;
+      if (context_.callbacks != nullptr) lock = std::unique_lock<std::mutex>(*context_.callbacks);
       error.exception->span = instr.span;
       error.exception->traceback.clear();
     }

@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "array/array.h"
 #include "kernel/ir.h"
+#include "support/diagnostic.h"
 #include "support/source.h"
 #include "tpu/options.h"
 
@@ -25,6 +27,9 @@ struct EmulationError {
   std::string message;
   SourceSpan span;
   std::vector<std::string> notes;
+  // Notes at another place in the source (the DMA that started a copy, the CompilerParams of a
+  // megacore split), rendered `file:line:col: note: ...` before `notes`.
+  std::vector<Note> related;
 };
 
 // Memory a ref is bound to: a contiguous buffer of the ref's shape, and its shadow (one uint8
@@ -81,6 +86,9 @@ struct ExecContext {
   DmaEngine* dma = nullptr;  // DMAs and semaphores; null in index maps
   // Called once per loop iteration and grid step; may throw to stop a runaway kernel.
   std::function<void()> tick;
+  // Held around every call back into the interpreter (Apply instructions, jax.debug.print) when
+  // several cores run on threads: the interpreter is single-threaded. Null with one core.
+  std::mutex* callbacks = nullptr;
   // "(2, 0)" for messages.
   std::string GridPointString() const;
 };

@@ -45,6 +45,13 @@ struct EmulatorOptions {
   // Record a time-line of DMA starts and waits and semaphore operations per grid step in the
   // counters (`--stats --timeline` prints it).
   bool timeline = false;
+  // TensorCores sharing HBM (`--cores N`, 1 or 2). With 2 (the megacore of TPU v4/v5p) the
+  // leading grid axes marked "parallel" in `dimension_semantics` are cut into two contiguous
+  // chunks, each run by its own core (own VMEM buffers, scratch, SMEM, semaphores and DMA
+  // engine; shared HBM) on its own thread; the megacore race detector then reports HBM elements
+  // both cores write, or one core reads while the other writes. `interpret` semantics ignores
+  // it, as JAX's interpret=True ignores dimension_semantics.
+  int cores = 1;
 };
 
 }  // namespace pz::tpu

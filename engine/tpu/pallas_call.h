@@ -16,7 +16,12 @@ namespace pz::tpu {
 struct CallStats {
   std::string name;
   SourceSpan span;
-  Counters counters;
+  Counters counters;  // all cores together
+  // With `--cores 2` and a split grid: per core, its counters and its steps [first, end).
+  std::vector<Counters> core_counters;
+  std::vector<std::pair<int64_t, int64_t>> core_steps;
+  std::vector<int64_t> grid;
+  std::string megacore_note;  // why `--cores 2` ran on one core ("" otherwise)
 };
 
 // Where one output array of a pallas_call came from, kept so `check` can explain a wrong answer
