@@ -695,6 +695,7 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
                         .writer = std::move(result.writer[o]),
                         .uninitialized = result.uninitialized,
                         .uninitialized_is_padding = InputPadding(b.plan, result.uninitialized.ref)};
+    record.dma = op.space == MemorySpace::kAny;
     if (op.space == MemorySpace::kAny) {
       // Written by DMAs: blocks of the shape they wrote, when uniform; else the whole array.
       record.block =

@@ -33,8 +33,10 @@ struct OutputRecord {
   std::string operand;  // the kernel's parameter name, e.g. "o_ref"
   std::vector<int64_t> grid;
   std::vector<int64_t> block;  // elements per block along each dimension (1 where squeezed)
-  bool blocked = true;         // false when a dimension is not plainly blocked (Element, ANY)
-  array::Array writer;         // CallResult::writer of this output
+  bool blocked = true;         // false when a dimension is not plainly blocked (Element)
+  // In pl.ANY: written by the kernel's DMAs, whose common shape (when they have one) is `block`.
+  bool dma = false;
+  array::Array writer;  // CallResult::writer of this output
   UninitializedRead uninitialized;
   bool uninitialized_is_padding = false;  // the read was of an input block's padding
 };
