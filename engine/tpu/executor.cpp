@@ -155,6 +155,23 @@ Executor::Window Executor::Resolve(const Instr& instr, const kernel::RefPath& pa
   return window;
 }
 
+RefBuffer* Executor::WholeBuffer(const kernel::RefPath& path) const {
+  RefBuffer* buffer = context_.refs[path.ref];
+  if (path.indexers.size() > 1 || !buffer->data.IsContiguous()) return nullptr;
+  if (path.indexers.empty()) return buffer;
+  const kernel::Indexer& indexer = path.indexers[0];
+  const array::Shape& shape = buffer->data.shape();
+  if (indexer.size() != shape.size()) return nullptr;
+  for (size_t d = 0; d < indexer.size(); ++d) {
+    const kernel::DimIndex& dim = indexer[d];
+    if (dim.is_int || dim.dynamic_start != kernel::kNoValue || dim.start != 0 || dim.stride != 1 ||
+        dim.size != shape[d]) {
+      return nullptr;
+    }
+  }
+  return buffer;
+}
+
 namespace {
 
 // True when every element of a (possibly strided) uint8 view is non-zero.
@@ -278,6 +295,20 @@ void Executor::RunInstr(const Instr& instr) {
         return;
       }
       case Op::kLoad: {
+        if (RefBuffer* whole = WholeBuffer(instr.ref)) {
+          // `x_ref[...]` of a whole buffer: no view to build.
+          if (context_.dma != nullptr && context_.dma->busy()) {
+            context_.dma->CheckAccess(instr, instr.ref.ref, RegionOf(*whole, whole->data), false);
+          }
+          if (context_.uninitialized != nullptr && !context_.uninitialized->seen &&
+              whole->tracked) {
+            NoteRead(
+                instr, instr.ref.ref,
+                Window{.data = whole->data, .initialized = whole->initialized, .tracked = true});
+          }
+          env_[instr.results[0]] = Copy(whole->data);
+          return;
+        }
         Window window = Resolve(instr, instr.ref, false);
         if (context_.dma != nullptr && context_.dma->busy()) {
           context_.dma->CheckAccess(instr, instr.ref.ref,
@@ -288,12 +319,25 @@ void Executor::RunInstr(const Instr& instr) {
         return;
       }
       case Op::kStore: {
+        const Array& value = env_[instr.operands[0]];
+        if (RefBuffer* whole = WholeBuffer(instr.ref); whole != nullptr && value.IsContiguous() &&
+                                                       value.dtype() == whole->data.dtype() &&
+                                                       value.shape() == whole->data.shape()) {
+          if (context_.dma != nullptr && context_.dma->busy()) {
+            context_.dma->CheckAccess(instr, instr.ref.ref, RegionOf(*whole, whole->data), true);
+          }
+          std::memcpy(whole->data.raw(), value.raw(),
+                      static_cast<size_t>(value.size()) * array::ItemSize(value.dtype()));
+          if (whole->tracked) {
+            std::memset(whole->initialized.raw(), 1, static_cast<size_t>(value.size()));
+          }
+          return;
+        }
         Window window = Resolve(instr, instr.ref, true);
         if (context_.dma != nullptr && context_.dma->busy()) {
           context_.dma->CheckAccess(instr, instr.ref.ref,
                                     RegionOf(*context_.refs[instr.ref.ref], window.data), true);
         }
-        const Array& value = env_[instr.operands[0]];
         if (window.data.IsContiguous() && value.IsContiguous() &&
             value.dtype() == window.data.dtype()) {
           std::memcpy(window.data.raw(), value.raw(),

@@ -110,6 +110,9 @@ class Executor {
     bool tracked = false;
   };
   Window Resolve(const kernel::Instr& instr, const kernel::RefPath& path, bool is_write);
+  // The ref's buffer when `path` reaches all of it in order (`x_ref[...]` of a contiguous
+  // buffer), so an access needs no view; else null.
+  RefBuffer* WholeBuffer(const kernel::RefPath& path) const;
   // Records the first read of uninitialised memory (a load, or the source of a DMA).
   void NoteRead(const kernel::Instr& instr, kernel::RefId ref, const Window& window);
   // DMA and semaphore instructions (dma.cpp holds their semantics).

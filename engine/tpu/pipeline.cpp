@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cstring>
 
 #include "array/creation.h"
@@ -16,26 +17,27 @@ namespace {
 
 // An operand's window for one block index vector: start and size per array dimension.
 struct Window {
-  std::vector<int64_t> start;
-  std::vector<int64_t> size;
+  size_t rank = 0;
+  std::array<int64_t, array::kMaxRank> start{}, size{};
 };
 
 Window WindowOf(const Operand& op, const std::vector<int64_t>& index) {
   Window w;
+  w.rank = op.block.size();
   for (size_t d = 0; d < op.block.size(); ++d) {
     const BlockDim& b = op.block[d];
     switch (b.kind) {
       case BlockDim::Kind::kBlocked:
-        w.start.push_back(index[d] * b.size);
-        w.size.push_back(b.size);
+        w.start[d] = index[d] * b.size;
+        w.size[d] = b.size;
         break;
       case BlockDim::Kind::kSqueezed:
-        w.start.push_back(index[d]);
-        w.size.push_back(1);
+        w.start[d] = index[d];
+        w.size[d] = 1;
         break;
       case BlockDim::Kind::kElement:
-        w.start.push_back(index[d] - b.pad_lo);
-        w.size.push_back(b.size);
+        w.start[d] = index[d] - b.pad_lo;
+        w.size[d] = b.size;
         break;
     }
   }
@@ -44,7 +46,7 @@ Window WindowOf(const Operand& op, const std::vector<int64_t>& index) {
 
 std::string WindowString(const Window& w) {
   std::string s = "[";
-  for (size_t d = 0; d < w.start.size(); ++d) {
+  for (size_t d = 0; d < w.rank; ++d) {
     s += fmt::format("{}{}:{}", d ? ", " : "", w.start[d], w.start[d] + w.size[d]);
   }
   return s + "]";
@@ -319,14 +321,17 @@ class Machine {
     // This core's share of the grid, in row-major order.
     const int64_t first = core_.first, total = core_.end;
     std::vector<std::vector<int64_t>> index(states_.size()), next_index(states_.size());
+    // The grid points of this step and the next, advanced like an odometer (no allocation per
+    // step).
+    std::vector<int64_t> this_point = Unravel(first), next_point = this_point;
     if (first < total) {
-      point_ = Unravel(first);
-      for (size_t k = 0; k < states_.size(); ++k) index[k] = BlockIndex(k);
+      point_ = this_point;
+      for (size_t k = 0; k < states_.size(); ++k) BlockIndex(k, index[k]);
     }
     for (int64_t t = first; t < total; ++t) {
       if (tick_) tick_();
       step_ = t;
-      point_ = Unravel(t);
+      point_.assign(this_point.begin(), this_point.end());
       ++result_.counters.grid_steps;
       if (interpret_) {
         for (size_t i = 0; i < prefetch_.size(); ++i) {
@@ -336,9 +341,14 @@ class Machine {
       // Block indices of the next step are computed before this step's body runs (the
       // hardware issues the next prefetch early; writes to prefetch refs cannot steer it).
       if (t + 1 < total) {
-        point_ = Unravel(t + 1);
-        for (size_t k = 0; k < states_.size(); ++k) next_index[k] = BlockIndex(k);
-        point_ = Unravel(t);
+        next_point.assign(this_point.begin(), this_point.end());
+        for (size_t d = next_point.size(); d-- > 0;) {
+          if (++next_point[d] < plan_.grid[d]) break;
+          next_point[d] = 0;
+        }
+        point_.swap(next_point);
+        for (size_t k = 0; k < states_.size(); ++k) BlockIndex(k, next_index[k]);
+        point_.swap(next_point);
       }
       for (size_t k = 0; k < states_.size(); ++k) Enter(k, index[k], t);
       dma.SetStep(t, point_);
@@ -349,6 +359,7 @@ class Machine {
         Leave(k, index[k], last ? std::vector<int64_t>{} : next_index[k], t);
       }
       std::swap(index, next_index);
+      this_point.swap(next_point);
     }
     dma.Finish();
     for (size_t o = 0; o < plan_.outputs.size(); ++o) {
@@ -400,23 +411,24 @@ class Machine {
 
   std::vector<int64_t> Unravel(int64_t t) const { return UnravelIndex(t, plan_.grid); }
 
-  std::vector<int64_t> BlockIndex(size_t k) {
+  // The block index of operand `k` at grid point `point_`, into `index` (reusing its storage).
+  void BlockIndex(size_t k, std::vector<int64_t>& index) {
     const Operand& op = OperandAt(k);
-    if (!op.index_map) return std::vector<int64_t>(op.block.size(), 0);
+    index.clear();
+    if (!op.index_map) {
+      index.resize(op.block.size(), 0);
+      return;
+    }
     if (direct_[k].ok) {
-      std::vector<int64_t> index;
-      index.reserve(direct_[k].entries.size());
       for (const auto& [axis, value] : direct_[k].entries) {
         index.push_back(axis >= 0 ? point_[axis] : value);
       }
-      return index;
+      return;
     }
     std::vector<Array> params;
     for (int64_t g : point_) params.push_back(Array::Scalar(array::DType::kInt32, double(g)));
     std::vector<Array> out = map_executors_[k]->Run(params);
-    std::vector<int64_t> index;
     for (const Array& a : out) index.push_back(a.GetInt(0));
-    return index;
   }
 
   [[noreturn]] void Fail(const Operand& op, std::string message, std::vector<std::string> notes) {
@@ -429,7 +441,7 @@ class Machine {
   // Checks the block is (at least partly) inside the array, as the hardware requires.
   void CheckInBounds(size_t k, const Window& w, const std::vector<int64_t>& index) {
     const Operand& op = OperandAt(k);
-    for (size_t d = 0; d < w.start.size(); ++d) {
+    for (size_t d = 0; d < w.rank; ++d) {
       int64_t n = op.shape[d];
       bool outside = w.start[d] + w.size[d] <= 0 || (w.start[d] >= n && n > 0);
       if (!outside) continue;
@@ -454,7 +466,7 @@ class Machine {
   int64_t Transfer(size_t k, const Window& w, bool to_buffer, bool poison_rest) {
     const Operand& op = OperandAt(k);
     OperandState& s = states_[k];
-    size_t rank = w.start.size();
+    size_t rank = w.rank;
     int64_t lo[array::kMaxRank], blo[array::kMaxRank], extent[array::kMaxRank];
     bool partial = false;
     int64_t count = 1;
@@ -588,7 +600,7 @@ class Machine {
   // Interpret semantics: windows are clamped into the array (lax.dynamic_slice) when the block
   // fits; a block larger than the array keeps its start (the padding reads as poison).
   Window Clamp(const Operand& op, Window w) {
-    for (size_t d = 0; d < w.start.size(); ++d) {
+    for (size_t d = 0; d < w.rank; ++d) {
       int64_t n = op.shape[d];
       int64_t padded = op.block[d].kind == BlockDim::Kind::kBlocked && op.block[d].size > 0
                            ? (n + op.block[d].size - 1) / op.block[d].size * op.block[d].size
