@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "support/check.h"
+#include "support/large_stack.h"
 #include "tpu/pipeline.h"
 
 namespace pz::tpu {
@@ -352,19 +353,23 @@ CallResult RunCall(const CallPlan& plan, const std::vector<Array>& prefetch,
                      .track_hbm = true,
                      .callbacks = &callbacks});
   }
-  {
-    std::vector<std::thread> threads;
-    for (int c = 0; c < cores; ++c) {
-      threads.emplace_back([&, c] {
-        array::ScopedAllocationLimit scoped(limit);
-        try {
-          results[static_cast<size_t>(c)] =
-              RunCore(plan, prefetch, inputs, options, tick, specs[static_cast<size_t>(c)]);
-        } catch (...) {
-          errors[static_cast<size_t>(c)] = std::current_exception();
-        }
-      });
+  auto run = [&](int c) {
+    array::ScopedAllocationLimit scoped(limit);
+    try {
+      results[static_cast<size_t>(c)] =
+          RunCore(plan, prefetch, inputs, options, tick, specs[static_cast<size_t>(c)]);
+    } catch (...) {
+      errors[static_cast<size_t>(c)] = std::current_exception();
     }
+  };
+  {
+    // Core 0 runs here (the evaluator's large-stack thread); the others on threads with as
+    // large a stack, since Apply instructions call back into the evaluator.
+    std::vector<std::thread> threads;
+    for (int c = 1; c < cores; ++c) {
+      threads.emplace_back([&run, c] { RunOnLargeStack([&run, c] { run(c); }); });
+    }
+    run(0);
     for (std::thread& t : threads) t.join();
   }
   // Each core runs to its end or its first error; the lowest core's error is reported, so the
