@@ -262,6 +262,33 @@ print(out.sum())
   EXPECT_EQ(r.stats.at(0).core_steps, (Chunks{{0, 8}, {8, 12}}));
 }
 
+TEST(MegacoreRace, LintWarnsOfAParallelReductionAxisOnOneCore) {
+  EmulatorOptions options = Tpu();
+  options.lint = true;
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_ref, o_ref):
+    @pl.when(pl.program_id(1) == 0)
+    def _():
+        o_ref[...] = jnp.zeros_like(o_ref)
+
+    o_ref[...] += x_ref[...]
+
+
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((16, 128), jnp.float32), grid=(2, 4),
+    in_specs=[pl.BlockSpec((8, 128), lambda i, k: (i, k))],
+    out_specs=pl.BlockSpec((8, 128), lambda i, k: (i, 0)),
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel", "parallel")))(
+        jnp.ones((16, 512)))
+)",
+                                 options);
+  ASSERT_FALSE(r.error) << r.rendered;  // one core: the result is right
+  EXPECT_EQ(r.WarningText(),
+            "grid axis 1 (`k`) is marked \"parallel\" but the block of output `o_ref` does not "
+            "change along it: it is a reduction, and on a megacore chip (TPU v4, v5p) both "
+            "TensorCores would write the same block\n");
+}
+
 TEST(MegacoreRace, ReadingAnAliasedBlockTheOtherCoreWritesIsReported) {
   // In place with the blocks swapped: core 0 reads block 0 and writes block 1, core 1 the
   // reverse, through one HBM buffer.
