@@ -11,6 +11,14 @@
 // writes (write-backs, DMA landings) and reads (fetches of inputs aliased to an output, DMA
 // sources in pl.ANY) with the grid step that did it; after both finish, the stamps are compared
 // element by element. The answer does not depend on thread timing, so it is deterministic.
+//
+// Threads: the IR executor, pipeline and DMA engine keep all state per core, but Apply
+// instructions (jnp functions other than element-wise ops), jax.debug.print and the step `tick`
+// call back into the evaluator, which is single-threaded (object tracking, step counter,
+// output). Those callbacks take one mutex (CoreSpec::callbacks): simpler and safer than making
+// the evaluator reentrant, at the price that kernels dominated by Apply work (jnp.dot) do not
+// run faster on two cores, and that debug prints of the two cores interleave by timing (as on
+// hardware). Everything else, and the result, is deterministic.
 #include <fmt/format.h>
 
 #include <algorithm>
