@@ -107,8 +107,14 @@ int64_t Array::size() const {
 }
 
 bool Array::IsContiguous() const {
-  return offset_ == 0 && strides_ == ContiguousStrides(shape_) &&
-         buffer_->size() == static_cast<size_t>(size()) * ItemSize(dtype_);
+  // strides_ == ContiguousStrides(shape_), without building the vector (hot in kernels).
+  if (offset_ != 0 || strides_.size() != shape_.size()) return false;
+  int64_t stride = 1;
+  for (size_t i = shape_.size(); i-- > 0;) {
+    if (strides_[i] != stride) return false;
+    stride *= std::max<int64_t>(shape_[i], 1);
+  }
+  return buffer_->size() == static_cast<size_t>(size()) * ItemSize(dtype_);
 }
 
 namespace {

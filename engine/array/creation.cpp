@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "array/element.h"
 
@@ -46,7 +48,33 @@ Array Empty(const Shape& shape, DType dtype) { return Zeros(shape, dtype); }
 Array Full(const Shape& shape, ScalarArg fill, std::optional<DType> dtype) {
   Array value = Array::Scalar(dtype.value_or(fill.dtype), fill.value);
   Array out = Array::Zeros(value.dtype(), shape);
-  out.Assign(value.View(shape, std::vector<int64_t>(shape.size(), 0), 0));
+  // Zeros is already zero-filled; otherwise copy the scalar's bytes into every element.
+  size_t item = ItemSize(value.dtype());
+  const std::byte* v = value.raw();
+  if (std::any_of(v, v + item, [](std::byte b) { return b != std::byte{0}; })) {
+    auto fill_as = [&](auto tag) {
+      using T = decltype(tag);
+      T x;
+      std::memcpy(&x, v, sizeof(T));
+      std::fill_n(reinterpret_cast<T*>(out.raw()), out.size(), x);
+    };
+    switch (item) {
+      case 1:
+        fill_as(uint8_t{});
+        break;
+      case 2:
+        fill_as(uint16_t{});
+        break;
+      case 4:
+        fill_as(uint32_t{});
+        break;
+      case 8:
+        fill_as(uint64_t{});
+        break;
+      default:
+        out.Assign(value.View(shape, std::vector<int64_t>(shape.size(), 0), 0));
+    }
+  }
   out.set_weak_type(!dtype && !IsBool(fill.dtype));
   return out;
 }

@@ -107,6 +107,15 @@ void RunBinary(const Array& a, const Array& b, Array& out, Op op) {
   const auto* pa = reinterpret_cast<const StorageOf<In>*>(a.raw());
   const auto* pb = reinterpret_cast<const StorageOf<In>*>(b.raw());
   auto* po = reinterpret_cast<StorageOf<Out>*>(out.raw());
+  if (a.shape() == out.shape() && b.shape() == out.shape() && a.IsContiguous() &&
+      b.IsContiguous() && out.IsContiguous()) {
+    // The common case in kernels (two blocks of one shape): one flat loop, no stride tables.
+    int64_t n = out.size();
+    for (int64_t i = 0; i < n; ++i) {
+      po[i] = Element<Out>::Store(static_cast<ComputeOf<Out>>(op(L::Load(pa[i]), L::Load(pb[i]))));
+    }
+    return;
+  }
   std::array<std::vector<int64_t>, 3> strides = {out.strides(), BroadcastStrides(a, out.shape()),
                                                  BroadcastStrides(b, out.shape())};
   ForEachRow<3>(out.shape(), strides, [&](const auto& off, int64_t n, const auto& st) {
@@ -378,8 +387,9 @@ Array Binary(BinaryOp op, const Array& a, const Array& b) {
   TypeInfo promoted = Promote({a.dtype(), a.weak_type()}, {b.dtype(), b.weak_type()});
   DType operand = OperandDType(op, promoted.dtype);
   Shape shape = BinaryShape(op, a.shape(), b.shape());
-  Array x = a.dtype() == operand ? a : a.AsType(operand);
-  Array y = b.dtype() == operand ? b : b.AsType(operand);
+  Array converted_a, converted_b;  // only when an operand needs a cast (no copies otherwise)
+  const Array& x = a.dtype() == operand ? a : (converted_a = a.AsType(operand));
+  const Array& y = b.dtype() == operand ? b : (converted_b = b.AsType(operand));
   if (op == BinaryOp::kDiv && y.size() < NumElements(shape)) {
     // XLA rewrites A / broadcast(B) into A * broadcast(1 / B), which rounds twice; so does JAX
     // on CPU for `x / 3.0` or `x / row`, and so do we.
@@ -392,7 +402,7 @@ Array Binary(BinaryOp op, const Array& a, const Array& b) {
     return out;
   }
   bool to_bool = IsComparison(op);
-  Array out = Array::Zeros(to_bool ? DType::kBool : operand, shape);
+  Array out = Array::Zeros(to_bool ? DType::kBool : operand, std::move(shape));
   out.set_weak_type(!to_bool && promoted.weak);
   DispatchDType(operand, [&](auto tag) { Dispatch<decltype(tag)::value>(op, x, y, out); });
   return out;

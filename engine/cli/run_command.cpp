@@ -55,6 +55,18 @@ std::optional<int> ParseRunOptions(const std::vector<std::string>& args, RunOpti
       } else {
         return UsageError("`--dma` is `on_wait` (the default) or `eager`");
       }
+    } else if (arg == "--cores" || arg.rfind("--cores=", 0) == 0) {
+      std::optional<std::string> text =
+          arg == "--cores" ? value("--cores") : std::optional(arg.substr(8));
+      if (text == "1") {
+        options.emulator.cores = 1;
+      } else if (text == "2") {
+        options.emulator.cores = 2;
+      } else {
+        return UsageError(
+            "`--cores` is 1 (the default) or 2 (a megacore chip: TPU v4 or v5p; the leading "
+            "\"parallel\" grid axes are split across the two TensorCores)");
+      }
     } else if (arg == "--lint") {
       options.emulator.lint = true;
     } else if (arg == "--semantics" || arg.rfind("--semantics=", 0) == 0) {

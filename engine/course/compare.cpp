@@ -230,15 +230,27 @@ class BlockMap {
   }
 
   void Legend(std::vector<std::string>& lines) const {
-    std::string legend = "each cell: the block's state and the grid step that last wrote it back";
+    std::string legend =
+        record_.dma ? "each cell: the block's state and the grid step whose DMA last wrote it"
+                    : "each cell: the block's state and the grid step that last wrote it back";
     lines.push_back(legend);
     bool all_never = std::all_of(info_.begin(), info_.end(), [](const BlockInfo& b) {
       return b.status == BlockStatus::kNever;
     });
-    if (all_never) {
+    if (all_never && record_.dma) {
+      lines.push_back(fmt::format(
+          "no DMA ever wrote `{}`: it is in pl.ANY, so the kernel copies its result there "
+          "(`pltpu.make_async_copy(src, {}.at[...], sem)`, started and waited)",
+          record_.operand, record_.operand));
+    } else if (all_never) {
       lines.push_back(fmt::format(
           "nothing was ever stored into `{}`: a kernel writes its result with `{}[...] = value`",
           record_.operand, record_.operand));
+    } else if (HasStatus(BlockStatus::kNever) && record_.dma) {
+      lines.push_back(fmt::format(
+          "`never`: no DMA wrote this block (or only from memory the kernel never wrote), so it "
+          "holds garbage; `{}` is in pl.ANY, so the kernel's DMAs must cover every element",
+          record_.operand));
     } else if (HasStatus(BlockStatus::kNever)) {
       lines.push_back(
           "`never`: no grid step wrote this block back to HBM, so it holds garbage; the grid "

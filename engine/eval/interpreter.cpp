@@ -209,6 +209,7 @@ Diagnostic Interpreter::ToDiagnostic(const PyError& error) {
   for (const TypeObject* t = exc.type; t != nullptr; t = t->base) {
     if (t->is_trace_error) diagnostic.phase = Phase::kTrace;
   }
+  for (const Note& note : exc.related) diagnostic.notes.push_back(note);
   for (const std::string& note : exc.notes) diagnostic.notes.push_back(Note{note, std::nullopt});
   return diagnostic;
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "lang/ast.h"
+#include "support/diagnostic.h"
 #include "support/source.h"
 
 namespace pz::eval {
@@ -416,6 +417,7 @@ class ExceptionObject final : public Object {
   SourceSpan span;                    // where it was raised
   std::vector<TraceEntry> traceback;  // outermost first
   std::vector<std::string> notes;     // extra hint lines shown under the error
+  std::vector<Note> related;          // notes at other places in the source, shown first
 };
 
 // Convenience constructors.

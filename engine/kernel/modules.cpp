@@ -124,7 +124,9 @@ eval::BuiltinFunctionObject::Fn RecordConstructor(
         ++k;
       }
       if (validate) validate(interp, fields);
-      return MakeRecord(type, std::move(fields));
+      Value record = MakeRecord(type, std::move(fields));
+      record.as<RecordObject>()->span = args.span.valid() ? args.span : interp.current_span();
+      return record;
     }
   };
 }

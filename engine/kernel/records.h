@@ -10,6 +10,7 @@
 
 #include "eval/interpreter.h"
 #include "eval/value.h"
+#include "support/source.h"
 
 namespace pz::kernel {
 
@@ -27,6 +28,10 @@ class RecordObject final : public eval::Object {
   const eval::Value& Get(std::string_view name) const;
   bool Has(std::string_view name) const;
   const std::vector<std::pair<std::string, eval::Value>>& fields() const { return fields_; }
+
+  // Where the record was built (`pltpu.CompilerParams(...)`), when a constructor call made it;
+  // messages point at it as a second place.
+  SourceSpan span;
 
  private:
   std::string type_;

@@ -39,7 +39,6 @@ void ReportWarnings(const CallPlan& plan, const CallResult& result, SourceSpan s
                     EmulatorSession& session) {
   for (size_t o = 0; o < plan.outputs.size(); ++o) {
     const Operand& op = plan.outputs[o];
-    if (op.space == kernel::MemorySpace::kAny) continue;
     const array::Array& writer = result.writer[o];
     int64_t missing = 0;
     const int32_t* w = writer.data<int32_t>();
@@ -52,7 +51,12 @@ void ReportWarnings(const CallPlan& plan, const CallResult& result, SourceSpan s
                                  "step; they hold garbage",
                                  missing, writer.size(), op.name),
           .span = span,
-          .notes = {{.message = missing == writer.size()
+          .notes = {{.message = op.space == kernel::MemorySpace::kAny
+                                    ? fmt::format("`{}` is in pl.ANY, so only DMAs write it: copy "
+                                                  "into every element, from memory the kernel "
+                                                  "has written",
+                                                  op.name)
+                                : missing == writer.size()
                                     ? fmt::format("the kernel never stores into `{}`; it writes "
                                                   "its result with `{}[...] = value`",
                                                   op.name, op.name)
@@ -106,6 +110,19 @@ std::string FormatCallStats(const CallStats& call, const SourceManager& sources,
   auto line_of = [&](SourceSpan s) {
     return std::to_string(sources.Get(s.file).Locate(s.begin).line);
   };
+  if (!call.megacore_note.empty()) out += "stats:   megacore: " + call.megacore_note + "\n";
+  for (size_t k = 0; k < call.core_counters.size(); ++k) {
+    const Counters& core = call.core_counters[k];
+    const auto& [first, end] = call.core_steps[k];
+    out += fmt::format(
+        "stats:   core {}: {} grid steps{}, HBM read {} B, HBM written {} B, {} flops{}\n", k,
+        core.grid_steps,
+        first < end ? fmt::format(" {} to {}", TupleString(UnravelIndex(first, call.grid)),
+                                  TupleString(UnravelIndex(end - 1, call.grid)))
+                    : "",
+        core.hbm_bytes_read, core.hbm_bytes_written, core.flops,
+        core.dma_count ? fmt::format(", {} DMAs", core.dma_count) : "");
+  }
   return out + FormatDmaStats(c, timeline, line_of);
 }
 

@@ -137,11 +137,19 @@ const DmaEngine::SemaphoreState& DmaEngine::State(SemaphoreSlot sem) const {
   return semaphores_[sem.ref][static_cast<size_t>(sem.index)];
 }
 
-void DmaEngine::Fail(SourceSpan span, std::string message, std::vector<std::string> notes) const {
+void DmaEngine::Fail(SourceSpan span, std::string message, std::vector<std::string> notes,
+                     std::vector<Note> related) const {
   throw EmulationError{.kind = EmulationError::Kind::kRuntimeError,
                        .message = std::move(message),
                        .span = span,
-                       .notes = std::move(notes)};
+                       .notes = std::move(notes),
+                       .related = std::move(related)};
+}
+
+Note DmaEngine::StartedHere(const Copy& copy) const {
+  return Note{.message = fmt::format("the DMA {} started here in grid step {}", Describe(copy),
+                                     TupleString(copy.point)),
+              .span = copy.span};
 }
 
 void DmaEngine::Record(DmaEvent::Kind kind, const Instr& instr, int64_t amount, std::string what) {
@@ -172,6 +180,7 @@ void DmaEngine::Land(Copy& copy) {
   }
   copy.landed = true;
   State(copy.sem).count += copy.bytes;
+  if (on_land) on_land(copy.src, copy.dst, copy.step, copy.span);
 }
 
 void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, SemaphoreSlot sem,
@@ -185,7 +194,8 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
             .add = add,
             .span = instr.span,
             .point = point_,
-            .accesses_at_start = vector_accesses_};
+            .accesses_at_start = vector_accesses_,
+            .step = step_};
   ++counters_.dma_count;
   counters_.dma_bytes[{kernel_.refs[copy.src.ref].space, kernel_.refs[copy.dst.ref].space}] +=
       bytes;
@@ -216,7 +226,7 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
                        "writes {} where the DMA {} started at {} is still writing",
                        Describe(copy), Step(), ViewName(copy.dst.ref, copy.dst.region),
                        Describe(other), Where(other)),
-           hint());
+           hint(), {StartedHere(other)});
     }
     if (Overlaps(copy.src.region, other.dst.region)) {
       Fail(instr.span,
@@ -224,7 +234,7 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
                        "at {} is still writing it",
                        Describe(copy), Step(), ViewName(copy.src.ref, copy.src.region),
                        Describe(other), Where(other)),
-           hint());
+           hint(), {StartedHere(other)});
     }
     if (Overlaps(copy.dst.region, other.src.region)) {
       Fail(instr.span,
@@ -232,7 +242,7 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
                        "at {} is still reading it",
                        Describe(copy), Step(), ViewName(copy.dst.ref, copy.dst.region),
                        Describe(other), Where(other)),
-           hint());
+           hint(), {StartedHere(other)});
     }
   }
   if (inflight_.size() >= kMaxInFlight) {
@@ -262,17 +272,21 @@ void DmaEngine::Wait(const Instr& instr, SemaphoreSlot sem, int64_t bytes) {
   }
   if (state.count < bytes) {
     std::vector<std::string> notes;
+    std::vector<Note> related;
     for (const Copy& copy : inflight_) {
       if (copy.sem.ref != sem.ref || copy.sem.index != sem.index) continue;
-      notes.push_back(
-          fmt::format("the DMA {} started at {} signals {}, but its {} bytes are "
-                      "fewer than this wait's {}",
-                      Describe(copy), Where(copy), SemName(sem), copy.unconsumed, bytes));
+      related.push_back(
+          {.message = fmt::format("the DMA {} started here in grid step {} signals {}, but its "
+                                  "{} bytes are fewer than this wait's {}",
+                                  Describe(copy), TupleString(copy.point), SemName(sem),
+                                  copy.unconsumed, bytes),
+           .span = copy.span});
     }
     if (state.touched) {
-      notes.push_back(fmt::format("{} was last signalled or waited at {} in grid step {}",
-                                  SemName(sem), line_of_ ? line_of_(state.last_span) : "?",
-                                  TupleString(state.last_point)));
+      related.push_back({.message = fmt::format("{} was last signalled or waited here in grid "
+                                                "step {}",
+                                                SemName(sem), TupleString(state.last_point)),
+                         .span = state.last_span});
     }
     notes.push_back(
         "each wait consumes the bytes of one copy: a DMA waited twice, or waited with a "
@@ -282,7 +296,7 @@ void DmaEngine::Wait(const Instr& instr, SemaphoreSlot sem, int64_t bytes) {
                      "the semaphore holds {} and no other DMA in flight signals it, so it can "
                      "never complete",
                      SemName(sem), Step(), bytes, state.count),
-         std::move(notes));
+         std::move(notes), std::move(related));
   }
   state.count -= bytes;
   state.last_span = instr.span;
@@ -318,10 +332,12 @@ void DmaEngine::SemaphoreWait(const Instr& instr, SemaphoreSlot sem, int64_t val
   SemaphoreState& state = State(sem);
   if (detect() && state.count < value) {
     std::vector<std::string> notes;
+    std::vector<Note> related;
     if (state.touched) {
-      notes.push_back(fmt::format("{} was last signalled or waited at {} in grid step {}",
-                                  SemName(sem), line_of_ ? line_of_(state.last_span) : "?",
-                                  TupleString(state.last_point)));
+      related.push_back({.message = fmt::format("{} was last signalled or waited here in grid "
+                                                "step {}",
+                                                SemName(sem), TupleString(state.last_point)),
+                         .span = state.last_span});
     }
     notes.push_back(
         "the emulator runs one core, so nothing else can signal the semaphore while this wait "
@@ -330,7 +346,7 @@ void DmaEngine::SemaphoreWait(const Instr& instr, SemaphoreSlot sem, int64_t val
          fmt::format("deadlock: this wait on semaphore {} (grid step {}) needs {} but the "
                      "semaphore holds {}, so it can never complete",
                      SemName(sem), Step(), value, state.count),
-         std::move(notes));
+         std::move(notes), std::move(related));
   }
   if (decrement) state.count -= value;
   state.last_span = instr.span;
@@ -364,14 +380,14 @@ void DmaEngine::CheckAccess(const Instr& instr, RefId ref, const MemRegion& regi
                        "still writing it",
                        is_write ? "write to" : "read of", ViewName(ref, region), Step(),
                        Describe(copy), Where(copy)),
-           hint());
+           hint(), {StartedHere(copy)});
     }
     if (is_write && Overlaps(region, copy.src.region)) {
       Fail(instr.span,
            fmt::format("DMA race: write to {} in grid step {} while the DMA {} started at {} is "
                        "still reading it",
                        ViewName(ref, region), Step(), Describe(copy), Where(copy)),
-           hint());
+           hint(), {StartedHere(copy)});
     }
   }
 }
@@ -393,7 +409,8 @@ void DmaEngine::LeaveScope(const Instr& instr, const std::vector<int64_t>& refs)
                          Describe(copy), TupleString(copy.point),
                          line_of_ ? line_of_(instr.span) : "?", RefName(ref)),
              {"wait for it inside the scoped body: its buffers and semaphores do not outlive "
-              "the scope"});
+              "the scope"},
+             {{.message = "the pl.run_scoped ends after this body", .span = instr.span}});
       }
     }
     for (size_t i = 0; i < semaphores_[ref].size(); ++i) {
@@ -405,7 +422,8 @@ void DmaEngine::LeaveScope(const Instr& instr, const std::vector<int64_t>& refs)
                          "ends (last signalled here in grid step {})",
                          SemName(slot), state.count, line_of_ ? line_of_(instr.span) : "?",
                          TupleString(state.signal_point)),
-             {"every signal must be matched by a wait before the scope ends"});
+             {"every signal must be matched by a wait before the scope ends"},
+             {{.message = "the pl.run_scoped that allocated it", .span = instr.span}});
       }
     }
   }

@@ -86,6 +86,11 @@ class DmaEngine {
   // End of the kernel: every copy waited, every semaphore zero.
   void Finish() const;
 
+  // Called when a copy's data lands (after it is written), with the linearised grid step that
+  // started it: the pipeline stamps pl.ANY outputs' writers and the megacore HBM accesses.
+  std::function<void(const DmaEndpoint& src, const DmaEndpoint& dst, int64_t step, SourceSpan span)>
+      on_land;
+
  private:
   struct Copy {
     DmaEndpoint src, dst;
@@ -97,6 +102,7 @@ class DmaEngine {
     SourceSpan span;
     std::vector<int64_t> point;
     int64_t accesses_at_start = 0;  // vector_accesses_ when the copy started
+    int64_t step = 0;  // linearised `point`
   };
   // Where a semaphore was last changed, for messages.
   struct SemaphoreState {
@@ -121,8 +127,12 @@ class DmaEngine {
   std::string Where(const Copy& copy) const;     // "line 12 in grid step (0,)"
   std::string Step() const;
   void Record(DmaEvent::Kind kind, const kernel::Instr& instr, int64_t amount, std::string what);
-  [[noreturn]] void Fail(SourceSpan span, std::string message,
-                         std::vector<std::string> notes = {}) const;
+  // `related` points at a second place (the DMA still in flight, the last signal).
+  [[noreturn]] void Fail(SourceSpan span, std::string message, std::vector<std::string> notes = {},
+                         std::vector<Note> related = {}) const;
+  // A note at the start of `copy`: "the DMA `x` -> `buf` (512 bytes) started here in grid step
+  // (0,)".
+  Note StartedHere(const Copy& copy) const;
 
   const kernel::Function& kernel_;
   const EmulatorOptions& options_;

@@ -155,6 +155,23 @@ Executor::Window Executor::Resolve(const Instr& instr, const kernel::RefPath& pa
   return window;
 }
 
+RefBuffer* Executor::WholeBuffer(const kernel::RefPath& path) const {
+  RefBuffer* buffer = context_.refs[path.ref];
+  if (path.indexers.size() > 1 || !buffer->data.IsContiguous()) return nullptr;
+  if (path.indexers.empty()) return buffer;
+  const kernel::Indexer& indexer = path.indexers[0];
+  const array::Shape& shape = buffer->data.shape();
+  if (indexer.size() != shape.size()) return nullptr;
+  for (size_t d = 0; d < indexer.size(); ++d) {
+    const kernel::DimIndex& dim = indexer[d];
+    if (dim.is_int || dim.dynamic_start != kernel::kNoValue || dim.start != 0 || dim.stride != 1 ||
+        dim.size != shape[d]) {
+      return nullptr;
+    }
+  }
+  return buffer;
+}
+
 namespace {
 
 // True when every element of a (possibly strided) uint8 view is non-zero.
@@ -248,7 +265,13 @@ void Executor::RunInstr(const Instr& instr) {
         std::vector<Array> inputs;
         inputs.reserve(instr.operands.size());
         for (ValueId id : instr.operands) inputs.push_back(env_[id]);
-        std::vector<Array> outputs = (*instr.apply)(inputs);
+        std::vector<Array> outputs;
+        if (context_.callbacks != nullptr) {
+          std::lock_guard<std::mutex> lock(*context_.callbacks);
+          outputs = (*instr.apply)(inputs);
+        } else {
+          outputs = (*instr.apply)(inputs);
+        }
         PZ_CHECK(outputs.size() == instr.results.size());
         for (size_t i = 0; i < outputs.size(); ++i) {
           const kernel::ValueType& type = function_.values[instr.results[i]];
@@ -272,6 +295,20 @@ void Executor::RunInstr(const Instr& instr) {
         return;
       }
       case Op::kLoad: {
+        if (RefBuffer* whole = WholeBuffer(instr.ref)) {
+          // `x_ref[...]` of a whole buffer: no view to build.
+          if (context_.dma != nullptr && context_.dma->busy()) {
+            context_.dma->CheckAccess(instr, instr.ref.ref, RegionOf(*whole, whole->data), false);
+          }
+          if (context_.uninitialized != nullptr && !context_.uninitialized->seen &&
+              whole->tracked) {
+            NoteRead(
+                instr, instr.ref.ref,
+                Window{.data = whole->data, .initialized = whole->initialized, .tracked = true});
+          }
+          env_[instr.results[0]] = Copy(whole->data);
+          return;
+        }
         Window window = Resolve(instr, instr.ref, false);
         if (context_.dma != nullptr && context_.dma->busy()) {
           context_.dma->CheckAccess(instr, instr.ref.ref,
@@ -282,12 +319,25 @@ void Executor::RunInstr(const Instr& instr) {
         return;
       }
       case Op::kStore: {
+        const Array& value = env_[instr.operands[0]];
+        if (RefBuffer* whole = WholeBuffer(instr.ref); whole != nullptr && value.IsContiguous() &&
+                                                       value.dtype() == whole->data.dtype() &&
+                                                       value.shape() == whole->data.shape()) {
+          if (context_.dma != nullptr && context_.dma->busy()) {
+            context_.dma->CheckAccess(instr, instr.ref.ref, RegionOf(*whole, whole->data), true);
+          }
+          std::memcpy(whole->data.raw(), value.raw(),
+                      static_cast<size_t>(value.size()) * array::ItemSize(value.dtype()));
+          if (whole->tracked) {
+            std::memset(whole->initialized.raw(), 1, static_cast<size_t>(value.size()));
+          }
+          return;
+        }
         Window window = Resolve(instr, instr.ref, true);
         if (context_.dma != nullptr && context_.dma->busy()) {
           context_.dma->CheckAccess(instr, instr.ref.ref,
                                     RegionOf(*context_.refs[instr.ref.ref], window.data), true);
         }
-        const Array& value = env_[instr.operands[0]];
         if (window.data.IsContiguous() && value.IsContiguous() &&
             value.dtype() == window.data.dtype()) {
           std::memcpy(window.data.raw(), value.raw(),
@@ -379,7 +429,12 @@ void Executor::RunInstr(const Instr& instr) {
       case Op::kDebugPrint: {
         std::vector<Array> inputs;
         for (ValueId id : instr.operands) inputs.push_back(env_[id]);
-        (*instr.apply)(inputs);
+        if (context_.callbacks != nullptr) {
+          std::lock_guard<std::mutex> lock(*context_.callbacks);
+          (*instr.apply)(inputs);
+        } else {
+          (*instr.apply)(inputs);
+        }
         return;
       }
     }
@@ -388,6 +443,8 @@ void Executor::RunInstr(const Instr& instr) {
   } catch (eval::PyError& error) {
     // Raised by a function called back at run time: it belongs to this instruction's line.
     if (error.exception && instr.span.valid()) {
+      std::unique_lock<std::mutex> lock;
+      if (context_.callbacks != nullptr) lock = std::unique_lock<std::mutex>(*context_.callbacks);
       error.exception->span = instr.span;
       error.exception->traceback.clear();
     }

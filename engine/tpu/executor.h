@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "array/array.h"
 #include "kernel/ir.h"
+#include "support/diagnostic.h"
 #include "support/source.h"
 #include "tpu/options.h"
 
@@ -25,6 +27,9 @@ struct EmulationError {
   std::string message;
   SourceSpan span;
   std::vector<std::string> notes;
+  // Notes at another place in the source (the DMA that started a copy, the CompilerParams of a
+  // megacore split), rendered `file:line:col: note: ...` before `notes`.
+  std::vector<Note> related;
 };
 
 // Memory a ref is bound to: a contiguous buffer of the ref's shape, and its shadow (one uint8
@@ -84,6 +89,9 @@ struct ExecContext {
   DmaEngine* dma = nullptr;  // DMAs and semaphores; null in index maps
   // Called once per loop iteration and grid step; may throw to stop a runaway kernel.
   std::function<void()> tick;
+  // Held around every call back into the interpreter (Apply instructions, jax.debug.print) when
+  // several cores run on threads: the interpreter is single-threaded. Null with one core.
+  std::mutex* callbacks = nullptr;
   // "(2, 0)" for messages.
   std::string GridPointString() const;
 };
@@ -105,6 +113,9 @@ class Executor {
     bool tracked = false;
   };
   Window Resolve(const kernel::Instr& instr, const kernel::RefPath& path, bool is_write);
+  // The ref's buffer when `path` reaches all of it in order (`x_ref[...]` of a contiguous
+  // buffer), so an access needs no view; else null.
+  RefBuffer* WholeBuffer(const kernel::RefPath& path) const;
   // Records the first read of uninitialised memory (a load, or the source of a DMA).
   void NoteRead(const kernel::Instr& instr, kernel::RefId ref, const Window& window);
   // DMA and semaphore instructions (dma.cpp holds their semantics).

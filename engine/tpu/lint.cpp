@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <string>
+#include <vector>
+
 namespace pz::tpu {
 
 using kernel::MemorySpace;
@@ -67,6 +70,33 @@ void Lint(const CallPlan& plan, EmulatorSession& session) {
   for (const kernel::RefType& ref : plan.scratch) {
     if (ref.space == MemorySpace::kVmem) {
       vmem += array::NumElements(ref.shape) * array::ItemSize(ref.dtype);
+    }
+  }
+  // Megacore hazard: a leading "parallel" axis along which an output's block does not change is
+  // a reduction; split across the TensorCores of a v4 / v5p, both would write that block.
+  int parallel = LeadingParallelAxes(plan.dimension_semantics);
+  for (const Operand& op : plan.outputs) {
+    if (op.space == MemorySpace::kAny) continue;
+    std::vector<bool> used(static_cast<size_t>(parallel), false);
+    if (op.index_map) {
+      DirectMap map = AnalyzeIndexMap(*op.index_map);
+      if (!map.ok) continue;
+      for (const auto& [axis, constant] : map.entries) {
+        if (axis >= 0 && axis < parallel) used[static_cast<size_t>(axis)] = true;
+      }
+    }
+    for (int a = 0; a < parallel; ++a) {
+      if (used[static_cast<size_t>(a)] || plan.grid[static_cast<size_t>(a)] <= 1) continue;
+      std::string name = static_cast<size_t>(a) < op.map_params.size()
+                             ? fmt::format(" (`{}`)", op.map_params[static_cast<size_t>(a)])
+                             : "";
+      warn(plan.semantics_span.valid() ? plan.semantics_span : plan.span,
+           fmt::format("grid axis {}{} is marked \"parallel\" but the block of output `{}` does "
+                       "not change along it: it is a reduction, and on a megacore chip (TPU v4, "
+                       "v5p) both TensorCores would write the same block",
+                       a, name, op.name),
+           "mark it \"arbitrary\" (only leading \"parallel\" axes are split across cores); "
+           "`pallas-puzzles run --cores 2` shows the race");
     }
   }
   if (vmem > session.options.vmem_budget_bytes) {

@@ -48,6 +48,13 @@ struct EmulatorOptions {
   // Record, for each pallas_call, the block index of every blocked operand at every grid step
   // (EmulatorSession::calls; `pallas-puzzles diagram` draws them).
   bool record_blocks = false;
+  // TensorCores sharing HBM (`--cores N`, 1 or 2). With 2 (the megacore of TPU v4/v5p) the
+  // leading grid axes marked "parallel" in `dimension_semantics` are cut into two contiguous
+  // chunks, each run by its own core (own VMEM buffers, scratch, SMEM, semaphores and DMA
+  // engine; shared HBM) on its own thread; the megacore race detector then reports HBM elements
+  // both cores write, or one core reads while the other writes. `interpret` semantics ignores
+  // it, as JAX's interpret=True ignores dimension_semantics.
+  int cores = 1;
 };
 
 }  // namespace pz::tpu

@@ -208,6 +208,7 @@ struct Builder {
     }
     if (!index_map.is_none()) {
       op.span = FunctionSpan(index_map, call.span);
+      op.map_params = ParamNames(index_map);
       op.index_map = TraceIndexMap(index_map, op, origin);
     } else if (plan.grid.empty() == false && block_shape.is_none() == false) {
       // A block shape without an index map uses block (0, ..., 0) at every step.
@@ -537,7 +538,8 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
       b.plan.aliases[static_cast<int>(input)] = static_cast<int>(out);
     }
   }
-  // Dimension semantics: only checked for its length on a TPU.
+  // Dimension semantics: checked for its length on a TPU; its leading "parallel" axes are
+  // split across cores with `--cores 2`.
   if (auto* params = compiler_params.as<RecordObject>()) {
     const Value& semantics = params->Get("dimension_semantics");
     if (!semantics.is_none() && options.semantics == Semantics::kTpu &&
@@ -546,6 +548,12 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
              fmt::format("Length of grid does not match length of dimension semantics: grid {} "
                          "has {} axes, dimension_semantics has {} entries",
                          TupleString(b.plan.grid), b.plan.grid.size(), interp.Len(semantics)));
+    }
+    if (!semantics.is_none()) {
+      for (const Value& entry : interp.ToVector(semantics)) {
+        b.plan.dimension_semantics.push_back(interp.Str(entry));
+      }
+      b.plan.semantics_span = params->span;
     }
   }
 
@@ -663,13 +671,21 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
     auto ex = interp.NewException(type, {eval::MakeStr(error.message)});
     ex->span = error.span;
     ex->notes = error.notes;
+    ex->related = error.related;
     interp.Throw(ex);
   }
 
   // ---- Report --------------------------------------------------------------------------------
   ReportWarnings(b.plan, result, span, *session);
-  if (options.stats)
-    session->stats.push_back({.name = name, .span = span, .counters = result.counters});
+  if (options.stats) {
+    session->stats.push_back({.name = name,
+                              .span = span,
+                              .counters = result.counters,
+                              .core_counters = result.core_counters,
+                              .core_steps = result.core_steps,
+                              .grid = b.plan.grid,
+                              .megacore_note = result.megacore_note});
+  }
 
   bool has_dma_semaphores =
       std::any_of(b.plan.scratch.begin(), b.plan.scratch.end(), [](const kernel::RefType& ref) {
@@ -679,7 +695,6 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   for (size_t o = 0; o < result.outputs.size(); ++o) {
     outputs.push_back(eval::WrapArray(std::move(result.outputs[o])));
     const Operand& op = b.plan.outputs[o];
-    if (op.space == MemorySpace::kAny) continue;
     OutputRecord record{.serial = outputs.back().as<eval::ArrayObject>()->serial,
                         .call = name,
                         .call_span = span,
@@ -691,7 +706,14 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
                         .has_dma_semaphores = has_dma_semaphores,
                         .counters = result.counters};
     record.counters.timeline.clear();
-    for (const BlockDim& dim : op.block) {
+    record.dma = op.space == MemorySpace::kAny;
+    if (op.space == MemorySpace::kAny) {
+      // Written by DMAs: blocks of the shape they wrote, when uniform; else the whole array.
+      record.block =
+          result.dma_blocks[o].size() == op.shape.size() ? result.dma_blocks[o] : op.shape;
+    }
+    for (size_t d = 0; d < op.block.size() && op.space != MemorySpace::kAny; ++d) {
+      const BlockDim& dim = op.block[d];
       record.block.push_back(dim.kind == BlockDim::Kind::kSqueezed ? 1 : dim.size);
       if (dim.kind == BlockDim::Kind::kElement) record.blocked = false;
     }

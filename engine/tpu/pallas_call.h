@@ -17,7 +17,12 @@ namespace pz::tpu {
 struct CallStats {
   std::string name;
   SourceSpan span;
-  Counters counters;
+  Counters counters;  // all cores together
+  // With `--cores 2` and a split grid: per core, its counters and its steps [first, end).
+  std::vector<Counters> core_counters;
+  std::vector<std::pair<int64_t, int64_t>> core_steps;
+  std::vector<int64_t> grid;
+  std::string megacore_note;  // why `--cores 2` ran on one core ("" otherwise)
 };
 
 // Where one output array of a pallas_call came from, kept so `check` can explain a wrong answer
@@ -29,8 +34,10 @@ struct OutputRecord {
   std::string operand;  // the kernel's parameter name, e.g. "o_ref"
   std::vector<int64_t> grid;
   std::vector<int64_t> block;  // elements per block along each dimension (1 where squeezed)
-  bool blocked = true;         // false when a dimension is not plainly blocked (Element, ANY)
-  array::Array writer;         // CallResult::writer of this output
+  bool blocked = true;         // false when a dimension is not plainly blocked (Element)
+  // In pl.ANY: written by the kernel's DMAs, whose common shape (when they have one) is `block`.
+  bool dma = false;
+  array::Array writer;  // CallResult::writer of this output
   UninitializedRead uninitialized;
   bool uninitialized_is_padding = false;  // the read was of an input block's padding
   bool has_dma_semaphores = false;        // scratch memory may be meant to be filled by DMAs

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cstring>
 
 #include "array/creation.h"
@@ -16,26 +17,27 @@ namespace {
 
 // An operand's window for one block index vector: start and size per array dimension.
 struct Window {
-  std::vector<int64_t> start;
-  std::vector<int64_t> size;
+  size_t rank = 0;
+  std::array<int64_t, array::kMaxRank> start{}, size{};
 };
 
 Window WindowOf(const Operand& op, const std::vector<int64_t>& index) {
   Window w;
+  w.rank = op.block.size();
   for (size_t d = 0; d < op.block.size(); ++d) {
     const BlockDim& b = op.block[d];
     switch (b.kind) {
       case BlockDim::Kind::kBlocked:
-        w.start.push_back(index[d] * b.size);
-        w.size.push_back(b.size);
+        w.start[d] = index[d] * b.size;
+        w.size[d] = b.size;
         break;
       case BlockDim::Kind::kSqueezed:
-        w.start.push_back(index[d]);
-        w.size.push_back(1);
+        w.start[d] = index[d];
+        w.size[d] = 1;
         break;
       case BlockDim::Kind::kElement:
-        w.start.push_back(index[d] - b.pad_lo);
-        w.size.push_back(b.size);
+        w.start[d] = index[d] - b.pad_lo;
+        w.size[d] = b.size;
         break;
     }
   }
@@ -44,7 +46,7 @@ Window WindowOf(const Operand& op, const std::vector<int64_t>& index) {
 
 std::string WindowString(const Window& w) {
   std::string s = "[";
-  for (size_t d = 0; d < w.start.size(); ++d) {
+  for (size_t d = 0; d < w.rank; ++d) {
     s += fmt::format("{}{}:{}", d ? ", " : "", w.start[d], w.start[d] + w.size[d]);
   }
   return s + "]";
@@ -187,6 +189,16 @@ Array FullRank(const Array& buffer, const Operand& op) {
   return buffer.View(shape, array::ContiguousStrides(shape), buffer.offset());
 }
 
+// Sets the box [lo, lo + extent) of an int32 stamp array to `value`.
+void StampBox(Array& stamps, const int64_t* lo, const int64_t* extent, size_t rank, int32_t value) {
+  int32_t* p = stamps.data<int32_t>();
+  int64_t n = rank ? extent[rank - 1] : 1;
+  ForEachRow(extent, rank, [&](const int64_t* counter) {
+    int32_t* row = p + RowOffset(stamps, lo, counter, rank);
+    std::fill(row, row + n, value);
+  });
+}
+
 struct OperandState {
   RefBuffer buffer;
   Array poison;  // what a fresh output block is reset to
@@ -205,10 +217,19 @@ struct OperandState {
 class Machine {
  public:
   Machine(const CallPlan& plan, const EmulatorOptions& options, const std::function<void()>& tick,
-          BlockTrace* trace)
-      : plan_(plan), options_(options), tick_(tick), trace_(trace) {}
+          const CoreSpec& core)
+      : plan_(plan), options_(options), core_(core), trace_(core.trace) {
+    if (core.callbacks != nullptr && tick) {
+      tick_ = [&tick, mutex = core.callbacks] {
+        std::lock_guard<std::mutex> lock(*mutex);
+        tick();
+      };
+    } else {
+      tick_ = tick;
+    }
+  }
 
-  CallResult Run(const std::vector<Array>& prefetch, const std::vector<Array>& inputs) {
+  CoreResult Run(const std::vector<Array>& prefetch, const std::vector<Array>& inputs) {
     interpret_ = options_.semantics == Semantics::kInterpret;
     const kernel::Function& kernel = *plan_.kernel;
     // HBM arrays. Inputs are private copies (the kernel may write to its input blocks).
@@ -223,6 +244,12 @@ class Machine {
       int32_t start = alias != plan_.aliases.end() ? kAliasedInput : kNeverWritten;
       result_.writer.push_back(array::Full(
           op.shape, {static_cast<double>(start), array::DType::kInt32}, array::DType::kInt32));
+    }
+    result_.dma_blocks.resize(plan_.outputs.size());
+    dma_uniform_.assign(plan_.outputs.size(), true);
+    if (core_.track_hbm) {
+      access_.writes.resize(static_cast<size_t>(NumHbmBuffers(plan_)));
+      access_.reads.resize(access_.writes.size());
     }
     // Prefetch operands live in SMEM for the whole call.
     for (const Array& a : prefetch) {
@@ -261,12 +288,15 @@ class Machine {
     kctx.uninitialized = options_.track_uninitialized ? &result_.uninitialized : nullptr;
     kctx.counters = &result_.counters;
     kctx.tick = tick_;
+    kctx.callbacks = core_.callbacks;
     for (RefBuffer& b : prefetch_) kctx.refs.push_back(&b);
     for (size_t k = 0; k < states_.size(); ++k) kctx.refs.push_back(&states_[k].buffer);
     for (RefBuffer& b : scratch_) kctx.refs.push_back(&b);
     PZ_CHECK(kctx.refs.size() == kernel.refs.size());
     DmaEngine dma(kernel, options_, plan_.line_of, result_.counters);
     kctx.dma = &dma;
+    dma.on_land = [this](const DmaEndpoint& src, const DmaEndpoint& dst, int64_t step,
+                         SourceSpan span) { Landed(src, dst, step, span); };
     std::vector<kernel::RefId> pipelined;  // block buffers the pipeline refills or writes back
     for (size_t k = 0; k < states_.size(); ++k) {
       if (OperandAt(k).space != kernel::MemorySpace::kAny) {
@@ -279,26 +309,30 @@ class Machine {
     map_ctx_.grid_point = &point_;
     map_ctx_.semantics = options_.semantics;
     map_ctx_.tick = tick_;
+    map_ctx_.callbacks = core_.callbacks;
     for (RefBuffer& b : prefetch_) map_ctx_.refs.push_back(&b);
     for (size_t k = 0; k < states_.size(); ++k) {
       const Operand& op = OperandAt(k);
       map_executors_.push_back(op.index_map ? std::make_unique<Executor>(*op.index_map, map_ctx_)
                                             : nullptr);
-      direct_.push_back(op.index_map ? Analyze(*op.index_map) : DirectMap{});
+      direct_.push_back(op.index_map ? AnalyzeIndexMap(*op.index_map) : DirectMap{});
     }
 
-    int64_t total = 1;
-    for (int64_t g : plan_.grid) total *= g;
+    // This core's share of the grid, in row-major order.
+    const int64_t first = core_.first, total = core_.end;
     std::vector<std::vector<int64_t>> index(states_.size()), next_index(states_.size());
-    if (total > 0) {
-      point_ = Unravel(0);
-      for (size_t k = 0; k < states_.size(); ++k) index[k] = BlockIndex(k);
+    // The grid points of this step and the next, advanced like an odometer (no allocation per
+    // step).
+    std::vector<int64_t> this_point = Unravel(first), next_point = this_point;
+    if (first < total) {
+      point_ = this_point;
+      for (size_t k = 0; k < states_.size(); ++k) BlockIndex(k, index[k]);
     }
     if (trace_) trace_->total_steps = total;
-    for (int64_t t = 0; t < total; ++t) {
+    for (int64_t t = first; t < total; ++t) {
       if (tick_) tick_();
       step_ = t;
-      point_ = Unravel(t);
+      point_.assign(this_point.begin(), this_point.end());
       if (trace_ && t < BlockTrace::kMaxSteps) trace_->steps.push_back(index);
       ++result_.counters.grid_steps;
       if (interpret_) {
@@ -309,9 +343,14 @@ class Machine {
       // Block indices of the next step are computed before this step's body runs (the
       // hardware issues the next prefetch early; writes to prefetch refs cannot steer it).
       if (t + 1 < total) {
-        point_ = Unravel(t + 1);
-        for (size_t k = 0; k < states_.size(); ++k) next_index[k] = BlockIndex(k);
-        point_ = Unravel(t);
+        next_point.assign(this_point.begin(), this_point.end());
+        for (size_t d = next_point.size(); d-- > 0;) {
+          if (++next_point[d] < plan_.grid[d]) break;
+          next_point[d] = 0;
+        }
+        point_.swap(next_point);
+        for (size_t k = 0; k < states_.size(); ++k) BlockIndex(k, next_index[k]);
+        point_.swap(next_point);
       }
       for (size_t k = 0; k < states_.size(); ++k) Enter(k, index[k], t);
       dma.SetStep(t, point_);
@@ -322,9 +361,13 @@ class Machine {
         Leave(k, index[k], last ? std::vector<int64_t>{} : next_index[k], t);
       }
       std::swap(index, next_index);
+      this_point.swap(next_point);
     }
     dma.Finish();
-    return std::move(result_);
+    for (size_t o = 0; o < plan_.outputs.size(); ++o) {
+      if (!dma_uniform_[o]) result_.dma_blocks[o].clear();
+    }
+    return CoreResult{.result = std::move(result_), .access = std::move(access_)};
   }
 
  private:
@@ -370,50 +413,24 @@ class Machine {
 
   std::vector<int64_t> Unravel(int64_t t) const { return UnravelIndex(t, plan_.grid); }
 
-  // Index maps that only pick grid indices and constants (`lambda i, j: (i, 0)`) are evaluated
-  // directly: one entry per result, >= 0 a grid axis, else -(constant) - 1 ... stored as pairs.
-  struct DirectMap {
-    bool ok = false;
-    std::vector<std::pair<int, int64_t>> entries;  // (grid axis or -1, constant)
-  };
-  static DirectMap Analyze(const kernel::Function& f) {
-    DirectMap m;
-    std::map<kernel::ValueId, int64_t> constants;
-    for (const kernel::Instr& instr : f.body.body) {
-      if (instr.op != kernel::Op::kConstant || instr.constant->rank() != 0) return m;
-      constants[instr.results[0]] = instr.constant->GetInt(0);
-    }
-    for (kernel::ValueId id : f.body.yields) {
-      auto param = std::find(f.body.params.begin(), f.body.params.end(), id);
-      if (param != f.body.params.end()) {
-        m.entries.emplace_back(static_cast<int>(param - f.body.params.begin()), 0);
-      } else if (auto c = constants.find(id); c != constants.end()) {
-        m.entries.emplace_back(-1, c->second);
-      } else {
-        return m;
-      }
-    }
-    m.ok = true;
-    return m;
-  }
-
-  std::vector<int64_t> BlockIndex(size_t k) {
+  // The block index of operand `k` at grid point `point_`, into `index` (reusing its storage).
+  void BlockIndex(size_t k, std::vector<int64_t>& index) {
     const Operand& op = OperandAt(k);
-    if (!op.index_map) return std::vector<int64_t>(op.block.size(), 0);
+    index.clear();
+    if (!op.index_map) {
+      index.resize(op.block.size(), 0);
+      return;
+    }
     if (direct_[k].ok) {
-      std::vector<int64_t> index;
-      index.reserve(direct_[k].entries.size());
       for (const auto& [axis, value] : direct_[k].entries) {
         index.push_back(axis >= 0 ? point_[axis] : value);
       }
-      return index;
+      return;
     }
     std::vector<Array> params;
     for (int64_t g : point_) params.push_back(Array::Scalar(array::DType::kInt32, double(g)));
     std::vector<Array> out = map_executors_[k]->Run(params);
-    std::vector<int64_t> index;
     for (const Array& a : out) index.push_back(a.GetInt(0));
-    return index;
   }
 
   [[noreturn]] void Fail(size_t k, std::string message, std::vector<std::string> notes) {
@@ -432,7 +449,7 @@ class Machine {
   // Checks the block is (at least partly) inside the array, as the hardware requires.
   void CheckInBounds(size_t k, const Window& w, const std::vector<int64_t>& index) {
     const Operand& op = OperandAt(k);
-    for (size_t d = 0; d < w.start.size(); ++d) {
+    for (size_t d = 0; d < w.rank; ++d) {
       int64_t n = op.shape[d];
       bool outside = w.start[d] + w.size[d] <= 0 || (w.start[d] >= n && n > 0);
       if (!outside) continue;
@@ -457,7 +474,7 @@ class Machine {
   int64_t Transfer(size_t k, const Window& w, bool to_buffer, bool poison_rest) {
     const Operand& op = OperandAt(k);
     OperandState& s = states_[k];
-    size_t rank = w.start.size();
+    size_t rank = w.rank;
     int64_t lo[array::kMaxRank], blo[array::kMaxRank], extent[array::kMaxRank];
     bool partial = false;
     int64_t count = 1;
@@ -473,6 +490,18 @@ class Machine {
     }
     Array& full = s.full_data;
     int64_t bytes = count * static_cast<int64_t>(array::ItemSize(op.dtype));
+    if (core_.track_hbm && !interpret_) {
+      // Megacore race check: write-backs of outputs, fetches of inputs aliased to an output
+      // (the only HBM reads another core's writes can reach).
+      int b = HbmBufferOf(plan_, IsOutput(k), IsOutput(k) ? k - plan_.inputs.size() : k);
+      if (!to_buffer) {
+        StampBox(AccessArray(access_.writes, b, op.shape), lo, extent, rank,
+                 static_cast<int32_t>(step_));
+      } else if (b < static_cast<int>(plan_.outputs.size())) {
+        StampBox(AccessArray(access_.reads, b, op.shape), lo, extent, rank,
+                 static_cast<int32_t>(step_));
+      }
+    }
     if (to_buffer) {
       if (partial && poison_rest) s.buffer.data.Assign(Poison(op.ref_shape, op.dtype));
       CopyBox(Hbm(k), lo, full, blo, extent, rank);
@@ -499,10 +528,87 @@ class Machine {
     return bytes;
   }
 
+  // The stamps of HBM buffer `b` in `arrays`, allocated (all -1) on first use.
+  static Array& AccessArray(std::vector<Array>& arrays, int b, const array::Shape& shape) {
+    Array& a = arrays[static_cast<size_t>(b)];
+    if (a.SharesStorageWith(Array())) {  // not allocated yet
+      a = array::Full(shape, {-1.0, array::DType::kInt32}, array::DType::kInt32);
+    }
+    return a;
+  }
+
+  // The operand a kernel ref is bound to when it is a pl.ANY (HBM) operand, else -1.
+  int AnyOperandOf(kernel::RefId ref) const {
+    int64_t k = static_cast<int64_t>(ref) - static_cast<int64_t>(prefetch_.size());
+    if (k < 0 || k >= static_cast<int64_t>(states_.size())) return -1;
+    return OperandAt(static_cast<size_t>(k)).space == kernel::MemorySpace::kAny ? int(k) : -1;
+  }
+
+  // A DMA landed: a pl.ANY output it wrote records the step that started it as the writer of
+  // those elements (where its source held data), and with the race check on, the HBM elements it
+  // read and wrote are stamped.
+  void Landed(const DmaEndpoint& src, const DmaEndpoint& dst, int64_t step, SourceSpan span) {
+    int dst_k = AnyOperandOf(dst.ref), src_k = AnyOperandOf(src.ref);
+    if (dst_k < 0 && src_k < 0) return;
+    auto box = [](const MemRegion& r, int64_t* lo, int64_t* extent) {
+      for (size_t d = 0; d < r.rank; ++d) {
+        lo[d] = r.lo[d];
+        extent[d] = r.hi[d] - r.lo[d] + 1;
+      }
+    };
+    int32_t stamp = 0;
+    if (core_.track_hbm) {
+      stamp = static_cast<int32_t>(-2 - static_cast<int64_t>(access_.dmas.size()));
+      access_.dmas.push_back({.step = step, .span = span});
+    }
+    int64_t lo[array::kMaxRank], extent[array::kMaxRank];
+    if (dst_k >= 0 && !dst.region.empty) {
+      const Operand& op = OperandAt(static_cast<size_t>(dst_k));
+      size_t rank = dst.region.rank;
+      box(dst.region, lo, extent);
+      if (IsOutput(static_cast<size_t>(dst_k))) {
+        size_t o = static_cast<size_t>(dst_k) - plan_.inputs.size();
+        StampBox(result_.writer[o], lo, extent, rank, static_cast<int32_t>(step));
+        if (src.tracked) {
+          // Elements whose source was never written stay "never written".
+          Array shadow = Copy(src.shadow);
+          const uint8_t* f = shadow.data<uint8_t>();
+          int32_t* w = result_.writer[o].data<int32_t>();
+          int64_t n = rank ? extent[rank - 1] : 1, i = 0;
+          ForEachRow(extent, rank, [&](const int64_t* counter) {
+            int32_t* row = w + RowOffset(result_.writer[o], lo, counter, rank);
+            for (int64_t j = 0; j < n; ++j, ++i) {
+              if (f[i] == 0) row[j] = kNeverWritten;
+            }
+          });
+        }
+        std::vector<int64_t> block(extent, extent + rank);
+        bool aligned = true;
+        for (size_t d = 0; d < rank; ++d) aligned &= lo[d] % std::max<int64_t>(extent[d], 1) == 0;
+        if (result_.dma_blocks[o].empty()) result_.dma_blocks[o] = block;
+        if (!aligned || result_.dma_blocks[o] != block) dma_uniform_[o] = false;
+      }
+      if (core_.track_hbm) {
+        bool out = IsOutput(static_cast<size_t>(dst_k));
+        size_t index = out ? static_cast<size_t>(dst_k) - plan_.inputs.size() : size_t(dst_k);
+        StampBox(AccessArray(access_.writes, HbmBufferOf(plan_, out, index), op.shape), lo, extent,
+                 rank, stamp);
+      }
+    }
+    if (src_k >= 0 && core_.track_hbm && !src.region.empty) {
+      const Operand& op = OperandAt(static_cast<size_t>(src_k));
+      bool out = IsOutput(static_cast<size_t>(src_k));
+      size_t index = out ? static_cast<size_t>(src_k) - plan_.inputs.size() : size_t(src_k);
+      box(src.region, lo, extent);
+      StampBox(AccessArray(access_.reads, HbmBufferOf(plan_, out, index), op.shape), lo, extent,
+               src.region.rank, stamp);
+    }
+  }
+
   // Interpret semantics: windows are clamped into the array (lax.dynamic_slice) when the block
   // fits; a block larger than the array keeps its start (the padding reads as poison).
   Window Clamp(const Operand& op, Window w) {
-    for (size_t d = 0; d < w.start.size(); ++d) {
+    for (size_t d = 0; d < w.rank; ++d) {
       int64_t n = op.shape[d];
       int64_t padded = op.block[d].kind == BlockDim::Kind::kBlocked && op.block[d].size > 0
                            ? (n + op.block[d].size - 1) / op.block[d].size * op.block[d].size
@@ -596,8 +702,11 @@ class Machine {
 
   const CallPlan& plan_;
   const EmulatorOptions& options_;
-  const std::function<void()>& tick_;
-  BlockTrace* trace_ = nullptr;
+  const CoreSpec& core_;
+  std::function<void()> tick_;  // the caller's, serialised when cores run on threads
+  HbmAccess access_;
+  std::vector<bool> dma_uniform_;  // per output: the DMAs into it wrote blocks of one shape
+  BlockTrace* trace_ = nullptr;    // CoreSpec::trace
   bool interpret_ = false;
   int64_t step_ = 0;  // the grid step running (linearised)
   CallResult result_;
@@ -614,10 +723,45 @@ class Machine {
 
 }  // namespace
 
-CallResult RunCall(const CallPlan& plan, const std::vector<Array>& prefetch,
+DirectMap AnalyzeIndexMap(const kernel::Function& f) {
+  DirectMap m;
+  std::map<kernel::ValueId, int64_t> constants;
+  for (const kernel::Instr& instr : f.body.body) {
+    if (instr.op != kernel::Op::kConstant || instr.constant->rank() != 0) return m;
+    constants[instr.results[0]] = instr.constant->GetInt(0);
+  }
+  for (kernel::ValueId id : f.body.yields) {
+    auto param = std::find(f.body.params.begin(), f.body.params.end(), id);
+    if (param != f.body.params.end()) {
+      m.entries.emplace_back(static_cast<int>(param - f.body.params.begin()), 0);
+    } else if (auto c = constants.find(id); c != constants.end()) {
+      m.entries.emplace_back(-1, c->second);
+    } else {
+      return m;
+    }
+  }
+  m.ok = true;
+  return m;
+}
+
+int HbmBufferOf(const CallPlan& plan, bool is_output, size_t index) {
+  if (is_output) return static_cast<int>(index);
+  if (auto alias = plan.aliases.find(static_cast<int>(index)); alias != plan.aliases.end()) {
+    return alias->second;
+  }
+  int b = static_cast<int>(plan.outputs.size());
+  for (size_t i = 0; i < index; ++i) b += plan.aliases.count(static_cast<int>(i)) == 0;
+  return b;
+}
+
+int NumHbmBuffers(const CallPlan& plan) {
+  return static_cast<int>(plan.outputs.size() + plan.inputs.size() - plan.aliases.size());
+}
+
+CoreResult RunCore(const CallPlan& plan, const std::vector<Array>& prefetch,
                    const std::vector<Array>& inputs, const EmulatorOptions& options,
-                   const std::function<void()>& tick, BlockTrace* trace) {
-  Machine machine(plan, options, tick, trace);
+                   const std::function<void()>& tick, const CoreSpec& core) {
+  Machine machine(plan, options, tick, core);
   return machine.Run(prefetch, inputs);
 }
 

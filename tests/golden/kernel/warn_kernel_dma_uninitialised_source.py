@@ -1,5 +1,6 @@
 # a DMA out of scratch that was never written copies garbage (NaN here): the warning names the
-# copy's line, as for a load of uninitialised memory
+# copy's line, as for a load of uninitialised memory, and the output counts those elements as
+# never written
 import jax
 import jax.numpy as jnp
 from jax.experimental import pallas as pl
@@ -12,7 +13,7 @@ def kernel(x_ref, o_hbm, buf):
 
 
 x = jnp.arange(8, dtype=jnp.float32)
-out = pl.pallas_call(
+out = pl.pallas_call(  # warning: 4 of 8 elements of output o_hbm were never written
     kernel,
     out_shape=jax.ShapeDtypeStruct((8,), jnp.float32),
     out_specs=pl.BlockSpec(memory_space=pl.ANY),

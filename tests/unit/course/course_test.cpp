@@ -187,5 +187,26 @@ TEST(Compare, BlockMapNamesStatesStepsAndMovedBlocks) {
   EXPECT_NE(text.find("`never`: no grid step wrote"), std::string::npos) << text;
 }
 
+TEST(Compare, BlockMapOfAnAnyOutputNamesTheDmas) {
+  // A (32,) pl.ANY output written by DMAs of 8 elements at grid step 0, the last one missing.
+  array::Array expected = array::Full({32}, {1, array::DType::kFloat32}, array::DType::kFloat32);
+  array::Array actual = array::Full({32}, {1, array::DType::kFloat32}, array::DType::kFloat32);
+  tpu::OutputRecord record{
+      .call = "k", .operand = "o_hbm", .grid = {}, .block = {8}, .blocked = true, .dma = true};
+  record.writer = array::Full({32}, {0, array::DType::kInt32}, array::DType::kInt32);
+  for (int i = 24; i < 32; ++i) {
+    actual.data<float>()[i] = std::nanf("");
+    record.writer.data<int32_t>()[i] = -1;
+  }
+  LeafReport report = CompareLeaf(actual, expected, {1e-5, 1e-5}, &record, nullptr);
+  EXPECT_FALSE(report.passed);
+  std::string text;
+  for (const std::string& line : report.lines) text += line + "\n";
+  EXPECT_NE(text.find("first mismatch at [24] (block (3,))"), std::string::npos) << text;
+  EXPECT_NE(text.find("ok ()  ok ()  ok ()  never"), std::string::npos) << text;
+  EXPECT_NE(text.find("the grid step whose DMA last wrote it"), std::string::npos) << text;
+  EXPECT_NE(text.find("`never`: no DMA wrote this block"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace pz::course

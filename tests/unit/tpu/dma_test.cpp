@@ -186,6 +186,11 @@ TEST(Dma, AWaitForMoreBytesThanInFlightIsADeadlockNamingTheCopy) {
       << r.error_message;
   EXPECT_NE(r.rendered.find("its 16 bytes are fewer than this wait's 32"), std::string::npos)
       << r.rendered;
+  EXPECT_NE(r.rendered.find(
+                "test.py:10:5: note: the DMA `x_hbm[0:4]` -> `buf[0:4]` (16 bytes) started here in "
+                "grid step"),
+            std::string::npos)
+      << r.rendered;
 }
 
 TEST(Dma, AnEmptyCopyNeedsNoWait) {
@@ -448,6 +453,11 @@ pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((16,), jnp.float32), grid=
       << r.error_message;
   EXPECT_NE(r.error_message.find("started at line 13 in grid step (0,)"), std::string::npos)
       << r.error_message;
+  // The copy's start is a located note (prelude lines included in the rendered location).
+  EXPECT_NE(r.rendered.find("test.py:13:9: note: the DMA `x_hbm` -> `buf` (32 bytes) started "
+                            "here in grid step (0,)"),
+            std::string::npos)
+      << r.rendered;
 }
 
 TEST(Dma, DisjointWindowsOfOneBufferDoNotRace) {

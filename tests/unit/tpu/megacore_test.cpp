@@ -1,0 +1,385 @@
+// Megacore (`--cores 2`, engine/tpu/megacore.cpp): how the leading "parallel" grid axes are cut
+// into one chunk per TensorCore, that a race-free kernel gives the single-core result on two
+// threads, and the race detector (both cores writing one HBM element, one reading what the other
+// writes, DMAs into pl.ANY outputs). Expected chunks are worked out by hand from JAX's TPU
+// interpret mode (contiguous chunks of ceil(points / cores) points of the parallel sub-grid).
+#include <gtest/gtest.h>
+
+#include "tpu/pipeline.h"
+#include "unit/tpu/run_kernel.h"
+
+namespace pz::tpu {
+namespace {
+
+using testing::KernelRun;
+using testing::RunKernelProgram;
+using testing::Tpu;
+using Chunks = std::vector<std::pair<int64_t, int64_t>>;
+
+EmulatorOptions TwoCores() {
+  EmulatorOptions options = Tpu();
+  options.cores = 2;
+  return options;
+}
+
+// ---- Splitting the grid ---------------------------------------------------------------------
+
+TEST(SplitGrid, OneParallelAxisOfThreeGivesTwoRowsToCoreZero) {
+  // grid (3, 4), ("parallel", "arbitrary"): 3 points, 2 per core; a point is 4 steps.
+  EXPECT_EQ(SplitGrid({3, 4}, 1, 2), (Chunks{{0, 8}, {8, 12}}));
+}
+
+TEST(SplitGrid, TwoParallelAxesSplitTheirFlattenedPoints) {
+  // grid (3, 4), ("parallel", "parallel"): 12 points, 6 per core, cutting row i = 1 in half.
+  EXPECT_EQ(SplitGrid({3, 4}, 2, 2), (Chunks{{0, 6}, {6, 12}}));
+}
+
+TEST(SplitGrid, OddSizesGiveTheFirstCoreTheLargerChunk) {
+  EXPECT_EQ(SplitGrid({5}, 1, 2), (Chunks{{0, 3}, {3, 5}}));
+  EXPECT_EQ(SplitGrid({5, 2, 3}, 1, 2), (Chunks{{0, 18}, {18, 30}}));
+}
+
+TEST(SplitGrid, ASinglePointLeavesCoreOneEmpty) {
+  EXPECT_EQ(SplitGrid({1, 4}, 1, 2), (Chunks{{0, 4}, {4, 4}}));
+}
+
+TEST(SplitGrid, NoParallelAxisRunsEverythingOnCoreZero) {
+  EXPECT_EQ(SplitGrid({3, 4}, 0, 2), (Chunks{{0, 12}, {12, 12}}));
+  EXPECT_EQ(SplitGrid({0, 4}, 1, 2), (Chunks{{0, 0}, {0, 0}}));
+}
+
+TEST(SplitGrid, OneCoreRunsEverything) { EXPECT_EQ(SplitGrid({3, 4}, 2, 1), (Chunks{{0, 12}})); }
+
+TEST(SplitGrid, OnlyLeadingParallelAxesCount) {
+  EXPECT_EQ(LeadingParallelAxes({"parallel", "arbitrary", "parallel"}), 1);
+  EXPECT_EQ(LeadingParallelAxes({"arbitrary", "parallel"}), 0);
+  EXPECT_EQ(LeadingParallelAxes({"parallel", "parallel"}), 2);
+  EXPECT_EQ(LeadingParallelAxes({}), 0);
+}
+
+// ---- Race-free kernels ------------------------------------------------------------------------
+
+constexpr std::string_view kMatmul = R"(
+def kernel(x_ref, y_ref, o_ref):
+    @pl.when(pl.program_id(2) == 0)
+    def _():
+        o_ref[...] = jnp.zeros_like(o_ref)
+
+    o_ref[...] += jnp.dot(x_ref[...], y_ref[...], preferred_element_type=jnp.float32)
+
+
+x = (jnp.arange(24 * 16).reshape(24, 16) % 7 - 3).astype(jnp.float32)
+y = (jnp.arange(16 * 16).reshape(16, 16) % 5 - 2).astype(jnp.float32)
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((24, 16), jnp.float32), grid=(3, 2, 2),
+    in_specs=[pl.BlockSpec((8, 8), lambda i, j, k: (i, k)),
+              pl.BlockSpec((8, 8), lambda i, j, k: (k, j))],
+    out_specs=pl.BlockSpec((8, 8), lambda i, j, k: (i, j)),
+    compiler_params=pltpu.CompilerParams(
+        dimension_semantics=("parallel", "parallel", "arbitrary")))(x, y)
+print(out.sum(), bool(jnp.array_equal(out, x @ y)))
+)";
+
+TEST(Megacore, MatmulOnTwoCoresEqualsOneCore) {
+  KernelRun one = RunKernelProgram(kMatmul, Tpu());
+  KernelRun two = RunKernelProgram(kMatmul, TwoCores());
+  ASSERT_FALSE(one.error) << one.rendered;
+  ASSERT_FALSE(two.error) << two.rendered;
+  EXPECT_EQ(two.output, one.output);
+  EXPECT_NE(two.output.find("True"), std::string::npos) << two.output;
+  EXPECT_TRUE(two.warnings.empty()) << two.rendered;
+  // 6 (i, j) points: 3 per core, 2 k steps each.
+  const CallStats& stats = two.stats.at(0);
+  ASSERT_EQ(stats.core_counters.size(), 2u);
+  EXPECT_EQ(stats.core_counters[0].grid_steps, 6);
+  EXPECT_EQ(stats.core_counters[1].grid_steps, 6);
+  EXPECT_EQ(stats.core_steps, (Chunks{{0, 6}, {6, 12}}));
+  EXPECT_EQ(two.counters().grid_steps, 12);
+  EXPECT_EQ(two.counters().flops, one.counters().flops);
+  EXPECT_EQ(two.counters().hbm_bytes_written, one.counters().hbm_bytes_written);
+  // Each core's first step fetches both inputs even when core 0's last step had the same block.
+  EXPECT_GE(two.counters().hbm_bytes_read, one.counters().hbm_bytes_read);
+  EXPECT_TRUE(stats.megacore_note.empty());
+}
+
+TEST(Megacore, RepeatedRunsGiveTheSameResult) {
+  std::string first = RunKernelProgram(kMatmul, TwoCores()).output;
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(RunKernelProgram(kMatmul, TwoCores()).output, first);
+}
+
+TEST(Megacore, EachCoreStartsWithItsOwnScratchAndFetch) {
+  // The accumulator is initialised at k == 0 of each row: a core that shared scratch with the
+  // other, or skipped its first fetch, would sum the wrong blocks.
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_ref, o_ref, acc_ref):
+    @pl.when(pl.program_id(1) == 0)
+    def _():
+        acc_ref[...] = jnp.zeros_like(acc_ref)
+
+    acc_ref[...] += x_ref[...]
+    o_ref[...] = acc_ref[...]
+
+
+x = jnp.arange(4 * 16, dtype=jnp.float32).reshape(4, 16)
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((4, 8), jnp.float32), grid=(4, 2),
+    in_specs=[pl.BlockSpec((1, 8), lambda i, k: (0, k))],
+    out_specs=pl.BlockSpec((1, 8), lambda i, k: (i, 0)),
+    scratch_shapes=[pltpu.VMEM((1, 8), jnp.float32)],
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel", "arbitrary")))(x)
+print(out[:, 0].tolist())
+)",
+                                 TwoCores());
+  ASSERT_FALSE(r.error) << r.rendered;
+  EXPECT_EQ(r.output, "[8.0, 8.0, 8.0, 8.0]\n");  // x[0, 0] + x[0, 8] on every row
+}
+
+TEST(Megacore, NoDimensionSemanticsRunsOnOneCoreWithANote) {
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...] + 1.0
+
+
+spec = pl.BlockSpec((8,), lambda i: (i,))
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((32,), jnp.float32), grid=(4,),
+                     in_specs=[spec], out_specs=spec)(jnp.zeros(32, jnp.float32))
+print(out.sum())
+)",
+                                 TwoCores());
+  ASSERT_FALSE(r.error) << r.rendered;
+  EXPECT_EQ(r.output, "32.0\n");
+  EXPECT_TRUE(r.stats.at(0).core_counters.empty());
+  EXPECT_NE(r.stats.at(0).megacore_note.find("no dimension_semantics"), std::string::npos);
+}
+
+TEST(Megacore, ErrorsOnTheSecondCoreAreReported) {
+  // Only core 1 (i = 2, 3) reaches the out-of-range block.
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...]
+
+
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((32,), jnp.float32), grid=(4,),
+    in_specs=[pl.BlockSpec((8,), lambda i: (i * i,))],
+    out_specs=pl.BlockSpec((8,), lambda i: (i,)),
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)))(jnp.zeros(32))
+)",
+                                 TwoCores());
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("Out-of-bounds block index (4,)"), std::string::npos)
+      << r.error_message;
+}
+
+TEST(Megacore, PythonErrorsInsideAKernelOnACoreThreadAreReported) {
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_ref, o_ref):
+    jax.debug.print("core step {}", pl.program_id(0))
+    o_ref[...] = jnp.dot(x_ref[...], x_ref[...].T)
+
+
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((16, 8), jnp.float32), grid=(2,),
+    in_specs=[pl.BlockSpec((8, 8), lambda i: (i, 0))],
+    out_specs=pl.BlockSpec((8, 8), lambda i: (i, 0)),
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)))(
+        jnp.ones((16, 8)))
+print(out.sum())
+)",
+                                 TwoCores());
+  ASSERT_FALSE(r.error) << r.rendered;
+  // Both cores print (in an order that depends on timing) and the result is complete.
+  EXPECT_NE(r.output.find("core step 0\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("core step 1\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("1024.0\n"), std::string::npos) << r.output;
+}
+
+// ---- The race detector ------------------------------------------------------------------------
+
+TEST(MegacoreRace, ReductionAxisMarkedParallelIsReported) {
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_ref, o_ref):
+    @pl.when(pl.program_id(1) == 0)
+    def _():
+        o_ref[...] = jnp.zeros_like(o_ref)
+
+    o_ref[...] += x_ref[...]
+
+
+x = jnp.ones((6, 32), jnp.float32)
+params = pltpu.CompilerParams(dimension_semantics=("parallel", "parallel"))
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((6, 8), jnp.float32), grid=(3, 4),
+    in_specs=[pl.BlockSpec((2, 8), lambda i, k: (i, k))],
+    out_specs=pl.BlockSpec((2, 8), lambda i, k: (i, 0)),
+    compiler_params=params)(x)
+)",
+                                 TwoCores());
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error_line, 12);  // the pallas_call
+  // Core 0 runs (0, 0)..(1, 1) and writes block (1, 0) back at its last step; core 1 starts in
+  // the middle of row 1 and writes it back at (1, 3).
+  EXPECT_NE(r.error_message.find("both TensorCores write block (1, 0) of output `o_ref`: core 0 "
+                                 "writes it back in grid step (1, 1) and core 1 writes it back "
+                                 "in grid step (1, 3)"),
+            std::string::npos)
+      << r.error_message;
+  std::string notes;
+  for (const Note& note : r.error->notes) notes += note.message + "\n";
+  EXPECT_NE(notes.find("axis 1 (`k` in the index map of `o_ref`) is a reduction"),
+            std::string::npos)
+      << notes;
+  EXPECT_EQ(notes.find("axis 0 "), std::string::npos) << notes;
+  // The split is explained at the CompilerParams line.
+  EXPECT_NE(r.rendered.find("test.py:17:10: note: dimension_semantics=(\"parallel\", "
+                            "\"parallel\") splits the leading axes 0-1 across the 2 cores: core "
+                            "0 runs grid steps (0, 0) to (1, 1), core 1 runs (1, 2) to (2, 3)"),
+            std::string::npos)
+      << r.rendered;
+}
+
+TEST(MegacoreRace, MarkingTheReductionArbitraryFixesIt) {
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_ref, o_ref):
+    @pl.when(pl.program_id(1) == 0)
+    def _():
+        o_ref[...] = jnp.zeros_like(o_ref)
+
+    o_ref[...] += x_ref[...]
+
+
+x = jnp.ones((6, 32), jnp.float32)
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((6, 8), jnp.float32), grid=(3, 4),
+    in_specs=[pl.BlockSpec((2, 8), lambda i, k: (i, k))],
+    out_specs=pl.BlockSpec((2, 8), lambda i, k: (i, 0)),
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel", "arbitrary")))(x)
+print(out.sum())
+)",
+                                 TwoCores());
+  ASSERT_FALSE(r.error) << r.rendered;
+  EXPECT_EQ(r.output, "192.0\n");
+  EXPECT_EQ(r.stats.at(0).core_steps, (Chunks{{0, 8}, {8, 12}}));
+}
+
+TEST(MegacoreRace, LintWarnsOfAParallelReductionAxisOnOneCore) {
+  EmulatorOptions options = Tpu();
+  options.lint = true;
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_ref, o_ref):
+    @pl.when(pl.program_id(1) == 0)
+    def _():
+        o_ref[...] = jnp.zeros_like(o_ref)
+
+    o_ref[...] += x_ref[...]
+
+
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((16, 128), jnp.float32), grid=(2, 4),
+    in_specs=[pl.BlockSpec((8, 128), lambda i, k: (i, k))],
+    out_specs=pl.BlockSpec((8, 128), lambda i, k: (i, 0)),
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel", "parallel")))(
+        jnp.ones((16, 512)))
+)",
+                                 options);
+  ASSERT_FALSE(r.error) << r.rendered;  // one core: the result is right
+  EXPECT_EQ(r.WarningText(),
+            "grid axis 1 (`k`) is marked \"parallel\" but the block of output `o_ref` does not "
+            "change along it: it is a reduction, and on a megacore chip (TPU v4, v5p) both "
+            "TensorCores would write the same block\n");
+}
+
+TEST(MegacoreRace, ReadingAnAliasedBlockTheOtherCoreWritesIsReported) {
+  // In place with the blocks swapped: core 0 reads block 0 and writes block 1, core 1 the
+  // reverse, through one HBM buffer.
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...] + 1.0
+
+
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((16,), jnp.float32), grid=(2,),
+    in_specs=[pl.BlockSpec((8,), lambda i: (i,))],
+    out_specs=pl.BlockSpec((8,), lambda i: (1 - i,)),
+    input_output_aliases={0: 0},
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)))(jnp.zeros(16))
+)",
+                                 TwoCores());
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("one TensorCore reads what the other writes, block (0,) of "
+                                 "output `o_ref`: core 0 fetches it in grid step (0,) and core 1 "
+                                 "writes it back in grid step (1,)"),
+            std::string::npos)
+      << r.error_message;
+}
+
+constexpr std::string_view kDmaKernel = R"(
+def kernel(x_ref, o_hbm, buf, sem):
+    buf[...] = x_ref[...]
+    copy = pltpu.make_async_copy(buf, o_hbm.at[pl.ds(START, 8)], sem)
+    copy.start()
+    copy.wait()
+
+
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((16,), jnp.float32), grid=(2,),
+    in_specs=[pl.BlockSpec((8,), lambda i: (i,))],
+    out_specs=pl.BlockSpec(memory_space=pl.ANY),
+    scratch_shapes=[pltpu.VMEM((8,), jnp.float32), pltpu.SemaphoreType.DMA],
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)))(
+        jnp.arange(16, dtype=jnp.float32))
+print(out.tolist())
+)";
+
+std::string DmaKernel(std::string_view start) {
+  std::string program(kDmaKernel);
+  program.replace(program.find("START"), 5, start);
+  return program;
+}
+
+TEST(MegacoreRace, DmasOfBothCoresIntoOneWindowAreReported) {
+  KernelRun r = RunKernelProgram(DmaKernel("4 * pl.program_id(0)"), TwoCores());
+  ASSERT_TRUE(r.error);
+  // Core 0 writes [0, 8), core 1 [4, 12): element 4 is the first both write.
+  EXPECT_NE(r.error_message.find("both TensorCores write element (4,) of `o_hbm` in HBM: core 0 "
+                                 "writes it through the DMA at line 11 in grid step (0,) and "
+                                 "core 1 writes it through the DMA at line 11 in grid step (1,)"),
+            std::string::npos)
+      << r.error_message;
+  EXPECT_NE(r.rendered.find("test.py:11:5: note: the DMA of core 1 (writing it in grid step "
+                            "(1,))"),
+            std::string::npos)
+      << r.rendered;
+}
+
+TEST(MegacoreRace, DmasIntoDisjointWindowsAreMerged) {
+  KernelRun two = RunKernelProgram(DmaKernel("8 * pl.program_id(0)"), TwoCores());
+  ASSERT_FALSE(two.error) << two.rendered;
+  EXPECT_EQ(two.output, RunKernelProgram(DmaKernel("8 * pl.program_id(0)")).output);
+  EXPECT_EQ(two.output.substr(0, 12), "[0.0, 1.0, 2");
+  EXPECT_TRUE(two.warnings.empty()) << two.rendered;
+}
+
+TEST(DmaWriter, DmaIntoAnyOutputRecordsItsStep) {
+  // One core: element 8.. of the output are written by no DMA, which is now a warning instead
+  // of an output nobody looked at.
+  KernelRun r = RunKernelProgram(R"(
+def kernel(x_hbm, o_hbm, sem):
+    copy = pltpu.make_async_copy(x_hbm.at[pl.ds(0, 8)], o_hbm.at[pl.ds(0, 8)], sem)
+    copy.start()
+    copy.wait()
+
+
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((16,), jnp.float32),
+    in_specs=[pl.BlockSpec(memory_space=pl.ANY)], out_specs=pl.BlockSpec(memory_space=pl.ANY),
+    scratch_shapes=[pltpu.SemaphoreType.DMA])(jnp.zeros(16))
+)");
+  ASSERT_FALSE(r.error) << r.rendered;
+  EXPECT_NE(r.WarningText().find("8 of 16 elements of output o_hbm were never written"),
+            std::string::npos)
+      << r.rendered;
+}
+
+}  // namespace
+}  // namespace pz::tpu
