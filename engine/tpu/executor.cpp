@@ -8,6 +8,7 @@
 
 #include "array/creation.h"
 #include "array/elementwise.h"
+#include "array/linalg.h"
 #include "eval/interpreter.h"
 #include "support/check.h"
 #include "tpu/dma.h"
@@ -209,18 +210,6 @@ void SetAll(Array& shadow) {
   shadow.Assign(array::Ones(shadow.shape(), array::DType::kUInt8));
 }
 
-int64_t DotFlops(const std::string& name, const std::vector<Array>& in, const Array& out) {
-  if (in.size() < 2) return 0;
-  if (name.find("einsum") != std::string::npos || name.find("dot_general") != std::string::npos) {
-    // Contraction size = |a| * |b| / |out| for plain contractions (no batch dims).
-    double k = static_cast<double>(in[0].size()) * static_cast<double>(in[1].size()) /
-               std::max<double>(1, static_cast<double>(out.size()));
-    return static_cast<int64_t>(2 * out.size() * std::sqrt(std::max(k, 1.0)));
-  }
-  int64_t k = in[0].rank() ? in[0].shape().back() : 1;
-  return 2 * out.size() * k;
-}
-
 }  // namespace
 
 void Executor::NoteRead(const Instr& instr, kernel::RefId ref, const Window& window) {
@@ -266,12 +255,14 @@ void Executor::RunInstr(const Instr& instr) {
         inputs.reserve(instr.operands.size());
         for (ValueId id : instr.operands) inputs.push_back(env_[id]);
         std::vector<Array> outputs;
+        int64_t dot_flops = array::DotFlopsOfThisThread();  // per thread: per core
         if (context_.callbacks != nullptr) {
           std::lock_guard<std::mutex> lock(*context_.callbacks);
           outputs = (*instr.apply)(inputs);
         } else {
           outputs = (*instr.apply)(inputs);
         }
+        dot_flops = array::DotFlopsOfThisThread() - dot_flops;
         PZ_CHECK(outputs.size() == instr.results.size());
         for (size_t i = 0; i < outputs.size(); ++i) {
           const kernel::ValueType& type = function_.values[instr.results[i]];
@@ -286,11 +277,8 @@ void Executor::RunInstr(const Instr& instr) {
           env_[instr.results[i]] = std::move(outputs[i]);
         }
         if (context_.counters && !outputs.empty()) {
-          const Array& out = env_[instr.results[0]];
-          bool dot = instr.text.find("dot") != std::string::npos ||
-                     instr.text.find("matmul") != std::string::npos ||
-                     instr.text.find("einsum") != std::string::npos;
-          context_.counters->flops += dot ? DotFlops(instr.text, inputs, out) : out.size();
+          // Products count their multiply-adds; any other function one op per result element.
+          context_.counters->flops += dot_flops > 0 ? dot_flops : env_[instr.results[0]].size();
         }
         return;
       }
