@@ -48,7 +48,10 @@ std::vector<int64_t> ContiguousStrides(const Shape& shape) {
   return strides;
 }
 
-Buffer::Buffer(size_t bytes) : data_(new std::byte[std::max<size_t>(bytes, 1)]()), size_(bytes) {}
+Buffer::Buffer(size_t bytes, bool zeroed)
+    : data_(zeroed ? new std::byte[std::max<size_t>(bytes, 1)]()
+                   : new std::byte[std::max<size_t>(bytes, 1)]),
+      size_(bytes) {}
 
 namespace {
 thread_local int64_t allocation_limit = kDefaultAllocationLimitBytes;
@@ -61,7 +64,11 @@ ScopedAllocationLimit::ScopedAllocationLimit(int64_t bytes) : previous_(allocati
 }
 ScopedAllocationLimit::~ScopedAllocationLimit() { allocation_limit = previous_; }
 
-Array Array::Zeros(DType dtype, Shape shape) {
+Array Array::Zeros(DType dtype, Shape shape) { return Allocate(dtype, std::move(shape), true); }
+
+Array Array::Empty(DType dtype, Shape shape) { return Allocate(dtype, std::move(shape), false); }
+
+Array Array::Allocate(DType dtype, Shape shape, bool zeroed) {
   int64_t limit_bytes = AllocationLimit();
   if (shape.size() > static_cast<size_t>(kMaxRank)) {
     ThrowValueError(
@@ -81,7 +88,7 @@ Array Array::Zeros(DType dtype, Shape shape) {
   a.dtype_ = dtype;
   a.strides_ = ContiguousStrides(shape);
   a.shape_ = std::move(shape);
-  a.buffer_ = std::make_shared<Buffer>(static_cast<size_t>(bytes));
+  a.buffer_ = std::make_shared<Buffer>(static_cast<size_t>(bytes), zeroed);
   return a;
 }
 
@@ -98,7 +105,14 @@ Array Array::FromDoubles(DType dtype, Shape shape, const std::vector<double>& va
   return a;
 }
 
-Array Array::Scalar(DType dtype, double value) { return FromDoubles(dtype, {}, {value}); }
+Array Array::Scalar(DType dtype, double value) {
+  Array a = Empty(dtype, {});
+  DispatchDType(dtype, [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    *a.data<StorageOf<D>>() = Element<D>::Store(ConvertCompute<D>(value));
+  });
+  return a;
+}
 
 int64_t Array::size() const {
   int64_t n = 1;
@@ -107,31 +121,74 @@ int64_t Array::size() const {
 }
 
 bool Array::IsContiguous() const {
-  return offset_ == 0 && strides_ == ContiguousStrides(shape_) &&
-         buffer_->size() == static_cast<size_t>(size()) * ItemSize(dtype_);
+  if (offset_ != 0) return false;
+  int64_t expected = 1;
+  for (size_t i = shape_.size(); i-- > 0;) {
+    if (strides_[i] != expected) return false;
+    expected *= std::max<int64_t>(shape_[i], 1);
+  }
+  return buffer_->size() == static_cast<size_t>(size()) * ItemSize(dtype_);
 }
 
 namespace {
 
-// Calls fn(flat_index, storage_offset) for every element in row-major order.
-template <typename F>
-void ForEachOffset(const Shape& shape, const std::vector<int64_t>& strides, int64_t offset,
-                   F&& fn) {
+// Copies between a strided layout (`shape`, `strides` in elements from `strided`) and a
+// row-major one (`dense`), in the direction `to_dense` says: rows along the last dimension are
+// memcpy'd when it has unit stride, else copied element by element as T (the item's size).
+template <typename T>
+void CopyRows(T* strided, const Shape& shape, const std::vector<int64_t>& strides, T* dense,
+              bool to_dense) {
+  size_t rank = shape.size();
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
   if (n == 0) return;
-  std::vector<int64_t> index(shape.size(), 0);
-  int64_t position = offset;
-  for (int64_t flat = 0; flat < n; ++flat) {
-    fn(flat, position);
-    for (size_t axis = shape.size(); axis-- > 0;) {
+  if (rank == 0) {
+    to_dense ? * dense = *strided : * strided = *dense;
+    return;
+  }
+  size_t last = rank - 1;
+  int64_t count = shape[last], step = strides[last];
+  int64_t index[kMaxRank] = {};
+  PZ_CHECK(rank <= static_cast<size_t>(kMaxRank));
+  T* row = strided;
+  while (true) {
+    if (step == 1) {
+      to_dense ? std::memcpy(dense, row, static_cast<size_t>(count) * sizeof(T))
+               : std::memcpy(row, dense, static_cast<size_t>(count) * sizeof(T));
+    } else if (to_dense) {
+      for (int64_t i = 0; i < count; ++i) dense[i] = row[i * step];
+    } else {
+      for (int64_t i = 0; i < count; ++i) row[i * step] = dense[i];
+    }
+    dense += count;
+    size_t axis = last;
+    while (axis-- > 0) {
       if (++index[axis] < shape[axis]) {
-        position += strides[axis];
+        row += strides[axis];
         break;
       }
-      position -= strides[axis] * (shape[axis] - 1);
+      row -= strides[axis] * (shape[axis] - 1);
       index[axis] = 0;
     }
+    if (axis == static_cast<size_t>(-1)) return;
+  }
+}
+
+// CopyRows on raw bytes, for an item size of 1, 2 or 4.
+void CopyItems(std::byte* strided, const Shape& shape, const std::vector<int64_t>& strides,
+               std::byte* dense, size_t item, bool to_dense) {
+  switch (item) {
+    case 1:
+      return CopyRows(reinterpret_cast<uint8_t*>(strided), shape, strides,
+                      reinterpret_cast<uint8_t*>(dense), to_dense);
+    case 2:
+      return CopyRows(reinterpret_cast<uint16_t*>(strided), shape, strides,
+                      reinterpret_cast<uint16_t*>(dense), to_dense);
+    case 4:
+      return CopyRows(reinterpret_cast<uint32_t*>(strided), shape, strides,
+                      reinterpret_cast<uint32_t*>(dense), to_dense);
+    default:
+      PZ_UNREACHABLE();
   }
 }
 
@@ -139,14 +196,11 @@ void ForEachOffset(const Shape& shape, const std::vector<int64_t>& strides, int6
 
 Array Array::Contiguous() const {
   if (IsContiguous()) return *this;
-  Array out = Zeros(dtype_, shape_);
+  Array out = Empty(dtype_, shape_);
   out.weak_type_ = weak_type_;
   size_t item = ItemSize(dtype_);
-  const std::byte* src = buffer_->data();
-  std::byte* dst = out.buffer_->data();
-  ForEachOffset(shape_, strides_, offset_, [&](int64_t flat, int64_t position) {
-    std::memcpy(dst + flat * item, src + position * item, item);
-  });
+  CopyItems(buffer_->data() + offset_ * static_cast<int64_t>(item), shape_, strides_,
+            out.buffer_->data(), item, true);
   return out;
 }
 
@@ -192,17 +246,19 @@ void Array::Assign(const Array& values) {
   PZ_CHECK(values.shape_ == shape_);
   Array source = values.dtype_ == dtype_ ? values.Contiguous() : values.AsType(dtype_);
   size_t item = ItemSize(dtype_);
-  const std::byte* src = source.raw();
-  std::byte* dst = buffer_->data();
-  ForEachOffset(shape_, strides_, offset_, [&](int64_t flat, int64_t position) {
-    std::memcpy(dst + position * item, src + flat * item, item);
-  });
+  if (source.buffer_ == buffer_) {  // overlapping views of one buffer: read before writing
+    Array copy = Empty(dtype_, shape_);
+    std::memcpy(copy.raw(), source.raw(), static_cast<size_t>(size()) * item);
+    source = std::move(copy);
+  }
+  CopyItems(buffer_->data() + offset_ * static_cast<int64_t>(item), shape_, strides_,
+            const_cast<std::byte*>(source.raw()), item, false);
 }
 
 Array Array::AsType(DType dtype) const {
   Array source = Contiguous();
   if (dtype == dtype_) return source;
-  Array out = Zeros(dtype, shape_);
+  Array out = Empty(dtype, shape_);
   int64_t n = size();
   DispatchDType(dtype_, [&](auto from_tag) {
     constexpr DType From = decltype(from_tag)::value;

@@ -19,7 +19,7 @@ template <DType In, DType Out, typename Op>
 void RunUnary(const Array& a, Array& out, Op op) {
   const auto* pa = reinterpret_cast<const StorageOf<In>*>(a.raw());
   auto* po = reinterpret_cast<StorageOf<Out>*>(out.raw());
-  std::array<std::vector<int64_t>, 2> strides = {out.strides(), a.strides()};
+  std::array<StrideArray, 2> strides = {StridesOf(out), StridesOf(a)};
   ForEachRow<2>(out.shape(), strides, [&](const auto& off, int64_t n, const auto& st) {
     auto* o = po + off[0];
     const auto* x = pa + off[1];
@@ -251,7 +251,7 @@ Array Unary(UnaryOp op, const Array& a) {
   if (op == UnaryOp::kSquare && IsBool(dtype)) operand = DType::kInt32;
   Array x = operand == dtype ? a : a.AsType(operand);
   bool to_bool = IsPredicate(op) || (IsBool(operand) && op == UnaryOp::kInvert);
-  Array out = Array::Zeros(to_bool ? DType::kBool : operand, a.shape());
+  Array out = Array::Empty(to_bool ? DType::kBool : operand, a.shape());
   out.set_weak_type(!to_bool && a.weak_type());
   DispatchDType(operand, [&](auto tag) { Dispatch<decltype(tag)::value>(op, x, out); });
   return out;
