@@ -10,6 +10,7 @@
 #include "array/broadcast.h"
 #include "array/element.h"
 #include "array/elementwise.h"
+#include "array/exp_f32.h"
 
 namespace pz::array {
 
@@ -137,9 +138,12 @@ void Dispatch(UnaryOp op, const Array& a, Array& out) {
         return RunUnary<D, D>(a, out, [](float x) { return std::fabs(x); });
       case UnaryOp::kExp:
         if constexpr (D == DType::kFloat32) {
-          // Two passes (the same values): the loop of library calls does not wait on the
-          // flush's test of each result.
-          RunUnary<D, D>(a, out, [](float x) { return std::exp(x); });
+          // Two passes (the same values): exp in lanes (exp_f32.h), then the flush.
+          if (a.IsContiguous()) {
+            ExpF32(a.data<float>(), out.data<float>(), a.size());
+          } else {
+            RunUnary<D, D>(a, out, [](float x) { return std::exp(x); });
+          }
           return FlushSubnormals(out);
         }
         return RunUnary<D, D>(a, out, [](float x) { return FlushSubnormal(std::exp(x)); });
