@@ -83,10 +83,10 @@ void FlushSubnormals(Array& out) {
   float* p = out.data<float>();
   int64_t n = out.size();
   for (int64_t i = 0; i < n; ++i) {
-    float magnitude = std::fabs(p[i]);
-    if (magnitude < std::numeric_limits<float>::min() && magnitude > 0) {
-      p[i] = std::copysign(0.0f, p[i]);
-    }
+    float v = p[i];
+    float magnitude = std::fabs(v);
+    p[i] =
+        magnitude < std::numeric_limits<float>::min() && magnitude > 0 ? std::copysign(0.0f, v) : v;
   }
 }
 
