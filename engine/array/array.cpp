@@ -48,10 +48,76 @@ std::vector<int64_t> ContiguousStrides(const Shape& shape) {
   return strides;
 }
 
-Buffer::Buffer(size_t bytes, bool zeroed)
-    : data_(zeroed ? new std::byte[std::max<size_t>(bytes, 1)]()
-                   : new std::byte[std::max<size_t>(bytes, 1)]),
-      size_(bytes) {}
+namespace {
+
+// Freed blocks of kMinBytes..kMaxBytes kept for the next buffer of the same size on this thread
+// (at most kMaxBlocks of them). Smaller blocks the C allocator recycles well by itself.
+class BlockCache {
+ public:
+  static constexpr size_t kMinBytes = size_t{64} << 10;
+  static constexpr size_t kMaxBytes = size_t{4} << 20;
+  static constexpr size_t kMaxBlocks = 4;
+
+  ~BlockCache() {
+    for (size_t i = 0; i < count_; ++i) delete[] blocks_[i].data;
+    gone_ = true;
+  }
+  // A cached block of exactly `bytes`, or null.
+  std::byte* Take(size_t bytes) {
+    for (size_t i = 0; i < count_; ++i) {
+      if (blocks_[i].bytes == bytes) {
+        std::byte* data = blocks_[i].data;
+        blocks_[i] = blocks_[--count_];
+        return data;
+      }
+    }
+    return nullptr;
+  }
+  // Keeps the block (or frees it when full, or when this thread's cache is already destroyed).
+  static void Give(BlockCache& cache, std::byte* data, size_t bytes) {
+    if (gone_ || bytes < kMinBytes || bytes > kMaxBytes || cache.count_ == kMaxBlocks) {
+      delete[] data;
+      return;
+    }
+    cache.blocks_[cache.count_++] = {data, bytes};
+  }
+  static bool gone() { return gone_; }
+
+ private:
+  struct Block {
+    std::byte* data = nullptr;
+    size_t bytes = 0;
+  };
+  Block blocks_[kMaxBlocks];
+  size_t count_ = 0;
+  static thread_local bool gone_;
+};
+
+thread_local bool BlockCache::gone_ = false;
+thread_local BlockCache block_cache;
+
+}  // namespace
+
+Buffer::Buffer(size_t bytes, bool zeroed) : data_(nullptr), size_(bytes) {
+  size_t n = std::max<size_t>(bytes, 1);
+  if (n >= BlockCache::kMinBytes && n <= BlockCache::kMaxBytes && !BlockCache::gone()) {
+    data_ = block_cache.Take(n);
+  }
+  if (data_ == nullptr) {
+    data_ = zeroed ? new std::byte[n]() : new std::byte[n];
+  } else if (zeroed) {
+    std::memset(data_, 0, n);
+  }
+}
+
+Buffer::~Buffer() {
+  size_t n = std::max<size_t>(size_, 1);
+  if (n < BlockCache::kMinBytes || n > BlockCache::kMaxBytes || BlockCache::gone()) {
+    delete[] data_;
+    return;
+  }
+  BlockCache::Give(block_cache, data_, n);
+}
 
 namespace {
 thread_local int64_t allocation_limit = kDefaultAllocationLimitBytes;

@@ -56,16 +56,21 @@ std::string ShapeToString(const Shape& shape);
 int64_t NumElements(const Shape& shape);
 
 // Reference-counted raw storage, zero-filled unless `zeroed` is false (then its contents are
-// unspecified until written).
+// unspecified until written). Large blocks are recycled through a small per-thread cache: a
+// kernel allocates same-sized temporaries every grid step, and the C allocator hands blocks that
+// large back to the system, so that each one would fault in fresh pages.
 class Buffer {
  public:
   explicit Buffer(size_t bytes, bool zeroed = true);
-  std::byte* data() { return data_.get(); }
-  const std::byte* data() const { return data_.get(); }
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  std::byte* data() { return data_; }
+  const std::byte* data() const { return data_; }
   size_t size() const { return size_; }
 
  private:
-  std::unique_ptr<std::byte[]> data_;
+  std::byte* data_;
   size_t size_;
 };
 
