@@ -100,7 +100,6 @@ TEST(Reduce, AxisOutOfRangeIsAValueError) {
   EXPECT_THROW(CumSum(a, 3), ArrayError);
 }
 
-
 // Rows of 16 elements or more take a lane-parallel path; these pin it to the sequential rules.
 TEST(Reduce, ExtremeOfALongRowKeepsTheFirstOfEqualZeros) {
   std::vector<double> values(40, -1.0);
