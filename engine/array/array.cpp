@@ -48,7 +48,76 @@ std::vector<int64_t> ContiguousStrides(const Shape& shape) {
   return strides;
 }
 
-Buffer::Buffer(size_t bytes) : data_(new std::byte[std::max<size_t>(bytes, 1)]()), size_(bytes) {}
+namespace {
+
+// Freed blocks of kMinBytes..kMaxBytes kept for the next buffer of the same size on this thread
+// (at most kMaxBlocks of them). Smaller blocks the C allocator recycles well by itself.
+class BlockCache {
+ public:
+  static constexpr size_t kMinBytes = size_t{64} << 10;
+  static constexpr size_t kMaxBytes = size_t{4} << 20;
+  static constexpr size_t kMaxBlocks = 4;
+
+  ~BlockCache() {
+    for (size_t i = 0; i < count_; ++i) delete[] blocks_[i].data;
+    gone_ = true;
+  }
+  // A cached block of exactly `bytes`, or null.
+  std::byte* Take(size_t bytes) {
+    for (size_t i = 0; i < count_; ++i) {
+      if (blocks_[i].bytes == bytes) {
+        std::byte* data = blocks_[i].data;
+        blocks_[i] = blocks_[--count_];
+        return data;
+      }
+    }
+    return nullptr;
+  }
+  // Keeps the block (or frees it when full, or when this thread's cache is already destroyed).
+  static void Give(BlockCache& cache, std::byte* data, size_t bytes) {
+    if (gone_ || bytes < kMinBytes || bytes > kMaxBytes || cache.count_ == kMaxBlocks) {
+      delete[] data;
+      return;
+    }
+    cache.blocks_[cache.count_++] = {data, bytes};
+  }
+  static bool gone() { return gone_; }
+
+ private:
+  struct Block {
+    std::byte* data = nullptr;
+    size_t bytes = 0;
+  };
+  Block blocks_[kMaxBlocks];
+  size_t count_ = 0;
+  static thread_local bool gone_;
+};
+
+thread_local bool BlockCache::gone_ = false;
+thread_local BlockCache block_cache;
+
+}  // namespace
+
+Buffer::Buffer(size_t bytes, bool zeroed) : data_(nullptr), size_(bytes) {
+  size_t n = std::max<size_t>(bytes, 1);
+  if (n >= BlockCache::kMinBytes && n <= BlockCache::kMaxBytes && !BlockCache::gone()) {
+    data_ = block_cache.Take(n);
+  }
+  if (data_ == nullptr) {
+    data_ = zeroed ? new std::byte[n]() : new std::byte[n];
+  } else if (zeroed) {
+    std::memset(data_, 0, n);
+  }
+}
+
+Buffer::~Buffer() {
+  size_t n = std::max<size_t>(size_, 1);
+  if (n < BlockCache::kMinBytes || n > BlockCache::kMaxBytes || BlockCache::gone()) {
+    delete[] data_;
+    return;
+  }
+  BlockCache::Give(block_cache, data_, n);
+}
 
 namespace {
 thread_local int64_t allocation_limit = kDefaultAllocationLimitBytes;
@@ -61,7 +130,11 @@ ScopedAllocationLimit::ScopedAllocationLimit(int64_t bytes) : previous_(allocati
 }
 ScopedAllocationLimit::~ScopedAllocationLimit() { allocation_limit = previous_; }
 
-Array Array::Zeros(DType dtype, Shape shape) {
+Array Array::Zeros(DType dtype, Shape shape) { return Allocate(dtype, std::move(shape), true); }
+
+Array Array::Empty(DType dtype, Shape shape) { return Allocate(dtype, std::move(shape), false); }
+
+Array Array::Allocate(DType dtype, Shape shape, bool zeroed) {
   int64_t limit_bytes = AllocationLimit();
   if (shape.size() > static_cast<size_t>(kMaxRank)) {
     ThrowValueError(
@@ -81,7 +154,7 @@ Array Array::Zeros(DType dtype, Shape shape) {
   a.dtype_ = dtype;
   a.strides_ = ContiguousStrides(shape);
   a.shape_ = std::move(shape);
-  a.buffer_ = std::make_shared<Buffer>(static_cast<size_t>(bytes));
+  a.buffer_ = std::make_shared<Buffer>(static_cast<size_t>(bytes), zeroed);
   return a;
 }
 
@@ -98,7 +171,14 @@ Array Array::FromDoubles(DType dtype, Shape shape, const std::vector<double>& va
   return a;
 }
 
-Array Array::Scalar(DType dtype, double value) { return FromDoubles(dtype, {}, {value}); }
+Array Array::Scalar(DType dtype, double value) {
+  Array a = Empty(dtype, {});
+  DispatchDType(dtype, [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    *a.data<StorageOf<D>>() = Element<D>::Store(ConvertCompute<D>(value));
+  });
+  return a;
+}
 
 int64_t Array::size() const {
   int64_t n = 1;
@@ -119,25 +199,63 @@ bool Array::IsContiguous() const {
 
 namespace {
 
-// Calls fn(flat_index, storage_offset) for every element in row-major order.
-template <typename F>
-void ForEachOffset(const Shape& shape, const std::vector<int64_t>& strides, int64_t offset,
-                   F&& fn) {
+// Copies between a strided layout (`shape`, `strides` in elements from `strided`) and a
+// row-major one (`dense`), in the direction `to_dense` says: rows along the last dimension are
+// memcpy'd when it has unit stride, else copied element by element as T (the item's size).
+template <typename T>
+void CopyRows(T* strided, const Shape& shape, const std::vector<int64_t>& strides, T* dense,
+              bool to_dense) {
+  size_t rank = shape.size();
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
   if (n == 0) return;
-  std::vector<int64_t> index(shape.size(), 0);
-  int64_t position = offset;
-  for (int64_t flat = 0; flat < n; ++flat) {
-    fn(flat, position);
-    for (size_t axis = shape.size(); axis-- > 0;) {
+  if (rank == 0) {
+    to_dense ? * dense = *strided : * strided = *dense;
+    return;
+  }
+  size_t last = rank - 1;
+  int64_t count = shape[last], step = strides[last];
+  int64_t index[kMaxRank] = {};
+  PZ_CHECK(rank <= static_cast<size_t>(kMaxRank));
+  T* row = strided;
+  while (true) {
+    if (step == 1) {
+      to_dense ? std::memcpy(dense, row, static_cast<size_t>(count) * sizeof(T))
+               : std::memcpy(row, dense, static_cast<size_t>(count) * sizeof(T));
+    } else if (to_dense) {
+      for (int64_t i = 0; i < count; ++i) dense[i] = row[i * step];
+    } else {
+      for (int64_t i = 0; i < count; ++i) row[i * step] = dense[i];
+    }
+    dense += count;
+    size_t axis = last;
+    while (axis-- > 0) {
       if (++index[axis] < shape[axis]) {
-        position += strides[axis];
+        row += strides[axis];
         break;
       }
-      position -= strides[axis] * (shape[axis] - 1);
+      row -= strides[axis] * (shape[axis] - 1);
       index[axis] = 0;
     }
+    if (axis == static_cast<size_t>(-1)) return;
+  }
+}
+
+// CopyRows on raw bytes, for an item size of 1, 2 or 4.
+void CopyItems(std::byte* strided, const Shape& shape, const std::vector<int64_t>& strides,
+               std::byte* dense, size_t item, bool to_dense) {
+  switch (item) {
+    case 1:
+      return CopyRows(reinterpret_cast<uint8_t*>(strided), shape, strides,
+                      reinterpret_cast<uint8_t*>(dense), to_dense);
+    case 2:
+      return CopyRows(reinterpret_cast<uint16_t*>(strided), shape, strides,
+                      reinterpret_cast<uint16_t*>(dense), to_dense);
+    case 4:
+      return CopyRows(reinterpret_cast<uint32_t*>(strided), shape, strides,
+                      reinterpret_cast<uint32_t*>(dense), to_dense);
+    default:
+      PZ_UNREACHABLE();
   }
 }
 
@@ -145,14 +263,11 @@ void ForEachOffset(const Shape& shape, const std::vector<int64_t>& strides, int6
 
 Array Array::Contiguous() const {
   if (IsContiguous()) return *this;
-  Array out = Zeros(dtype_, shape_);
+  Array out = Empty(dtype_, shape_);
   out.weak_type_ = weak_type_;
   size_t item = ItemSize(dtype_);
-  const std::byte* src = buffer_->data();
-  std::byte* dst = out.buffer_->data();
-  ForEachOffset(shape_, strides_, offset_, [&](int64_t flat, int64_t position) {
-    std::memcpy(dst + flat * item, src + position * item, item);
-  });
+  CopyItems(buffer_->data() + offset_ * static_cast<int64_t>(item), shape_, strides_,
+            out.buffer_->data(), item, true);
   return out;
 }
 
@@ -198,17 +313,19 @@ void Array::Assign(const Array& values) {
   PZ_CHECK(values.shape_ == shape_);
   Array source = values.dtype_ == dtype_ ? values.Contiguous() : values.AsType(dtype_);
   size_t item = ItemSize(dtype_);
-  const std::byte* src = source.raw();
-  std::byte* dst = buffer_->data();
-  ForEachOffset(shape_, strides_, offset_, [&](int64_t flat, int64_t position) {
-    std::memcpy(dst + position * item, src + flat * item, item);
-  });
+  if (source.buffer_ == buffer_) {  // overlapping views of one buffer: read before writing
+    Array copy = Empty(dtype_, shape_);
+    std::memcpy(copy.raw(), source.raw(), static_cast<size_t>(size()) * item);
+    source = std::move(copy);
+  }
+  CopyItems(buffer_->data() + offset_ * static_cast<int64_t>(item), shape_, strides_,
+            const_cast<std::byte*>(source.raw()), item, false);
 }
 
 Array Array::AsType(DType dtype) const {
   Array source = Contiguous();
   if (dtype == dtype_) return source;
-  Array out = Zeros(dtype, shape_);
+  Array out = Empty(dtype, shape_);
   int64_t n = size();
   DispatchDType(dtype_, [&](auto from_tag) {
     constexpr DType From = decltype(from_tag)::value;

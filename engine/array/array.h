@@ -55,16 +55,22 @@ std::string ShapeToString(const Shape& shape);
 // Number of elements; throws kValueError for negative dimensions.
 int64_t NumElements(const Shape& shape);
 
-// Reference-counted raw storage.
+// Reference-counted raw storage, zero-filled unless `zeroed` is false (then its contents are
+// unspecified until written). Large blocks are recycled through a small per-thread cache: a
+// kernel allocates same-sized temporaries every grid step, and the C allocator hands blocks that
+// large back to the system, so that each one would fault in fresh pages.
 class Buffer {
  public:
-  explicit Buffer(size_t bytes);
-  std::byte* data() { return data_.get(); }
-  const std::byte* data() const { return data_.get(); }
+  explicit Buffer(size_t bytes, bool zeroed = true);
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  std::byte* data() { return data_; }
+  const std::byte* data() const { return data_; }
   size_t size() const { return size_; }
 
  private:
-  std::unique_ptr<std::byte[]> data_;
+  std::byte* data_;
   size_t size_;
 };
 
@@ -74,6 +80,9 @@ class Array {
 
   // A new, zero-filled, contiguous array, checked against AllocationLimit().
   static Array Zeros(DType dtype, Shape shape);
+  // The same without filling: the contents are unspecified, for results that are written in
+  // full before anything reads them.
+  static Array Empty(DType dtype, Shape shape);
   // A new contiguous array filled from doubles (converted and rounded to dtype; for integer
   // dtypes values are truncated toward zero and wrapped as JAX's convert_element_type does).
   static Array FromDoubles(DType dtype, Shape shape, const std::vector<double>& values);
@@ -127,6 +136,8 @@ class Array {
   bool SharesStorageWith(const Array& other) const { return buffer_ == other.buffer_; }
 
  private:
+  static Array Allocate(DType dtype, Shape shape, bool zeroed);
+
   DType dtype_ = DType::kFloat32;
   Shape shape_;
   std::vector<int64_t> strides_;

@@ -43,8 +43,16 @@ Shape BroadcastShapes(const Shape& a, const Shape& b, const Shape& c) {
   return BroadcastAll({&a, &b, &c});
 }
 
-std::vector<int64_t> BroadcastStrides(const Array& a, const Shape& shape) {
-  std::vector<int64_t> strides(shape.size(), 0);
+StrideArray StridesOf(const Array& a) {
+  PZ_CHECK(a.rank() <= kMaxRank);
+  StrideArray strides{};
+  std::copy(a.strides().begin(), a.strides().end(), strides.begin());
+  return strides;
+}
+
+StrideArray BroadcastStrides(const Array& a, const Shape& shape) {
+  PZ_CHECK(shape.size() <= static_cast<size_t>(kMaxRank));
+  StrideArray strides{};
   size_t pad = shape.size() - a.shape().size();
   for (size_t i = 0; i < a.shape().size(); ++i) {
     if (a.shape()[i] == shape[pad + i]) strides[pad + i] = a.strides()[i];

@@ -13,11 +13,10 @@ Array Where(const Array& cond, const Array& x, const Array& y) {
   Array c = cond.AsType(DType::kBool);
   Array a = x.dtype() == promoted.dtype ? x : x.AsType(promoted.dtype);
   Array b = y.dtype() == promoted.dtype ? y : y.AsType(promoted.dtype);
-  Array out = Array::Zeros(promoted.dtype, shape);
+  Array out = Array::Empty(promoted.dtype, shape);
   out.set_weak_type(promoted.weak);
-  std::array<std::vector<int64_t>, 4> strides = {out.strides(), BroadcastStrides(c, shape),
-                                                 BroadcastStrides(a, shape),
-                                                 BroadcastStrides(b, shape)};
+  std::array<StrideArray, 4> strides = {StridesOf(out), BroadcastStrides(c, shape),
+                                        BroadcastStrides(a, shape), BroadcastStrides(b, shape)};
   DispatchDType(promoted.dtype, [&](auto tag) {
     using S = StorageOf<decltype(tag)::value>;
     const auto* pc = reinterpret_cast<const uint8_t*>(c.raw());

@@ -116,8 +116,8 @@ void RunBinary(const Array& a, const Array& b, Array& out, Op op) {
     }
     return;
   }
-  std::array<std::vector<int64_t>, 3> strides = {out.strides(), BroadcastStrides(a, out.shape()),
-                                                 BroadcastStrides(b, out.shape())};
+  std::array<StrideArray, 3> strides = {StridesOf(out), BroadcastStrides(a, out.shape()),
+                                        BroadcastStrides(b, out.shape())};
   ForEachRow<3>(out.shape(), strides, [&](const auto& off, int64_t n, const auto& st) {
     auto* o = po + off[0];
     const auto* x = pa + off[1];
@@ -402,7 +402,7 @@ Array Binary(BinaryOp op, const Array& a, const Array& b) {
     return out;
   }
   bool to_bool = IsComparison(op);
-  Array out = Array::Zeros(to_bool ? DType::kBool : operand, std::move(shape));
+  Array out = Array::Empty(to_bool ? DType::kBool : operand, std::move(shape));
   out.set_weak_type(!to_bool && promoted.weak);
   DispatchDType(operand, [&](auto tag) { Dispatch<decltype(tag)::value>(op, x, y, out); });
   return out;

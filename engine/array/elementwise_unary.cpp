@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
 
 #include "array/broadcast.h"
 #include "array/element.h"
 #include "array/elementwise.h"
+#include "array/exp_f32.h"
 
 namespace pz::array {
 
@@ -19,7 +21,7 @@ template <DType In, DType Out, typename Op>
 void RunUnary(const Array& a, Array& out, Op op) {
   const auto* pa = reinterpret_cast<const StorageOf<In>*>(a.raw());
   auto* po = reinterpret_cast<StorageOf<Out>*>(out.raw());
-  std::array<std::vector<int64_t>, 2> strides = {out.strides(), a.strides()};
+  std::array<StrideArray, 2> strides = {StridesOf(out), StridesOf(a)};
   ForEachRow<2>(out.shape(), strides, [&](const auto& off, int64_t n, const auto& st) {
     auto* o = po + off[0];
     const auto* x = pa + off[1];
@@ -76,6 +78,18 @@ inline float FlushSubnormal(float v) {
   return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v;
 }
 
+// FlushSubnormal on every element of a contiguous float32 array.
+void FlushSubnormals(Array& out) {
+  float* p = out.data<float>();
+  int64_t n = out.size();
+  for (int64_t i = 0; i < n; ++i) {
+    float v = p[i];
+    float magnitude = std::fabs(v);
+    p[i] =
+        magnitude < std::numeric_limits<float>::min() && magnitude > 0 ? std::copysign(0.0f, v) : v;
+  }
+}
+
 // Ops whose result is always floating: integer and bool operands become float32 first.
 bool IsFloatValued(UnaryOp op) {
   switch (op) {
@@ -123,6 +137,15 @@ void Dispatch(UnaryOp op, const Array& a, Array& out) {
       case UnaryOp::kAbs:
         return RunUnary<D, D>(a, out, [](float x) { return std::fabs(x); });
       case UnaryOp::kExp:
+        if constexpr (D == DType::kFloat32) {
+          // Two passes (the same values): exp in lanes (exp_f32.h), then the flush.
+          if (a.IsContiguous()) {
+            ExpF32(a.data<float>(), out.data<float>(), a.size());
+          } else {
+            RunUnary<D, D>(a, out, [](float x) { return std::exp(x); });
+          }
+          return FlushSubnormals(out);
+        }
         return RunUnary<D, D>(a, out, [](float x) { return FlushSubnormal(std::exp(x)); });
       case UnaryOp::kExp2:
         // XLA computes exp2(x) as exp(x * ln 2), in the operand's precision for 16-bit floats.
@@ -251,7 +274,7 @@ Array Unary(UnaryOp op, const Array& a) {
   if (op == UnaryOp::kSquare && IsBool(dtype)) operand = DType::kInt32;
   Array x = operand == dtype ? a : a.AsType(operand);
   bool to_bool = IsPredicate(op) || (IsBool(operand) && op == UnaryOp::kInvert);
-  Array out = Array::Zeros(to_bool ? DType::kBool : operand, a.shape());
+  Array out = Array::Empty(to_bool ? DType::kBool : operand, a.shape());
   out.set_weak_type(!to_bool && a.weak_type());
   DispatchDType(operand, [&](auto tag) { Dispatch<decltype(tag)::value>(op, x, out); });
   return out;

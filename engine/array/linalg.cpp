@@ -1,6 +1,7 @@
-// lax.dot_general, jnp.dot and jnp.matmul. DotGeneral validates the dimension numbers, transposes
-// both operands to contiguous (batch, M, K) and (batch, K, N) buffers and runs one GEMM per batch:
-// Eigen in float32 for floating inputs, an exact 64-bit integer loop for integers and bools.
+// lax.dot_general, jnp.dot and jnp.matmul. DotGeneral validates the dimension numbers, views both
+// operands as (batch, M, K) and (batch, K, N) matrices (in place when Eigen can read their layout,
+// else as contiguous copies) and runs one GEMM per batch: Eigen in float32 for floating inputs,
+// an exact 64-bit integer loop for integers and bools.
 // Dot and Matmul only choose dimension numbers (and broadcast Matmul's batch axes).
 #include "array/linalg.h"
 
@@ -8,6 +9,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -105,6 +107,79 @@ void GemmFloat(const Array& a, const Array& b, Array& c, int64_t batch, int64_t 
   }
 }
 
+// `batch` matrices of rows x cols of f32 data, laid out so that Eigen reads them in place:
+// row-major (unit column stride) or column-major (unit row stride), with any outer stride.
+struct StridedMatrices {
+  const float* data = nullptr;
+  int64_t batch_stride = 0;
+  int64_t row_stride = 0;
+  int64_t col_stride = 0;
+};
+
+// The one stride that steps through axes [begin, end) of `a` together (0 when they hold one
+// element), or nullopt when they do not collapse.
+std::optional<int64_t> MergedStride(const Array& a, size_t begin, size_t end) {
+  std::optional<int64_t> stride;  // of the innermost axis with more than one element
+  int64_t extent = 1;
+  for (size_t i = end; i-- > begin;) {
+    int64_t size = a.shape()[i];
+    if (size == 1) continue;
+    if (!stride) {
+      stride = a.strides()[i];
+    } else if (a.strides()[i] != *stride * extent) {
+      return std::nullopt;
+    }
+    extent *= size;
+  }
+  return stride.value_or(0);
+}
+
+// A permuted f32 operand (batch axes, then row axes, then column axes) as strided matrices of
+// rows x cols, or nullopt when Eigen cannot read it in place.
+std::optional<StridedMatrices> AsStridedMatrices(const Array& a, size_t batch_axes, size_t row_axes,
+                                                 int64_t rows, int64_t cols) {
+  size_t rank = static_cast<size_t>(a.rank());
+  std::optional<int64_t> batch = MergedStride(a, 0, batch_axes);
+  std::optional<int64_t> row = MergedStride(a, batch_axes, batch_axes + row_axes);
+  std::optional<int64_t> col = MergedStride(a, batch_axes + row_axes, rank);
+  if (!batch || !row || !col) return std::nullopt;
+  bool row_major = *col == 1 && *row >= cols;
+  bool col_major = *row == 1 && *col >= rows;
+  if (!row_major && !col_major) return std::nullopt;
+  return StridedMatrices{.data = reinterpret_cast<const float*>(a.raw()),
+                         .batch_stride = *batch,
+                         .row_stride = *row,
+                         .col_stride = *col};
+}
+
+// GemmFloat on operands read in place. Only for products Eigen computes with its blocked GEMM
+// kernel (m > 1, n > 1 and m + k + n at least EIGEN_GEMM_TO_COEFFBASED_THRESHOLD), whose packing
+// makes the result independent of the operands' layout, bit for bit.
+void GemmStrided(const StridedMatrices& a, const StridedMatrices& b, Array& c, int64_t batch,
+                 int64_t m, int64_t k, int64_t n) {
+  using ColMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+  using RowMap = Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>>;
+  using ColMap = Eigen::Map<const ColMatrix, 0, Eigen::OuterStride<>>;
+  float* pc = c.data<float>();
+  for (int64_t i = 0; i < batch; ++i) {
+    Eigen::Map<RowMatrix> mc(pc + i * m * n, m, n);
+    const float* pa = a.data + i * a.batch_stride;
+    const float* pb = b.data + i * b.batch_stride;
+    auto with_rhs = [&](const auto& ma) {
+      if (b.col_stride == 1) {
+        mc.noalias() = ma * RowMap(pb, k, n, Eigen::OuterStride<>(b.row_stride));
+      } else {
+        mc.noalias() = ma * ColMap(pb, k, n, Eigen::OuterStride<>(b.col_stride));
+      }
+    };
+    if (a.col_stride == 1) {
+      with_rhs(RowMap(pa, m, k, Eigen::OuterStride<>(a.row_stride)));
+    } else {
+      with_rhs(ColMap(pa, m, k, Eigen::OuterStride<>(a.col_stride)));
+    }
+  }
+}
+
 // Exact modulo 2^64 (every result dtype has at most 32 bits, so wrapping commutes with it).
 std::vector<int64_t> GemmInt(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
                              int64_t batch, int64_t m, int64_t k, int64_t n) {
@@ -187,8 +262,22 @@ Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& 
     std::vector<int64_t> b = LoadInts(Permute(rhs, rhs_perm).Contiguous());
     return StoreInts(GemmInt(a, b, batch, m, k, n), out_dtype, out_shape);
   }
-  Array a = Permute(lhs, lhs_perm).AsType(DType::kFloat32);
-  Array b = Permute(rhs, rhs_perm).AsType(DType::kFloat32);
+  Array a = Permute(lhs, lhs_perm);
+  Array b = Permute(rhs, rhs_perm);
+  if (a.dtype() == DType::kFloat32 && b.dtype() == DType::kFloat32 && batch > 0 && m > 1 && n > 1 &&
+      k > 0 && m + k + n >= EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) {
+    size_t batch_axes = d.lhs_batch.size();
+    std::optional<StridedMatrices> sa = AsStridedMatrices(a, batch_axes, lhs_free.size(), m, k);
+    std::optional<StridedMatrices> sb =
+        AsStridedMatrices(b, batch_axes, d.rhs_contracting.size(), k, n);
+    if (sa && sb) {
+      Array c = Array::Empty(DType::kFloat32, out_shape);
+      GemmStrided(*sa, *sb, c, batch, m, k, n);
+      return out_dtype == DType::kFloat32 ? c : c.AsType(out_dtype);
+    }
+  }
+  a = a.AsType(DType::kFloat32);
+  b = b.AsType(DType::kFloat32);
   Array c = Array::Zeros(DType::kFloat32, out_shape);
   if (batch > 0 && m > 0 && n > 0 && k > 0) GemmFloat(a, b, c, batch, m, k, n);
   return out_dtype == DType::kFloat32 ? c : c.AsType(out_dtype);

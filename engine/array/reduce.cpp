@@ -10,6 +10,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "array/element.h"
 #include "array/elementwise.h"
@@ -206,11 +211,88 @@ void SumOrProd(bool product, const Layout& layout, Array& out) {
   }
 }
 
+// Max (min) of a float row that holds no NaN, equal to the sequential loop of Extreme: eight
+// independent lanes, then the lanes. Equal non-zero floats are the same bits; when the extreme is
+// zero, the loop keeps the first zero of the row (+0 and -0 compare equal), and so does this.
+template <DType D, bool kMax>
+float NanFreeExtreme(const StorageOf<D>* x, int64_t n) {
+  constexpr int kLanes = 8;
+  auto better = [](float v, float best) { return (kMax ? v > best : v < best) ? v : best; };
+  float lanes[kLanes];
+  for (int k = 0; k < kLanes; ++k) lanes[k] = Element<D>::Load(x[k]);
+  int64_t i = kLanes;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int k = 0; k < kLanes; ++k) lanes[k] = better(Element<D>::Load(x[i + k]), lanes[k]);
+  }
+  for (; i < n; ++i) lanes[0] = better(Element<D>::Load(x[i]), lanes[0]);
+  float best = lanes[0];
+  for (int k = 1; k < kLanes; ++k) best = better(lanes[k], best);
+  if (best == 0) {
+    for (int64_t j = 0; j < n; ++j) {
+      if (Element<D>::Load(x[j]) == 0) return Element<D>::Load(x[j]);
+    }
+  }
+  return best;
+}
+
+#if defined(__SSE2__)
+// NanFreeExtreme for float32 in SSE lanes (maxps(v, best) is `v > best ? v : best` exactly,
+// minps likewise), looking for NaNs on the way: nullopt when the row holds one.
+template <bool kMax>
+std::optional<float> ExtremeF32Lanes(const float* x, int64_t n) {
+  auto better = [](__m128 v, __m128 best) {
+    return kMax ? _mm_max_ps(v, best) : _mm_min_ps(v, best);
+  };
+  __m128 a = _mm_loadu_ps(x), b = _mm_loadu_ps(x + 4);
+  __m128 nan = _mm_or_ps(_mm_cmpunord_ps(a, a), _mm_cmpunord_ps(b, b));
+  int64_t whole = n - n % 8;
+  for (int64_t i = 8; i < whole; i += 8) {
+    __m128 u = _mm_loadu_ps(x + i), v = _mm_loadu_ps(x + i + 4);
+    nan = _mm_or_ps(nan, _mm_or_ps(_mm_cmpunord_ps(u, u), _mm_cmpunord_ps(v, v)));
+    a = better(u, a);
+    b = better(v, b);
+  }
+  if (_mm_movemask_ps(nan) != 0) return std::nullopt;
+  float lanes[8];
+  _mm_storeu_ps(lanes, a);
+  _mm_storeu_ps(lanes + 4, b);
+  auto pick = [](float v, float best) { return (kMax ? v > best : v < best) ? v : best; };
+  for (int64_t i = whole; i < n; ++i) {
+    if (std::isnan(x[i])) return std::nullopt;
+    lanes[0] = pick(x[i], lanes[0]);
+  }
+  float best = lanes[0];
+  for (int k = 1; k < 8; ++k) best = pick(lanes[k], best);
+  if (best == 0) {
+    for (int64_t j = 0; j < n; ++j) {
+      if (x[j] == 0) return x[j];
+    }
+  }
+  return best;
+}
+#endif
+
 // Max or min of one row; NaN propagates.
 template <DType D>
 void Extreme(bool is_max, const Layout& layout, Array& out) {
   using C = ComputeOf<D>;
   ReduceRows<D, D>(layout, out, [&](const StorageOf<D>* x, int64_t n) {
+#if defined(__SSE2__)
+    if constexpr (D == DType::kFloat32) {
+      if (n >= 16) {
+        std::optional<float> lanes =
+            is_max ? ExtremeF32Lanes<true>(x, n) : ExtremeF32Lanes<false>(x, n);
+        if (lanes) return *lanes;
+      }
+    } else
+#endif
+        if constexpr (std::is_same_v<C, float>) {
+      if (n >= 16) {
+        bool nan = false;
+        for (int64_t i = 0; i < n; ++i) nan |= std::isnan(Element<D>::Load(x[i]));
+        if (!nan) return is_max ? NanFreeExtreme<D, true>(x, n) : NanFreeExtreme<D, false>(x, n);
+      }
+    }
     C best = Element<D>::Load(x[0]);
     for (int64_t i = 1; i < n; ++i) {
       C v = Element<D>::Load(x[i]);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -84,7 +85,87 @@ std::string ExecContext::GridPointString() const {
 }
 
 Executor::Executor(const kernel::Function& function, ExecContext& context)
-    : function_(function), context_(context), env_(function.values.size()) {}
+    : function_(function),
+      context_(context),
+      env_(function.values.size()),
+      def_(function.values.size(), -1),
+      last_use_(function.values.size(), -1),
+      depth_(function.values.size(), 0) {
+  Number(function.body, 0);
+  std::vector<int32_t> outer;
+  MarkUses(function.body, 0, outer);
+  for (ValueId id : function.body.yields) last_use_[id] = std::numeric_limits<int32_t>::max();
+}
+
+void Executor::Number(const kernel::Region& region, int depth) {
+  for (const Instr& instr : region.body) {
+    auto position = static_cast<int32_t>(end_.size());
+    position_[&instr] = position;
+    end_.push_back(position);
+    if (instr.op == Op::kDmaStart) dma_destinations_.push_back(instr.copy[1].ref);
+    for (const kernel::Region& inner : instr.regions) {
+      for (ValueId id : inner.params) {
+        def_[id] = position;
+        depth_[id] = depth + 1;
+      }
+      Number(inner, depth + 1);
+    }
+    end_[position] = static_cast<int32_t>(end_.size()) - 1;
+    // Results of an instruction with regions are set when it finishes.
+    for (ValueId id : instr.results) {
+      def_[id] = end_[position];
+      depth_[id] = depth;
+    }
+  }
+}
+
+void Executor::Use(ValueId value, int depth, int32_t at, const std::vector<int32_t>& outer) {
+  // A value of an enclosing region read inside an instruction (a loop body, say) stays live
+  // until that whole instruction is done.
+  int d = depth_[value];
+  if (d < depth) at = end_[outer[d]] + 1;
+  last_use_[value] = std::max(last_use_[value], at);
+}
+
+void Executor::MarkUses(const kernel::Region& region, int depth, std::vector<int32_t>& outer) {
+  for (const Instr& instr : region.body) {
+    int32_t position = position_.at(&instr);
+    for (ValueId id : instr.operands) Use(id, depth, position, outer);
+    for (const kernel::RefPath* path : kernel::RefPathsOf(instr)) {
+      for (ValueId id : kernel::DynamicOperands(*path)) Use(id, depth, position, outer);
+    }
+    outer.push_back(position);
+    for (const kernel::Region& inner : instr.regions) MarkUses(inner, depth + 1, outer);
+    outer.pop_back();
+    // Yields are read after their region ran, and a while loop's condition parameters are read
+    // again by its body (see kWhile).
+    for (const kernel::Region& inner : instr.regions) {
+      for (ValueId id : inner.yields) Use(id, depth, end_[position] + 1, outer);
+    }
+    if (instr.op == Op::kWhile) {
+      for (ValueId id : instr.regions[0].params) {
+        last_use_[id] = std::max(last_use_[id], end_[position] + 1);
+      }
+    }
+  }
+}
+
+void Executor::DetachViews(const Instr& instr, const RefBuffer* buffer) {
+  int32_t position = position_.at(&instr);
+  for (size_t v = 0; v < env_.size(); ++v) {
+    if (def_[v] >= position || last_use_[v] <= position) continue;
+    Array& value = env_[v];
+    bool shared = false;
+    if (buffer != nullptr) {
+      shared = value.SharesStorageWith(buffer->data);
+    } else {
+      for (kernel::RefId ref : dma_destinations_) {
+        shared |= value.SharesStorageWith(context_.refs[ref]->data);
+      }
+    }
+    if (shared) value = Copy(value);
+  }
+}
 
 std::vector<Array> Executor::Run(const std::vector<Array>& params) {
   PZ_CHECK(params.size() == function_.body.params.size());
@@ -107,22 +188,24 @@ void Executor::Fail(const Instr& instr, EmulationError::Kind kind, std::string m
       .kind = kind, .message = std::move(message), .span = instr.span, .notes = std::move(notes)};
 }
 
-Executor::Window Executor::Resolve(const Instr& instr, const kernel::RefPath& path, bool is_write) {
+Executor::Place Executor::Locate(const Instr& instr, const kernel::RefPath& path, bool is_write) {
   const kernel::RefType& ref = function_.refs[path.ref];
   RefBuffer* buffer = context_.refs[path.ref];
   PZ_CHECK(buffer != nullptr);
-  array::Shape shape = buffer->data.shape();
-  std::vector<int64_t> strides = buffer->data.strides();
-  int64_t offset = buffer->data.offset();
+  const array::Shape& buffer_shape = buffer->data.shape();
+  Place place{.buffer = buffer, .rank = buffer_shape.size(), .offset = buffer->data.offset()};
+  PZ_CHECK(place.rank <= static_cast<size_t>(array::kMaxRank));
+  std::copy(buffer_shape.begin(), buffer_shape.end(), place.shape.begin());
+  std::copy(buffer->data.strides().begin(), buffer->data.strides().end(), place.strides.begin());
+  bool whole = true;
   for (const kernel::Indexer& indexer : path.indexers) {
-    array::Shape next_shape;
-    std::vector<int64_t> next_strides;
+    size_t rank = 0;
     for (size_t d = 0; d < indexer.size(); ++d) {
       const kernel::DimIndex& dim = indexer[d];
       int64_t start = dim.start;
       if (dim.dynamic_start != kernel::kNoValue) start += ScalarInt(dim.dynamic_start);
       int64_t extent = dim.is_int ? 1 : (dim.size == 0 ? 0 : (dim.size - 1) * dim.stride + 1);
-      int64_t n = shape[d];
+      int64_t n = place.shape[d];
       if (start < 0 || start + extent > n) {
         if (context_.semantics == Semantics::kInterpret) {
           start = std::clamp<int64_t>(start, 0, std::max<int64_t>(n - extent, 0));
@@ -142,57 +225,57 @@ Executor::Window Executor::Resolve(const Instr& instr, const kernel::RefPath& pa
                 "ragged part instead of reading past the end"});
         }
       }
-      offset += start * strides[d];
+      whole &= !dim.is_int && start == 0 && dim.size == n && (dim.stride == 1 || n <= 1);
+      place.offset += start * place.strides[d];
       if (!dim.is_int) {
-        next_shape.push_back(dim.size);
-        next_strides.push_back(strides[d] * dim.stride);
+        // In place: rank <= d, so entry d is read before it is overwritten.
+        place.shape[rank] = dim.size;
+        place.strides[rank] = place.strides[d] * dim.stride;
+        ++rank;
       }
     }
-    shape = std::move(next_shape);
-    strides = std::move(next_strides);
+    place.rank = rank;
   }
-  Window window{.data = buffer->data.View(shape, strides, offset), .tracked = buffer->tracked};
-  if (buffer->tracked) window.initialized = buffer->initialized.View(shape, strides, offset);
-  return window;
+  place.whole = whole && place.rank == buffer_shape.size() && buffer->data.IsContiguous();
+  return place;
 }
 
-RefBuffer* Executor::WholeBuffer(const kernel::RefPath& path) const {
-  RefBuffer* buffer = context_.refs[path.ref];
-  if (path.indexers.size() > 1 || !buffer->data.IsContiguous()) return nullptr;
-  if (path.indexers.empty()) return buffer;
-  const kernel::Indexer& indexer = path.indexers[0];
-  const array::Shape& shape = buffer->data.shape();
-  if (indexer.size() != shape.size()) return nullptr;
-  for (size_t d = 0; d < indexer.size(); ++d) {
-    const kernel::DimIndex& dim = indexer[d];
-    if (dim.is_int || dim.dynamic_start != kernel::kNoValue || dim.start != 0 || dim.stride != 1 ||
-        dim.size != shape[d]) {
-      return nullptr;
-    }
+Array Executor::DataView(const Place& place) {
+  if (place.whole) return place.buffer->data;
+  return place.buffer->data.View(
+      array::Shape(place.shape.begin(), place.shape.begin() + place.rank),
+      std::vector<int64_t>(place.strides.begin(), place.strides.begin() + place.rank),
+      place.offset);
+}
+
+Executor::Window Executor::Resolve(const Instr& instr, const kernel::RefPath& path, bool is_write) {
+  Place place = Locate(instr, path, is_write);
+  Window window{.data = DataView(place), .tracked = place.buffer->tracked};
+  if (window.tracked) {
+    window.initialized = place.buffer->initialized.View(window.data.shape(), window.data.strides(),
+                                                        window.data.offset());
   }
-  return buffer;
+  return window;
 }
 
 namespace {
 
-// True when every element of a (possibly strided) uint8 view is non-zero.
-bool AllSet(const Array& shadow) {
-  const uint8_t* base = reinterpret_cast<const uint8_t*>(shadow.raw());
-  size_t rank = static_cast<size_t>(shadow.rank());
-  if (rank == 0) return *base != 0;
-  const array::Shape& shape = shadow.shape();
-  for (int64_t n : shape) {
-    if (n == 0) return true;
+// Calls row(offset, count, stride) for every row along the last dimension of a box of `rank`
+// dimensions (`shape`, `strides` in elements from `offset`); nothing for an empty box, one row of
+// one element for rank 0. Stops early when `row` returns false.
+template <typename Row>
+bool ForEachRow(size_t rank, const int64_t* shape, const int64_t* strides, int64_t offset,
+                Row&& row) {
+  for (size_t d = 0; d < rank; ++d) {
+    if (shape[d] == 0) return true;
   }
-  const std::vector<int64_t>& st = shadow.strides();
+  if (rank == 0) return row(offset, int64_t{1}, int64_t{1});
   int64_t counter[array::kMaxRank] = {};
   size_t last = rank - 1;
   while (true) {
-    int64_t o = 0;
-    for (size_t d = 0; d < last; ++d) o += counter[d] * st[d];
-    for (int64_t i = 0; i < shape[last]; ++i) {
-      if (base[o + i * st[last]] == 0) return false;
-    }
+    int64_t o = offset;
+    for (size_t d = 0; d < last; ++d) o += counter[d] * strides[d];
+    if (!row(o, shape[last], strides[last])) return false;
     size_t d = last;
     while (d-- > 0) {
       if (++counter[d] < shape[d]) break;
@@ -202,24 +285,107 @@ bool AllSet(const Array& shadow) {
   }
 }
 
-void SetAll(Array& shadow) {
-  if (shadow.IsContiguous()) {
-    std::memset(shadow.data<uint8_t>(), 1, static_cast<size_t>(shadow.size()));
-    return;
+// True when every element of the place's box of its buffer's shadow is non-zero.
+bool AllSet(const Array& shadow, size_t rank, const int64_t* shape, const int64_t* strides,
+            int64_t offset) {
+  const auto* base = reinterpret_cast<const uint8_t*>(shadow.raw()) - shadow.offset();
+  return ForEachRow(rank, shape, strides, offset, [&](int64_t o, int64_t n, int64_t stride) {
+    const uint8_t* p = base + o;
+    if (stride == 1) return std::memchr(p, 0, static_cast<size_t>(n)) == nullptr;
+    for (int64_t i = 0; i < n; ++i) {
+      if (p[i * stride] == 0) return false;
+    }
+    return true;
+  });
+}
+
+// Marks the box as initialised.
+void SetAll(Array& shadow, size_t rank, const int64_t* shape, const int64_t* strides,
+            int64_t offset) {
+  uint8_t* base = reinterpret_cast<uint8_t*>(shadow.raw()) - shadow.offset();
+  ForEachRow(rank, shape, strides, offset, [&](int64_t o, int64_t n, int64_t stride) {
+    uint8_t* p = base + o;
+    if (stride == 1) {
+      std::memset(p, 1, static_cast<size_t>(n));
+    } else {
+      for (int64_t i = 0; i < n; ++i) p[i * stride] = 1;
+    }
+    return true;
+  });
+}
+
+// True when the box is one run of memory in row-major order.
+bool IsDense(size_t rank, const int64_t* shape, const int64_t* strides) {
+  int64_t expected = 1;
+  for (size_t d = rank; d-- > 0;) {
+    if (shape[d] != 1 && strides[d] != expected) return false;
+    expected *= shape[d];
   }
-  shadow.Assign(array::Ones(shadow.shape(), array::DType::kUInt8));
+  return true;
 }
 
 }  // namespace
 
 void Executor::NoteRead(const Instr& instr, kernel::RefId ref, const Window& window) {
   if (context_.uninitialized != nullptr && !context_.uninitialized->seen && window.tracked &&
-      !AllSet(window.initialized)) {
+      !AllSet(window.initialized, window.initialized.shape().size(),
+              window.initialized.shape().data(), window.initialized.strides().data(),
+              window.initialized.offset())) {
     context_.uninitialized->seen = true;
     context_.uninitialized->span = instr.span;
     context_.uninitialized->ref = function_.refs[ref].name;
     context_.uninitialized->grid_point =
         context_.grid_point ? *context_.grid_point : std::vector<int64_t>{};
+  }
+}
+
+void Executor::NoteRead(const Instr& instr, kernel::RefId ref, const Place& place) {
+  if (context_.uninitialized == nullptr || context_.uninitialized->seen || !place.buffer->tracked) {
+    return;
+  }
+  if (AllSet(place.buffer->initialized, place.rank, place.shape.data(), place.strides.data(),
+             place.offset)) {
+    return;
+  }
+  context_.uninitialized->seen = true;
+  context_.uninitialized->span = instr.span;
+  context_.uninitialized->ref = function_.refs[ref].name;
+  context_.uninitialized->grid_point =
+      context_.grid_point ? *context_.grid_point : std::vector<int64_t>{};
+}
+
+void Executor::Load(const Instr& instr) {
+  Place place = Locate(instr, instr.ref, false);
+  if (context_.dma != nullptr && context_.dma->busy()) {
+    context_.dma->CheckAccess(instr, instr.ref.ref,
+                              RegionOf(*context_.refs[instr.ref.ref], DataView(place)), false);
+  }
+  NoteRead(instr, instr.ref.ref, place);
+  // A whole buffer is shared, not copied: DetachViews copies it before the buffer changes.
+  env_[instr.results[0]] = place.whole ? place.buffer->data : Copy(DataView(place));
+}
+
+void Executor::Store(const Instr& instr) {
+  Place place = Locate(instr, instr.ref, true);
+  if (context_.dma != nullptr && context_.dma->busy()) {
+    context_.dma->CheckAccess(instr, instr.ref.ref,
+                              RegionOf(*context_.refs[instr.ref.ref], DataView(place)), true);
+  }
+  DetachViews(instr, place.buffer);
+  const Array& value = env_[instr.operands[0]];
+  Array& data = place.buffer->data;
+  if (IsDense(place.rank, place.shape.data(), place.strides.data()) && value.IsContiguous() &&
+      value.dtype() == data.dtype()) {
+    size_t item = array::ItemSize(value.dtype());
+    // memmove: the value may be the buffer itself (`x_ref[...] = x_ref[...]`).
+    std::memmove(data.raw() + (place.offset - data.offset()) * static_cast<int64_t>(item),
+                 value.raw(), static_cast<size_t>(value.size()) * item);
+  } else {
+    DataView(place).Assign(value);
+  }
+  if (place.buffer->tracked) {
+    SetAll(place.buffer->initialized, place.rank, place.shape.data(), place.strides.data(),
+           place.offset);
   }
 }
 
@@ -282,60 +448,12 @@ void Executor::RunInstr(const Instr& instr) {
         }
         return;
       }
-      case Op::kLoad: {
-        if (RefBuffer* whole = WholeBuffer(instr.ref)) {
-          // `x_ref[...]` of a whole buffer: no view to build.
-          if (context_.dma != nullptr && context_.dma->busy()) {
-            context_.dma->CheckAccess(instr, instr.ref.ref, RegionOf(*whole, whole->data), false);
-          }
-          if (context_.uninitialized != nullptr && !context_.uninitialized->seen &&
-              whole->tracked) {
-            NoteRead(
-                instr, instr.ref.ref,
-                Window{.data = whole->data, .initialized = whole->initialized, .tracked = true});
-          }
-          env_[instr.results[0]] = Copy(whole->data);
-          return;
-        }
-        Window window = Resolve(instr, instr.ref, false);
-        if (context_.dma != nullptr && context_.dma->busy()) {
-          context_.dma->CheckAccess(instr, instr.ref.ref,
-                                    RegionOf(*context_.refs[instr.ref.ref], window.data), false);
-        }
-        NoteRead(instr, instr.ref.ref, window);
-        env_[instr.results[0]] = Copy(window.data);
+      case Op::kLoad:
+        Load(instr);
         return;
-      }
-      case Op::kStore: {
-        const Array& value = env_[instr.operands[0]];
-        if (RefBuffer* whole = WholeBuffer(instr.ref); whole != nullptr && value.IsContiguous() &&
-                                                       value.dtype() == whole->data.dtype() &&
-                                                       value.shape() == whole->data.shape()) {
-          if (context_.dma != nullptr && context_.dma->busy()) {
-            context_.dma->CheckAccess(instr, instr.ref.ref, RegionOf(*whole, whole->data), true);
-          }
-          std::memcpy(whole->data.raw(), value.raw(),
-                      static_cast<size_t>(value.size()) * array::ItemSize(value.dtype()));
-          if (whole->tracked) {
-            std::memset(whole->initialized.raw(), 1, static_cast<size_t>(value.size()));
-          }
-          return;
-        }
-        Window window = Resolve(instr, instr.ref, true);
-        if (context_.dma != nullptr && context_.dma->busy()) {
-          context_.dma->CheckAccess(instr, instr.ref.ref,
-                                    RegionOf(*context_.refs[instr.ref.ref], window.data), true);
-        }
-        if (window.data.IsContiguous() && value.IsContiguous() &&
-            value.dtype() == window.data.dtype()) {
-          std::memcpy(window.data.raw(), value.raw(),
-                      static_cast<size_t>(value.size()) * array::ItemSize(value.dtype()));
-        } else {
-          window.data.Assign(value);
-        }
-        if (window.tracked) SetAll(window.initialized);
+      case Op::kStore:
+        Store(instr);
         return;
-      }
       case Op::kCond: {
         bool taken = env_[instr.operands[0]].GetDouble(0) != 0;
         const kernel::Region& region = instr.regions[taken ? 0 : 1];
@@ -396,7 +514,9 @@ void Executor::RunInstr(const Instr& instr) {
           }
           RunRegion(cond);
           if (env_[cond.yields[0]].GetDouble(0) == 0) break;
-          for (size_t k = 0; k < carries; ++k) env_[body.params[k]] = carry[k];
+          // From the condition's parameters, which DetachViews keeps apart from buffers the
+          // condition wrote (`carry` would still share them).
+          for (size_t k = 0; k < carries; ++k) env_[body.params[k]] = env_[cond.params[k]];
           RunRegion(body);
           for (size_t k = 0; k < carries; ++k) carry[k] = env_[body.yields[k]];
         }
@@ -407,11 +527,24 @@ void Executor::RunInstr(const Instr& instr) {
         return;
       }
       case Op::kDmaStart:
+        DetachViews(instr, context_.refs[instr.copy[1].ref]);
+        RunDmaInstr(instr);
+        return;
       case Op::kDmaWait:
+        DetachViews(instr, nullptr);
+        RunDmaInstr(instr);
+        return;
+      case Op::kRunScoped:
+        for (int64_t ref : instr.attrs) {
+          if (function_.refs[ref].space != kernel::MemorySpace::kSemaphore) {
+            DetachViews(instr, context_.refs[ref]);
+          }
+        }
+        RunDmaInstr(instr);
+        return;
       case Op::kSemaphoreSignal:
       case Op::kSemaphoreWait:
       case Op::kSemaphoreRead:
-      case Op::kRunScoped:
         RunDmaInstr(instr);
         return;
       case Op::kDebugPrint: {

@@ -1,15 +1,18 @@
 // Runs kernel IR on concrete arrays: the body of a kernel once per grid step, an index map once
 // per grid point. Refs are bound to buffers (block buffers in VMEM, SMEM, scratch) owned by the
-// pipeline; loads copy out of them, stores copy in. A per-element "initialised" shadow lets the
-// executor notice reads of poisoned memory.
+// pipeline; loads copy out of them (a load of a whole buffer shares it until something writes
+// the buffer while the value is still live), stores copy in. A per-element "initialised" shadow
+// lets the executor notice reads of poisoned memory.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "array/array.h"
@@ -105,19 +108,39 @@ class Executor {
  private:
   void RunRegion(const kernel::Region& region);
   void RunInstr(const kernel::Instr& instr);
-  // The memory an access reaches (a view of the ref's buffer and of its shadow), checking
-  // dynamic indices against the bounds.
+  // The memory an access reaches, as a box of the ref's buffer (the same box of its shadow),
+  // without building views.
+  struct Place {
+    RefBuffer* buffer = nullptr;
+    size_t rank = 0;
+    int64_t offset = 0;  // elements into the buffer's storage
+    std::array<int64_t, array::kMaxRank> shape{}, strides{};
+    bool whole = false;  // every element of the buffer, in order
+  };
+  // Checks dynamic indices against the bounds.
+  Place Locate(const kernel::Instr& instr, const kernel::RefPath& path, bool is_write);
+  // The memory an access reaches as views of the ref's buffer and of its shadow.
   struct Window {
     array::Array data;
     array::Array initialized;  // only when `tracked`
     bool tracked = false;
   };
   Window Resolve(const kernel::Instr& instr, const kernel::RefPath& path, bool is_write);
-  // The ref's buffer when `path` reaches all of it in order (`x_ref[...]` of a contiguous
-  // buffer), so an access needs no view; else null.
-  RefBuffer* WholeBuffer(const kernel::RefPath& path) const;
+  static array::Array DataView(const Place& place);
   // Records the first read of uninitialised memory (a load, or the source of a DMA).
   void NoteRead(const kernel::Instr& instr, kernel::RefId ref, const Window& window);
+  void NoteRead(const kernel::Instr& instr, kernel::RefId ref, const Place& place);
+  void Load(const kernel::Instr& instr);
+  void Store(const kernel::Instr& instr);
+  // Before `instr` writes `buffer` (every buffer a DMA may land in, when null): the values
+  // still to be read after it that share the buffer's storage (loads of whole buffers, and what
+  // was computed from them without copying) get copies of their own.
+  void DetachViews(const kernel::Instr& instr, const RefBuffer* buffer);
+  // Liveness, for DetachViews: instructions numbered in program order (pre-order, nested regions
+  // inside their instruction); a value is live strictly between def_ and last_use_.
+  void Number(const kernel::Region& region, int depth);
+  void MarkUses(const kernel::Region& region, int depth, std::vector<int32_t>& outer);
+  void Use(kernel::ValueId value, int depth, int32_t at, const std::vector<int32_t>& outer);
   // DMA and semaphore instructions (dma.cpp holds their semantics).
   void RunDmaInstr(const kernel::Instr& instr);
   [[noreturn]] void Fail(const kernel::Instr& instr, EmulationError::Kind kind, std::string message,
@@ -127,6 +150,12 @@ class Executor {
   const kernel::Function& function_;
   ExecContext& context_;
   std::vector<array::Array> env_;
+  std::unordered_map<const kernel::Instr*, int32_t> position_;  // program order
+  std::vector<int32_t> end_;       // per position: the last position inside its instruction
+  std::vector<int32_t> def_;       // per value: where it is set
+  std::vector<int32_t> last_use_;  // per value: the last position that reads it
+  std::vector<int> depth_;         // per value: how deeply its region nests
+  std::vector<kernel::RefId> dma_destinations_;  // refs some DmaStart writes
 };
 
 // A new array of `shape` filled with the poison of its dtype: NaN for floats, the minimum for

@@ -3,8 +3,14 @@
 // and clip, JAX's error messages; plus a few hand-written checks of the fast paths.
 #include "array/elementwise.h"
 
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
 #include <gtest/gtest.h>
 
+#include "array/exp_f32.h"
 #include "unit/array/jax_cases.h"
 
 namespace pz::array::testing {
@@ -124,6 +130,29 @@ TEST(Elementwise, UlpDistanceCountsRepresentableSteps) {
   EXPECT_EQ(UlpDistance(1.0, 1.0078125, DType::kBFloat16), 1);
   EXPECT_EQ(UlpDistance(1.0, 1.0009765625, DType::kFloat16), 1);
   EXPECT_EQ(UlpDistance(-1.0, 1.0, DType::kBFloat16), 2 * 0x3F80);
+}
+
+TEST(ExpF32, IsTheLibraryExpBitForBit) {
+  // A sweep of the lane path's range, its edges, the slow path's inputs (large magnitudes,
+  // results that underflow to subnormals or zero, infinities, NaN) and a ragged tail.
+  std::vector<float> in;
+  for (int i = 0; i < 20000; ++i) in.push_back(-110.0f + 0.011f * static_cast<float>(i));
+  for (float v :
+       {0.0f, -0.0f, 1e-30f, -1e-30f, 88.0f, std::nextafter(88.0f, 0.0f), 88.8f, -88.0f, -103.9f,
+        -150.0f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+        std::numeric_limits<float>::quiet_NaN()}) {
+    in.push_back(v);
+  }
+  std::vector<float> got(in.size());
+  ExpF32(in.data(), got.data(), static_cast<int64_t>(in.size()));
+  for (size_t i = 0; i < in.size(); ++i) {
+    float want = std::exp(in[i]);
+    if (std::isnan(want)) {
+      EXPECT_TRUE(std::isnan(got[i]));
+    } else {
+      EXPECT_EQ(std::memcmp(&want, &got[i], sizeof want), 0) << in[i] << ": " << got[i];
+    }
+  }
 }
 
 }  // namespace

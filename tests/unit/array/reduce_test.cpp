@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "unit/array/jax_cases.h"
 
 namespace pz::array::testing {
@@ -96,6 +98,46 @@ TEST(Reduce, AxisOutOfRangeIsAValueError) {
   Array a = Array::FromDoubles(DType::kFloat32, {2}, {1, 2});
   EXPECT_THROW(Reduce(ReduceOp::kSum, a, std::vector<int>{1}, false), ArrayError);
   EXPECT_THROW(CumSum(a, 3), ArrayError);
+}
+
+// Rows of 16 elements or more take a lane-parallel path; these pin it to the sequential rules.
+TEST(Reduce, ExtremeOfALongRowKeepsTheFirstOfEqualZeros) {
+  std::vector<double> values(40, -1.0);
+  values[5] = -0.0;
+  values[20] = 0.0;
+  Array a = Array::FromDoubles(DType::kFloat32, {40}, values);
+  EXPECT_TRUE(std::signbit(Reduce(ReduceOp::kMax, a, std::nullopt, false).GetDouble(0)));
+  std::swap(values[5], values[20]);
+  Array b = Array::FromDoubles(DType::kFloat32, {40}, values);
+  EXPECT_FALSE(std::signbit(Reduce(ReduceOp::kMax, b, std::nullopt, false).GetDouble(0)));
+  for (double& v : values) v = v == -1.0 ? 3.0 : v;
+  Array c = Array::FromDoubles(DType::kFloat32, {40}, values);
+  EXPECT_FALSE(std::signbit(Reduce(ReduceOp::kMin, c, std::nullopt, false).GetDouble(0)));
+}
+
+TEST(Reduce, ExtremeOfALongRowWithANanIsNan) {
+  std::vector<double> values(33, 2.0);
+  values[31] = std::nan("");
+  Array a = Array::FromDoubles(DType::kFloat32, {33}, values);
+  EXPECT_TRUE(std::isnan(Reduce(ReduceOp::kMax, a, std::nullopt, false).GetDouble(0)));
+  EXPECT_TRUE(std::isnan(Reduce(ReduceOp::kMin, a, std::nullopt, false).GetDouble(0)));
+}
+
+TEST(Reduce, ExtremeOfLongRowsMatchesASequentialScan) {
+  std::vector<double> values;
+  for (int i = 0; i < 7 * 37; ++i) values.push_back(((i * 7919) % 101) * 0.25 - 12.0);
+  Array a = Array::FromDoubles(DType::kFloat32, {7, 37}, values);
+  for (ReduceOp op : {ReduceOp::kMax, ReduceOp::kMin}) {
+    std::vector<double> got = Reduce(op, a, std::vector<int>{1}, false).ToDoubles();
+    for (int r = 0; r < 7; ++r) {
+      double best = values[r * 37];
+      for (int i = 1; i < 37; ++i) {
+        double v = values[r * 37 + i];
+        if (op == ReduceOp::kMax ? v > best : v < best) best = v;
+      }
+      EXPECT_EQ(got[r], best) << "row " << r;
+    }
+  }
 }
 
 }  // namespace

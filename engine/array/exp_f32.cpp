@@ -1,0 +1,114 @@
+// ExpF32 (exp_f32.h): glibc's expf (sysdeps/ieee754/flt-32/e_expf.c, as built with FMA) in AVX2
+// lanes: exp(x) = 2^(k/32) * 2^(r/32) with k = round(x * 32 / ln 2), a table of 2^(i/32) and a
+// cubic in r, all in double precision and rounded to float once. Inputs outside (-88, 88), NaN
+// included, take the library call.
+#include "array/exp_f32.h"
+
+#include <cmath>
+#include <cstring>
+
+#if defined(__x86_64__) && defined(__GLIBC__)
+#include <immintrin.h>
+#define PZ_EXP_F32_LANES 1
+#endif
+
+namespace pz::array {
+
+namespace {
+
+#ifdef PZ_EXP_F32_LANES
+
+double FromBits(uint64_t bits) {
+  double d;
+  std::memcpy(&d, &bits, sizeof d);
+  return d;
+}
+
+// glibc's __exp2f_data: 2^(i/32) less i << 47 (so that adding k << 47 scales by 2^(k/32)).
+constexpr uint64_t kTable[32] = {
+    0x3ff0000000000000, 0x3fefd9b0d3158574, 0x3fefb5586cf9890f, 0x3fef9301d0125b51,
+    0x3fef72b83c7d517b, 0x3fef54873168b9aa, 0x3fef387a6e756238, 0x3fef1e9df51fdee1,
+    0x3fef06fe0a31b715, 0x3feef1a7373aa9cb, 0x3feedea64c123422, 0x3feece086061892d,
+    0x3feebfdad5362a27, 0x3feeb42b569d4f82, 0x3feeab07dd485429, 0x3feea47eb03a5585,
+    0x3feea09e667f3bcd, 0x3fee9f75e8ec5f74, 0x3feea11473eb0187, 0x3feea589994cce13,
+    0x3feeace5422aa0db, 0x3feeb737b0cdc5e5, 0x3feec49182a3f090, 0x3feed503b23e255d,
+    0x3feee89f995ad3ad, 0x3feeff76f2fb5e47, 0x3fef199bdd85529c, 0x3fef3720dcef9069,
+    0x3fef5818dcfba487, 0x3fef7c97337b9b5f, 0x3fefa4afa2a490da, 0x3fefd0765b6e4540};
+constexpr uint64_t kInvLn2N = 0x40471547652b82fe;  // 32 / ln 2
+constexpr uint64_t kShift = 0x4338000000000000;    // 0x1.8p52: adding it rounds to an integer
+constexpr uint64_t kC0 = 0x3ebc6af84b912394;       // the cubic's coefficients, r^3 to r
+constexpr uint64_t kC1 = 0x3f2ebfce50fac4f3;
+constexpr uint64_t kC2 = 0x3f962e42ff0c52d6;
+// Inputs whose bits 20..30 exceed this (|x| >= 88, inf, NaN) take the library's slow path.
+constexpr int kLargeTop = 0x42a;
+
+__attribute__((target("avx2,fma"))) void ExpLanes(const float* in, float* out, int64_t n) {
+  const __m256d inv_ln2n = _mm256_set1_pd(FromBits(kInvLn2N));
+  const __m256d shift = _mm256_set1_pd(FromBits(kShift));
+  const __m256d c0 = _mm256_set1_pd(FromBits(kC0));
+  const __m256d c1 = _mm256_set1_pd(FromBits(kC1));
+  const __m256d c2 = _mm256_set1_pd(FromBits(kC2));
+  const __m256d one = _mm256_set1_pd(1.0);
+  const __m256i index_mask = _mm256_set1_epi64x(31);
+  const __m128i top_mask = _mm_set1_epi32(0x7ff);
+  const __m128i large = _mm_set1_epi32(kLargeTop);
+  const auto* table = reinterpret_cast<const long long*>(kTable);
+  int64_t whole = n - n % 4;
+  for (int64_t i = 0; i < whole; i += 4) {
+    __m128 x = _mm_loadu_ps(in + i);
+    __m128i top = _mm_and_si128(_mm_srli_epi32(_mm_castps_si128(x), 20), top_mask);
+    if (_mm_movemask_epi8(_mm_cmpgt_epi32(top, large)) != 0) {
+      for (int k = 0; k < 4; ++k) out[i + k] = std::exp(in[i + k]);
+      continue;
+    }
+    __m256d xd = _mm256_cvtps_pd(x);
+    __m256d kd = _mm256_fmadd_pd(inv_ln2n, xd, shift);
+    __m256i ki = _mm256_castpd_si256(kd);
+    kd = _mm256_sub_pd(kd, shift);
+    __m256d r = _mm256_fmsub_pd(inv_ln2n, xd, kd);
+    __m256i t = _mm256_i64gather_epi64(table, _mm256_and_si256(ki, index_mask), 8);
+    __m256d s = _mm256_castsi256_pd(_mm256_add_epi64(t, _mm256_slli_epi64(ki, 47)));
+    __m256d z = _mm256_fmadd_pd(r, c0, c1);
+    __m256d r2 = _mm256_mul_pd(r, r);
+    __m256d y = _mm256_fmadd_pd(r, c2, one);
+    y = _mm256_fmadd_pd(z, r2, y);
+    _mm_storeu_ps(out + i, _mm256_cvtpd_ps(_mm256_mul_pd(y, s)));
+  }
+  for (int64_t i = whole; i < n; ++i) out[i] = std::exp(in[i]);
+}
+
+// True when the lanes agree with the library on this machine: the CPU has the instructions
+// and the C library's expf is the algorithm above (checked on a sweep of the fast range and
+// its edges).
+bool LanesMatchLibrary() {
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return false;
+  constexpr int kCount = 4096;
+  float in[kCount], got[kCount];
+  for (int i = 0; i < kCount; ++i) {
+    in[i] = -88.0f + 176.0f * static_cast<float>(i) / kCount + 1e-3f * static_cast<float>(i % 7);
+  }
+  in[0] = 0.0f;
+  in[1] = -0.0f;
+  in[2] = 1e-30f;
+  in[3] = std::nextafter(88.0f, 0.0f);
+  ExpLanes(in, got, kCount);
+  for (int i = 0; i < kCount; ++i) {
+    float want = std::exp(in[i]);
+    if (std::memcmp(&want, &got[i], sizeof want) != 0) return false;
+  }
+  return true;
+}
+
+#endif
+
+}  // namespace
+
+void ExpF32(const float* in, float* out, int64_t n) {
+#ifdef PZ_EXP_F32_LANES
+  static const bool lanes = LanesMatchLibrary();
+  if (lanes) return ExpLanes(in, out, n);
+#endif
+  for (int64_t i = 0; i < n; ++i) out[i] = std::exp(in[i]);
+}
+
+}  // namespace pz::array

@@ -1,0 +1,14 @@
+// exp of float32 arrays, the one transcendental hot in kernels (softmax, flash attention). The
+// values are exactly the C library's expf: on x86-64 with AVX2 and FMA, glibc's expf algorithm
+// (the FMA variant its own dispatch picks on such CPUs) runs four values at a time; elsewhere,
+// or when a check at first use finds the C library computing differently, each value is a call.
+#pragma once
+
+#include <cstdint>
+
+namespace pz::array {
+
+// out[i] = std::exp(in[i]) for i < n, bit for bit (no flushing of subnormal results).
+void ExpF32(const float* in, float* out, int64_t n);
+
+}  // namespace pz::array
