@@ -125,17 +125,6 @@ std::string LegendText(bool color) {
 
 namespace {
 
-// One line of standard input, read unbuffered so a REPL reading the same input keeps the rest;
-// nullopt at the end of input.
-std::optional<std::string> ReadInputLine() {
-  std::string text;
-  char c = 0;
-  ssize_t n = 0;
-  while ((n = read(STDIN_FILENO, &c, 1)) == 1 && c != '\n') text += c;
-  if (n <= 0 && text.empty()) return std::nullopt;
-  return text;
-}
-
 std::optional<int> ParseArgs(const std::vector<std::string>& args, DiagramRequest& request) {
   auto value = [&](size_t& i, const std::string& flag) -> std::optional<std::string> {
     if (i + 1 >= args.size()) {

@@ -81,12 +81,7 @@ class LineReader {
       std::fputs(prompt.c_str(), stdout);
       std::fflush(stdout);
     }
-    std::string text;
-    char c = 0;
-    ssize_t n = 0;
-    while ((n = read(STDIN_FILENO, &c, 1)) == 1 && c != '\n') text += c;
-    if (n <= 0 && text.empty()) return std::nullopt;
-    return text;
+    return ReadInputLine();
   }
 
   bool tty() const { return tty_; }

@@ -2,10 +2,16 @@
 #pragma once
 
 #include <cstdio>
+#include <optional>
+#include <string>
 
 namespace pz::cli {
 
 // True when `stream` is a terminal and the NO_COLOR environment variable is unset or empty.
 bool UseColor(std::FILE* stream);
+
+// One line of standard input without its newline, read byte by byte so that nothing beyond it
+// is buffered away from the next reader; nullopt at the end of input.
+std::optional<std::string> ReadInputLine();
 
 }  // namespace pz::cli
