@@ -33,6 +33,8 @@
 #
 # ![the dense grid of puzzle 5 and the compacted grid: data_next lists the useful kv blocks per row](../../images/attn_splash_compaction.svg)
 #
+# ![step (2, 1) of the solution's compacted grid: the k, v and mask blocks come from the tables (drawn by `pallas-puzzles diagram 3.6 --call 2 --step 2,1`)](../../images/attn_splash_step.svg)
+#
 # ## Scalar prefetch: tables the index maps can read
 #
 # An index map is a function of the grid indices. To look the block index up in `data_next`,

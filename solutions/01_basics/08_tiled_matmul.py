@@ -28,6 +28,8 @@
 #
 # ![output block (i, j) is the sum over k of a-block (i, k) times b-block (k, j)](../../images/basics_matmul.svg)
 #
+# ![the same call, step by step: the a, b and o blocks in VMEM at each grid step (drawn from this puzzle's solution by `pallas-puzzles diagram 1.8 --all-steps`)](../../images/basics_matmul_steps.svg)
+#
 # ## Scratch memory: an accumulator that belongs to you
 #
 # `scratch_shapes=[pltpu.VMEM((bm, bn), jnp.float32)]` gives the kernel one more ref after the

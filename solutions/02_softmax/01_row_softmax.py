@@ -53,6 +53,8 @@
 #
 # ![each grid step turns a block of whole rows into probabilities](../../images/softmax_row_blocks.svg)
 #
+# ![the blocks of x and o in VMEM at each grid step (drawn from this puzzle's solution by `pallas-puzzles diagram 2.1 --all-steps`)](../../images/softmax_row_steps.svg)
+#
 # ## `keepdims`: keeping the reduced axis
 #
 # `jnp.max(x, axis=1)` on a `(bm, N)` block returns shape `(bm,)`. Broadcasting lines shapes

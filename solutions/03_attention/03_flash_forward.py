@@ -24,6 +24,8 @@
 #
 # ![the (i, kv) grid: row i keeps its query block and scratch while the key/value blocks stream](../../images/attn_flash_grid.svg)
 #
+# ![grid step (2, 1) of the solution: query block 2 stays while key/value block 1 streams through (drawn by `pallas-puzzles diagram 3.3 --step 2,1`)](../../images/attn_flash_step.svg)
+#
 # ## Scratch is shared by all rows
 #
 # There is one set of scratch buffers for the whole grid, not one per query block. When the

@@ -29,6 +29,8 @@
 # - **The accumulator needs no extra care.** It is zeroed at `k == 0`, which happens at the start
 #   of every step `t`, shared tile or not.
 #
+# ![the solution's grid step by step: output tile 2 is visited twice, once per group it holds (drawn by `pallas-puzzles diagram 4.6 --all-steps`)](../../images/gmm_ragged_steps.svg)
+#
 # ## Why the `n` axis is outermost
 #
 # The two visits of tile 2 have to be consecutive grid steps for the read-modify-write to work:
