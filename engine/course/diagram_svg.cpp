@@ -134,12 +134,11 @@ void GridCells(Canvas& canvas, int x, int y, int cell, const tpu::CallRecord& ca
 
 // The colour key: the current grid step and the roles that occur in `pics`, in a fixed order.
 void Legend(Canvas& canvas, int x, int y, const std::vector<StepPicture>& pics) {
-  const std::pair<BlockRole, const char*> entries[] = {
-      {BlockRole::kInput, "input block in VMEM"},
-      {BlockRole::kOutput, "output block in VMEM"},
-      {BlockRole::kScratch, "scratch"},
-      {BlockRole::kSkipped, "not resident"},
-      {BlockRole::kError, "error"}};
+  const std::pair<BlockRole, const char*> entries[] = {{BlockRole::kInput, "input block in VMEM"},
+                                                       {BlockRole::kOutput, "output block in VMEM"},
+                                                       {BlockRole::kScratch, "scratch"},
+                                                       {BlockRole::kSkipped, "not resident"},
+                                                       {BlockRole::kError, "error"}};
   auto swatch = [&](Colors colors, const char* label) {
     canvas.Rect(x, y - 10, 12, 12, colors);
     canvas.Text(x + 17, y, label, 11);

@@ -102,7 +102,7 @@ class DmaEngine {
     SourceSpan span;
     std::vector<int64_t> point;
     int64_t accesses_at_start = 0;  // vector_accesses_ when the copy started
-    int64_t step = 0;  // linearised `point`
+    int64_t step = 0;               // linearised `point`
   };
   // Where a semaphore was last changed, for messages.
   struct SemaphoreState {
