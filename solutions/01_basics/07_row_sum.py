@@ -20,6 +20,8 @@
 #
 # ![row block i is summed over the steps k = 0..3; the output block stays in VMEM meanwhile](../../images/basics_rowsum.svg)
 #
+# ![the solution step by step: the output block stays put while the k steps stream the row block's pieces (drawn by `pallas-puzzles diagram 1.7 --all-steps`)](../../images/basics_rowsum_steps.svg)
+#
 # ## What the pipeline does with a revisited output block
 #
 # On a TPU the output buffer is **copied back to HBM only when the output block index

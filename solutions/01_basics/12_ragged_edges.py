@@ -22,6 +22,8 @@
 #
 # ![the last block along K sticks out of the array; its extra columns hold garbage](../../images/basics_ragged.svg)
 #
+# ![the solution's grid step by step; the last block along each axis reaches past the array, though every cell is drawn the same size (drawn by `pallas-puzzles diagram 1.12 --all-steps`)](../../images/basics_ragged_steps.svg)
+#
 # ## Which edges need a mask?
 #
 # Think about where garbage can flow in a matmul `o = a @ b`:

@@ -46,6 +46,8 @@
 #
 # ![token blocks by vocabulary tiles: h stays, w streams, the logits tile lives only in VMEM](../../images/softmax_cross_entropy_grid.svg)
 #
+# ![the solution step by step: h stays for a token block while the w tiles stream (drawn by `pallas-puzzles diagram 2.5 --all-steps`)](../../images/softmax_cross_entropy_steps.svg)
+#
 # ## Picking the correct token's logit
 #
 # The label `y[t]` falls in exactly one vocabulary tile. The kernel knows the global vocabulary

@@ -51,6 +51,8 @@
 #
 # ![the grouped matmul grid: the metadata picks the lhs row tile and the expert's weights](../../images/gmm_grid.svg)
 #
+# ![the solution's grid step by step (drawn by `pallas-puzzles diagram 4.5 --all-steps`)](../../images/gmm_equal_steps.svg)
+#
 # Now look at what is left for the kernel body. At each step it sees one `(bm, bk)` tile of rows
 # and one `(bk, bn)` tile of the right expert's weights: it does not know or care which group it
 # works for. **It is the tiled matmul of chapter 01 (puzzle 8), unchanged**: zero the float32
