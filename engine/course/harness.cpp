@@ -47,6 +47,15 @@ void CheckLeaves(Interpreter& interp, const Value& value, std::vector<Value>& le
   }
 }
 
+// Prints a check's text and records its outcome; the check's return value.
+Value Report(Interpreter& interp, HarnessState& state, CheckOutcome outcome,
+             const std::string& text) {
+  interp.Print(text);
+  bool passed = outcome.passed;
+  state.checks.push_back(std::move(outcome));
+  return Value::Bool(passed);
+}
+
 // One leaf of `actual` against the matching leaf of `expected`.
 LeafReport CompareValues(Interpreter& interp, const Value& actual, const Value& expected,
                          std::optional<double> atol, std::optional<double> rtol) {
@@ -122,9 +131,7 @@ Value Check(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
   }
   std::string text = fmt::format("{} {}: {}\n", passed ? "PASSED" : "FAILED", title, summary);
   for (const std::string& line : lines) text += line + "\n";
-  interp.Print(text);
-  state.checks.push_back({.name = title, .passed = passed, .span = span});
-  return Value::Bool(passed);
+  return Report(interp, state, {.name = title, .passed = passed, .span = span}, text);
 }
 
 // "12.3 K"-style counts and "96.0 KiB"-style byte sizes for the work table.
@@ -252,9 +259,7 @@ Value CheckSaves(Interpreter& interp, eval::CallArgs& args, HarnessState& state)
                 : "  the baseline's work still happens; leave the steps or copies out (index maps "
                   "that repeat the previous block index copy nothing)\n";
   }
-  interp.Print(text);
-  state.checks.push_back({.name = title, .passed = passed, .span = span});
-  return Value::Bool(passed);
+  return Report(interp, state, {.name = title, .passed = passed, .span = span}, text);
 }
 
 // `check_overlap(result, *, at_least, name=None)`: a check that at least the fraction
@@ -287,9 +292,7 @@ Value CheckOverlap(Interpreter& interp, eval::CallArgs& args, HarnessState& stat
         "next block before computing on the current one (double buffering), and wait for it "
         "only when its data is needed\n";
   }
-  interp.Print(text);
-  state.checks.push_back({.name = title, .passed = passed, .span = span});
-  return Value::Bool(passed);
+  return Report(interp, state, {.name = title, .passed = passed, .span = span}, text);
 }
 }  // namespace
 

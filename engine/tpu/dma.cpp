@@ -220,29 +220,24 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
           "wait for the DMA of {} (`.wait()`) before starting this one, or use another buffer",
           Where(other))};
     };
-    if (Overlaps(copy.dst.region, other.dst.region)) {
+    // "<head>this DMA ... (grid step s) <verb> <view> <link> the DMA ... is still <tail>"
+    auto conflict = [&](std::string_view head, std::string_view verb, const DmaEndpoint& end,
+                        std::string_view link, std::string_view tail) {
       Fail(instr.span,
-           fmt::format("two DMAs in flight write overlapping memory: this DMA {} (grid step {}) "
-                       "writes {} where the DMA {} started at {} is still writing",
-                       Describe(copy), Step(), ViewName(copy.dst.ref, copy.dst.region),
-                       Describe(other), Where(other)),
+           fmt::format("{}this DMA {} (grid step {}) {} {} {} the DMA {} started at {} is still {}",
+                       head, Describe(copy), Step(), verb, ViewName(end.ref, end.region), link,
+                       Describe(other), Where(other), tail),
            hint(), {StartedHere(other)});
+    };
+    if (Overlaps(copy.dst.region, other.dst.region)) {
+      conflict("two DMAs in flight write overlapping memory: ", "writes", copy.dst, "where",
+               "writing");
     }
     if (Overlaps(copy.src.region, other.dst.region)) {
-      Fail(instr.span,
-           fmt::format("DMA race: this DMA {} (grid step {}) reads {} while the DMA {} started "
-                       "at {} is still writing it",
-                       Describe(copy), Step(), ViewName(copy.src.ref, copy.src.region),
-                       Describe(other), Where(other)),
-           hint(), {StartedHere(other)});
+      conflict("DMA race: ", "reads", copy.src, "while", "writing it");
     }
     if (Overlaps(copy.dst.region, other.src.region)) {
-      Fail(instr.span,
-           fmt::format("DMA race: this DMA {} (grid step {}) writes {} while the DMA {} started "
-                       "at {} is still reading it",
-                       Describe(copy), Step(), ViewName(copy.dst.ref, copy.dst.region),
-                       Describe(other), Where(other)),
-           hint(), {StartedHere(other)});
+      conflict("DMA race: ", "writes", copy.dst, "while", "reading it");
     }
   }
   if (inflight_.size() >= kMaxInFlight) {
