@@ -1,8 +1,6 @@
 // Reductions (reduce.h). The operand is first laid out as a contiguous [kept, reduced] matrix
 // (no copy when the reduced axes are already trailing), then each row is reduced by a template
-// kernel. Float rows of up to 32 elements are summed sequentially in float32, XLA's CPU order bit
-// for bit; longer rows accumulate in double in 8 lanes and round once, which lands within a few
-// ulp of XLA's vectorised order (whose exact shape we did not pin down).
+// kernel. Float sums and products follow JAX's CPU order (reduce_order.h).
 #include "array/reduce.h"
 
 #include <fmt/format.h>
@@ -18,6 +16,7 @@
 
 #include "array/element.h"
 #include "array/elementwise.h"
+#include "array/reduce_order.h"
 
 namespace pz::array {
 
@@ -56,6 +55,11 @@ struct Layout {
   int64_t cols = 0;
   Shape out_shape;
   bool columns = false;
+  // The reduced dimensions longer than 1, outermost first (XLA's windows run along these).
+  std::vector<int64_t> reduced_dims;
+  // The elements YNNPACK sums as one contiguous run: the product of the trailing reduced
+  // dimensions (extent-1 dimensions skipped); 0 when the last dimension longer than 1 is kept.
+  int64_t k1 = 0;
 };
 
 std::vector<int> AllAxes(int rank) {
@@ -86,6 +90,18 @@ Layout MakeLayout(const Array& a, const std::vector<int>& axes, bool keepdims, b
       strides.push_back(a.strides()[i]);
       (pass == 0 ? layout.rows : layout.cols) *= a.shape()[i];
     }
+  }
+  for (size_t i = 0; i < reduced.size(); ++i) {
+    if (reduced[i] && a.shape()[i] != 1) layout.reduced_dims.push_back(a.shape()[i]);
+  }
+  layout.k1 = 1;
+  for (size_t i = reduced.size(); i-- > 0;) {
+    if (a.shape()[i] == 1) continue;
+    if (!reduced[i]) {
+      if (layout.k1 == 1) layout.k1 = 0;
+      break;
+    }
+    layout.k1 *= a.shape()[i];
   }
   for (size_t i = 0; i < reduced.size(); ++i) {
     if (!reduced[i]) {
@@ -122,82 +138,63 @@ void ReduceRows(const Layout& layout, Array& out, RowFn row_fn) {
   }
 }
 
-// Rows up to this length are reduced sequentially in float32, as XLA on CPU does (bit for bit).
-constexpr int64_t kSequentialRow = 32;
-
-// Sum (or product) of one row: sequential in float32 for short rows; otherwise in double with 8
-// lanes so the loop vectorises, rounded once (within a few ulp of XLA's tree order).
-template <DType D, bool kProduct>
-double FloatRow(const StorageOf<D>* x, int64_t n) {
-  if (n <= kSequentialRow) {
-    float acc = kProduct ? 1.0f : 0.0f;
-    for (int64_t i = 0; i < n; ++i) {
-      float v = Element<D>::Load(x[i]);
-      acc = kProduct ? acc * v : acc + v;
-    }
-    return acc;
-  }
-  constexpr int kLanes = 8;
-  double lanes[kLanes];
-  std::fill(lanes, lanes + kLanes, kProduct ? 1.0 : 0.0);
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    for (int k = 0; k < kLanes; ++k) {
-      double v = Element<D>::Load(x[i + k]);
-      lanes[k] = kProduct ? lanes[k] * v : lanes[k] + v;
-    }
-  }
-  for (; i < n; ++i) {
-    double v = Element<D>::Load(x[i]);
-    lanes[0] = kProduct ? lanes[0] * v : lanes[0] + v;
-  }
-  double total = kProduct ? 1.0 : 0.0;
-  for (double lane : lanes) total = kProduct ? total * lane : total + lane;
-  return total;
-}
-
-// Sums (products) of the columns of a cols x rows matrix: the same per-output order as the row
-// kernels (sequential in float32 up to kSequentialRow, else in double), vectorised across rows.
-template <DType D, typename Acc>
-void ColumnKernel(bool product, const Layout& layout, Array& out) {
-  const auto* x = layout.data.template data<StorageOf<D>>();
-  auto* o = out.data<StorageOf<D>>();
-  std::vector<Acc> acc(static_cast<size_t>(layout.rows), product ? Acc{1} : Acc{0});
-  for (int64_t r = 0; r < layout.cols; ++r) {
-    const auto* row = x + r * layout.rows;
-    for (int64_t k = 0; k < layout.rows; ++k) {
-      auto v = static_cast<Acc>(Element<D>::Load(row[k]));
-      acc[static_cast<size_t>(k)] =
-          product ? acc[static_cast<size_t>(k)] * v : acc[static_cast<size_t>(k)] + v;
-    }
-  }
-  for (int64_t k = 0; k < layout.rows; ++k) {
-    Acc total = acc[static_cast<size_t>(k)];
-    if constexpr (std::is_floating_point_v<Acc>) {
-      o[k] = Element<D>::Store(static_cast<float>(total));
-    } else {
-      o[k] = Element<D>::Store(static_cast<int64_t>(total));
-    }
-  }
-}
-
+// Sums (products) of integers wrap like the dtype; of floats, in JAX's CPU order
+// (reduce_order.h), accumulated in float32 and rounded once to the dtype.
 template <DType D>
 void SumOrProd(bool product, const Layout& layout, Array& out) {
   using C = ComputeOf<D>;
-  if (layout.columns) {
-    if constexpr (std::is_same_v<C, float>) {
-      if (layout.cols <= kSequentialRow) return ColumnKernel<D, float>(product, layout, out);
-      return ColumnKernel<D, double>(product, layout, out);
-    } else if constexpr (std::is_same_v<C, int64_t>) {
-      return ColumnKernel<D, uint64_t>(product, layout, out);
-    }
-  }
   if constexpr (std::is_same_v<C, float>) {
-    auto fn = product ? FloatRow<D, true> : FloatRow<D, false>;
-    ReduceRows<D, D>(layout, out, [&](const StorageOf<D>* x, int64_t n) {
-      return static_cast<float>(fn(x, n));
-    });
+    Array f32 = D == DType::kFloat32 ? layout.data : layout.data.AsType(DType::kFloat32);
+    const float* x = f32.data<float>();
+    std::vector<float> sums(static_cast<size_t>(layout.rows), 0.0f);
+    bool rows_of_k1 = layout.k1 > 0 && (!layout.columns || layout.rows == 1);
+    if (product || !SumUsesYnnpack(layout.rows * layout.cols)) {
+      for (int64_t k = 0; k < layout.rows; ++k) {
+        sums[static_cast<size_t>(k)] =
+            layout.columns ? XlaTreeReduce(x + k, layout.rows, layout.reduced_dims, product)
+                           : XlaTreeReduce(x + k * layout.cols, 1, layout.reduced_dims, product);
+      }
+    } else if (rows_of_k1) {
+      for (int64_t k = 0; k < layout.rows; ++k) {
+        const float* row = x + k * layout.cols;
+        float total = 0.0f;
+        for (int64_t s = 0; s < layout.cols; s += layout.k1) total += YnnRowSum(row + s, layout.k1);
+        sums[static_cast<size_t>(k)] = total;
+      }
+    } else {
+      // The first reduced dimension is summed down columns; the others are loops around it.
+      int64_t first = layout.reduced_dims.empty() ? 1 : layout.reduced_dims[0];
+      int64_t rest = first == 0 ? 0 : layout.cols / first;
+      for (int64_t t = 0; t < rest; ++t) {
+        if (layout.columns) {
+          YnnColumnSums(x + t * layout.rows, first, rest * layout.rows, layout.rows, sums.data());
+        } else {
+          for (int64_t k = 0; k < layout.rows; ++k) {
+            YnnColumnSums(x + k * layout.cols + t, first, rest, 1, &sums[static_cast<size_t>(k)]);
+          }
+        }
+      }
+    }
+    auto* o = out.data<StorageOf<D>>();
+    for (int64_t k = 0; k < layout.rows; ++k)
+      o[k] = Element<D>::Store(sums[static_cast<size_t>(k)]);
   } else if constexpr (std::is_same_v<C, int64_t>) {
+    if (layout.columns) {
+      const auto* x = layout.data.template data<StorageOf<D>>();
+      auto* o = out.data<StorageOf<D>>();
+      std::vector<uint64_t> acc(static_cast<size_t>(layout.rows), product ? 1 : 0);
+      for (int64_t r = 0; r < layout.cols; ++r) {
+        for (int64_t k = 0; k < layout.rows; ++k) {
+          auto v = static_cast<uint64_t>(Element<D>::Load(x[r * layout.rows + k]));
+          auto& a = acc[static_cast<size_t>(k)];
+          a = product ? a * v : a + v;
+        }
+      }
+      for (int64_t k = 0; k < layout.rows; ++k) {
+        o[k] = Element<D>::Store(static_cast<int64_t>(acc[static_cast<size_t>(k)]));
+      }
+      return;
+    }
     ReduceRows<D, D>(layout, out, [&](const StorageOf<D>* x, int64_t n) {
       uint64_t acc = product ? 1 : 0;
       for (int64_t i = 0; i < n; ++i) {

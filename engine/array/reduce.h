@@ -1,7 +1,7 @@
 // Reductions (jnp.sum/prod/max/min/mean/any/all/argmax/argmin), logsumexp, softmax and cumsum,
 // with JAX's result dtypes (sum of int8 is int32, of uint8 uint32, of bf16 bf16 accumulated in
-// float32) and error messages. Short float sums follow XLA's CPU order exactly, long ones within a
-// few ulp (see reduce.cpp); cumsum reproduces XLA's blocked scan bit for bit.
+// float32) and error messages. Float sums and products add in JAX's CPU order (reduce_order.h);
+// cumsum reproduces XLA's blocked scan bit for bit.
 #pragma once
 
 #include <optional>

@@ -340,22 +340,22 @@ for op in REDUCE:
     reduce_case(f"{op}_nan_first", op, Operand("float32", [1.0, float("nan"), 5.0, float("nan")]),
                 None, False)
     reduce_case(f"{op}_ties_first", op, Operand("int32", [3, 9, 9, -1, -1]), None, False)
-# Rows longer than 32: XLA's vectorised order, matched within a few ulp (data kept away from
-# cancellation so that ulp of the result is a fair yardstick).
+# Rows longer than 32: XLA's tree of 32-wide windows, bit for bit (see also
+# gen_reduce_order_expected.py for the larger sums).
 for n in (33, 1000):
   reduce_case(f"kSum_float32_random_{n}", "kSum",
-              Operand("float32", rng.standard_normal(n) + 1.0), None, False, 4)
+              Operand("float32", rng.standard_normal(n) + 1.0), None, False)
 reduce_case("kSum_bfloat16_random_1024", "kSum",
-            Operand("bfloat16", rng.standard_normal(1024) + 1.0), None, False, 1)
+            Operand("bfloat16", rng.standard_normal(1024) + 1.0), None, False)
 reduce_case("kMean_bfloat16_rows", "kMean",
-            Operand("bfloat16", rng.standard_normal(512) + 1.0, (4, 128)), [1], False, 1)
+            Operand("bfloat16", rng.standard_normal(512) + 1.0, (4, 128)), [1], False)
 reduce_case("kProd_float32_rows_of_32", "kProd",
             Operand("float32", rng.uniform(0.5, 1.5, 64), (2, 32)), [1], False)
 # Leading axes are reduced column-wise without a transposing copy; same order per output.
 reduce_case("kSum_float32_leading_short", "kSum",
             Operand("float32", rng.standard_normal(35) * 3, (5, 7)), [0], False)
 reduce_case("kSum_float32_leading_long", "kSum",
-            Operand("float32", rng.standard_normal(120) + 1.0, (40, 3)), [0], False, 4)
+            Operand("float32", rng.standard_normal(120) + 1.0, (40, 3)), [0], False)
 reduce_case("kProd_float32_leading_two", "kProd",
             Operand("float32", rng.uniform(0.5, 1.5, 24), (2, 3, 4)), [0, 1], True)
 reduce_case("kMean_bfloat16_leading", "kMean",

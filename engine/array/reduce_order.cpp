@@ -1,0 +1,174 @@
+// JAX's CPU summation orders (reduce_order.h).
+#include "array/reduce_order.h"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+namespace pz::array {
+
+namespace {
+
+constexpr int64_t kWindow = 32;            // XLA's reduce-window size on CPU
+constexpr int64_t kYnnMinElements = 4096;  // below this XLA keeps the reduction for itself
+constexpr int64_t kLanes = 16;
+constexpr int64_t kTileRows = 64;
+
+float Combine(bool product, float acc, float v) { return product ? acc * v : acc + v; }
+
+// One row-major fold over `dims` of x[i * stride], from the identity.
+float Fold(const float* x, int64_t stride, int64_t count, bool product) {
+  float acc = product ? 1.0f : 0.0f;
+  for (int64_t i = 0; i < count; ++i) acc = Combine(product, acc, x[i * stride]);
+  return acc;
+}
+
+// One reduce-window level: windows of min(d, 32) along every dimension, "same" padding.
+std::vector<float> WindowLevel(const float* x, int64_t stride, std::vector<int64_t>& dims,
+                               bool product) {
+  size_t rank = dims.size();
+  std::vector<int64_t> window(rank), outs(rank), low(rank), in_strides(rank, 1);
+  int64_t out_count = 1;
+  for (size_t i = 0; i < rank; ++i) {
+    window[i] = std::min(dims[i], kWindow);
+    outs[i] = (dims[i] + window[i] - 1) / window[i];
+    low[i] = (outs[i] * window[i] - dims[i]) / 2;
+    out_count *= outs[i];
+  }
+  for (size_t i = rank; i-- > 1;) in_strides[i - 1] = in_strides[i] * dims[i];
+  std::vector<float> result(static_cast<size_t>(out_count));
+  std::vector<int64_t> o(rank, 0), k(rank, 0);
+  for (int64_t w = 0; w < out_count; ++w) {
+    float acc = product ? 1.0f : 0.0f;
+    std::fill(k.begin(), k.end(), 0);
+    while (true) {
+      int64_t flat = 0;
+      bool inside = true;
+      for (size_t i = 0; i < rank && inside; ++i) {
+        int64_t at = o[i] * window[i] + k[i] - low[i];
+        inside = at >= 0 && at < dims[i];
+        flat += at * in_strides[i];
+      }
+      if (inside) acc = Combine(product, acc, x[flat * stride]);
+      size_t i = rank;
+      while (i > 0 && ++k[i - 1] == window[i - 1]) k[--i] = 0;
+      if (i == 0) break;
+    }
+    result[static_cast<size_t>(w)] = acc;
+    size_t i = rank;
+    while (i > 0 && ++o[i - 1] == outs[i - 1]) o[--i] = 0;
+  }
+  dims = outs;
+  return result;
+}
+
+using Lanes = std::array<float, kLanes>;
+
+// total += x with Kahan's compensation (as YNNPACK adds whole tiles into a lane's total).
+inline void KahanStep(float x, float& total, float& error) {
+  float y = x - error;
+  float t = total + y;
+  error = (t - total) - y;
+  total = t;
+}
+
+// The lanes of YNNPACK's tile order over `rows` rows of `width` floats (row r at row(r)),
+// accumulated into `total`: blocks of 4 rows, blocks of 16 rows, tiles of 64 rows, and the
+// tiles added with Kahan's compensation.
+// `zero` is an accumulator of zeros of the right width.
+template <typename Acc, typename RowFn>
+void TileOrder(int64_t rows, RowFn row, const Acc& zero, Acc& total) {
+  auto add_rows = [&](Acc& acc, int64_t first, int64_t count) {
+    Acc local = zero;
+    for (int64_t r = first; r < first + count; ++r) local.Add(row(r));
+    acc.Add(local);
+  };
+  Acc error = zero;  // Kahan's running compensation, per lane
+  for (int64_t tile = 0; tile < rows; tile += kTileRows) {
+    int64_t count = std::min(kTileRows, rows - tile);
+    Acc acc = zero;
+    int64_t s = 0;
+    for (; count - s >= 16; s += 16) {
+      Acc block = zero;
+      for (int64_t q = 0; q < 16; q += 4) add_rows(block, tile + s + q, 4);
+      acc.Add(block);
+    }
+    for (; count - s >= 4; s += 4) add_rows(acc, tile + s, 4);
+    if (s < count) add_rows(acc, tile + s, count - s);
+    total.KahanAdd(acc, error);
+  }
+}
+
+struct LaneAcc {
+  Lanes v{};
+  void Add(const float* x) {
+    for (int64_t i = 0; i < kLanes; ++i) v[static_cast<size_t>(i)] += x[i];
+  }
+  void Add(const LaneAcc& o) { Add(o.v.data()); }
+  void KahanAdd(const LaneAcc& o, LaneAcc& error) {
+    for (size_t i = 0; i < v.size(); ++i) KahanStep(o.v[i], v[i], error.v[i]);
+  }
+};
+
+// Accumulators for a run of up to kColumnChunk columns.
+constexpr int64_t kColumnChunk = 256;
+struct ColumnAcc {
+  int64_t width = 0;
+  std::array<float, kColumnChunk> v{};
+  void Add(const float* x) {
+    for (int64_t i = 0; i < width; ++i) v[static_cast<size_t>(i)] += x[i];
+  }
+  void Add(const ColumnAcc& o) { Add(o.v.data()); }
+  void KahanAdd(const ColumnAcc& o, ColumnAcc& error) {
+    for (size_t i = 0; i < static_cast<size_t>(width); ++i) KahanStep(o.v[i], v[i], error.v[i]);
+  }
+};
+
+}  // namespace
+
+float XlaTreeReduce(const float* x, int64_t stride, std::span<const int64_t> dims, bool product) {
+  std::vector<int64_t> shape(dims.begin(), dims.end());
+  auto count = [&] {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+  };
+  auto short_enough = [&] {
+    return std::all_of(shape.begin(), shape.end(), [](int64_t d) { return d <= kWindow; });
+  };
+  if (short_enough()) return Fold(x, stride, count(), product);
+  std::vector<float> level = WindowLevel(x, stride, shape, product);
+  while (!short_enough()) level = WindowLevel(level.data(), 1, shape, product);
+  return Fold(level.data(), 1, count(), product);
+}
+
+bool SumUsesYnnpack(int64_t elements) { return elements >= kYnnMinElements; }
+
+float YnnRowSum(const float* x, int64_t k1) {
+  int64_t rows = (k1 + kLanes - 1) / kLanes;
+  Lanes tail{};
+  int64_t whole = k1 / kLanes;
+  std::copy(x + whole * kLanes, x + k1, tail.begin());
+  LaneAcc total;
+  TileOrder(
+      rows, [&](int64_t r) { return r < whole ? x + r * kLanes : tail.data(); }, LaneAcc{}, total);
+  for (int64_t half = kLanes / 2; half >= 1; half /= 2) {
+    for (int64_t i = 0; i < half; ++i) {
+      total.v[static_cast<size_t>(i)] += total.v[static_cast<size_t>(i + half)];
+    }
+  }
+  return 0.0f + total.v[0];
+}
+
+void YnnColumnSums(const float* x, int64_t count, int64_t stride, int64_t width, float* out) {
+  for (int64_t first = 0; first < width; first += kColumnChunk) {
+    ColumnAcc zero;
+    zero.width = std::min(kColumnChunk, width - first);
+    ColumnAcc total = zero;
+    TileOrder(
+        count, [&](int64_t r) { return x + r * stride + first; }, zero, total);
+    for (int64_t j = 0; j < zero.width; ++j) out[first + j] += total.v[static_cast<size_t>(j)];
+  }
+}
+
+}  // namespace pz::array
