@@ -136,7 +136,7 @@ float XlaTreeReduce(const float* x, int64_t stride, std::span<const int64_t> dim
   auto short_enough = [&] {
     return std::all_of(shape.begin(), shape.end(), [](int64_t d) { return d <= kWindow; });
   };
-  if (short_enough()) return Fold(x, stride, count(), product);
+  if (short_enough() || count() == 0) return Fold(x, stride, count(), product);
   std::vector<float> level = WindowLevel(x, stride, shape, product);
   while (!short_enough()) level = WindowLevel(level.data(), 1, shape, product);
   return Fold(level.data(), 1, count(), product);

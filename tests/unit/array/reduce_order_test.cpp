@@ -78,6 +78,15 @@ TEST(ReduceOrder, XlaWindowsPadTheSmallerHalfInFront) {
   EXPECT_EQ(XlaTreeReduce(x.data(), 1, dims, false), 16777216.0f + 16.0f);
 }
 
+TEST(ReduceOrder, EmptyReductionsGiveTheIdentity) {
+  std::vector<int64_t> dims{0, 100};
+  EXPECT_EQ(XlaTreeReduce(nullptr, 1, dims, false), 0.0f);
+  EXPECT_EQ(XlaTreeReduce(nullptr, 1, dims, true), 1.0f);
+  Array empty = Array::Zeros(DType::kFloat32, {0, 100});
+  EXPECT_EQ(Reduce(ReduceOp::kSum, empty, std::nullopt, false).GetDouble(0), 0.0);
+  EXPECT_EQ(Reduce(ReduceOp::kProd, empty, std::vector<int>{0}, false).size(), 100);
+}
+
 TEST(ReduceOrder, YnnpackRowsAddLaneByHalves) {
   // Lane 8 meets lane 0 before lanes 4 and 12 (already summed) do.
   std::vector<float> x(16, 0.0f);
