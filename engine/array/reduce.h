@@ -30,4 +30,7 @@ Array CumSum(const Array& a, std::optional<int> axis);
 // jax.nn.softmax over `axes`: exp(a - max) / sum(exp(a - max)).
 Array Softmax(const Array& a, std::optional<std::vector<int>> axes);
 
+// jax.nn.log_softmax over `axes`: (a - max) - log(sum(exp(a - max))).
+Array LogSoftmax(const Array& a, std::optional<std::vector<int>> axes);
+
 }  // namespace pz::array

@@ -1,6 +1,6 @@
-// LogSumExp, Softmax and CumSum (reduce.h): the reductions JAX builds from simpler ops. CumSum
-// reproduces XLA's CPU rewrite of the cumulative reduce-window: sequential sums within blocks of
-// 16, the block totals scanned recursively the same way, then added to each block.
+// LogSumExp, Softmax, LogSoftmax and CumSum (reduce.h): the reductions JAX builds from simpler ops.
+// CumSum reproduces XLA's CPU rewrite of the cumulative reduce-window: sequential sums within
+// blocks of 16, the block totals scanned recursively the same way, then added to each block.
 #include <fmt/format.h>
 
 #include <memory>
@@ -79,6 +79,13 @@ Array Softmax(const Array& a, std::optional<std::vector<int>> axes) {
   Array unnormalized =
       Unary(UnaryOp::kExp, Binary(BinaryOp::kSub, x, Reduce(ReduceOp::kMax, x, axes, true)));
   return Binary(BinaryOp::kDiv, unnormalized, Reduce(ReduceOp::kSum, unnormalized, axes, true));
+}
+
+Array LogSoftmax(const Array& a, std::optional<std::vector<int>> axes) {
+  Array x = ToInexact(a);
+  Array shifted = Binary(BinaryOp::kSub, x, Reduce(ReduceOp::kMax, x, axes, true));
+  Array total = Reduce(ReduceOp::kSum, Unary(UnaryOp::kExp, shifted), axes, true);
+  return Binary(BinaryOp::kSub, shifted, Unary(UnaryOp::kLog, total));
 }
 
 Array CumSum(const Array& a, std::optional<int> axis) {

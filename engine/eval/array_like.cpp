@@ -3,6 +3,7 @@
 // `np.sum([1, 2])` is fine). Without it a program would pass here and fail in a notebook.
 #include <fmt/format.h>
 
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -15,26 +16,11 @@ using Names = std::set<std::string_view>;
 
 // Functions whose first argument is not an array (shapes, dtypes, sequences of values to
 // convert, or arguments JAX accepts as sequences).
-const Names kNoArrayArgument = {"arange",
-                                "array",
-                                "asarray",
-                                "array_equal",
-                                "broadcasted_iota",
-                                "convert_element_type",
-                                "dtype",
-                                "empty",
-                                "eye",
-                                "identity",
-                                "iota",
-                                "linspace",
-                                "ndim",
-                                "one_hot",
-                                "ones",
-                                "shape",
-                                "size",
-                                "zeros",
-                                "result_type",
-                                "promote_types"};
+const Names kNoArrayArgument = {
+    "arange",   "array", "asarray",     "array_equal",  "broadcasted_iota",
+    "dtype",    "empty", "eye",         "identity",     "iota",
+    "linspace", "ndim",  "one_hot",     "ones",         "shape",
+    "size",     "zeros", "result_type", "promote_types"};
 // jax.numpy / jax.nn functions taking two arrays first (binary ufuncs, products, comparisons).
 const Names kTwoArrays = {
     "add",          "subtract",    "multiply",      "divide",      "true_divide",
@@ -56,6 +42,18 @@ const Names kThreeArrays = {"where", "clip", "select", "clamp"};
 const Names kSequenceOfArrays = {"concatenate", "stack",  "hstack",
                                  "vstack",      "dstack", "column_stack"};
 
+// jax.nn functions whose check happens inside another jax function: JAX's message names that
+// one (and, for a lax primitive, uses lax's wording).
+struct ReportedAs {
+  std::string_view name;
+  bool lax;
+};
+const std::map<std::string_view, ReportedAs> kNnReportedAs = {
+    {"softmax", {"max", false}},
+    {"relu", {"maximum", false}},
+    {"sigmoid", {"logistic", true}},
+};
+
 bool IsSequence(const Value& value) {
   return value.as<ListObject>() != nullptr || value.as<TupleObject>() != nullptr;
 }
@@ -66,7 +64,22 @@ void CheckArrayLike(Interpreter& interp, std::string_view module, std::string_vi
                     const CallArgs& args) {
   bool lax = module == "jax.lax";
   if (module != "jax.numpy" && module != "jax.nn" && module != "jax.scipy.special" && !lax) return;
+  if (lax && name == "convert_element_type") {
+    if (!args.positional.empty() && IsSequence(args.positional[0])) {
+      interp.RaiseWithNotes(
+          interp.types().type_error,
+          fmt::format("Cannot determine dtype of {}", interp.Repr(args.positional[0])),
+          {"make an array of it first: `jnp.array(...)`"});
+    }
+    return;
+  }
   if (kNoArrayArgument.count(name)) return;
+  if (module == "jax.nn") {
+    if (auto it = kNnReportedAs.find(name); it != kNnReportedAs.end()) {
+      name = it->second.name;
+      lax = it->second.lax;
+    }
+  }
 
   auto fail = [&](const Value& value, size_t position) {
     std::string type = interp.TypeName(value);

@@ -100,9 +100,35 @@ bool NumpyResult(const ArrayObject& self, const Value& other) {
 
 }  // namespace
 
+namespace {
+
+// `x op [1, 2]` with a JAX array x is a TypeError. JAX raises it itself for + and * (where a list
+// has a meaning of its own) and for == and != (naming the array first either way); for the other
+// operators Python raises it, naming the array's type in full.
+[[noreturn]] void RefuseSequence(Interpreter& interp, const ArrayObject& self, const Value& other,
+                                 bool reflected, std::string message_op, bool jax_raises) {
+  std::string array = jax_raises ? std::string(self.type_name()) : "jaxlib._jax.ArrayImpl";
+  std::string sequence = interp.TypeName(other);
+  bool array_first = !reflected || message_op == "==";
+  interp.RaiseWithNotes(interp.types().type_error,
+                        fmt::format("unsupported operand type(s) for {}: '{}' and '{}'", message_op,
+                                    array_first ? array : sequence, array_first ? sequence : array),
+                        {"make an array of it first: `jnp.array(...)`"});
+}
+
+bool IsListOrTuple(const Value& v) { return v.is(ObjectKind::kList) || v.is(ObjectKind::kTuple); }
+
+}  // namespace
+
 std::optional<Value> ArrayObject::Binary(Interpreter& interp, lang::BinOpKind op,
                                          const Value& other, bool reflected) {
   std::optional<Array> rhs = Operand(interp, *this, other);
+  if (!rhs && IsListOrTuple(other)) {
+    bool jax_raises = op == lang::BinOpKind::kAdd || op == lang::BinOpKind::kMul;
+    std::string spelling(lang::Spelling(op));
+    if (op == lang::BinOpKind::kPow) spelling = "** or pow()";
+    RefuseSequence(interp, *this, other, reflected, spelling, jax_raises);
+  }
   if (!rhs) return std::nullopt;
   CheckConstants(interp, *this, &other);
   const Array& a = reflected ? *rhs : value;
@@ -139,12 +165,15 @@ std::optional<Value> ArrayObject::Compare(Interpreter& interp, lang::CmpOpKind o
   std::optional<array::BinaryOp> kernel = ToCompareOp(op);
   if (!kernel) return std::nullopt;
   std::optional<Array> rhs = Operand(interp, *this, other);
-  if (!rhs && (other.is(ObjectKind::kList) || other.is(ObjectKind::kTuple))) {
+  if (!rhs && IsListOrTuple(other)) {
+    if (op == lang::CmpOpKind::kEq || op == lang::CmpOpKind::kNotEq) {
+      RefuseSequence(interp, *this, other, reflected, "==", true);
+    }
+    std::string array = "jaxlib._jax.ArrayImpl", sequence = interp.TypeName(other);
     interp.RaiseWithNotes(
         interp.types().type_error,
-        fmt::format("unsupported operand type(s) for {}: '{}' and '{}'", lang::Spelling(op),
-                    reflected ? interp.TypeName(other) : std::string(type_name()),
-                    reflected ? std::string(type_name()) : interp.TypeName(other)),
+        fmt::format("'{}' not supported between instances of '{}' and '{}'", lang::Spelling(op),
+                    reflected ? sequence : array, reflected ? array : sequence),
         {"make an array of it first: `jnp.array(...)`"});
   }
   if (!rhs) {

@@ -338,12 +338,17 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
   });
 
   // ---- jax.nn ---------------------------------------------------------------------------------
-  AddFunction(interp, m.nn, "softmax", [](Interpreter& interp, CallArgs& args) {
-    auto b = BindArgs(interp, "softmax", args, {"x", "axis="});
-    Array a = ToArray(interp, *b[0]);
-    std::optional<std::vector<int>> axes = ToAxes(interp, b[1] ? *b[1] : Value::Int(-1), a.rank());
-    return WrapArray(GuardArrayOp(interp, [&] { return array::Softmax(a, axes); }));
-  });
+  for (const char* name : {"softmax", "log_softmax"}) {
+    bool log = std::string_view(name) == "log_softmax";
+    AddFunction(interp, m.nn, name, [name, log](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, name, args, {"x", "axis="});
+      Array a = ToArray(interp, *b[0]);
+      std::optional<std::vector<int>> axes =
+          ToAxes(interp, b[1] ? *b[1] : Value::Int(-1), a.rank());
+      return WrapArray(GuardArrayOp(
+          interp, [&] { return log ? array::LogSoftmax(a, axes) : array::Softmax(a, axes); }));
+    });
+  }
   AddFunction(interp, m.nn, "relu", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "relu", args, {"x"});
     Value zero = Value::Int(0);
