@@ -242,6 +242,9 @@ PROMOTION = [
 ]
 for name, op, a, b in PROMOTION:
   binary_case(name, op, a, b)
+# Each test file defines the macro of the tables it uses, so that it compiles only those (the
+# tables are large, and compiling them dominates the sanitizer build).
+out.write("#ifdef PZ_ELEMENTWISE_CASES\n")
 out.write("const BinaryCase kBinaryCases[] = {\n" + "".join(cases) + "};\n\n")
 
 # ---- Unary ops ------------------------------------------------------------------------------
@@ -301,7 +304,8 @@ CLIP = [
 for name, x, lo, hi in CLIP:
   cases.append(f'  {{"{name}", {x.cpp()}, {lo.cpp()}, {hi.cpp()}, '
                f'{result_fields(lambda: jnp.clip(x.jax(), lo.jax(), hi.jax()))}}},\n')
-out.write("const ClipCase kClipCases[] = {\n" + "".join(cases) + "};\n\n")
+out.write("const ClipCase kClipCases[] = {\n" + "".join(cases) + "};\n")
+out.write("#endif  // PZ_ELEMENTWISE_CASES\n\n#ifdef PZ_REDUCE_CASES\n")
 
 # ---- Reductions -----------------------------------------------------------------------------
 REDUCE = {
@@ -406,4 +410,5 @@ for name, a, axis in [
   cases.append(f'  {{"{name}", {a.cpp()}, {"std::nullopt" if axis is None else axis}, '
                f'{result_fields(lambda: jnp.cumsum(a.jax(), axis=axis))}}},\n')
 out.write("const CumSumCase kCumSumCases[] = {\n" + "".join(cases) + "};\n")
+out.write("#endif  // PZ_REDUCE_CASES\n")
 out.write("// clang-format on\n")

@@ -16,6 +16,7 @@
 namespace pz::array::testing {
 namespace {
 
+#define PZ_ELEMENTWISE_CASES
 #include "unit/array/jax_expected.inc"
 
 class BinaryMatchesJax : public ::testing::TestWithParam<BinaryCase> {};

@@ -12,6 +12,7 @@
 namespace pz::array::testing {
 namespace {
 
+#define PZ_REDUCE_CASES
 #include "unit/array/jax_expected.inc"
 
 class ReduceMatchesJax : public ::testing::TestWithParam<ReduceCase> {};
