@@ -178,4 +178,40 @@ Array BroadcastedIota(DType dtype, const Shape& shape, int dimension) {
 Array Tril(const Array& a, int64_t k) { return TriangleMask(a, k, true, "tril"); }
 Array Triu(const Array& a, int64_t k) { return TriangleMask(a, k, false, "triu"); }
 
+Array Diagonal(const Array& a, int64_t offset, int axis1, int axis2) {
+  if (a.rank() < 2) {
+    ThrowValueError("diagonal requires an array of at least two dimensions.");
+  }
+  if (axis1 == axis2) ThrowValueError("axis1 and axis2 must not be equal");
+  int64_t rows = a.shape()[static_cast<size_t>(axis1)];
+  int64_t cols = a.shape()[static_cast<size_t>(axis2)];
+  int64_t row_stride = a.strides()[static_cast<size_t>(axis1)];
+  int64_t col_stride = a.strides()[static_cast<size_t>(axis2)];
+  int64_t length = std::max<int64_t>(
+      0, std::min(rows - std::max<int64_t>(0, -offset), cols - std::max<int64_t>(0, offset)));
+  Shape shape;
+  std::vector<int64_t> strides;
+  for (int d = 0; d < a.rank(); ++d) {
+    if (d == axis1 || d == axis2) continue;
+    shape.push_back(a.shape()[static_cast<size_t>(d)]);
+    strides.push_back(a.strides()[static_cast<size_t>(d)]);
+  }
+  shape.push_back(length);
+  strides.push_back(row_stride + col_stride);
+  int64_t start = a.offset();
+  if (length > 0) start += offset >= 0 ? offset * col_stride : -offset * row_stride;
+  return a.View(shape, strides, start).Contiguous();
+}
+
+Array Diag(const Array& v, int64_t k) {
+  if (v.rank() == 2) return Diagonal(v, k, 0, 1);
+  if (v.rank() != 1) ThrowValueError("diag input must be 1d or 2d");
+  int64_t n = v.shape()[0] + (k < 0 ? -k : k);
+  Array out = Array::Zeros(v.dtype(), {n, n});
+  int64_t start = k >= 0 ? k : -k * n;
+  out.View({v.shape()[0]}, {n + 1}, out.offset() + start).Assign(v);
+  out.set_weak_type(v.weak_type());
+  return out;
+}
+
 }  // namespace pz::array

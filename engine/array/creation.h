@@ -49,6 +49,13 @@ Array BroadcastedIota(DType dtype, const Shape& shape, int dimension);
 // jnp.tril / jnp.triu: zero the elements above (tril) or below (triu) the k-th diagonal of the
 // last two axes. Arrays of rank < 2 are a ValueError.
 Array Tril(const Array& a, int64_t k = 0);
+
+// jnp.diagonal: the `offset` diagonal of the planes spanned by axis1 and axis2 (normalised),
+// which are removed from the shape and replaced by a last axis of the diagonal's length.
+Array Diagonal(const Array& a, int64_t offset, int axis1, int axis2);
+// jnp.diag: a 1-D `v` becomes a square matrix with v on diagonal k; a 2-D `v` gives its
+// diagonal k. Raises ValueError for other ranks.
+Array Diag(const Array& v, int64_t k = 0);
 Array Triu(const Array& a, int64_t k = 0);
 
 }  // namespace pz::array

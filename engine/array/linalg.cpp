@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <Eigen/Core>
+#include <Eigen/SVD>
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -348,6 +349,32 @@ Array Matmul(const Array& a, const Array& b, std::optional<DType> preferred_elem
   if (a.rank() > 1) shape.push_back(lhs.shape()[lhs.rank() - 2]);
   if (b.rank() > 1) shape.push_back(rhs.shape().back());
   return Reshape(out, std::move(shape));
+}
+
+Array SingularValues(const Array& a) {
+  if (a.rank() < 2) {
+    ThrowValueError(
+        fmt::format("jnp.linalg.svd: argument must have at least 2 dimensions, got "
+                    "shape {}",
+                    ShapeToString(a.shape())));
+  }
+  DType dtype = IsFloating(a.dtype()) ? a.dtype() : DType::kFloat32;
+  int64_t rows = a.shape()[a.shape().size() - 2];
+  int64_t cols = a.shape().back();
+  int64_t k = std::min(rows, cols);
+  Shape out_shape(a.shape().begin(), a.shape().end() - 2);
+  out_shape.push_back(k);
+  int64_t batch = rows * cols == 0 ? NumElements(out_shape) / std::max<int64_t>(k, 1)
+                                   : a.size() / (rows * cols);
+  std::vector<double> values = a.ToDoubles();
+  std::vector<double> out(static_cast<size_t>(batch * k));
+  using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  for (int64_t b = 0; b < batch && k > 0; ++b) {
+    Eigen::Map<const Matrix> m(values.data() + b * rows * cols, rows, cols);
+    Eigen::JacobiSVD<Matrix> svd(m);
+    for (int64_t i = 0; i < k; ++i) out[static_cast<size_t>(b * k + i)] = svd.singularValues()(i);
+  }
+  return Array::FromDoubles(dtype, out_shape, out);
 }
 
 }  // namespace pz::array

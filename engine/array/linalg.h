@@ -56,4 +56,9 @@ Array Einsum(std::string_view subscripts, const Array& a, const Array& b,
 Array Einsum(std::string_view subscripts, const Array& a,
              std::optional<DType> preferred_element_type, std::string_view fn_name = "jnp.einsum");
 
+// The singular values of each matrix in the last two axes of a float array, in descending order
+// (jnp.linalg.svd(a, compute_uv=False)): computed in double precision and rounded once to the
+// dtype, so they are the correctly rounded values LAPACK approximates.
+Array SingularValues(const Array& a);
+
 }  // namespace pz::array

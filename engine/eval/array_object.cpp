@@ -241,7 +241,8 @@ std::optional<Value> ArrayObject::GetAttr(Interpreter& interp, std::string_view 
   static constexpr std::string_view kFunctionMethods[] = {
       "sum",    "prod",     "max",    "min",       "mean",    "any",  "all",
       "argmax", "argmin",   "cumsum", "transpose", "squeeze", "clip", "round",
-      "repeat", "swapaxes", "dot",    "flatten",   "ravel",
+      "repeat", "swapaxes", "dot",    "flatten",   "ravel",   "var",  "std",
+      "diagonal", "trace",
   };
   if (name == "__abs__") {  // the builtin abs(x)
     bool is_numpy = numpy;

@@ -7,6 +7,7 @@
 #include "array/linalg.h"
 #include "array/random.h"
 #include "eval/array_object.h"
+#include "eval/jnp_stats.h"
 
 namespace pz::eval {
 
@@ -262,7 +263,9 @@ void InstallArrayModules(Interpreter& interp) {
   InstallArrayLinalg(interp, modules);
   InstallArrayRandom(interp, modules);
   InstallArrayHost(interp, modules);
+  InstallArrayStats(interp, modules);
   MarkNumpyResults(interp, modules.np);
+  MarkNumpyResults(interp, find("numpy.linalg"));
 }
 
 }  // namespace pz::eval

@@ -9,7 +9,9 @@
 #include "array/elementwise.h"
 #include "array/reduce.h"
 #include "array/shape_ops.h"
+#include "array/stats.h"
 #include "eval/array_object.h"
+#include "support/check.h"
 
 namespace pz::eval {
 
@@ -36,25 +38,72 @@ Value Bin(Interpreter& interp, BinaryOp op, const Value& x, const Value& y) {
   return WrapArray(GuardArrayOp(interp, [&] { return array::Binary(op, a, b); }));
 }
 
-// Shared parsing of (a, axis=None, keepdims=False, dtype=None) reductions.
-Value ReduceCall(Interpreter& interp, array::ReduceOp op, const std::string& name, CallArgs& args) {
-  auto b = BindArgs(interp, name, args, {"a", "axis=", "dtype=", "out=", "keepdims=", "where="});
-  Array a = ToArray(interp, *b[0]);
-  std::optional<std::vector<int>> axes = b[1] ? ToAxes(interp, *b[1], a.rank()) : std::nullopt;
-  bool keepdims = b[4] && interp.Truthy(*b[4]);
-  std::optional<DType> dtype;
-  if (b[2] && !b[2]->is_none()) dtype = ToDType(interp, *b[2]);
-  if (b[5] && !b[5]->is_none()) {
-    interp.Raise(
-        interp.types().value_error,
-        fmt::format("`{}(..., where=...)` is not supported; mask with `jnp.where` first", name));
+// Binds a reduction's arguments in the order jax.numpy takes them positionally; the slots are
+// always a, axis, dtype, out, keepdims, initial, where (nullopt where the op has none).
+std::vector<std::optional<Value>> BindReduce(Interpreter& interp, array::ReduceOp op,
+                                             const std::string& name, CallArgs& args) {
+  using O = std::optional<Value>;
+  switch (op) {
+    case array::ReduceOp::kSum:
+    case array::ReduceOp::kProd: {
+      auto b = BindArgs(
+          interp, name, args,
+          {"a", "axis=", "dtype=", "out=", "keepdims=", "initial=", "where=", "promote_integers="});
+      b.pop_back();
+      return b;
+    }
+    case array::ReduceOp::kMax:
+    case array::ReduceOp::kMin: {
+      auto b =
+          BindArgs(interp, name, args, {"a", "axis=", "out=", "keepdims=", "initial=", "where="});
+      return {b[0], b[1], O(), b[2], b[3], b[4], b[5]};
+    }
+    case array::ReduceOp::kMean: {
+      auto b = BindArgs(interp, name, args,
+                        {"a", "axis=", "dtype=", "out=", "keepdims=", "*", "where="});
+      return {b[0], b[1], b[2], b[3], b[4], O(), b[5]};
+    }
+    case array::ReduceOp::kAny:
+    case array::ReduceOp::kAll: {
+      auto b = BindArgs(interp, name, args, {"a", "axis=", "out=", "keepdims=", "*", "where="});
+      return {b[0], b[1], O(), b[2], b[3], O(), b[4]};
+    }
+    case array::ReduceOp::kArgMax:
+    case array::ReduceOp::kArgMin: {
+      auto b = BindArgs(interp, name, args, {"a", "axis=", "out=", "keepdims="});
+      return {b[0], b[1], O(), b[2], b[3], O(), O()};
+    }
   }
+  PZ_UNREACHABLE();
+}
+
+// jnp.sum, jnp.max, ...: (a, axis=None, [dtype], out=None, keepdims=False, [initial], [where]).
+Value ReduceCall(Interpreter& interp, array::ReduceOp op, const std::string& name, CallArgs& args) {
+  auto b = BindReduce(interp, op, name, args);
+  auto arg = [&](int slot) { return b[slot] && !b[slot]->is_none() ? b[slot] : std::nullopt; };
+  Array a = ToArray(interp, *b[0]);
+  std::optional<Value> axis = arg(1);
+  std::optional<std::vector<int>> axes = axis ? ToAxes(interp, *axis, a.rank()) : std::nullopt;
+  std::optional<Value> keep = arg(4);
+  bool keepdims = keep && interp.Truthy(*keep);
+  std::optional<DType> dtype;
+  if (std::optional<Value> d = arg(2)) dtype = ToDType(interp, *d);
+  if (arg(3)) {
+    interp.Raise(interp.types().not_implemented_error,
+                 fmt::format("The 'out' argument to jnp.{} is not supported.", name));
+  }
+  std::optional<Array> where;
+  if (std::optional<Value> w = arg(6)) where = ToArray(interp, *w);
+  std::optional<Array> initial;
+  if (std::optional<Value> i = arg(5)) initial = ToArray(interp, *i);
   if ((op == array::ReduceOp::kArgMax || op == array::ReduceOp::kArgMin) && axes &&
       axes->size() > 1) {
     interp.Raise(interp.types().type_error, fmt::format("{} takes a single axis", name));
   }
-  return WrapArray(
-      GuardArrayOp(interp, [&] { return array::Reduce(op, a, axes, keepdims, dtype); }));
+  return WrapArray(GuardArrayOp(interp, [&] {
+    if (where || initial) return array::ReduceWhere(op, a, axes, keepdims, dtype, where, initial);
+    return array::Reduce(op, a, axes, keepdims, dtype);
+  }));
 }
 
 // jnp.isclose on arrays: |a - b| <= atol + rtol * |b| (NaNs unequal unless equal_nan).

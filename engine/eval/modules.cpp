@@ -84,6 +84,7 @@ const ModuleEntry kModules[] = {
     {"numpy", nullptr},
     {"jax", nullptr},
     {"jax.numpy", nullptr},
+    {"jax.numpy.linalg", nullptr},
     {"jax.lax", nullptr},
     {"jax.nn", nullptr},
     {"jax.random", nullptr},
@@ -93,6 +94,7 @@ const ModuleEntry kModules[] = {
     {"jax.experimental.pallas", nullptr},
     {"jax.experimental.pallas.tpu", nullptr},
     {"numpy.testing", nullptr},
+    {"numpy.linalg", nullptr},
 };
 
 }  // namespace
