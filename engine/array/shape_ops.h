@@ -55,6 +55,30 @@ using PadWidth = std::vector<std::pair<int64_t, int64_t>>;
 // jnp.pad(a, pad_width, mode="constant", constant_values=value).
 Array Pad(const Array& a, const PadWidth& pad_width, double constant_value = 0);
 
+// jnp.pad's other modes (pad.cpp). Each axis is padded in turn, later axes seeing the padding of
+// earlier ones, as JAX does.
+enum class PadMode {
+  kConstant,   // `values[axis]` (before, after)
+  kEdge,       // repeat the edge element
+  kWrap,       // continue periodically
+  kReflect,    // mirror without repeating the edge
+  kSymmetric,  // mirror repeating the edge
+  kMaximum,    // a statistic of the first/last `stat_length` elements (all when absent)
+  kMinimum,
+  kMean,
+  kMedian,
+  kLinearRamp,  // ramps from `values[axis]` (the end values) to the edge element
+  kEmpty,       // zeros (JAX's empty is zeros)
+};
+struct PadOptions {
+  PadMode mode = PadMode::kConstant;
+  std::vector<std::pair<double, double>> values;  // one pair per axis; constant or end values
+  std::optional<PadWidth> stat_length;            // one pair per axis
+  bool reflect_odd = false;                       // reflect_type="odd"
+};
+// `pad_width` has one pair per axis.
+Array PadWithMode(const Array& a, const PadWidth& pad_width, const PadOptions& options);
+
 // The axis in [0, rank) for a Python axis in [-rank, rank); a ValueError
 // "axis 3 is out of bounds for array of dimension 2" otherwise.
 int NormalizeAxis(int axis, int rank);

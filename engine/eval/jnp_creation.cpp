@@ -2,7 +2,9 @@
 // `jnp.array`, `jnp.zeros`, `jnp.arange`, `jnp.reshape`, `jnp.concatenate`, `lax.iota`, ...
 // Each binding parses Python arguments (BindArgs) and calls the array layer.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "array/creation.h"
@@ -72,6 +74,138 @@ Value WrapList(std::vector<Array> arrays) {
 void Add(Interpreter& interp, std::initializer_list<ModuleObject*> modules, const std::string& name,
          BuiltinFunctionObject::Fn fn) {
   for (ModuleObject* m : modules) AddFunction(interp, *m, name, fn);
+}
+
+// jnp.pad's per-axis (before, after) arguments, as JAX's _broadcast_to_pairs reads them: a
+// scalar, (x,), (before, after), ((before, after),) or one pair per axis.
+std::vector<std::pair<double, double>> ToPairs(Interpreter& interp, const Value& v, int rank,
+                                               std::string_view name) {
+  Array values = ToArray(interp, v);
+  const array::Shape& shape = values.shape();
+  std::vector<double> flat = values.ToDoubles();
+  std::vector<std::pair<double, double>> pairs;
+  auto bad_shape = [&] {
+    interp.Raise(interp.types().value_error,
+                 fmt::format("jnp.pad: {} with nd={} has unsupported shape {}. Valid shapes are "
+                             "({}, 2), (1, 2), (2,), (1,), or ().",
+                             name, rank, array::ShapeToString(shape), rank));
+  };
+  if (shape.size() == 2 && shape[1] == 2 && (shape[0] == rank || shape[0] == 1)) {
+    for (int i = 0; i < rank; ++i) {
+      size_t row = shape[0] == 1 ? 0 : static_cast<size_t>(i);
+      pairs.emplace_back(flat[2 * row], flat[2 * row + 1]);
+    }
+  } else if (shape.size() == 1 && shape[0] == 2) {
+    pairs.assign(static_cast<size_t>(rank), {flat[0], flat[1]});
+  } else if ((shape.size() == 1 && shape[0] == 1) || shape.empty()) {
+    pairs.assign(static_cast<size_t>(rank), {flat[0], flat[0]});
+  } else {
+    bad_shape();
+  }
+  return pairs;
+}
+
+Value PadCall(Interpreter& interp, CallArgs& args) {
+  auto b = BindArgs(interp, "pad", args,
+                    {"array", "pad_width", "mode=", "*",
+                     "constant_values=", "stat_length=", "end_values=", "reflect_type="});
+  Array a = ToArray(interp, *b[0]);
+  std::string mode = "constant";
+  if (b[2]) {
+    auto* s = b[2]->as<StrObject>();
+    if (s == nullptr) {
+      interp.Raise(interp.types().type_error,
+                   "jnp.pad: mode must be a string here (callable modes are not supported)");
+    }
+    mode = s->value;
+  }
+  static const std::pair<const char*, array::PadMode> kModes[] = {
+      {"constant", array::PadMode::kConstant},   {"edge", array::PadMode::kEdge},
+      {"wrap", array::PadMode::kWrap},           {"reflect", array::PadMode::kReflect},
+      {"symmetric", array::PadMode::kSymmetric}, {"maximum", array::PadMode::kMaximum},
+      {"minimum", array::PadMode::kMinimum},     {"mean", array::PadMode::kMean},
+      {"median", array::PadMode::kMedian},       {"linear_ramp", array::PadMode::kLinearRamp},
+      {"empty", array::PadMode::kEmpty},
+  };
+  array::PadOptions options;
+  bool known = false;
+  for (const auto& [name, value] : kModes) {
+    if (mode == name) {
+      options.mode = value;
+      known = true;
+    }
+  }
+  if (!known) {
+    interp.Raise(interp.types().not_implemented_error,
+                 fmt::format("Unimplemented padding mode '{}' for np.pad.", mode));
+  }
+  // Which keyword each mode accepts, as in JAX.
+  const char* allowed = nullptr;
+  switch (options.mode) {
+    case array::PadMode::kConstant:
+      allowed = "constant_values";
+      break;
+    case array::PadMode::kLinearRamp:
+      allowed = "end_values";
+      break;
+    case array::PadMode::kMaximum:
+    case array::PadMode::kMinimum:
+    case array::PadMode::kMean:
+    case array::PadMode::kMedian:
+      allowed = "stat_length";
+      break;
+    case array::PadMode::kReflect:
+    case array::PadMode::kSymmetric:
+      allowed = "reflect_type";
+      break;
+    default:
+      break;
+  }
+  const char* keywords[] = {"constant_values", "stat_length", "end_values", "reflect_type"};
+  std::vector<std::string> unsupported;
+  for (int i = 0; i < 4; ++i) {
+    if (b[static_cast<size_t>(3 + i)] &&
+        (allowed == nullptr || std::string_view(allowed) != keywords[i])) {
+      unsupported.push_back(fmt::format("'{}'", keywords[i]));
+    }
+  }
+  if (!unsupported.empty()) {
+    interp.Raise(interp.types().value_error,
+                 fmt::format("unsupported keyword arguments for mode '{}': {{{}}}", mode,
+                             fmt::join(unsupported, ", ")));
+  }
+  int rank = std::max(a.rank(), 1);
+  std::vector<std::pair<double, double>> widths = ToPairs(interp, *b[1], rank, "pad_width");
+  array::PadWidth width;
+  for (const auto& [before, after] : widths) {
+    if (before != std::floor(before) || after != std::floor(after)) {
+      interp.Raise(interp.types().type_error, "`pad_width` must be of integral type.");
+    }
+    width.emplace_back(static_cast<int64_t>(before), static_cast<int64_t>(after));
+  }
+  if (options.mode == array::PadMode::kConstant) {
+    options.values = b[3] ? ToPairs(interp, *b[3], rank, "constant_values")
+                          : std::vector<std::pair<double, double>>(static_cast<size_t>(rank));
+  } else if (options.mode == array::PadMode::kLinearRamp) {
+    options.values = b[5] ? ToPairs(interp, *b[5], rank, "end_values")
+                          : std::vector<std::pair<double, double>>(static_cast<size_t>(rank));
+  }
+  if (b[4] && !b[4]->is_none()) {
+    array::PadWidth lengths;
+    for (const auto& [before, after] : ToPairs(interp, *b[4], rank, "stat_length")) {
+      lengths.emplace_back(static_cast<int64_t>(before), static_cast<int64_t>(after));
+    }
+    options.stat_length = lengths;
+  }
+  if (b[6]) {
+    auto* s = b[6]->as<StrObject>();
+    if (s == nullptr || (s->value != "even" && s->value != "odd")) {
+      interp.Raise(interp.types().value_error, "reflect_type must be 'even' or 'odd'");
+    }
+    options.reflect_odd = s->value == "odd";
+  }
+  if (a.rank() == 0) return WrapArray(a);
+  return WrapArray(GuardArrayOp(interp, [&] { return array::PadWithMode(a, width, options); }));
 }
 
 }  // namespace
@@ -343,31 +477,7 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
     return WrapArray(
         GuardArrayOp(interp, [&] { return array::Roll(a, ToInts(interp, *b[1]), axes); }));
   });
-  Add(interp, {&m.jnp, &m.np}, "pad", [](Interpreter& interp, CallArgs& args) {
-    auto b = BindArgs(interp, "pad", args, {"array", "pad_width", "mode=", "constant_values="});
-    Array a = ToArray(interp, *b[0]);
-    if (b[2] && !(b[2]->is(ObjectKind::kStr) && b[2]->as<StrObject>()->value == "constant")) {
-      interp.Raise(interp.types().value_error, "only mode='constant' is supported by `pad`");
-    }
-    // pad_width: n, (n,), (before, after), or one pair per axis.
-    array::PadWidth width;
-    const Value& spec = *b[1];
-    std::vector<Value> outer =
-        spec.is_integral() ? std::vector<Value>{spec} : interp.ToVector(spec);
-    bool per_axis =
-        !outer.empty() && (outer[0].is(ObjectKind::kTuple) || outer[0].is(ObjectKind::kList));
-    if (per_axis) {
-      for (const Value& pair : outer) {
-        std::vector<int64_t> p = ToInts(interp, pair);
-        width.emplace_back(p[0], p.size() > 1 ? p[1] : p[0]);
-      }
-    } else {
-      std::vector<int64_t> p = ToInts(interp, spec);
-      for (int i = 0; i < a.rank(); ++i) width.emplace_back(p[0], p.size() > 1 ? p[1] : p[0]);
-    }
-    double constant = b[3] ? ToScalarArg(interp, *b[3]).value : 0.0;
-    return WrapArray(GuardArrayOp(interp, [&] { return array::Pad(a, width, constant); }));
-  });
+  Add(interp, {&m.jnp, &m.np}, "pad", PadCall);
 }
 
 }  // namespace pz::eval
