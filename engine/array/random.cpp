@@ -13,6 +13,7 @@
 #include <numeric>
 #include <type_traits>
 
+#include "array/broadcast.h"
 #include "array/element.h"
 
 namespace pz::array {
@@ -75,22 +76,60 @@ float UnitFloat(uint32_t bits, DType dtype) {
 }
 
 // Uniform draws as float32 values already rounded to `dtype`.
-std::vector<float> UniformValues(const Array& key, const Shape& shape, DType dtype, float minval,
-                                 float maxval) {
-  float lo = RoundToDType(minval, dtype);
-  float span = RoundToDType(RoundToDType(maxval, dtype) - lo, dtype);
+// A bound of a draw broadcast over `shape` (JAX broadcasts bounds to the rank of `shape`, then
+// reshapes the draw to `shape`), contiguous.
+Array BroadcastBound(const Array& bound, const Shape& shape, std::string_view fn) {
+  Shape ranked = bound.shape();
+  while (ranked.size() < shape.size()) ranked.insert(ranked.begin(), 1);
+  bool fits = ranked.size() == shape.size();
+  for (size_t i = 0; fits && i < shape.size(); ++i) fits = ranked[i] == 1 || ranked[i] == shape[i];
+  if (!fits) {
+    // JAX fails in different ops: uniform's multiply (TypeError), randint's broadcast (ValueError).
+    std::string message = fmt::format(
+        "{}: minval and maxval of shape {} do not broadcast to the sample shape {}; pass a "
+        "shape= they broadcast to",
+        fn, ShapeToString(bound.shape()), ShapeToString(shape));
+    if (fn == "uniform") ThrowTypeError(message);
+    ThrowValueError(message);
+  }
+  Array c = bound.Contiguous();
+  Array view = c.View(ranked, ContiguousStrides(ranked), c.offset());
+  StrideArray strides = BroadcastStrides(view, shape);
+  return view
+      .View(shape, std::vector<int64_t>(strides.begin(), strides.begin() + shape.size()),
+            c.offset())
+      .Contiguous();
+}
+
+// Per-element float bounds rounded to `dtype`.
+std::vector<float> BoundValues(const Array& bound, const Shape& shape, DType dtype) {
+  std::vector<double> wide = BroadcastBound(bound.AsType(dtype), shape, "uniform").ToDoubles();
+  return std::vector<float>(wide.begin(), wide.end());
+}
+
+std::vector<float> UniformValues(const Array& key, const Shape& shape, DType dtype,
+                                 const Array& minval, const Array& maxval) {
+  std::vector<float> lo = BoundValues(minval, shape, dtype);
+  std::vector<float> hi = BoundValues(maxval, shape, dtype);
   std::vector<uint32_t> bits = RawBits(key, shape);
   std::vector<float> values(bits.size());
   for (size_t i = 0; i < bits.size(); ++i) {
+    float span = RoundToDType(hi[i] - lo[i], dtype);
     float unit = UnitFloat(bits[i], dtype);
     // XLA's CPU backend fuses float32 `unit * span + lo` into one fma; 16-bit floats are
     // computed in float32 and rounded after each op.
     float value = dtype == DType::kFloat32
-                      ? std::fma(unit, span, lo)
-                      : RoundToDType(RoundToDType(unit * span, dtype) + lo, dtype);
-    values[i] = std::max(lo, value);
+                      ? std::fma(unit, span, lo[i])
+                      : RoundToDType(RoundToDType(unit * span, dtype) + lo[i], dtype);
+    values[i] = std::max(lo[i], value);
   }
   return values;
+}
+
+std::vector<float> UniformValues(const Array& key, const Shape& shape, DType dtype, float minval,
+                                 float maxval) {
+  return UniformValues(key, shape, dtype, Array::Scalar(DType::kFloat32, minval),
+                       Array::Scalar(DType::kFloat32, maxval));
 }
 
 Array FromFloats(const std::vector<float>& values, DType dtype, const Shape& shape) {
@@ -217,13 +256,17 @@ Array Bits(const Array& key, const Shape& shape, DType dtype) {
 }
 
 Array Uniform(const Array& key, const Shape& shape, DType dtype, double minval, double maxval) {
+  return Uniform(key, shape, dtype, Array::Scalar(DType::kFloat32, minval),
+                 Array::Scalar(DType::kFloat32, maxval));
+}
+
+Array Uniform(const Array& key, const Shape& shape, DType dtype, const Array& minval,
+              const Array& maxval) {
   if (!IsFloating(dtype)) {
     ThrowValueError(
         fmt::format("dtype argument to `uniform` must be a float dtype, got {}", DTypeName(dtype)));
   }
-  return FromFloats(
-      UniformValues(key, shape, dtype, static_cast<float>(minval), static_cast<float>(maxval)),
-      dtype, shape);
+  return FromFloats(UniformValues(key, shape, dtype, minval, maxval), dtype, shape);
 }
 
 Array Normal(const Array& key, const Shape& shape, DType dtype) {
@@ -241,9 +284,25 @@ Array Normal(const Array& key, const Shape& shape, DType dtype) {
 }
 
 Array RandInt(const Array& key, const Shape& shape, int64_t minval, int64_t maxval, DType dtype) {
+  return RandInt(key, shape, Array::Scalar(DType::kInt32, static_cast<double>(minval)),
+                 Array::Scalar(DType::kInt32, static_cast<double>(maxval)), dtype);
+}
+
+Array RandInt(const Array& key, const Shape& shape, const Array& minval, const Array& maxval,
+              DType dtype) {
   if (!IsInteger(dtype)) {
     ThrowTypeError(fmt::format("randint only accepts integer dtypes, got {}", DTypeName(dtype)));
   }
+  // Float bounds are truncated to int32 first, as JAX's `minval.astype(int)`.
+  auto as_int = [](const Array& b) { return IsInteger(b.dtype()) ? b : b.AsType(DType::kInt32); };
+  Array lo_arr = as_int(minval), hi_arr = as_int(maxval);
+  auto widen = [&](const Array& b) {
+    Array wide = BroadcastBound(b, shape, "randint");
+    std::vector<int64_t> out(static_cast<size_t>(wide.size()));
+    for (size_t i = 0; i < out.size(); ++i) out[i] = wide.GetInt(static_cast<int64_t>(i));
+    return out;
+  };
+  std::vector<int64_t> lows = widen(lo_arr), highs = widen(hi_arr);
   // Every dtype samples in 32 bits: narrow dtypes as int32 (JAX's guard against bias) with bounds
   // clipped to the dtype (maxval to its max + 1) and wrapped at the end; 32-bit dtypes clip both
   // bounds to their range.
@@ -252,17 +311,11 @@ Array RandInt(const Array& key, const Shape& shape, int64_t minval, int64_t maxv
   int64_t dtype_bits = static_cast<int64_t>(ItemSize(dtype)) * 8;
   int64_t type_min = IsUnsigned(dtype) ? 0 : -(int64_t{1} << (dtype_bits - 1));
   int64_t type_max = (int64_t{1} << (dtype_bits - (IsUnsigned(dtype) ? 0 : 1))) - 1;
-  // maxval arrives as int32, so "out of range" compares against the dtype max clipped to int32.
-  bool maxval_out_of_range = !narrow && maxval > std::min<int64_t>(type_max, INT32_MAX);
-  int64_t lo = std::clamp(minval, type_min, type_max);
-  int64_t hi = std::clamp(maxval, type_min, type_max + (narrow ? 1 : 0));
-  uint64_t span = static_cast<uint64_t>(hi - lo) & mask;
-  if (hi <= lo) span = 1;
-  if (maxval_out_of_range && hi > lo) span = (span + 1) & mask;
+  // "Out of range" compares maxval against the dtype max clipped to maxval's own dtype (int32
+  // for Python ints).
+  int64_t max_in_bound_dtype = hi_arr.dtype() == DType::kUInt32 ? int64_t{UINT32_MAX} : INT32_MAX;
   // XLA's unsigned remainder by zero returns the dividend.
   auto rem = [&](uint64_t a, uint64_t b) { return b == 0 ? a : a % b; };
-  uint64_t multiplier = rem(uint64_t{1} << 16, span);  // 2^32 mod span, squared below
-  multiplier = rem((multiplier * multiplier) & mask, span);
 
   Array keys = Split(key, 2);
   const uint32_t* words = keys.data<uint32_t>();
@@ -270,6 +323,15 @@ Array RandInt(const Array& key, const Shape& shape, int64_t minval, int64_t maxv
   std::vector<uint32_t> lower = RawBits(KeyArray(words[2], words[3]), shape);
   std::vector<int64_t> values(higher.size());
   for (size_t i = 0; i < values.size(); ++i) {
+    bool maxval_out_of_range =
+        !narrow && highs[i] > std::min<int64_t>(type_max, max_in_bound_dtype);
+    int64_t lo = std::clamp(lows[i], type_min, type_max);
+    int64_t hi = std::clamp(highs[i], type_min, type_max + (narrow ? 1 : 0));
+    uint64_t span = static_cast<uint64_t>(hi - lo) & mask;
+    if (hi <= lo) span = 1;
+    if (maxval_out_of_range && hi > lo) span = (span + 1) & mask;
+    uint64_t multiplier = rem(uint64_t{1} << 16, span);  // 2^32 mod span, squared below
+    multiplier = rem((multiplier * multiplier) & mask, span);
     uint64_t high = higher[i] & mask;
     uint64_t low = lower[i] & mask;
     uint64_t offset = ((rem(high, span) * multiplier & mask) + rem(low, span)) & mask;

@@ -29,12 +29,18 @@ Array Bits(const Array& key, const Shape& shape, DType dtype = DType::kUInt32);
 // rounded to `dtype` and every step rounds to it, as JAX computes in that dtype.
 Array Uniform(const Array& key, const Shape& shape, DType dtype = DType::kFloat32,
               double minval = 0.0, double maxval = 1.0);
+// The same with array bounds, broadcast (after rounding to `dtype`) against `shape`.
+Array Uniform(const Array& key, const Shape& shape, DType dtype, const Array& minval,
+              const Array& maxval);
 // jax.random.normal: sqrt(2) * erf_inv(uniform(key, shape, dtype, nextafter(-1, 0), 1)).
 Array Normal(const Array& key, const Shape& shape, DType dtype = DType::kFloat32);
 // jax.random.randint: integers in [minval, maxval) of an integer dtype; minval/maxval are int32
 // values (as Python ints reaching JAX) and are clipped to the dtype's range; maxval <= minval
 // yields minval.
 Array RandInt(const Array& key, const Shape& shape, int64_t minval, int64_t maxval,
+              DType dtype = DType::kInt32);
+// The same with array bounds broadcast against `shape` (float bounds truncate to int32).
+Array RandInt(const Array& key, const Shape& shape, const Array& minval, const Array& maxval,
               DType dtype = DType::kInt32);
 // jax.random.bernoulli(key, p, shape): uniform(key, shape, p_dtype) < p, a bool array.
 Array Bernoulli(const Array& key, double p, const Shape& shape, DType p_dtype = DType::kFloat32);

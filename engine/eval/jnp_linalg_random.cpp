@@ -166,8 +166,8 @@ void InstallArrayRandom(Interpreter& interp, const ArrayModules& m) {
     auto b = BindArgs(interp, "uniform", args, {"key", "shape=", "dtype=", "minval=", "maxval="});
     Array k = KeyArg(interp, *b[0]);
     DType dtype = b[2] && !b[2]->is_none() ? ToDType(interp, *b[2]) : DType::kFloat32;
-    double lo = b[3] ? ToArray(interp, *b[3]).GetDouble(0) : 0.0;
-    double hi = b[4] ? ToArray(interp, *b[4]).GetDouble(0) : 1.0;
+    Array lo = b[3] ? ToArray(interp, *b[3]) : Array::Scalar(DType::kFloat32, 0.0);
+    Array hi = b[4] ? ToArray(interp, *b[4]) : Array::Scalar(DType::kFloat32, 1.0);
     return WrapArray(GuardArrayOp(
         interp, [&] { return array::Uniform(k, OptionalShape(interp, b[1]), dtype, lo, hi); }));
   });
@@ -182,14 +182,7 @@ void InstallArrayRandom(Interpreter& interp, const ArrayModules& m) {
     auto b = BindArgs(interp, "randint", args, {"key", "shape", "minval", "maxval", "dtype="});
     Array k = KeyArg(interp, *b[0]);
     DType dtype = b[4] && !b[4]->is_none() ? ToDType(interp, *b[4]) : DType::kInt32;
-    Array lo_arr = ToArray(interp, *b[2]), hi_arr = ToArray(interp, *b[3]);
-    if (lo_arr.rank() != 0 || hi_arr.rank() != 0) {
-      interp.Raise(interp.types().not_implemented_error,
-                   "jax.random.randint with array minval or maxval is not supported yet; pass "
-                   "ints and shift or scale the result");
-    }
-    int64_t lo = lo_arr.GetInt(0);
-    int64_t hi = hi_arr.GetInt(0);
+    Array lo = ToArray(interp, *b[2]), hi = ToArray(interp, *b[3]);
     return WrapArray(GuardArrayOp(
         interp, [&] { return array::RandInt(k, ToShape(interp, *b[1]), lo, hi, dtype); }));
   });
