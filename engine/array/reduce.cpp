@@ -22,30 +22,6 @@ namespace pz::array {
 
 namespace {
 
-std::string_view ReduceName(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::kSum:
-      return "sum";
-    case ReduceOp::kProd:
-      return "prod";
-    case ReduceOp::kMax:
-      return "max";
-    case ReduceOp::kMin:
-      return "min";
-    case ReduceOp::kMean:
-      return "mean";
-    case ReduceOp::kAny:
-      return "any";
-    case ReduceOp::kAll:
-      return "all";
-    case ReduceOp::kArgMax:
-      return "argmax";
-    case ReduceOp::kArgMin:
-      return "argmin";
-  }
-  return "?";
-}
-
 // `a` as a contiguous matrix of `rows` x `cols`, where each row holds one output element's
 // operands (the reduced axes, in order), and the output shape. When `columns` is set the matrix
 // is stored transposed instead (cols x rows: the reduced axes lead), saving the copy.
@@ -119,12 +95,6 @@ Layout MakeLayout(const Array& a, const std::vector<int>& axes, bool keepdims, b
   }
   layout.data = a.View(shape, strides, a.offset()).Contiguous();
   return layout;
-}
-
-DType SumDType(DType d) {
-  if (IsBool(d) || d == DType::kInt8 || d == DType::kInt16) return DType::kInt32;
-  if (d == DType::kUInt8 || d == DType::kUInt16) return DType::kUInt32;
-  return d;
 }
 
 // Reduces every row of `layout` into out[row] with `row_fn(const Storage*, n)` → compute value.
@@ -340,6 +310,36 @@ bool HasIdentity(ReduceOp op) {
 }
 
 }  // namespace
+
+std::string_view ReduceName(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kSum:
+      return "sum";
+    case ReduceOp::kProd:
+      return "prod";
+    case ReduceOp::kMax:
+      return "max";
+    case ReduceOp::kMin:
+      return "min";
+    case ReduceOp::kMean:
+      return "mean";
+    case ReduceOp::kAny:
+      return "any";
+    case ReduceOp::kAll:
+      return "all";
+    case ReduceOp::kArgMax:
+      return "argmax";
+    case ReduceOp::kArgMin:
+      return "argmin";
+  }
+  return "?";
+}
+
+DType SumDType(DType d) {
+  if (IsBool(d) || d == DType::kInt8 || d == DType::kInt16) return DType::kInt32;
+  if (d == DType::kUInt8 || d == DType::kUInt16) return DType::kUInt32;
+  return d;
+}
 
 Array Reduce(ReduceOp op, const Array& a, std::optional<std::vector<int>> axes, bool keepdims,
              std::optional<DType> dtype) {

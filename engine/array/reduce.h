@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "array/array.h"
@@ -12,6 +13,11 @@
 namespace pz::array {
 
 enum class ReduceOp { kSum, kProd, kMax, kMin, kMean, kAny, kAll, kArgMax, kArgMin };
+
+// The jnp name of `op` ("sum", "argmax", ...), as JAX's messages name it.
+std::string_view ReduceName(ReduceOp op);
+// The dtype jnp.sum and jnp.prod give by default: bool and narrow integers widen to 32 bits.
+DType SumDType(DType d);
 
 // Reduces `a` over `axes` (normalised to [0, rank), sorted, unique; nullopt = all axes).
 // kArgMax/kArgMin take at most one axis (nullopt = the flattened array) and give int32, the

@@ -20,37 +20,6 @@ namespace pz::array {
 
 namespace {
 
-std::string_view OpName(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::kSum:
-      return "sum";
-    case ReduceOp::kProd:
-      return "prod";
-    case ReduceOp::kMax:
-      return "max";
-    case ReduceOp::kMin:
-      return "min";
-    case ReduceOp::kMean:
-      return "mean";
-    case ReduceOp::kAny:
-      return "any";
-    case ReduceOp::kAll:
-      return "all";
-    case ReduceOp::kArgMax:
-      return "argmax";
-    case ReduceOp::kArgMin:
-      return "argmin";
-  }
-  return "reduce";
-}
-
-// Integers narrower than 32 bits sum in the default int (uint) type, bool in int32.
-DType PromoteInteger(DType d) {
-  if (IsBool(d) || d == DType::kInt8 || d == DType::kInt16) return DType::kInt32;
-  if (d == DType::kUInt8 || d == DType::kUInt16) return DType::kUInt32;
-  return d;
-}
-
 DType UpcastHalf(DType d) {
   return d == DType::kBFloat16 || d == DType::kFloat16 ? DType::kFloat32 : d;
 }
@@ -141,7 +110,7 @@ Array Count(const Array& a, const std::optional<std::vector<int>>& axes, bool ke
 Array ReduceWhere(ReduceOp op, const Array& a, std::optional<std::vector<int>> axes, bool keepdims,
                   std::optional<DType> dtype, const std::optional<Array>& where,
                   const std::optional<Array>& initial) {
-  std::string_view name = OpName(op);
+  std::string_view name = ReduceName(op);
   if (op == ReduceOp::kArgMax || op == ReduceOp::kArgMin) {
     ThrowTypeError(fmt::format("{}() got an unexpected keyword argument 'where'", name));
   }
@@ -169,7 +138,7 @@ Array ReduceWhere(ReduceOp op, const Array& a, std::optional<std::vector<int>> a
   } else if (dtype) {
     result = *dtype;
   } else if (sum_like) {
-    result = PromoteInteger(a.dtype());
+    result = SumDType(a.dtype());
   }
   DType work = sum_like ? UpcastHalf(result) : result;
   Array x = a.AsType(work);

@@ -30,6 +30,11 @@ void Add(Interpreter& interp, std::initializer_list<ModuleObject*> modules, cons
 
 bool Given(const std::optional<Value>& v) { return v && !v->is_none(); }
 
+std::optional<std::vector<int>> OptionalAxes(Interpreter& interp, const std::optional<Value>& v,
+                                             int rank) {
+  return Given(v) ? ToAxes(interp, *v, rank) : std::nullopt;
+}
+
 int64_t IntArg(Interpreter& interp, const std::optional<Value>& v, int64_t fallback,
                std::string_view what) {
   if (!Given(v)) return fallback;
@@ -45,6 +50,19 @@ int AxisArg(Interpreter& interp, const std::optional<Value>& v, int fallback, in
   return (*ToAxes(interp, *v, rank))[0];
 }
 
+// The diagonal jnp.diagonal and jnp.trace take: (a, offset=0, axis1=0, axis2=1, ...).
+Array DiagonalOf(Interpreter& interp, const std::vector<std::optional<Value>>& b) {
+  Array a = ToArray(interp, *b[0]);
+  int64_t offset = IntArg(interp, b[1], 0, "offset");
+  if (a.rank() < 2) {
+    interp.Raise(interp.types().value_error,
+                 "diagonal requires an array of at least two dimensions.");
+  }
+  int axis1 = AxisArg(interp, b[2], 0, a.rank());
+  int axis2 = AxisArg(interp, b[3], 1, a.rank());
+  return GuardArrayOp(interp, [&] { return array::Diagonal(a, offset, axis1, axis2); });
+}
+
 // var and std: (a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
 // mean=None, correction=None).
 Value VarianceCall(Interpreter& interp, CallArgs& args, bool sqrt) {
@@ -53,8 +71,7 @@ Value VarianceCall(Interpreter& interp, CallArgs& args, bool sqrt) {
                     {"a", "axis=", "dtype=", "out=", "ddof=", "keepdims=", "*",
                      "where=", "mean=", "correction="});
   Array a = ToArray(interp, *b[0]);
-  std::optional<std::vector<int>> axes =
-      Given(b[1]) ? ToAxes(interp, *b[1], a.rank()) : std::nullopt;
+  std::optional<std::vector<int>> axes = OptionalAxes(interp, b[1], a.rank());
   std::optional<DType> dtype;
   if (Given(b[2])) dtype = ToDType(interp, *b[2]);
   if (Given(b[3])) {
@@ -223,16 +240,14 @@ void InstallArrayStats(Interpreter& interp, const ArrayModules& m) {
     auto b =
         BindArgs(interp, "median", args, {"a", "axis=", "out=", "overwrite_input=", "keepdims="});
     Array a = ToArray(interp, *b[0]);
-    std::optional<std::vector<int>> axes =
-        Given(b[1]) ? ToAxes(interp, *b[1], a.rank()) : std::nullopt;
+    std::optional<std::vector<int>> axes = OptionalAxes(interp, b[1], a.rank());
     bool keepdims = Given(b[4]) && interp.Truthy(*b[4]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::Median(a, axes, keepdims); }));
   });
   Add(interp, {&m.jnp, &m.np}, "count_nonzero", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "count_nonzero", args, {"a", "axis=", "keepdims="});
     Array a = ToArray(interp, *b[0]);
-    std::optional<std::vector<int>> axes =
-        Given(b[1]) ? ToAxes(interp, *b[1], a.rank()) : std::nullopt;
+    std::optional<std::vector<int>> axes = OptionalAxes(interp, b[1], a.rank());
     bool keepdims = Given(b[2]) && interp.Truthy(*b[2]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::CountNonzero(a, axes, keepdims); }));
   });
@@ -253,35 +268,17 @@ void InstallArrayStats(Interpreter& interp, const ArrayModules& m) {
     return WrapArray(GuardArrayOp(interp, [&] { return array::Diag(v, k); }));
   });
   Add(interp, {&m.jnp, &m.np}, "diagonal", [](Interpreter& interp, CallArgs& args) {
-    auto b = BindArgs(interp, "diagonal", args, {"a", "offset=", "axis1=", "axis2="});
-    Array a = ToArray(interp, *b[0]);
-    int64_t offset = IntArg(interp, b[1], 0, "offset");
-    if (a.rank() < 2) {
-      interp.Raise(interp.types().value_error,
-                   "diagonal requires an array of at least two dimensions.");
-    }
-    int axis1 = AxisArg(interp, b[2], 0, a.rank());
-    int axis2 = AxisArg(interp, b[3], 1, a.rank());
-    return WrapArray(
-        GuardArrayOp(interp, [&] { return array::Diagonal(a, offset, axis1, axis2); }));
+    return WrapArray(DiagonalOf(
+        interp, BindArgs(interp, "diagonal", args, {"a", "offset=", "axis1=", "axis2="})));
   });
   Add(interp, {&m.jnp, &m.np}, "trace", [](Interpreter& interp, CallArgs& args) {
     auto b =
         BindArgs(interp, "trace", args, {"a", "offset=", "axis1=", "axis2=", "dtype=", "out="});
-    Array a = ToArray(interp, *b[0]);
-    int64_t offset = IntArg(interp, b[1], 0, "offset");
-    if (a.rank() < 2) {
-      interp.Raise(interp.types().value_error,
-                   "diagonal requires an array of at least two dimensions.");
-    }
-    int axis1 = AxisArg(interp, b[2], 0, a.rank());
-    int axis2 = AxisArg(interp, b[3], 1, a.rank());
+    Array d = DiagonalOf(interp, b);
     std::optional<DType> dtype;
     if (Given(b[4])) dtype = ToDType(interp, *b[4]);
-    return WrapArray(GuardArrayOp(interp, [&] {
-      Array d = array::Diagonal(a, offset, axis1, axis2);
-      return Sum(d, std::vector<int>{d.rank() - 1}, false, dtype);
-    }));
+    return WrapArray(
+        GuardArrayOp(interp, [&] { return Sum(d, std::vector<int>{d.rank() - 1}, false, dtype); }));
   });
 
   for (const char* module : {"jax.numpy.linalg", "numpy.linalg"}) {
