@@ -79,6 +79,10 @@ float UnitFloat(uint32_t bits, DType dtype) {
 // A bound of a draw broadcast over `shape` (JAX broadcasts bounds to the rank of `shape`, then
 // reshapes the draw to `shape`), contiguous.
 Array BroadcastBound(const Array& bound, const Shape& shape, std::string_view fn) {
+  if (shape.size() > static_cast<size_t>(kMaxRank)) {
+    ThrowValueError(
+        fmt::format("arrays have at most {} dimensions, got {}", kMaxRank, shape.size()));
+  }
   Shape ranked = bound.shape();
   while (ranked.size() < shape.size()) ranked.insert(ranked.begin(), 1);
   bool fits = ranked.size() == shape.size();
