@@ -239,10 +239,9 @@ std::optional<Value> ArrayObject::GetAttr(Interpreter& interp, std::string_view 
   }
   // Methods that mirror jax.numpy functions: `x.sum(axis=0)` is `jnp.sum(x, axis=0)`.
   static constexpr std::string_view kFunctionMethods[] = {
-      "sum",    "prod",     "max",    "min",       "mean",    "any",  "all",
-      "argmax", "argmin",   "cumsum", "transpose", "squeeze", "clip", "round",
-      "repeat", "swapaxes", "dot",    "flatten",   "ravel",   "var",  "std",
-      "diagonal", "trace",
+      "sum",    "prod",    "max",       "min",     "mean", "any",      "all",    "argmax",
+      "argmin", "cumsum",  "transpose", "squeeze", "clip", "round",    "repeat", "swapaxes",
+      "dot",    "flatten", "ravel",     "var",     "std",  "diagonal", "trace",
   };
   if (name == "__abs__") {  // the builtin abs(x)
     bool is_numpy = numpy;
