@@ -178,15 +178,25 @@ Array PadWithMode(const Array& input, const PadWidth& pad_width, const PadOption
   for (const auto& [before, after] : pad_width) {
     if (before < 0 || after < 0) ThrowValueError("index can't contain negative values");
   }
+  if (options.mode == PadMode::kEmpty ||
+      (options.mode == PadMode::kConstant &&
+       std::all_of(options.values.begin(), options.values.end(), [&](const auto& v) {
+         return v.first == options.values[0].first && v.second == options.values[0].first;
+       }))) {
+    // One constant everywhere: a single lax.pad, as JAX does for a scalar constant.
+    double value = options.mode == PadMode::kEmpty ? 0 : options.values[0].first;
+    Array out = Pad(a, pad_width, value);
+    out.set_weak_type(input.weak_type());
+    return out;
+  }
   for (int axis = 0; axis < a.rank(); ++axis) {
     std::pair<int64_t, int64_t> width = pad_width[static_cast<size_t>(axis)];
     int64_t n = Extent(a, axis);
     switch (options.mode) {
-      case PadMode::kConstant:
-      case PadMode::kEmpty: {
-        std::pair<double, double> v = options.mode == PadMode::kEmpty
-                                          ? std::pair<double, double>{0, 0}
-                                          : options.values[static_cast<size_t>(axis)];
+      case PadMode::kEmpty:  // handled above
+      case PadMode::kConstant: {
+        // Constants that differ by axis or side: one lax.pad per side, as JAX does.
+        std::pair<double, double> v = options.values[static_cast<size_t>(axis)];
         PadWidth widths(static_cast<size_t>(a.rank()), {0, 0});
         widths[static_cast<size_t>(axis)] = {width.first, 0};
         if (width.first != 0) a = Pad(a, widths, v.first);

@@ -13,8 +13,8 @@
 #include <numeric>
 #include <type_traits>
 
-#include "array/broadcast.h"
 #include "array/element.h"
+#include "array/shape_ops.h"
 
 namespace pz::array {
 namespace {
@@ -96,13 +96,7 @@ Array BroadcastBound(const Array& bound, const Shape& shape, std::string_view fn
     if (fn == "uniform") ThrowTypeError(message);
     ThrowValueError(message);
   }
-  Array c = bound.Contiguous();
-  Array view = c.View(ranked, ContiguousStrides(ranked), c.offset());
-  StrideArray strides = BroadcastStrides(view, shape);
-  return view
-      .View(shape, std::vector<int64_t>(strides.begin(), strides.begin() + shape.size()),
-            c.offset())
-      .Contiguous();
+  return BroadcastTo(bound, shape).Contiguous();
 }
 
 // Per-element float bounds rounded to `dtype`.
@@ -188,7 +182,7 @@ std::vector<int64_t> ShuffledIndices(const Array& key, int64_t n) {
                                           std::log(static_cast<double>(UINT32_MAX))));
   Array current = key;
   for (int r = 0; r < rounds; ++r) {
-    Array keys = Split(current, 2);
+    Array keys = SplitKey(current, 2);
     const uint32_t* words = keys.data<uint32_t>();
     current = KeyArray(words[0], words[1]);
     SortByKeys(order, RawBits(KeyArray(words[2], words[3]), {n}));
@@ -216,7 +210,7 @@ std::pair<uint32_t, uint32_t> Threefry2x32(uint32_t key0, uint32_t key1, uint32_
 
 Array Key(int64_t seed) { return KeyArray(0, static_cast<uint32_t>(seed)); }
 
-Array Split(const Array& key, int64_t num) {
+Array SplitKey(const Array& key, int64_t num) {
   if (num < 0) ThrowValueError(fmt::format("split count must be non-negative, got {}", num));
   auto [k0, k1] = KeyWords(key);
   Array out = Array::Zeros(DType::kUInt32, {num, 2});
@@ -321,7 +315,7 @@ Array RandInt(const Array& key, const Shape& shape, const Array& minval, const A
   // XLA's unsigned remainder by zero returns the dividend.
   auto rem = [&](uint64_t a, uint64_t b) { return b == 0 ? a : a % b; };
 
-  Array keys = Split(key, 2);
+  Array keys = SplitKey(key, 2);
   const uint32_t* words = keys.data<uint32_t>();
   std::vector<uint32_t> higher = RawBits(KeyArray(words[0], words[1]), shape);
   std::vector<uint32_t> lower = RawBits(KeyArray(words[2], words[3]), shape);

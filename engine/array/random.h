@@ -20,7 +20,7 @@ std::pair<uint32_t, uint32_t> Threefry2x32(uint32_t key0, uint32_t key1, uint32_
 // JAX's 32-bit mode truncates an integer seed to int32 before splitting it into two words.
 Array Key(int64_t seed);
 // jax.random.split(key, num): uint32 (num, 2); row i hashes counter i.
-Array Split(const Array& key, int64_t num);
+Array SplitKey(const Array& key, int64_t num);
 // jax.random.fold_in(key, data): uint32 (2,); `data` is taken modulo 2^32.
 Array FoldIn(const Array& key, int64_t data);
 // jax.random.bits(key, shape, dtype) for dtype uint8/uint16/uint32 (the low bits of each draw).

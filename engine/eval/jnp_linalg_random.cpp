@@ -147,7 +147,7 @@ void InstallArrayRandom(Interpreter& interp, const ArrayModules& m) {
     auto b = BindArgs(interp, "split", args, {"key", "num="});
     Array k = KeyArg(interp, *b[0]);
     int64_t num = b[1] ? b[1]->integral() : 2;
-    return WrapArray(GuardArrayOp(interp, [&] { return array::Split(k, num); }));
+    return WrapArray(GuardArrayOp(interp, [&] { return array::SplitKey(k, num); }));
   });
   AddFunction(interp, m.random, "fold_in", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "fold_in", args, {"key", "data"});

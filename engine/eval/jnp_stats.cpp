@@ -3,6 +3,7 @@
 #include "eval/jnp_stats.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 
@@ -130,7 +131,7 @@ NormOrder ToNormOrder(Interpreter& interp, const std::optional<Value>& v) {
   order.none = false;
   if (auto* s = v->as<StrObject>()) {
     order.name = s->value;
-  } else if (v->is_number() || v->is_bool()) {
+  } else if (v->is_number()) {
     order.number = v->number();
   } else {
     interp.Raise(
@@ -221,11 +222,14 @@ Value NormCall(Interpreter& interp, CallArgs& args) {
   return WrapArray(GuardArrayOp(interp, [&] {
     if (axes.size() == 1) return VectorNorm(x, ord, axes[0], keepdims);
     if (axes.size() == 2) return MatrixNorm(x, ord, axes[0], axes[1], keepdims);
+    // JAX names the axes it normalised (all of them when `axis` was None).
+    std::string shown = axes.size() == 1 ? fmt::format("({},)", axes[0])
+                                         : fmt::format("({})", fmt::join(axes, ", "));
     array::ThrowValueError(
         fmt::format("Improper number of axes for norm: axis={}. Pass one axis "
                     "to compute a vector-norm, or two axes to compute a "
                     "matrix-norm.",
-                    interp.Repr(*b[2])));
+                    shown));
   }));
 }
 

@@ -49,6 +49,7 @@ for bad in [
     lambda: jnp.diag(x),
     lambda: jnp.diagonal(jnp.ones(3)),
     lambda: jnp.linalg.norm(x, axis=(0, 1, 2)),
+    lambda: jnp.linalg.norm(x, ord=1),
     lambda: jnp.linalg.norm(x[0], ord=3),
     lambda: jnp.linalg.norm(x[0, 0], ord="inf"),
 ]:
@@ -57,6 +58,7 @@ for bad in [
     except ValueError as e:
         print("ValueError:", e)  # expect: ValueError: diag input must be 1d or 2d
 # expect: ValueError: diagonal requires an array of at least two dimensions.
+# expect: ValueError: Improper number of axes for norm: axis=(0, 1, 2). Pass one axis to compute a vector-norm, or two axes to compute a matrix-norm.
 # expect: ValueError: Improper number of axes for norm: axis=(0, 1, 2). Pass one axis to compute a vector-norm, or two axes to compute a matrix-norm.
 # expect: ValueError: Invalid order '3' for matrix norm.
 # expect: ValueError: Invalid order 'inf' for vector norm.Use 'jax.numpy.inf' instead.

@@ -47,7 +47,7 @@ Array RunCase(const RandomCase& c) {
   std::string fn = c.fn;
   DType dtype = *ParseDTypeName(c.dtype);
   if (fn == "key") return key;
-  if (fn == "split") return Split(key, static_cast<int64_t>(c.a));
+  if (fn == "split") return SplitKey(key, static_cast<int64_t>(c.a));
   if (fn == "fold_in") return FoldIn(key, static_cast<int64_t>(c.a));
   if (fn == "bits") return Bits(key, c.shape, dtype);
   if (fn == "uniform") return Uniform(key, c.shape, dtype, c.a, c.b);
@@ -129,7 +129,7 @@ TEST(Random, PermutationIsAPermutation) {
 TEST(Random, NonKeyArgumentIsATypeError) {
   Array not_a_key = Array::Zeros(DType::kFloat32, {2});
   try {
-    Split(not_a_key, 2);
+    SplitKey(not_a_key, 2);
     FAIL() << "expected ArrayError";
   } catch (const ArrayError& e) {
     EXPECT_EQ(e.kind, ArrayError::Kind::kTypeError);
