@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "array/element.h"
+#include "array/prims.h"
 
 namespace pz::array {
 
@@ -323,6 +324,14 @@ void Array::Assign(const Array& values) {
 }
 
 Array Array::AsType(DType dtype) const {
+  if (Recording()) {
+    bool weak = dtype == dtype_ && weak_type_;
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kConvertElementType, ConvertAttrs{dtype, weak}};
+        },
+        [&] { return std::vector<Array>{*this}; }, [&] { return AsType(dtype); });
+  }
   Array source = Contiguous();
   if (dtype == dtype_) return source;
   Array out = Empty(dtype, shape_);

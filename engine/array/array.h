@@ -134,6 +134,8 @@ class Array {
 
   // True when both share one buffer (used by aliasing checks).
   bool SharesStorageWith(const Array& other) const { return buffer_ == other.buffer_; }
+  // The identity of the buffer (for telling arrays apart while recording primitives).
+  const void* storage() const { return buffer_.get(); }
 
  private:
   static Array Allocate(DType dtype, Shape shape, bool zeroed);

@@ -1,6 +1,7 @@
 // Where, Clip and Cast (elementwise.h): the ops built from selection and promotion rather than
 // arithmetic. Where runs one strided kernel per dtype; Clip composes maximum/minimum as jnp does.
 #include "array/elementwise.h"
+#include "array/prims.h"
 
 #include "array/broadcast.h"
 #include "array/element.h"
@@ -8,6 +9,16 @@
 namespace pz::array {
 
 Array Where(const Array& cond, const Array& x, const Array& y) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kSelectN, NoAttrs{}};
+        },
+        [&] {
+          return std::vector<Array>{cond, x, y};
+        },
+        [&] { return Where(cond, x, y); });
+  }
   TypeInfo promoted = Promote({x.dtype(), x.weak_type()}, {y.dtype(), y.weak_type()});
   Shape shape = BroadcastShapes(cond.shape(), x.shape(), y.shape());
   Array c = cond.AsType(DType::kBool);

@@ -77,6 +77,9 @@ Array Binary(BinaryOp op, const Array& a, const Array& b);
 // integer, isnan is bool). Throws kTypeError/kValueError as JAX does (-x of bool, ~x of float).
 Array Unary(UnaryOp op, const Array& a);
 
+// lax.integer_pow: `a` to the static power `y` by repeated multiplication (bool becomes int32;
+// a negative power of an integer is a TypeError).
+Array IntegerPow(const Array& a, int64_t y);
 // jnp.where(cond, x, y): cond is tested for != 0, x and y are promoted, all three broadcast.
 Array Where(const Array& cond, const Array& x, const Array& y);
 

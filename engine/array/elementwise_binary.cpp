@@ -9,6 +9,7 @@
 #include "array/broadcast.h"
 #include "array/element.h"
 #include "array/elementwise.h"
+#include "array/prims.h"
 
 namespace pz::array {
 
@@ -343,22 +344,6 @@ void IntegerPow(const Array& x, int64_t y, Array& out) {
   }
 }
 
-Array IntegerPow(const Array& a, int64_t y) {
-  Array x = IsBool(a.dtype()) ? a.AsType(DType::kInt32) : a.Contiguous();
-  if (y < 0 && !IsFloating(x.dtype())) {
-    ThrowTypeError(
-        fmt::format("Integers cannot be raised to negative powers, got integer_pow({}[{}], {})",
-                    DTypeName(x.dtype()), fmt::join(x.shape(), ","), y));
-  }
-  Array out = Array::Zeros(x.dtype(), x.shape());
-  out.set_weak_type(a.weak_type());
-  DispatchDType(x.dtype(), [&](auto tag) {
-    constexpr DType D = decltype(tag)::value;
-    if constexpr (D != DType::kBool) IntegerPow<D>(x, y, out);
-  });
-  return out;
-}
-
 // The shape of `a op b`, with JAX's two errors for shapes that do not broadcast: operands of
 // different ranks fail while jax.numpy pads them to one rank (ValueError, from
 // BroadcastShapes); operands of one rank fail in the lax primitive (TypeError, named by the
@@ -380,9 +365,42 @@ Shape BinaryShape(BinaryOp op, const Shape& a, const Shape& b) {
 
 }  // namespace
 
+Array IntegerPow(const Array& a, int64_t y) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kIntegerPow, IntegerPowAttrs{y}};
+        },
+        [&] { return std::vector<Array>{a}; }, [&] { return IntegerPow(a, y); });
+  }
+  Array x = IsBool(a.dtype()) ? a.AsType(DType::kInt32) : a.Contiguous();
+  if (y < 0 && !IsFloating(x.dtype())) {
+    ThrowTypeError(
+        fmt::format("Integers cannot be raised to negative powers, got integer_pow({}[{}], {})",
+                    DTypeName(x.dtype()), fmt::join(x.shape(), ","), y));
+  }
+  Array out = Array::Zeros(x.dtype(), x.shape());
+  out.set_weak_type(a.weak_type());
+  DispatchDType(x.dtype(), [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    if constexpr (D != DType::kBool) IntegerPow<D>(x, y, out);
+  });
+  return out;
+}
+
 Array Binary(BinaryOp op, const Array& a, const Array& b) {
   if (op == BinaryOp::kPow && b.rank() == 0 && !IsFloating(b.dtype())) {
     return IntegerPow(a, b.GetInt(0));
+  }
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{PrimOf(op), NoAttrs{}};
+        },
+        [&] {
+          return std::vector<Array>{a, b};
+        },
+        [&] { return Binary(op, a, b); });
   }
   TypeInfo promoted = Promote({a.dtype(), a.weak_type()}, {b.dtype(), b.weak_type()});
   DType operand = OperandDType(op, promoted.dtype);

@@ -11,6 +11,7 @@
 #include "array/element.h"
 #include "array/elementwise.h"
 #include "array/exp_f32.h"
+#include "array/prims.h"
 
 namespace pz::array {
 
@@ -253,6 +254,13 @@ void Dispatch(UnaryOp op, const Array& a, Array& out) {
 }  // namespace
 
 Array Unary(UnaryOp op, const Array& a) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{PrimOf(op), NoAttrs{}};
+        },
+        [&] { return std::vector<Array>{a}; }, [&] { return Unary(op, a); });
+  }
   DType dtype = a.dtype();
   constexpr std::string_view kNumeric = "integer, floating, complexfloating";
   if (op == UnaryOp::kPos) return a;

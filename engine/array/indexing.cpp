@@ -1,6 +1,7 @@
 // Index resolution: a view for basic indices, then a gather/scatter over integer-array indices
 // following NumPy's placement rule for advanced dimensions.
 #include "array/indexing.h"
+#include "array/prims.h"
 
 #include <fmt/format.h>
 
@@ -276,6 +277,24 @@ std::vector<int64_t> GatherOffsets(const Plan& plan) {
 }  // namespace
 
 Array GetIndexed(const Array& a, const std::vector<Index>& index) {
+  if (Recording()) {
+    auto call = [&] {
+      IndexAttrs attrs{index};
+      bool gather = false;
+      for (Index& ix : attrs.index) {
+        if (ix.kind == Index::Kind::kArray) ix.array = Array(), gather = true;
+      }
+      return PrimCall{gather ? Prim::kGather : Prim::kSlice, std::move(attrs)};
+    };
+    auto inputs = [&] {
+      std::vector<Array> in{a};
+      for (const Index& ix : index) {
+        if (ix.kind == Index::Kind::kArray) in.push_back(ix.array);
+      }
+      return in;
+    };
+    return Primitive(call, inputs, [&] { return GetIndexed(a, index); });
+  }
   Plan plan = MakePlan(a, index);
   if (plan.advanced_dims.empty()) {
     Array view = a.View(plan.view_shape, plan.view_strides, plan.view_offset);

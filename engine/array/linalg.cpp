@@ -15,6 +15,8 @@
 #include <type_traits>
 
 #include "array/element.h"
+#include "array/prims.h"
+#include "array/shape_ops.h"
 
 namespace pz::array {
 namespace {
@@ -52,13 +54,6 @@ Array Permute(const Array& a, const std::vector<int>& perm) {
     strides.push_back(a.strides()[axis]);
   }
   return a.View(std::move(shape), std::move(strides), a.offset());
-}
-
-// The same elements with a new shape (a contiguous copy first when needed).
-Array Reshape(const Array& a, Shape shape) {
-  Array c = a.Contiguous();
-  std::vector<int64_t> strides = ContiguousStrides(shape);
-  return c.View(std::move(shape), std::move(strides), c.offset());
 }
 
 int64_t Product(const Shape& shape, const std::vector<int>& axes) {
@@ -206,6 +201,17 @@ int64_t DotFlopsOfThisThread() { return dot_flops; }
 
 Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
                  std::optional<DType> preferred_element_type, std::string_view fn_name) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kDotGeneral,
+                          DotAttrs{dims, preferred_element_type, std::string(fn_name)}};
+        },
+        [&] {
+          return std::vector<Array>{lhs, rhs};
+        },
+        [&] { return DotGeneral(lhs, rhs, dims, preferred_element_type, fn_name); });
+  }
   const Shape& ls = lhs.shape();
   const Shape& rs = rhs.shape();
   DotDimensionNumbers d = dims;
@@ -326,17 +332,10 @@ Array Matmul(const Array& a, const Array& b, std::optional<DType> preferred_elem
     }
   }
   auto broadcast = [&](const Array& x) {
-    int lead = x.rank() - 2;
     Shape shape = batch_shape;
-    std::vector<int64_t> strides(static_cast<size_t>(batch_rank), 0);
-    for (int i = 0; i < lead; ++i) {
-      if (x.shape()[i] != 1) strides[batch_rank - lead + i] = x.strides()[i];
-    }
-    for (int i = lead; i < x.rank(); ++i) {
-      shape.push_back(x.shape()[i]);
-      strides.push_back(x.strides()[i]);
-    }
-    return x.View(std::move(shape), std::move(strides), x.offset());
+    shape.push_back(x.shape()[static_cast<size_t>(x.rank() - 2)]);
+    shape.push_back(x.shape().back());
+    return shape == x.shape() ? x : BroadcastTo(x, shape);
   };
   DotDimensionNumbers dims{.lhs_contracting = {batch_rank + 1}, .rhs_contracting = {batch_rank}};
   for (int i = 0; i < batch_rank; ++i) {

@@ -16,6 +16,7 @@
 
 #include "array/element.h"
 #include "array/elementwise.h"
+#include "array/prims.h"
 #include "array/reduce_order.h"
 
 namespace pz::array {
@@ -343,6 +344,30 @@ DType SumDType(DType d) {
 
 Array Reduce(ReduceOp op, const Array& a, std::optional<std::vector<int>> axes, bool keepdims,
              std::optional<DType> dtype) {
+  if (op == ReduceOp::kMean) {
+    // jnp.mean: the float32 sum times 1/count in float32 (XLA turns the division by the count
+    // into a multiplication by its reciprocal), then rounded to the dtype.
+    DType result = dtype.value_or(IsFloating(a.dtype()) ? a.dtype() : DType::kFloat32);
+    int64_t count = 1;
+    if (axes) {
+      for (int axis : *axes) {
+        if (axis >= 0 && axis < a.rank()) count *= a.shape()[static_cast<size_t>(axis)];
+      }
+    } else {
+      count = a.size();
+    }
+    Array sum = Reduce(ReduceOp::kSum, a, std::move(axes), keepdims, DType::kFloat32);
+    Array scale = Array::Scalar(DType::kFloat32, 1.0f / static_cast<float>(count));
+    return Binary(BinaryOp::kMul, sum, scale).AsType(result);
+  }
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{PrimOf(op), ReduceAttrs{axes, keepdims, dtype}};
+        },
+        [&] { return std::vector<Array>{a}; },
+        [&] { return Reduce(op, a, axes, keepdims, dtype); });
+  }
   bool arg = op == ReduceOp::kArgMax || op == ReduceOp::kArgMin;
   if (arg && axes && axes->size() != 1) {
     ThrowTypeError(fmt::format("{} takes a single axis, got {}", ReduceName(op), axes->size()));
@@ -406,14 +431,6 @@ Array Reduce(ReduceOp op, const Array& a, std::optional<std::vector<int>> axes, 
         return AnyAll<D>(op == ReduceOp::kAny, layout, out);
     }
   });
-  if (op == ReduceOp::kMean) {
-    // jnp.mean: the float32 sum times 1/count in float32, then rounded to the dtype.
-    DType result = dtype.value_or(IsFloating(a.dtype()) ? a.dtype() : DType::kFloat32);
-    // XLA turns the division by the count into a multiplication by its reciprocal.
-    float inverse = 1.0f / static_cast<float>(layout.cols);
-    Array scale = Array::Scalar(DType::kFloat32, inverse);
-    out = Binary(BinaryOp::kMul, out, scale).AsType(result);
-  }
   return out;
 }
 

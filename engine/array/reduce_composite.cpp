@@ -7,6 +7,7 @@
 
 #include "array/element.h"
 #include "array/elementwise.h"
+#include "array/prims.h"
 #include "array/reduce.h"
 
 namespace pz::array {
@@ -89,6 +90,13 @@ Array LogSoftmax(const Array& a, std::optional<std::vector<int>> axes) {
 }
 
 Array CumSum(const Array& a, std::optional<int> axis) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kCumsum, AxisAttrs{axis}};
+        },
+        [&] { return std::vector<Array>{a}; }, [&] { return CumSum(a, axis); });
+  }
   Array x = IsBool(a.dtype()) ? a.AsType(DType::kInt32) : a.Contiguous();
   if (!axis) {
     x = x.View({x.size()}, {1}, 0);

@@ -1,6 +1,7 @@
 // Shape manipulation. View ops rewrite shape/strides/offset only; copying ops go through
 // GatherCopy, which fills a new array element by element from a source index map.
 #include "array/shape_ops.h"
+#include "array/prims.h"
 
 #include <fmt/format.h>
 
@@ -81,6 +82,13 @@ int NormalizeAxis(int axis, int rank) {
 }
 
 Array Reshape(const Array& a, const Shape& shape) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kReshape, ShapeAttrs{shape}};
+        },
+        [&] { return std::vector<Array>{a}; }, [&] { return Reshape(a, shape); });
+  }
   Shape resolved = shape;
   auto unknown = std::count(shape.begin(), shape.end(), -1);
   if (unknown > 1) {
@@ -108,6 +116,13 @@ Array Reshape(const Array& a, const Shape& shape) {
 }
 
 Array Transpose(const Array& a, const std::optional<Axes>& axes) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kTranspose, AxesAttrs{axes}};
+        },
+        [&] { return std::vector<Array>{a}; }, [&] { return Transpose(a, axes); });
+  }
   Axes perm(a.rank());
   if (axes) {
     if (static_cast<int>(axes->size()) == a.rank()) perm = NormalizeAxes(*axes, a.rank());
@@ -162,6 +177,13 @@ Array MoveAxis(const Array& a, const Axes& source, const Axes& destination) {
 }
 
 Array ExpandDims(const Array& a, const Axes& axes) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kExpandDims, AxesAttrs{axes}};
+        },
+        [&] { return std::vector<Array>{a}; }, [&] { return ExpandDims(a, axes); });
+  }
   int out_rank = a.rank() + static_cast<int>(axes.size());
   Axes normalized = NormalizeAxes(axes, out_rank);
   if (HasDuplicates(normalized)) {
@@ -183,6 +205,13 @@ Array ExpandDims(const Array& a, const Axes& axes) {
 }
 
 Array Squeeze(const Array& a, const std::optional<Axes>& axes) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kSqueeze, AxesAttrs{axes}};
+        },
+        [&] { return std::vector<Array>{a}; }, [&] { return Squeeze(a, axes); });
+  }
   Axes drop;
   if (axes) {
     drop = NormalizeAxes(*axes, a.rank());
@@ -213,6 +242,13 @@ Array Squeeze(const Array& a, const std::optional<Axes>& axes) {
 }
 
 Array BroadcastTo(const Array& a, const Shape& shape) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kBroadcastInDim, ShapeAttrs{shape}};
+        },
+        [&] { return std::vector<Array>{a}; }, [&] { return BroadcastTo(a, shape); });
+  }
   if (shape.size() < a.shape().size()) {
     ThrowValueError(
         fmt::format("Cannot broadcast to shape with fewer dimensions: arr_shape={} shape={}",
@@ -235,6 +271,13 @@ Array BroadcastTo(const Array& a, const Shape& shape) {
 }
 
 Array Concatenate(const std::vector<Array>& arrays, int axis) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kConcatenate, ConcatAttrs{axis}};
+        },
+        [&] { return arrays; }, [&] { return Concatenate(arrays, axis); });
+  }
   if (arrays.empty()) ThrowValueError("Need at least one array to concatenate.");
   const Array& first = arrays[0];
   if (first.rank() == 0) ThrowValueError("Zero-dimensional arrays cannot be concatenated.");
@@ -287,6 +330,13 @@ Array Stack(const std::vector<Array>& arrays, int axis) {
 }
 
 std::vector<Array> Split(const Array& a, int64_t sections, int axis) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kSplit, SplitAttrs{.axis = axis, .sections = sections}};
+        },
+        [&] { return std::vector<Array>{a}; }, [&] { return Split(a, sections, axis); });
+  }
   axis = NormalizeAxis(axis, a.rank());
   int64_t n = a.shape()[axis];
   if (sections <= 0) ThrowValueError("number sections must be larger than 0.");
@@ -300,6 +350,13 @@ std::vector<Array> Split(const Array& a, int64_t sections, int axis) {
 }
 
 std::vector<Array> Split(const Array& a, const std::vector<int64_t>& indices, int axis) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kSplit, SplitAttrs{.axis = axis, .indices = indices}};
+        },
+        [&] { return std::vector<Array>{a}; }, [&] { return Split(a, indices, axis); });
+  }
   axis = NormalizeAxis(axis, a.rank());
   std::vector<int64_t> bounds = {0};
   // As in JAX (unlike numpy), indices are used as given: negative ones are not wrapped.
@@ -322,6 +379,13 @@ std::vector<Array> Split(const Array& a, const std::vector<int64_t>& indices, in
 }
 
 Array Tile(const Array& a, const std::vector<int64_t>& reps) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kTile, TileAttrs{reps}};
+        },
+        [&] { return std::vector<Array>{a}; }, [&] { return Tile(a, reps); });
+  }
   for (int64_t r : reps) {
     if (r < 0) ThrowValueError(fmt::format("tile repetitions must be nonnegative, got {}", r));
   }
@@ -340,6 +404,14 @@ Array Tile(const Array& a, const std::vector<int64_t>& reps) {
 
 Array Repeat(const Array& a, const std::vector<int64_t>& repeats, std::optional<int> axis,
              std::optional<int64_t> total_repeat_length) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kRepeat, RepeatAttrs{repeats, axis, total_repeat_length}};
+        },
+        [&] { return std::vector<Array>{a}; },
+        [&] { return Repeat(a, repeats, axis, total_repeat_length); });
+  }
   Array source = axis ? a : Reshape(a, {a.size()});
   int ax = NormalizeAxis(axis.value_or(0), source.rank());
   int64_t n = source.shape()[ax];
@@ -369,6 +441,13 @@ Array Repeat(const Array& a, const std::vector<int64_t>& repeats, std::optional<
 }
 
 Array Flip(const Array& a, const std::optional<Axes>& axes) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kRev, AxesAttrs{axes}};
+        },
+        [&] { return std::vector<Array>{a}; }, [&] { return Flip(a, axes); });
+  }
   Axes flip;
   if (axes) {
     flip = NormalizeAxes(*axes, a.rank());
@@ -387,6 +466,13 @@ Array Flip(const Array& a, const std::optional<Axes>& axes) {
 }
 
 Array Roll(const Array& a, const std::vector<int64_t>& shifts, const std::optional<Axes>& axes) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kRoll, RollAttrs{shifts, axes}};
+        },
+        [&] { return std::vector<Array>{a}; }, [&] { return Roll(a, shifts, axes); });
+  }
   if (!axes) return Reshape(Roll(Reshape(a, {a.size()}), shifts, Axes{0}), a.shape());
   size_t count = std::max(shifts.size(), axes->size());
   if ((shifts.size() != 1 && shifts.size() != count) ||
@@ -405,6 +491,13 @@ Array Roll(const Array& a, const std::vector<int64_t>& shifts, const std::option
 }
 
 Array Pad(const Array& a, const PadWidth& pad_width, double constant_value) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kPad, PadAttrs{pad_width, constant_value}};
+        },
+        [&] { return std::vector<Array>{a}; }, [&] { return Pad(a, pad_width, constant_value); });
+  }
   size_t rank = a.shape().size();
   if (rank == 0) return a.Contiguous();
   if (pad_width.size() != 1 && pad_width.size() != rank) {

@@ -1,5 +1,6 @@
 // Stable sorts over one axis by index permutation; unique and histogram on flattened data.
 #include "array/sort.h"
+#include "array/prims.h"
 
 #include <fmt/format.h>
 
@@ -54,6 +55,13 @@ int NormalizeSortAxis(const Array& a, int axis) {
 }  // namespace
 
 Array Sort(const Array& a, std::optional<int> axis) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kSort, AxisAttrs{axis}};
+        },
+        [&] { return std::vector<Array>{a}; }, [&] { return Sort(a, axis); });
+  }
   Array source = axis ? a.Contiguous() : Reshape(a, {a.size()});
   if (source.rank() == 0) return source;
   int ax = NormalizeSortAxis(source, axis.value_or(0));
@@ -65,6 +73,13 @@ Array Sort(const Array& a, std::optional<int> axis) {
 }
 
 Array ArgSort(const Array& a, std::optional<int> axis) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kArgsort, AxisAttrs{axis}};
+        },
+        [&] { return std::vector<Array>{a}; }, [&] { return ArgSort(a, axis); });
+  }
   Array source = axis ? a.Contiguous() : Reshape(a, {a.size()});
   if (source.rank() == 0) return Array::Scalar(DType::kInt32, 0);
   int ax = NormalizeSortAxis(source, axis.value_or(0));

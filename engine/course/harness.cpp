@@ -203,6 +203,7 @@ Value ReportWork(Interpreter& interp, eval::CallArgs& args) {
     auto entry = eval::NewDict(interp);
     entry->Set(interp, eval::MakeStr("grid_steps"), Value::Int(c.grid_steps));
     entry->Set(interp, eval::MakeStr("flops"), Value::Int(c.flops));
+    entry->Set(interp, eval::MakeStr("transcendentals"), Value::Int(c.transcendentals));
     entry->Set(interp, eval::MakeStr("hbm_bytes_read"), Value::Int(c.hbm_bytes_read));
     entry->Set(interp, eval::MakeStr("hbm_bytes_written"), Value::Int(c.hbm_bytes_written));
     dict->Set(interp, eval::MakeStr(name), entry);
@@ -238,12 +239,13 @@ Value CheckSaves(Interpreter& interp, eval::CallArgs& args, HarnessState& state)
   const tpu::Counters& mine = CountersOf(interp, *bound[1], "check_saves", "result");
   auto pick = [&](const tpu::Counters& c) -> int64_t {
     if (counter == "flops") return c.flops;
+    if (counter == "transcendentals") return c.transcendentals;
     if (counter == "grid_steps") return c.grid_steps;
     if (counter == "hbm_bytes_read") return c.hbm_bytes_read;
     if (counter == "hbm_bytes_written") return c.hbm_bytes_written;
     interp.Raise(interp.types().value_error,
-                 fmt::format("check_saves(): unknown counter '{}' (flops, grid_steps, "
-                             "hbm_bytes_read, hbm_bytes_written)",
+                 fmt::format("check_saves(): unknown counter '{}' (flops, transcendentals, "
+                             "grid_steps, hbm_bytes_read, hbm_bytes_written)",
                              counter));
   };
   int64_t before = pick(base), after = pick(mine);

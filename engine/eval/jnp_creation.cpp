@@ -29,6 +29,14 @@ array::ScalarArg ToScalarArg(Interpreter& interp, const Value& v) {
                fmt::format("expected a scalar, got {}", interp.TypeName(v)));
 }
 
+// jnp.full with an array fill value, as JAX spells it: convert the fill to the dtype, then
+// broadcast it to the shape. Spelled with array operations (not by reading the value) so that it
+// traces inside a kernel, where the fill may be a computed value.
+Array FillFromArray(const Array& fill, const array::Shape& shape, std::optional<DType> dtype) {
+  Array value = dtype && *dtype != fill.dtype() ? fill.AsType(*dtype) : fill;
+  return array::BroadcastTo(value, shape);
+}
+
 std::optional<DType> OptionalDType(Interpreter& interp, const std::optional<Value>& v) {
   if (!v || v->is_none()) return std::nullopt;
   return ToDType(interp, *v);
@@ -293,15 +301,22 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
   Add(interp, {&m.jnp, &m.np}, "full", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "full", args, {"shape", "fill_value", "dtype="});
     array::Shape shape = ToShape(interp, *b[0]);
+    std::optional<DType> dtype = OptionalDType(interp, b[2]);
+    if (const auto* a = b[1]->as<ArrayObject>()) {
+      return WrapArray(GuardArrayOp(interp, [&] { return FillFromArray(a->value, shape, dtype); }));
+    }
     array::ScalarArg fill = ToScalarArg(interp, *b[1]);
-    return WrapArray(GuardArrayOp(
-        interp, [&] { return array::Full(shape, fill, OptionalDType(interp, b[2])); }));
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Full(shape, fill, dtype); }));
   });
   Add(interp, {&m.jnp, &m.np}, "full_like", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "full_like", args, {"a", "fill_value", "dtype="});
     Array like = ToArray(interp, *b[0]);
-    array::ScalarArg fill = ToScalarArg(interp, *b[1]);
     DType dtype = OptionalDType(interp, b[2]).value_or(like.dtype());
+    if (const auto* a = b[1]->as<ArrayObject>()) {
+      return WrapArray(
+          GuardArrayOp(interp, [&] { return FillFromArray(a->value, like.shape(), dtype); }));
+    }
+    array::ScalarArg fill = ToScalarArg(interp, *b[1]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::Full(like.shape(), fill, dtype); }));
   });
   Add(interp, {&m.jnp, &m.np}, "arange", [](Interpreter& interp, CallArgs& args) {

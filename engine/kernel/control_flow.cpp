@@ -82,9 +82,7 @@ ValueId IntScalar(Trace& trace, const Value& value, std::string_view what) {
         fmt::format("{} must be an integer scalar, got {}", what, TypeToString(t)));
   }
   if (t.dtype != array::DType::kInt32 || t.weak) {
-    Instr& cast = trace.Emit(Op::kCast, {id}, {{.shape = {}, .dtype = array::DType::kInt32}});
-    cast.attrs.push_back(static_cast<int64_t>(array::DType::kInt32));
-    id = cast.results[0];
+    id = trace.Convert(id, array::DType::kInt32);
   }
   return id;
 }
@@ -129,7 +127,7 @@ Value ForiLoop(Interpreter& interp, const Value& lower, const Value& upper, cons
   std::vector<ValueId> operands{lo, hi};
   operands.insert(operands.end(), inits.begin(), inits.end());
   Instr& instr = trace->Emit(Op::kFor, operands, carry_types);
-  instr.attrs.push_back(unroll);
+  instr.unroll = unroll;
   instr.regions.push_back(std::move(region));
   return Unflatten(interp, def, Tracers(*trace, instr.results));
 }
@@ -310,22 +308,21 @@ void DebugPrint(Interpreter& interp, const std::string& format, const std::vecto
       kwargs_template[-w - 1].second = Value();
     }
   }
-  instr.apply = std::make_shared<const ApplyFn>([render, args = std::move(args_template),
-                                                 kwargs = std::move(kwargs_template), where,
-                                                 ip](const std::vector<array::Array>& values) {
-    std::vector<Value> positional = args;
-    auto keywords = kwargs;
-    for (size_t k = 0; k < where.size(); ++k) {
-      Value v = eval::WrapArray(values[k]);
-      if (where[k] >= 0) {
-        positional[where[k]] = v;
-      } else {
-        keywords[-where[k] - 1].second = v;
-      }
-    }
-    render(*ip, std::move(positional), std::move(keywords));
-    return std::vector<array::Array>{};
-  });
+  instr.callback = std::make_shared<const CallbackFn>(
+      [render, args = std::move(args_template), kwargs = std::move(kwargs_template), where,
+       ip](const std::vector<array::Array>& values) {
+        std::vector<Value> positional = args;
+        auto keywords = kwargs;
+        for (size_t k = 0; k < where.size(); ++k) {
+          Value v = eval::WrapArray(values[k]);
+          if (where[k] >= 0) {
+            positional[where[k]] = v;
+          } else {
+            keywords[-where[k] - 1].second = v;
+          }
+        }
+        render(*ip, std::move(positional), std::move(keywords));
+      });
 }
 
 }  // namespace pz::kernel

@@ -205,7 +205,7 @@ class AsyncCopyDescriptor final : public eval::Object {
         {});
     instr.copy = {src.path, dst.path};
     instr.ref = sem.path;
-    instr.attrs = {add ? 1 : 0};
+    instr.add = add;
   }
 
   void Wait(Interpreter& interp) {
@@ -228,8 +228,8 @@ class AsyncCopyDescriptor final : public eval::Object {
     Instr& instr = trace.Emit(Op::kDmaWait, DynamicOperands(sem.path), {});
     instr.copy = std::move(names);
     instr.ref = sem.path;
-    instr.attrs = {array::NumElements(src.shape) *
-                   static_cast<int64_t>(array::ItemSize(src.base().dtype))};
+    instr.bytes =
+        array::NumElements(src.shape) * static_cast<int64_t>(array::ItemSize(src.base().dtype));
   }
 
   Value src_, dst_, sem_;
@@ -260,7 +260,7 @@ Value RunScoped(Interpreter& interp, const Value& body, const std::vector<Value>
                 std::vector<std::string> names = {}) {
   Trace& trace = KernelTrace(interp, "pl.run_scoped");
   if (names.empty()) names = ParamNames(body);
-  std::vector<int64_t> ref_ids;
+  std::vector<RefId> ref_ids;
   CallArgs call{.span = interp.current_span()};
   for (size_t i = 0; i < types.size(); ++i) {
     std::string name = i < names.size() ? names[i] : fmt::format("scoped {}", i);
@@ -288,7 +288,7 @@ Value RunScoped(Interpreter& interp, const Value& body, const std::vector<Value>
     return ids;
   });
   Instr& instr = trace.Emit(Op::kRunScoped, {}, result_types);
-  instr.attrs = std::move(ref_ids);
+  instr.scoped = std::move(ref_ids);
   instr.regions.push_back(std::move(region));
   std::vector<Value> tracers;
   for (ValueId id : instr.results) tracers.push_back(trace.MakeTracer(id));
@@ -330,9 +330,7 @@ ValueId SemaphoreAmount(Interpreter& interp, Trace& trace, const Value& value, c
                  fmt::format("Must {} an int32 value, but got {}", verb, TypeToString(type)));
   }
   if (type.weak || type.dtype != array::DType::kInt32) {
-    Instr& cast = trace.Emit(Op::kCast, {id}, {{.shape = {}, .dtype = array::DType::kInt32}});
-    cast.attrs.push_back(static_cast<int64_t>(array::DType::kInt32));
-    id = cast.results[0];
+    id = trace.Convert(id, array::DType::kInt32);
   }
   return id;
 }
@@ -482,7 +480,7 @@ void InstallDmaApi(Interpreter& interp) {
     bool decrement = !bound[2] || interp.Truthy(*bound[2]);
     Instr& instr = trace.Emit(Op::kSemaphoreWait, Concat({{value}, DynamicOperands(sem.path)}), {});
     instr.ref = sem.path;
-    instr.attrs = {decrement ? 1 : 0};
+    instr.decrement = decrement;
     return Value();
   };
   auto read = [](Interpreter& interp, CallArgs& args) {

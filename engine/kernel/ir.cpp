@@ -7,10 +7,12 @@
 #include <unordered_set>
 
 #include "array/elementwise.h"
+#include "array/shape_ops.h"
 
 namespace pz::kernel {
 
 std::string_view OpName(Op op) {
+  if (IsPrim(op)) return array::PrimName(PrimOf(op));
   switch (op) {
 #define PZ_OP(name, doc) \
   case Op::k##name:      \
@@ -49,24 +51,102 @@ std::string_view ShortDType(array::DType dtype) {
   return "?";
 }
 
-constexpr const char* kBinaryNames[] = {
-    "add", "sub", "mul", "div", "floor_divide", "remainder",   "pow",  "max",
-    "min", "and", "or",  "xor", "shift_left",   "shift_right", "eq",   "ne",
-    "lt",  "le",  "gt",  "ge",  "logical_and",  "logical_or",  "atan2"};
-constexpr const char* kUnaryNames[] = {
-    "neg",   "pos",   "abs",   "invert", "not",   "exp",   "exp2",     "log",    "log1p",
-    "expm1", "sqrt",  "rsqrt", "tanh",   "sin",   "cos",   "tan",      "erf",    "sigmoid",
-    "sign",  "floor", "ceil",  "round",  "isnan", "isinf", "isfinite", "square", "reciprocal"};
-
-static_assert(std::size(kBinaryNames) == static_cast<size_t>(array::BinaryOp::kAtan2) + 1);
-static_assert(std::size(kUnaryNames) == static_cast<size_t>(array::UnaryOp::kReciprocal) + 1);
-
-template <size_t N>
-const char* NameOf(const char* const (&names)[N], int64_t index) {
-  return index >= 0 && static_cast<size_t>(index) < N ? names[index] : "?";
+// Stand-ins of the operand types for running a primitive to learn its result types: a scalar
+// broadcast to the shape (no storage of that size).
+array::Array StandIn(const ValueType& type) {
+  array::Array one = array::Array::Scalar(type.dtype, 1);
+  array::Array a = type.shape.empty() ? one : array::BroadcastTo(one, type.shape);
+  a.set_weak_type(type.weak);
+  return a;
 }
 
+// Operands above this many elements are not run for type checking (the products' types are
+// computed directly instead).
+constexpr int64_t kMaxCheckedElements = int64_t{1} << 20;
+
 }  // namespace
+
+std::optional<std::vector<ValueType>> InferPrimTypes(const array::PrimCall& call,
+                                                     const std::vector<ValueType>& operands) {
+  if (call.prim == array::Prim::kDotGeneral) {
+    if (operands.size() != 2) return std::nullopt;
+    const auto& attrs = std::get<array::DotAttrs>(call.attrs);
+    auto rank = [](const ValueType& t) { return static_cast<int>(t.shape.size()); };
+    auto norm = [](int axis, int r) { return axis < 0 ? axis + r : axis; };
+    ValueType out;
+    const ValueType& l = operands[0];
+    const ValueType& r = operands[1];
+    auto used = [&](const std::vector<int>& a, const std::vector<int>& b, int axis, int rk) {
+      for (int x : a)
+        if (norm(x, rk) == axis) return true;
+      for (int x : b)
+        if (norm(x, rk) == axis) return true;
+      return false;
+    };
+    for (int b : attrs.dims.lhs_batch) out.shape.push_back(l.shape.at(norm(b, rank(l))));
+    for (int d = 0; d < rank(l); ++d) {
+      if (!used(attrs.dims.lhs_batch, attrs.dims.lhs_contracting, d, rank(l))) {
+        out.shape.push_back(l.shape[d]);
+      }
+    }
+    for (int d = 0; d < rank(r); ++d) {
+      if (!used(attrs.dims.rhs_batch, attrs.dims.rhs_contracting, d, rank(r))) {
+        out.shape.push_back(r.shape[d]);
+      }
+    }
+    array::TypeInfo promoted = array::Promote({l.dtype, l.weak}, {r.dtype, r.weak});
+    out.dtype = attrs.preferred_element_type.value_or(promoted.dtype);
+    out.weak = !attrs.preferred_element_type && promoted.weak;
+    return std::vector<ValueType>{out};
+  }
+  std::vector<array::Array> inputs;
+  for (const ValueType& type : operands) {
+    if (array::NumElements(type.shape) > kMaxCheckedElements) return std::nullopt;
+    inputs.push_back(StandIn(type));
+  }
+  std::vector<ValueType> types;
+  for (const array::Array& a : array::RunPrim(call, inputs)) {
+    types.push_back({.shape = a.shape(), .dtype = a.dtype(), .weak = a.weak_type()});
+  }
+  return types;
+}
+
+Cost PrimCostOf(const array::PrimCall& call, const std::vector<ValueType>& operands,
+                const std::vector<ValueType>& results) {
+  Cost cost;
+  auto bytes = [](const ValueType& t) {
+    return array::NumElements(t.shape) * static_cast<int64_t>(array::ItemSize(t.dtype));
+  };
+  for (const ValueType& t : operands) cost.bytes += bytes(t);
+  for (const ValueType& t : results) cost.bytes += bytes(t);
+  int64_t out = results.empty() ? 0 : array::NumElements(results[0].shape);
+  switch (array::PrimCostKind(call.prim)) {
+    case array::PrimCost::kElementwise:
+      cost.flops = out;
+      break;
+    case array::PrimCost::kTranscendental:
+      cost.flops = out;
+      cost.transcendentals = out;
+      break;
+    case array::PrimCost::kReduction:
+      cost.flops = operands.empty() ? 0 : array::NumElements(operands[0].shape);
+      break;
+    case array::PrimCost::kDot: {
+      // 2 x batch x M x N x K = 2 x (result elements) x (contracted elements).
+      int64_t k = 1;
+      const auto& dims = std::get<array::DotAttrs>(call.attrs).dims;
+      const array::Shape& lhs = operands.at(0).shape;
+      for (int axis : dims.lhs_contracting) {
+        k *= lhs.at(static_cast<size_t>(axis < 0 ? axis + static_cast<int>(lhs.size()) : axis));
+      }
+      cost.flops = 2 * out * k;
+      break;
+    }
+    case array::PrimCost::kMove:
+      break;
+  }
+  return cost;
+}
 
 std::string TypeToString(const ValueType& type) {
   std::string dims;
@@ -193,15 +273,16 @@ class Verifier {
       }
       for (ValueId id : DynamicOperands(*path)) Check(id, "index", &instr);
     }
+    if (IsPrim(instr.op)) VerifyPrim(instr);
     if (instr.op == Op::kRunScoped) {
-      for (int64_t ref : instr.attrs) {
+      for (RefId ref : instr.scoped) {
         if (ref < 0 || static_cast<size_t>(ref) >= f_.refs.size()) {
           Fail(fmt::format("RunScoped: unknown ref {}", ref));
         }
       }
     }
     if (instr.op == Op::kConstant && !instr.constant) Fail("Constant without a value");
-    if ((instr.op == Op::kApply) && !instr.apply) Fail("Apply without a function");
+    if (instr.op == Op::kDebugPrint && !instr.callback) Fail("DebugPrint without a callback");
     for (const Region& region : instr.regions) {
       VerifyRegion(region, scope);
       if (instr.op == Op::kCond || instr.op == Op::kSwitch || instr.op == Op::kRunScoped) {
@@ -212,6 +293,63 @@ class Verifier {
       }
     }
     for (ValueId id : instr.results) Define(id, scope, &instr);
+  }
+
+  // The primitive's operand and result types against what the primitive makes of them.
+  void VerifyPrim(const Instr& instr) {
+    if (instr.prim.prim != PrimOf(instr.op)) {
+      Fail(fmt::format("{}: carries the attributes of {}", OpName(instr.op),
+                       array::PrimName(instr.prim.prim)));
+      return;
+    }
+    std::vector<ValueType> operands;
+    for (ValueId id : instr.operands) {
+      if (!Known(id)) return;
+      operands.push_back(f_.values[id]);
+    }
+    std::optional<std::vector<ValueType>> expected;
+    try {
+      expected = InferPrimTypes(instr.prim, operands);
+    } catch (const array::ArrayError& error) {
+      Fail(fmt::format("{}: rejects its operands: {}", OpName(instr.op), error.message));
+      return;
+    } catch (const std::bad_variant_access&) {
+      Fail(fmt::format("{}: attributes of the wrong kind", OpName(instr.op)));
+      return;
+    } catch (const std::out_of_range&) {
+      Fail(fmt::format("{}: too few operands ({})", OpName(instr.op), operands.size()));
+      return;
+    }
+    std::vector<ValueType> results;
+    for (ValueId id : instr.results) {
+      if (!Known(id)) return;
+      results.push_back(f_.values[id]);
+    }
+    Cost cost = PrimCostOf(instr.prim, operands, results);
+    if (cost.flops != instr.cost.flops || cost.transcendentals != instr.cost.transcendentals ||
+        cost.bytes != instr.cost.bytes) {
+      Fail(
+          fmt::format("{}: carries a cost of {} flops, {} transcendentals, {} bytes; its types "
+                      "give {}, {}, {}",
+                      OpName(instr.op), instr.cost.flops, instr.cost.transcendentals,
+                      instr.cost.bytes, cost.flops, cost.transcendentals, cost.bytes));
+      return;
+    }
+    if (!expected) return;
+    if (expected->size() != instr.results.size()) {
+      Fail(fmt::format("{}: {} results, the primitive gives {}", OpName(instr.op),
+                       instr.results.size(), expected->size()));
+      return;
+    }
+    for (size_t i = 0; i < expected->size(); ++i) {
+      if (!Known(instr.results[i])) return;
+      const ValueType& have = f_.values[instr.results[i]];
+      const ValueType& want = (*expected)[i];
+      if (have.shape != want.shape || have.dtype != want.dtype) {
+        Fail(fmt::format("{}: result %{} is {}, the primitive gives {}", OpName(instr.op),
+                         instr.results[i], TypeToString(have), TypeToString(want)));
+      }
+    }
   }
 
   const Function& f_;
@@ -292,6 +430,10 @@ class Printer {
       line += " = ";
     }
     line += OpName(instr.op);
+    if (IsPrim(instr.op)) {
+      std::string attrs = array::AttrsToString(instr.prim);
+      if (!attrs.empty()) line += " " + attrs;
+    }
     switch (instr.op) {
       case Op::kConstant:
         if (instr.constant->size() == 1) {
@@ -301,19 +443,10 @@ class Printer {
         }
         break;
       case Op::kProgramId:
-        line += fmt::format(" axis={}", instr.attrs[0]);
+        line += fmt::format(" axis={}", instr.axis);
         break;
-      case Op::kUnary:
-        line += fmt::format(" {}", NameOf(kUnaryNames, instr.attrs[0]));
-        break;
-      case Op::kBinary:
-        line += fmt::format(" {}", NameOf(kBinaryNames, instr.attrs[0]));
-        break;
-      case Op::kCast:
-        line += fmt::format(" {}", array::DTypeName(static_cast<array::DType>(instr.attrs[0])));
-        break;
-      case Op::kApply:
-        line += " " + instr.text;
+      case Op::kFor:
+        if (instr.unroll != 1) line += fmt::format(" unroll={}", instr.unroll);
         break;
       case Op::kLoad:
       case Op::kStore:
@@ -326,18 +459,18 @@ class Printer {
       case Op::kDmaWait:
         line += fmt::format(" {} -> {} sem {}", Path(instr.copy[0]), Path(instr.copy[1]),
                             Path(instr.ref));
-        if (instr.op == Op::kDmaWait) line += fmt::format(" bytes={}", instr.attrs[0]);
-        if (instr.op == Op::kDmaStart && instr.attrs[0]) line += " add";
+        if (instr.op == Op::kDmaWait) line += fmt::format(" bytes={}", instr.bytes);
+        if (instr.op == Op::kDmaStart && instr.add) line += " add";
         break;
       case Op::kSemaphoreSignal:
       case Op::kSemaphoreRead:
         line += " " + Path(instr.ref);
         break;
       case Op::kSemaphoreWait:
-        line += " " + Path(instr.ref) + (instr.attrs[0] ? "" : " no-decrement");
+        line += " " + Path(instr.ref) + (instr.decrement ? "" : " no-decrement");
         break;
       case Op::kRunScoped:
-        for (int64_t ref : instr.attrs) line += fmt::format(" #{}", ref);
+        for (RefId ref : instr.scoped) line += fmt::format(" #{}", ref);
         break;
       default:
         break;

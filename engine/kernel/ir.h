@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "array/array.h"
+#include "array/prims.h"
 #include "support/source.h"
 
 namespace pz::kernel {
@@ -24,7 +25,14 @@ enum class Op : uint8_t {
 #include "kernel/ops.def"
 #undef PZ_OP
 };
+// The op's name as `--dump-ir` prints it: a primitive's JAX name ("reduce_max"), else the
+// ops.def name ("Load").
 std::string_view OpName(Op op);
+
+// Primitives come first in ops.def, numbered as array::Prim.
+inline bool IsPrim(Op op) { return static_cast<int>(op) < array::kNumPrims; }
+inline array::Prim PrimOf(Op op) { return static_cast<array::Prim>(op); }
+inline Op OpOf(array::Prim prim) { return static_cast<Op>(prim); }
 
 using ValueId = int32_t;
 using RefId = int32_t;
@@ -81,9 +89,18 @@ struct RefPath {
   std::vector<Indexer> indexers;
 };
 
-// Computes an Apply instruction's results from its operands' values. May throw
-// array::ArrayError, or the evaluator's PyError when it calls back into Python-level code.
-using ApplyFn = std::function<std::vector<array::Array>(const std::vector<array::Array>&)>;
+// Runs a DebugPrint instruction with its operands' values: the one callback into the
+// interpreter (may throw the evaluator's PyError).
+using CallbackFn = std::function<void(const std::vector<array::Array>&)>;
+
+// What one execution of an instruction costs, from its static types (prims.def's cost kinds):
+// flops (2 per multiply-add of a product, 1 per element otherwise), transcendentals (exp, log,
+// tanh, ...: 1 per element) and the bytes its operands and results occupy.
+struct Cost {
+  int64_t flops = 0;
+  int64_t transcendentals = 0;
+  int64_t bytes = 0;
+};
 
 struct Instr;
 
@@ -97,12 +114,19 @@ struct Instr {
   Op op = Op::kConstant;
   std::vector<ValueId> results;
   std::vector<ValueId> operands;
-  std::vector<int64_t> attrs;
-  std::string text;           // Apply: the function's name; DebugPrint: the format
+  array::PrimCall prim;       // primitives (IsPrim(op)): the computation and its attributes
+  Cost cost;                  // primitives
+  int axis = 0;               // ProgramId
+  int64_t unroll = 1;         // For
+  bool add = false;           // DmaStart: DMA add (accumulate into the destination)
+  int64_t bytes = 0;          // DmaWait: the bytes the wait takes from its semaphore
+  bool decrement = true;      // SemaphoreWait
+  std::vector<RefId> scoped;  // RunScoped: the refs with fresh buffers
+  std::string text;           // DebugPrint: the format
   RefPath ref;                // Load, Store; the semaphore of DMA and semaphore ops
   std::vector<RefPath> copy;  // DmaStart, DmaWait: {source, destination}
   std::shared_ptr<const array::Array> constant;  // Constant
-  std::shared_ptr<const ApplyFn> apply;          // Apply, DebugPrint
+  std::shared_ptr<const CallbackFn> callback;    // DebugPrint
   std::vector<Region> regions;
   SourceSpan span;
 };
@@ -121,9 +145,19 @@ std::vector<const RefPath*> RefPathsOf(const Instr& instr);
 // The shape of a ref after applying `indexers` to `shape` (int dims removed).
 array::Shape IndexedShape(array::Shape shape, const std::vector<Indexer>& indexers);
 
+// The cost of one execution of a primitive with these operand and result types.
+Cost PrimCostOf(const array::PrimCall& call, const std::vector<ValueType>& operands,
+                const std::vector<ValueType>& results);
+// The result types of a primitive applied to operands of these types, as running it gives them;
+// nullopt when an operand is too large to run a stand-in of (only products are computed from
+// their dimension numbers instead). Throws array::ArrayError for operands it rejects.
+std::optional<std::vector<ValueType>> InferPrimTypes(const array::PrimCall& call,
+                                                     const std::vector<ValueType>& operands);
+
 // Checks the structural invariants (every operand defined before use in an enclosing scope,
-// types of region params/yields/results agree, ref paths well formed). Returns the first
-// problem found, or nullopt. A failure is an engine bug, not a user error.
+// types of region params/yields/results agree, ref paths well formed, every primitive's
+// operand count, and its result types as the primitive computes them from its operand types).
+// Returns the first problem found, or nullopt. A failure is an engine bug, not a user error.
 std::optional<std::string> Verify(const Function& function);
 
 // Human-readable listing, as `pallas-puzzles run --dump-ir` prints it; `line_of` maps a span to

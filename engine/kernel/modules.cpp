@@ -270,7 +270,7 @@ void InstallKernelModules(Interpreter& interp) {
     }
     int64_t axis = StaticAxis(interp, *bound[0], trace->options().grid, "program_id");
     Instr& instr = trace->Emit(Op::kProgramId, {}, {{.shape = {}, .dtype = array::DType::kInt32}});
-    instr.attrs.push_back(axis);
+    instr.axis = static_cast<int>(axis);
     return trace->MakeTracer(instr.results[0]);
   });
   Add(interp, *pl, "num_programs", [](Interpreter& interp, CallArgs& args) {

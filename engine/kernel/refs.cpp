@@ -370,12 +370,7 @@ void RefObject::Store(const Value& key, const Value& value) {
                       array::DTypeName(ref.dtype), array::DTypeName(type.dtype)),
           {fmt::format("convert the value first: `value.astype({}.dtype)`", ref.name)});
     }
-    ValueType cast = type;
-    cast.dtype = ref.dtype;
-    cast.weak = false;
-    Instr& instr = trace->Emit(Op::kCast, {id}, {cast});
-    instr.attrs.push_back(static_cast<int64_t>(ref.dtype));
-    id = instr.results[0];
+    id = trace->Convert(id, ref.dtype);
   }
   std::vector<ValueId> operands{id};
   for (ValueId dyn : DynamicOperands(access)) operands.push_back(dyn);

@@ -9,6 +9,7 @@
 #include "array/creation.h"
 #include "array/elementwise.h"
 #include "array/linalg.h"
+#include "kernel/record.h"
 
 namespace pz::kernel {
 
@@ -223,15 +224,31 @@ struct Slot {
   int item = -1;  // index inside a list/tuple argument, or -1
 };
 
-// A concrete stand-in with the tracer's type, used to run the function once at trace time for
-// its result types and errors. Ones rather than zeros keep divisions and logs finite.
-array::Array Dummy(const ValueType& type) {
-  array::Array a = array::Ones(type.shape, type.dtype);
+// Concrete stand-ins with a tracer's type, to run a computation on at trace time. The first
+// (for the result types, errors and the recording) holds ones, which keep divisions and logs
+// finite; the second (for checking the recording) holds small varied values, so that a step
+// the recording missed changes the result.
+array::Array StandIn(const ValueType& type, bool varied) {
+  array::Array a;
+  if (!varied) {
+    a = array::Ones(type.shape, type.dtype);
+  } else {
+    int64_t n = array::NumElements(type.shape);
+    std::vector<double> values(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+      if (array::IsFloating(type.dtype)) {
+        values[i] = 1.0 + static_cast<double>((i * 7919 + 13) % 97) / 97.0;
+      } else if (array::IsBool(type.dtype)) {
+        values[i] = (i * 7 + 3) % 5 < 2 ? 1 : 0;
+      } else {
+        values[i] = static_cast<double>((i * 5 + 2) % 3);
+      }
+    }
+    a = array::Array::FromDoubles(type.dtype, type.shape, values);
+  }
   a.set_weak_type(type.weak);
   return a;
 }
-
-Value WrapWeak(const array::Array& a) { return eval::WrapArray(a); }
 
 Value* ArgAt(CallArgs& args, const Slot& slot) {
   return slot.keyword ? &args.keywords[slot.arg].second : &args.positional[slot.arg];
@@ -357,49 +374,163 @@ Value Trace::TraceArrayFunction(Interpreter& interp, const std::string& name,
   for (size_t i = 0; i < args.positional.size(); ++i) visit_arg(args.positional[i], false, i);
   for (size_t i = 0; i < args.keywords.size(); ++i) visit_arg(args.keywords[i].second, true, i);
 
-  // Run once on stand-ins: the result's types, and any error, exactly as eagerly.
-  CallArgs dummy = args;
-  std::vector<Value> dummies;
-  for (ValueId id : operands) dummies.push_back(WrapWeak(Dummy(type(id))));
-  Fill(dummy, slots, dummies);
-  Value result = fn(interp, dummy);
-  std::vector<int> leaves = ArrayLeaves(result);
-  if (leaves.empty()) return result;  // a static answer (a shape, a dtype)
-
-  std::vector<ValueType> result_types;
-  for (int leaf : leaves) {
-    const array::Array& a = LeafArray(result, leaf);
-    result_types.push_back({.shape = a.shape(), .dtype = a.dtype(), .weak = a.weak_type()});
-  }
-  Instr& instr = Emit(Op::kApply, operands, result_types);
-  instr.text = name;
-  // The template keeps the concrete arguments; the tracer slots are refilled at every run (and
-  // must not keep the trace alive: the IR would then own a cycle through its own tracers).
-  CallArgs call_template = args;
-  call_template.span = SourceSpan{};
-  Fill(call_template, slots, std::vector<Value>(slots.size()));
-  Interpreter* interp_ptr = &interp;
-  instr.apply = std::make_shared<const ApplyFn>(
-      [fn, call_template, slots, leaves, interp_ptr](const std::vector<array::Array>& inputs) {
-        CallArgs call = call_template;
-        std::vector<Value> values;
-        values.reserve(inputs.size());
-        for (const array::Array& a : inputs) values.push_back(eval::WrapArray(a));
-        Fill(call, slots, values);
-        Value out = fn(*interp_ptr, call);
-        std::vector<array::Array> arrays;
-        for (int leaf : leaves) arrays.push_back(LeafArray(out, leaf));
-        return arrays;
-      });
-  std::vector<ValueId> results = instr.results;
-
+  // Trace the function into primitives, as jax.numpy traces into lax. The first run on
+  // stand-ins also gives the result's structure: a static answer (a shape, a dtype) has no
+  // array leaves and is returned as it is.
+  std::optional<Value> first;
+  std::vector<int> leaves;
+  auto compute = [&](const std::vector<array::Array>& inputs) {
+    CallArgs call = args;
+    std::vector<Value> values;
+    values.reserve(inputs.size());
+    for (const array::Array& a : inputs) values.push_back(eval::WrapArray(a));
+    Fill(call, slots, values);
+    Value out = fn(interp, call);
+    if (!first) {
+      first = out;
+      leaves = ArrayLeaves(out);
+    } else if (ArrayLeaves(out) != leaves) {
+      return std::vector<array::Array>{};  // a different structure: the check fails
+    }
+    std::vector<array::Array> arrays;
+    for (int leaf : leaves) arrays.push_back(LeafArray(out, leaf));
+    return arrays;
+  };
+  std::vector<ValueId> results = RecordComputation(name, operands, compute);
+  if (leaves.empty()) return *first;
   if (leaves.size() == 1 && leaves[0] < 0) return MakeTracer(results[0]);
   std::vector<Value> items;
-  if (auto* list = result.as<eval::ListObject>()) items = list->items;
-  if (auto* tuple = result.as<eval::TupleObject>()) items = tuple->items;
+  if (auto* list = first->as<eval::ListObject>()) items = list->items;
+  if (auto* tuple = first->as<eval::TupleObject>()) items = tuple->items;
   for (size_t k = 0; k < leaves.size(); ++k) items[leaves[k]] = MakeTracer(results[k]);
-  return result.as<eval::ListObject>() != nullptr ? eval::MakeList(std::move(items))
+  return first->as<eval::ListObject>() != nullptr ? eval::MakeList(std::move(items))
                                                   : eval::MakeTuple(std::move(items));
+}
+
+std::vector<ValueId> Trace::RecordComputation(std::string_view what,
+                                              const std::vector<ValueId>& operands,
+                                              const ArrayComputation& compute) {
+  Recording recording;
+  std::vector<array::Array> stand_ins;
+  for (ValueId id : operands) {
+    stand_ins.push_back(StandIn(type(id), false));
+    recording.AddInput(stand_ins.back());
+  }
+  std::vector<array::Array> arrays;
+  {
+    array::ScopedPrimRecorder scope(&recording);
+    arrays = compute(stand_ins);
+  }
+  std::vector<int> result_slots;
+  for (const array::Array& a : arrays) result_slots.push_back(recording.Find(a));
+  auto untraceable = [&](const std::string& why) {
+    interp_.RaiseWithNotes(
+        interp_.types().not_implemented_error,
+        fmt::format("{} cannot be traced inside a kernel by this emulator: {}", what, why),
+        {"it computes something that is not made of the primitives the emulator records; "
+         "compute it outside the kernel and pass the result in, or build it from jax.numpy "
+         "arithmetic, reductions and jnp.where"});
+  };
+  if (recording.problem()) untraceable(*recording.problem());
+  std::vector<bool> live = recording.Live(result_slots);
+  const std::vector<Recording::Step>& steps = recording.steps();
+  if (options_.tpu_rules) {
+    for (size_t s = 0; s < steps.size(); ++s) {
+      if (live[s] && !array::PrimLowersOnTpu(steps[s].call.prim)) {
+        RaiseUnlowerable(steps[s].call.prim, what);
+      }
+    }
+  }
+
+  // The check: a second run on varied stand-ins against the recording replayed on them. A
+  // computation that fails on those values is not checked.
+  {
+    std::vector<array::Array> varied;
+    for (ValueId id : operands) varied.push_back(StandIn(type(id), true));
+    std::optional<std::vector<array::Array>> direct;
+    try {
+      direct = compute(varied);
+    } catch (const eval::PyError&) {
+    } catch (const array::ArrayError&) {
+    }
+    if (direct) {
+      bool same = direct->size() == result_slots.size();
+      if (same) {
+        try {
+          std::vector<array::Array> replayed = recording.Replay(varied, result_slots);
+          for (size_t i = 0; i < replayed.size() && same; ++i) {
+            same = SameBits((*direct)[i], replayed[i]);
+          }
+        } catch (const array::ArrayError&) {
+          same = false;
+        }
+      }
+      if (!same) untraceable("its result depends on its inputs in a way that was not recorded");
+    }
+  }
+
+  // The live steps become instructions.
+  const std::vector<Recording::Slot>& slots = recording.slots();
+  std::vector<ValueId> ids(slots.size(), kNoValue);
+  auto id_of = [&](int slot) {
+    if (ids[slot] == kNoValue) {
+      const Recording::Slot& s = slots[slot];
+      ids[slot] = s.input >= 0 ? operands[static_cast<size_t>(s.input)] : Constant(s.array);
+    }
+    return ids[slot];
+  };
+  for (size_t s = 0; s < steps.size(); ++s) {
+    if (!live[s]) continue;
+    std::vector<ValueId> in;
+    for (int slot : steps[s].in) in.push_back(id_of(slot));
+    std::vector<ValueType> types;
+    for (int slot : steps[s].out) types.push_back(slots[slot].type);
+    Instr& instr = EmitPrim(steps[s].call, std::move(in), types);
+    for (size_t k = 0; k < steps[s].out.size(); ++k) ids[steps[s].out[k]] = instr.results[k];
+  }
+  std::vector<ValueId> results;
+  for (int slot : result_slots) results.push_back(id_of(slot));
+  return results;
+}
+
+Instr& Trace::EmitPrim(array::PrimCall call, std::vector<ValueId> operands,
+                       const std::vector<ValueType>& result_types) {
+  if (options_.tpu_rules && !array::PrimLowersOnTpu(call.prim)) {
+    RaiseUnlowerable(call.prim, array::PrimName(call.prim));
+  }
+  std::vector<ValueType> operand_types;
+  for (ValueId id : operands) operand_types.push_back(type(id));
+  Cost cost = PrimCostOf(call, operand_types, result_types);
+  Instr& instr = Emit(OpOf(call.prim), std::move(operands), result_types);
+  instr.prim = std::move(call);
+  instr.cost = cost;
+  return instr;
+}
+
+ValueId Trace::Convert(ValueId id, array::DType dtype) {
+  ValueType result = type(id);
+  result.dtype = dtype;
+  result.weak = false;
+  return EmitPrim({array::Prim::kConvertElementType, array::ConvertAttrs{dtype, false}}, {id},
+                  {result})
+      .results[0];
+}
+
+void Trace::RaiseUnlowerable(array::Prim prim, std::string_view what) {
+  std::string_view name = array::PrimName(prim);
+  std::vector<std::string> notes;
+  if (what != name) {
+    notes.push_back(fmt::format("{} records the primitive `{}`", what, name));
+  }
+  notes.push_back(
+      "JAX's interpret mode (interpret=True) runs it, but Mosaic cannot compile it for a TPU; "
+      "`--semantics interpret` emulates it anyway");
+  interp_.RaiseWithNotes(interp_.types().not_implemented_error,
+                         fmt::format("Unimplemented primitive in Pallas TPU lowering for tc: {}. "
+                                     "Please file an issue at "
+                                     "https://github.com/jax-ml/jax/issues/new/choose.",
+                                     name),
+                         std::move(notes));
 }
 
 Trace* TraceOf(const Value& value) {

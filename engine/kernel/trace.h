@@ -68,6 +68,26 @@ class Trace : public eval::TraceHooks, public std::enable_shared_from_this<Trace
   // ---- Instructions ------------------------------------------------------------------------
   // Appends an instruction to the open region at the current source span, with fresh results.
   Instr& Emit(Op op, std::vector<ValueId> operands, const std::vector<ValueType>& result_types);
+  // Appends a primitive (its attributes and cost filled in), after checking that a TPU can
+  // lower it when the trace follows TPU rules.
+  Instr& EmitPrim(array::PrimCall call, std::vector<ValueId> operands,
+                  const std::vector<ValueType>& result_types);
+  // `id` converted to `dtype` (convert_element_type; the result is not weak).
+  ValueId Convert(ValueId id, array::DType dtype);
+
+  // An eager array computation over arrays standing for `operands`, as `RecordComputation`
+  // runs it; returns the result arrays.
+  using ArrayComputation =
+      std::function<std::vector<array::Array>(const std::vector<array::Array>&)>;
+  // Traces `compute` into primitives: runs it once on stand-ins of the operands' types while
+  // recording the primitives it calls, checks the recording by replaying it on other
+  // stand-ins against a second direct run, and appends the primitives the results depend on.
+  // `what` names the computation in messages ("jax.numpy.sort"). Errors of the computation
+  // propagate as they are (the eager op's errors, at the current span); a computation that
+  // cannot be recorded, or one a TPU cannot lower under TPU rules, raises NotImplementedError.
+  std::vector<ValueId> RecordComputation(std::string_view what,
+                                         const std::vector<ValueId>& operands,
+                                         const ArrayComputation& compute);
   // Runs `body` with a new region open: the region gets params of `param_types` (passed to
   // `body` as tracers) and yields the ids `body` returns.
   Region TraceRegion(const std::vector<ValueType>& param_types,
@@ -86,6 +106,8 @@ class Trace : public eval::TraceHooks, public std::enable_shared_from_this<Trace
 
   // Raises the error for a Python construct that needs a concrete value of a tracer.
   [[noreturn]] void RaiseConcretization(ValueId id, std::string_view construct);
+  // Raises Mosaic's NotImplementedError for a primitive a TPU cannot lower.
+  [[noreturn]] void RaiseUnlowerable(array::Prim prim, std::string_view what);
 
  private:
   friend class TraceScope;

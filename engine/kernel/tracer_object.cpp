@@ -1,5 +1,5 @@
 // The Python protocol of tracers: attributes and methods (mirroring jax.numpy), operators
-// (recorded as Unary/Binary instructions), value indexing, and the errors for Python
+// (recorded as primitives), value indexing, and the errors for Python
 // constructs that need a concrete value.
 #include <fmt/format.h>
 
@@ -15,24 +15,17 @@ using eval::Value;
 
 namespace {
 
-array::Array Stand(const ValueType& type) {
-  array::Array a = array::Array::Zeros(type.dtype, type.shape);
-  a.set_weak_type(type.weak);
-  return a;
-}
-
-ValueType TypeOf(const array::Array& a) {
-  return {.shape = a.shape(), .dtype = a.dtype(), .weak = a.weak_type()};
-}
-
-// Records `a op b` (both already lifted), with the result type and errors of the eager op.
+// Records `a op b` (both already lifted) as the eager op's primitives, with its result type
+// and errors.
 Value EmitBinary(Trace& trace, array::BinaryOp op, ValueId a, ValueId b) {
-  array::Array result = eval::GuardArrayOp(trace.interp(), [&] {
-    return array::Binary(op, Stand(trace.type(a)), Stand(trace.type(b)));
-  });
-  Instr& instr = trace.Emit(Op::kBinary, {a, b}, {TypeOf(result)});
-  instr.attrs.push_back(static_cast<int64_t>(op));
-  return trace.MakeTracer(instr.results[0]);
+  Interpreter& interp = trace.interp();
+  std::vector<ValueId> results =
+      trace.RecordComputation(fmt::format("the operator {}", array::PrimName(array::PrimOf(op))),
+                              {a, b}, [&](const std::vector<array::Array>& in) {
+                                return std::vector<array::Array>{eval::GuardArrayOp(
+                                    interp, [&] { return array::Binary(op, in[0], in[1]); })};
+                              });
+  return trace.MakeTracer(results[0]);
 }
 
 // Calls `jax.numpy.<name>` (recorded through the trace's generic path).
@@ -88,12 +81,7 @@ std::optional<Value> TracerObject::GetAttr(Interpreter& interp, std::string_view
       Trace& trace = *self->trace;
       ValueId id = trace.Lift(Value(self), "value");
       if (trace.type(id).dtype == dtype && !trace.type(id).weak) return Value(self);
-      ValueType result = trace.type(id);
-      result.dtype = dtype;
-      result.weak = false;
-      Instr& instr = trace.Emit(Op::kCast, {id}, {result});
-      instr.attrs.push_back(static_cast<int64_t>(dtype));
-      return trace.MakeTracer(instr.results[0]);
+      return trace.MakeTracer(trace.Convert(id, dtype));
     });
   }
   if (name == "reshape" || name == "transpose") {
@@ -199,11 +187,13 @@ std::optional<Value> TracerObject::Unary(Interpreter& interp, lang::UnaryOpKind 
       trace->RaiseConcretization(id, "bool");
   }
   ValueId self_id = trace->Lift(Value(shared_from_this()), "operand");
-  array::Array result =
-      eval::GuardArrayOp(interp, [&] { return array::Unary(kernel, Stand(trace->type(self_id))); });
-  Instr& instr = trace->Emit(Op::kUnary, {self_id}, {TypeOf(result)});
-  instr.attrs.push_back(static_cast<int64_t>(kernel));
-  return trace->MakeTracer(instr.results[0]);
+  std::vector<ValueId> results = trace->RecordComputation(
+      fmt::format("the operator {}", array::PrimName(array::PrimOf(kernel))), {self_id},
+      [&](const std::vector<array::Array>& in) {
+        return std::vector<array::Array>{
+            eval::GuardArrayOp(interp, [&] { return array::Unary(kernel, in[0]); })};
+      });
+  return trace->MakeTracer(results[0]);
 }
 
 std::optional<Value> TracerObject::Compare(Interpreter& interp, lang::CmpOpKind op,

@@ -103,10 +103,10 @@ void ReportWarnings(const CallPlan& plan, const CallResult& result, SourceSpan s
 std::string FormatCallStats(const CallStats& call, const SourceManager& sources, bool timeline) {
   const Counters& c = call.counters;
   std::string out = fmt::format(
-      "stats: pallas_call {} ({}): {} grid steps, HBM read {} B, HBM written {} B, {} flops, VMEM "
-      "{} B (blocks double-buffered + scratch)\n",
+      "stats: pallas_call {} ({}): {} grid steps, HBM read {} B, HBM written {} B, {} flops, {} "
+      "transcendentals, VMEM {} B (blocks double-buffered + scratch)\n",
       call.name, FormatLocation(call.span, sources), c.grid_steps, c.hbm_bytes_read,
-      c.hbm_bytes_written, c.flops, c.vmem_high_water);
+      c.hbm_bytes_written, c.flops, c.transcendentals, c.vmem_high_water);
   auto line_of = [&](SourceSpan s) {
     return std::to_string(sources.Get(s.file).Locate(s.begin).line);
   };

@@ -387,13 +387,13 @@ void DmaEngine::CheckAccess(const Instr& instr, RefId ref, const MemRegion& regi
   }
 }
 
-void DmaEngine::EnterScope(const std::vector<int64_t>& refs) {
+void DmaEngine::EnterScope(const std::vector<kernel::RefId>& refs) {
   for (int64_t ref : refs) {
     for (SemaphoreState& state : semaphores_[ref]) state = SemaphoreState{};
   }
 }
 
-void DmaEngine::LeaveScope(const Instr& instr, const std::vector<int64_t>& refs) const {
+void DmaEngine::LeaveScope(const Instr& instr, const std::vector<kernel::RefId>& refs) const {
   if (!detect()) return;
   for (int64_t ref : refs) {
     for (const Copy& copy : inflight_) {
@@ -482,7 +482,7 @@ void Executor::RunDmaInstr(const Instr& instr) {
   };
   auto endpoint = [&](const kernel::RefPath& path, bool is_write) {
     Window window = Resolve(instr, path, is_write);
-    bool add = instr.op == kernel::Op::kDmaStart && instr.attrs[0] != 0;
+    bool add = instr.op == kernel::Op::kDmaStart && instr.add;
     if (!is_write || add) NoteRead(instr, path.ref, window);  // `add` reads the destination
     const RefBuffer& buffer = *context_.refs[path.ref];
     return DmaEndpoint{.ref = path.ref,
@@ -495,17 +495,17 @@ void Executor::RunDmaInstr(const Instr& instr) {
     case kernel::Op::kDmaStart: {
       DmaEndpoint src = endpoint(instr.copy[0], false);
       DmaEndpoint dst = endpoint(instr.copy[1], true);
-      dma.Start(instr, std::move(src), std::move(dst), slot(), instr.attrs[0] != 0);
+      dma.Start(instr, std::move(src), std::move(dst), slot(), instr.add);
       return;
     }
     case kernel::Op::kDmaWait:
-      dma.Wait(instr, slot(), instr.attrs[0]);
+      dma.Wait(instr, slot(), instr.bytes);
       return;
     case kernel::Op::kSemaphoreSignal:
       dma.Signal(instr, slot(), ScalarInt(instr.operands[0]));
       return;
     case kernel::Op::kSemaphoreWait:
-      dma.SemaphoreWait(instr, slot(), ScalarInt(instr.operands[0]), instr.attrs[0] != 0);
+      dma.SemaphoreWait(instr, slot(), ScalarInt(instr.operands[0]), instr.decrement);
       return;
     case kernel::Op::kSemaphoreRead: {
       int64_t count = std::clamp<int64_t>(dma.Read(slot()), std::numeric_limits<int32_t>::min(),
@@ -514,8 +514,8 @@ void Executor::RunDmaInstr(const Instr& instr) {
       return;
     }
     case kernel::Op::kRunScoped: {
-      std::vector<int64_t> refs = instr.attrs;
-      for (int64_t ref : refs) {
+      std::vector<kernel::RefId> refs = instr.scoped;
+      for (kernel::RefId ref : refs) {
         RefBuffer& buffer = *context_.refs[ref];
         const kernel::RefType& type = function_.refs[ref];
         if (type.space == kernel::MemorySpace::kSemaphore) continue;

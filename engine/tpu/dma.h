@@ -78,8 +78,8 @@ class DmaEngine {
 
   // pl.run_scoped: its semaphores start at zero; at the end no copy may still use its buffers
   // and its semaphores must be back at zero.
-  void EnterScope(const std::vector<int64_t>& refs);
-  void LeaveScope(const kernel::Instr& instr, const std::vector<int64_t>& refs) const;
+  void EnterScope(const std::vector<kernel::RefId>& refs);
+  void LeaveScope(const kernel::Instr& instr, const std::vector<kernel::RefId>& refs) const;
   // End of a grid step: the pipeline is about to write back or replace the block buffers of
   // `pipelined` refs, so no copy may still use them.
   void EndStep(const std::vector<kernel::RefId>& pipelined) const;

@@ -389,65 +389,33 @@ void Executor::Store(const Instr& instr) {
   }
 }
 
+void Executor::RunPrim(const Instr& instr) {
+  std::vector<Array> inputs;
+  inputs.reserve(instr.operands.size());
+  for (ValueId id : instr.operands) inputs.push_back(env_[id]);
+  std::vector<Array> outputs = array::RunPrim(instr.prim, inputs);
+  PZ_CHECK(outputs.size() == instr.results.size());
+  for (size_t i = 0; i < outputs.size(); ++i) env_[instr.results[i]] = std::move(outputs[i]);
+  if (context_.counters != nullptr) {
+    context_.counters->flops += instr.cost.flops;
+    context_.counters->transcendentals += instr.cost.transcendentals;
+  }
+}
+
 void Executor::RunInstr(const Instr& instr) {
   try {
+    if (kernel::IsPrim(instr.op)) {
+      RunPrim(instr);
+      return;
+    }
     switch (instr.op) {
       case Op::kConstant:
         env_[instr.results[0]] = *instr.constant;
         return;
       case Op::kProgramId:
         env_[instr.results[0]] = Array::Scalar(
-            array::DType::kInt32, static_cast<double>((*context_.grid_point)[instr.attrs[0]]));
+            array::DType::kInt32, static_cast<double>((*context_.grid_point)[instr.axis]));
         return;
-      case Op::kUnary:
-        env_[instr.results[0]] =
-            array::Unary(static_cast<array::UnaryOp>(instr.attrs[0]), env_[instr.operands[0]]);
-        if (context_.counters) context_.counters->flops += env_[instr.results[0]].size();
-        return;
-      case Op::kBinary:
-        env_[instr.results[0]] = array::Binary(static_cast<array::BinaryOp>(instr.attrs[0]),
-                                               env_[instr.operands[0]], env_[instr.operands[1]]);
-        if (context_.counters) context_.counters->flops += env_[instr.results[0]].size();
-        return;
-      case Op::kCast: {
-        Array out = env_[instr.operands[0]].AsType(static_cast<array::DType>(instr.attrs[0]));
-        if (out.SharesStorageWith(env_[instr.operands[0]])) out = Copy(out);
-        out.set_weak_type(false);
-        env_[instr.results[0]] = std::move(out);
-        return;
-      }
-      case Op::kApply: {
-        std::vector<Array> inputs;
-        inputs.reserve(instr.operands.size());
-        for (ValueId id : instr.operands) inputs.push_back(env_[id]);
-        std::vector<Array> outputs;
-        int64_t dot_flops = array::DotFlopsOfThisThread();  // per thread: per core
-        if (context_.callbacks != nullptr) {
-          std::lock_guard<std::mutex> lock(*context_.callbacks);
-          outputs = (*instr.apply)(inputs);
-        } else {
-          outputs = (*instr.apply)(inputs);
-        }
-        dot_flops = array::DotFlopsOfThisThread() - dot_flops;
-        PZ_CHECK(outputs.size() == instr.results.size());
-        for (size_t i = 0; i < outputs.size(); ++i) {
-          const kernel::ValueType& type = function_.values[instr.results[i]];
-          if (outputs[i].shape() != type.shape || outputs[i].dtype() != type.dtype) {
-            Fail(instr, EmulationError::Kind::kRuntimeError,
-                 fmt::format("{} returned {} while tracing it gave {}", instr.text,
-                             kernel::TypeToString(
-                                 {.shape = outputs[i].shape(), .dtype = outputs[i].dtype()}),
-                             kernel::TypeToString(type)),
-                 {"the result's shape depends on the data, which kernels cannot do"});
-          }
-          env_[instr.results[i]] = std::move(outputs[i]);
-        }
-        if (context_.counters && !outputs.empty()) {
-          // Products count their multiply-adds; any other function one op per result element.
-          context_.counters->flops += dot_flops > 0 ? dot_flops : env_[instr.results[0]].size();
-        }
-        return;
-      }
       case Op::kLoad:
         Load(instr);
         return;
@@ -535,7 +503,7 @@ void Executor::RunInstr(const Instr& instr) {
         RunDmaInstr(instr);
         return;
       case Op::kRunScoped:
-        for (int64_t ref : instr.attrs) {
+        for (kernel::RefId ref : instr.scoped) {
           if (function_.refs[ref].space != kernel::MemorySpace::kSemaphore) {
             DetachViews(instr, context_.refs[ref]);
           }
@@ -552,17 +520,19 @@ void Executor::RunInstr(const Instr& instr) {
         for (ValueId id : instr.operands) inputs.push_back(env_[id]);
         if (context_.callbacks != nullptr) {
           std::lock_guard<std::mutex> lock(*context_.callbacks);
-          (*instr.apply)(inputs);
+          (*instr.callback)(inputs);
         } else {
-          (*instr.apply)(inputs);
+          (*instr.callback)(inputs);
         }
         return;
       }
+      default:
+        PZ_UNREACHABLE();
     }
   } catch (const array::ArrayError& error) {
     Fail(instr, EmulationError::Kind::kValueError, error.message);
   } catch (eval::PyError& error) {
-    // Raised by a function called back at run time: it belongs to this instruction's line.
+    // Raised by a debug print's formatting at run time: it belongs to this instruction's line.
     if (error.exception && instr.span.valid()) {
       std::unique_lock<std::mutex> lock;
       if (context_.callbacks != nullptr) lock = std::unique_lock<std::mutex>(*context_.callbacks);

@@ -66,7 +66,8 @@ struct Counters {
   int64_t grid_steps = 0;
   int64_t hbm_bytes_read = 0;
   int64_t hbm_bytes_written = 0;
-  int64_t flops = 0;
+  int64_t flops = 0;            // of the primitives run (Instr::cost)
+  int64_t transcendentals = 0;  // exp, log, tanh, ... elements of the primitives run
   int64_t vmem_high_water = 0;
   // DMAs started by the kernel, and their bytes per (source, destination) memory space.
   int64_t dma_count = 0;
@@ -92,8 +93,9 @@ struct ExecContext {
   DmaEngine* dma = nullptr;  // DMAs and semaphores; null in index maps
   // Called once per loop iteration and grid step; may throw to stop a runaway kernel.
   std::function<void()> tick;
-  // Held around every call back into the interpreter (Apply instructions, jax.debug.print) when
-  // several cores run on threads: the interpreter is single-threaded. Null with one core.
+  // Held around every call back into the interpreter (jax.debug.print and `tick`) when several
+  // cores run on threads: the interpreter is single-threaded. Null with one core. Primitives
+  // never take it.
   std::mutex* callbacks = nullptr;
   // "(2, 0)" for messages.
   std::string GridPointString() const;
@@ -108,6 +110,8 @@ class Executor {
  private:
   void RunRegion(const kernel::Region& region);
   void RunInstr(const kernel::Instr& instr);
+  // A primitive: array::RunPrim on the operands' values, its cost added to the counters.
+  void RunPrim(const kernel::Instr& instr);
   // The memory an access reaches, as a box of the ref's buffer (the same box of its shadow),
   // without building views.
   struct Place {

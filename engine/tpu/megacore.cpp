@@ -12,13 +12,12 @@
 // sources in pl.ANY) with the grid step that did it; after both finish, the stamps are compared
 // element by element. The answer does not depend on thread timing, so it is deterministic.
 //
-// Threads: the IR executor, pipeline and DMA engine keep all state per core, but Apply
-// instructions (jnp functions other than element-wise ops), jax.debug.print and the step `tick`
-// call back into the evaluator, which is single-threaded (object tracking, step counter,
-// output). Those callbacks take one mutex (CoreSpec::callbacks): simpler and safer than making
-// the evaluator reentrant, at the price that kernels dominated by Apply work (jnp.dot) do not
-// run faster on two cores, and that debug prints of the two cores interleave by timing (as on
-// hardware). Everything else, and the result, is deterministic.
+// Threads: the IR executor, pipeline and DMA engine keep all state per core, and primitives run
+// on array kernels without the evaluator, so the cores compute in parallel. Only jax.debug.print
+// and the step `tick` call back into the evaluator, which is single-threaded (object tracking,
+// step counter, output): those take one mutex (CoreSpec::callbacks), and debug prints of the
+// two cores interleave by timing (as on hardware). Everything else, and the result, is
+// deterministic.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -111,6 +110,7 @@ void AddCounters(Counters& total, const Counters& c) {
   total.hbm_bytes_read += c.hbm_bytes_read;
   total.hbm_bytes_written += c.hbm_bytes_written;
   total.flops += c.flops;
+  total.transcendentals += c.transcendentals;
   total.vmem_high_water = std::max(total.vmem_high_water, c.vmem_high_water);
   total.dma_count += c.dma_count;
   for (const auto& [spaces, bytes] : c.dma_bytes) total.dma_bytes[spaces] += bytes;
@@ -350,8 +350,8 @@ CallResult RunCall(const CallPlan& plan, const std::vector<Array>& prefetch,
     result.megacore_note = std::move(reason);
     return result;
   }
-  // The interpreter behind Apply instructions and `tick` is single-threaded: the cores take
-  // turns through `callbacks`. The allocation limit is per thread: each core inherits it.
+  // The interpreter behind debug prints and `tick` is single-threaded: the cores take turns
+  // through `callbacks`. The allocation limit is per thread: each core inherits it.
   std::mutex callbacks;
   int64_t limit = array::AllocationLimit();
   std::vector<CoreResult> results(static_cast<size_t>(cores));
@@ -375,7 +375,7 @@ CallResult RunCall(const CallPlan& plan, const std::vector<Array>& prefetch,
   };
   {
     // Core 0 runs here (the evaluator's large-stack thread); the others on threads with as
-    // large a stack, since Apply instructions call back into the evaluator.
+    // large a stack, since debug prints call back into the evaluator.
     std::vector<std::thread> threads;
     for (int c = 1; c < cores; ++c) {
       threads.emplace_back([&run, c] { RunOnLargeStack([&run, c] { run(c); }); });

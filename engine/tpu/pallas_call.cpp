@@ -273,10 +273,7 @@ struct Builder {
           }
           id = *lifted;
           if (trace->type(id).dtype != array::DType::kInt32) {
-            kernel::Instr& cast = trace->Emit(kernel::Op::kCast, {id},
-                                              {{.shape = {}, .dtype = array::DType::kInt32}});
-            cast.attrs.push_back(static_cast<int64_t>(array::DType::kInt32));
-            id = cast.results[0];
+            id = trace->Convert(id, array::DType::kInt32);
           }
         }
         trace->function().body.yields.push_back(id);

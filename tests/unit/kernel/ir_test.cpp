@@ -214,7 +214,7 @@ irtest.trace(structured, (2, 4), (2, 4))
   EXPECT_EQ(ops, "ProgramId Cond For Cond While ") << Print(functions[1]);
   for (const Instr& instr : functions[1].body.body) {
     if (instr.op == Op::kProgramId) {
-      EXPECT_EQ(instr.attrs.at(0), 1);
+      EXPECT_EQ(instr.axis, 1);
     }
     if (instr.op == Op::kFor) {
       EXPECT_EQ(instr.results.size(), 2u);               // two carries
@@ -256,10 +256,11 @@ Instr ConstantInstr(ValueId result, double value, DType dtype = DType::kFloat32)
 }
 
 Instr AddInstr(ValueId result, ValueId a, ValueId b) {
-  return Instr{.op = Op::kBinary,
+  return Instr{.op = Op::kAdd,
                .results = {result},
                .operands = {a, b},
-               .attrs = {static_cast<int64_t>(array::BinaryOp::kAdd)}};
+               .prim = {array::Prim::kAdd, array::NoAttrs{}},
+               .cost = {.flops = 1, .bytes = 12}};  // one f32 add: two 4-byte reads, one write
 }
 
 TEST(KernelIrVerify, AcceptsAWellFormedFunction) {
@@ -276,7 +277,7 @@ TEST(KernelIrVerify, ReportsOperandUsedBeforeDefinition) {
   f.body.body.push_back(ConstantInstr(0, 1.5));
   std::optional<std::string> problem = Verify(f);
   ASSERT_TRUE(problem);
-  EXPECT_EQ(*problem, "Binary: operand %0 used before its definition or outside its region");
+  EXPECT_EQ(*problem, "add: operand %0 used before its definition or outside its region");
 }
 
 TEST(KernelIrVerify, ReportsValueUsedOutsideItsRegion) {
@@ -294,7 +295,7 @@ TEST(KernelIrVerify, ReportsValueUsedOutsideItsRegion) {
   f.body.body.push_back(AddInstr(3, 1, 2));
   std::optional<std::string> problem = Verify(f);
   ASSERT_TRUE(problem);
-  EXPECT_EQ(*problem, "Binary: operand %2 used before its definition or outside its region");
+  EXPECT_EQ(*problem, "add: operand %2 used before its definition or outside its region");
 }
 
 TEST(KernelIrVerify, ReportsDoubleDefinitionAndUnknownValues) {
@@ -308,7 +309,7 @@ TEST(KernelIrVerify, ReportsDoubleDefinitionAndUnknownValues) {
   untyped.body.body.push_back(AddInstr(0, 0, 7));
   std::optional<std::string> problem = Verify(untyped);
   ASSERT_TRUE(problem);
-  EXPECT_EQ(*problem, "Binary: operand %7 has no type");
+  EXPECT_EQ(*problem, "add: operand %7 has no type");
 }
 
 TEST(KernelIrVerify, ReportsBranchYieldCountAndBadRefs) {
@@ -337,13 +338,15 @@ TEST(KernelIrExecutor, RunsAForLoopWithACarry) {
   f.body.body.push_back(ConstantInstr(0, 1, DType::kInt32));
   f.body.body.push_back(ConstantInstr(1, 5, DType::kInt32));
   f.body.body.push_back(ConstantInstr(2, 0.5));
-  Instr loop{.op = Op::kFor, .results = {3}, .operands = {0, 1, 2}, .attrs = {1}};
+  Instr loop{.op = Op::kFor, .results = {3}, .operands = {0, 1, 2}};
   Region body;
   body.params = {4, 5};
-  body.body.push_back(Instr{.op = Op::kCast,
-                            .results = {6},
-                            .operands = {4},
-                            .attrs = {static_cast<int64_t>(DType::kFloat32)}});
+  body.body.push_back(
+      Instr{.op = Op::kConvertElementType,
+            .results = {6},
+            .operands = {4},
+            .prim = {array::Prim::kConvertElementType, array::ConvertAttrs{DType::kFloat32}},
+            .cost = {.flops = 1, .bytes = 8}});
   body.body.push_back(AddInstr(7, 5, 6));
   body.yields = {7};
   loop.regions = {body};
@@ -362,7 +365,7 @@ TEST(KernelIrExecutor, RunsAForLoopWithACarry) {
   executor.Run({});
   EXPECT_EQ(out.data.GetDouble(0), 10.5);
   EXPECT_EQ(ticks, 4);
-  EXPECT_EQ(counters.flops, 4);  // one add per iteration
+  EXPECT_EQ(counters.flops, 8);  // one convert and one add per iteration
 }
 
 }  // namespace

@@ -1,0 +1,320 @@
+// The primitive table (names, TPU lowering, cost), attribute printing, RunPrim's dispatch to the
+// eager entry points, and the thread's recorder.
+#include "array/prims.h"
+
+#include <fmt/format.h>
+
+#include "array/sort.h"
+
+namespace pz::array {
+
+namespace {
+
+struct PrimInfo {
+  std::string_view name;
+  bool tpu;
+  PrimCost cost;
+};
+
+constexpr PrimInfo kPrims[] = {
+#define PZ_PRIM(name, jax, tpu, cost, doc) {jax, tpu, PrimCost::cost},
+#include "array/prims.def"
+#undef PZ_PRIM
+};
+
+thread_local PrimRecorder* t_recorder = nullptr;
+thread_local int t_depth = 0;
+
+std::string Ints(const std::vector<int>& values) {
+  std::string s = "(";
+  for (size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + std::to_string(values[i]);
+  return s + (values.size() == 1 ? ",)" : ")");
+}
+
+std::string Ints(const std::vector<int64_t>& values) {
+  std::vector<int> narrow(values.begin(), values.end());
+  return Ints(narrow);
+}
+
+std::string IndexToString(const std::vector<Index>& index) {
+  std::string s = "[";
+  for (size_t i = 0; i < index.size(); ++i) {
+    const Index& ix = index[i];
+    s += i ? ", " : "";
+    switch (ix.kind) {
+      case Index::Kind::kInt:
+        s += std::to_string(ix.value);
+        break;
+      case Index::Kind::kSlice:
+        s += fmt::format("{}:{}", ix.start ? std::to_string(*ix.start) : "",
+                         ix.stop ? std::to_string(*ix.stop) : "");
+        if (ix.step) s += fmt::format(":{}", *ix.step);
+        break;
+      case Index::Kind::kNewAxis:
+        s += "None";
+        break;
+      case Index::Kind::kEllipsis:
+        s += "...";
+        break;
+      case Index::Kind::kArray:
+        s += "<array>";
+        break;
+    }
+  }
+  return s + "]";
+}
+
+struct AttrsPrinter {
+  std::string operator()(const NoAttrs&) const { return ""; }
+  std::string operator()(const IntegerPowAttrs& a) const { return fmt::format("y={}", a.y); }
+  std::string operator()(const ConvertAttrs& a) const {
+    return fmt::format("{}{}", DTypeName(a.dtype), a.weak ? " weak" : "");
+  }
+  std::string operator()(const ReduceAttrs& a) const {
+    std::string s = a.axes ? "axes=" + Ints(*a.axes) : "axes=all";
+    if (a.keepdims) s += " keepdims";
+    if (a.dtype) s += fmt::format(" dtype={}", DTypeName(*a.dtype));
+    return s;
+  }
+  std::string operator()(const AxisAttrs& a) const {
+    return a.axis ? fmt::format("axis={}", *a.axis) : "axis=None";
+  }
+  std::string operator()(const DotAttrs& a) const {
+    std::string s =
+        fmt::format("contract={}x{}", Ints(a.dims.lhs_contracting), Ints(a.dims.rhs_contracting));
+    if (!a.dims.lhs_batch.empty()) {
+      s += fmt::format(" batch={}x{}", Ints(a.dims.lhs_batch), Ints(a.dims.rhs_batch));
+    }
+    if (a.preferred_element_type) {
+      s += fmt::format(" preferred={}", DTypeName(*a.preferred_element_type));
+    }
+    return s;
+  }
+  std::string operator()(const ShapeAttrs& a) const { return "shape=" + ShapeToString(a.shape); }
+  std::string operator()(const AxesAttrs& a) const {
+    return a.axes ? "axes=" + Ints(*a.axes) : "axes=all";
+  }
+  std::string operator()(const IndexAttrs& a) const { return IndexToString(a.index); }
+  std::string operator()(const ConcatAttrs& a) const { return fmt::format("axis={}", a.axis); }
+  std::string operator()(const SplitAttrs& a) const {
+    return a.indices.empty() ? fmt::format("axis={} sections={}", a.axis, a.sections)
+                             : fmt::format("axis={} at={}", a.axis, Ints(a.indices));
+  }
+  std::string operator()(const PadAttrs& a) const {
+    std::string s = "widths=(";
+    for (size_t i = 0; i < a.widths.size(); ++i) {
+      s += fmt::format("{}({}, {})", i ? ", " : "", a.widths[i].first, a.widths[i].second);
+    }
+    return s + fmt::format(") value={}", a.value);
+  }
+  std::string operator()(const RollAttrs& a) const {
+    return fmt::format("shifts={} {}", Ints(a.shifts), a.axes ? "axes=" + Ints(*a.axes) : "flat");
+  }
+  std::string operator()(const TileAttrs& a) const { return "reps=" + Ints(a.reps); }
+  std::string operator()(const RepeatAttrs& a) const {
+    std::string s = "repeats=" + Ints(a.repeats);
+    s += a.axis ? fmt::format(" axis={}", *a.axis) : " flat";
+    if (a.total_repeat_length) s += fmt::format(" total={}", *a.total_repeat_length);
+    return s;
+  }
+};
+
+constexpr UnaryOp kUnaryOps[] = {
+    UnaryOp::kNeg,        UnaryOp::kPos,     UnaryOp::kAbs,       UnaryOp::kInvert,
+    UnaryOp::kLogicalNot, UnaryOp::kExp,     UnaryOp::kExp2,      UnaryOp::kLog,
+    UnaryOp::kLog1p,      UnaryOp::kExpm1,   UnaryOp::kSqrt,      UnaryOp::kRsqrt,
+    UnaryOp::kTanh,       UnaryOp::kSin,     UnaryOp::kCos,       UnaryOp::kTan,
+    UnaryOp::kErf,        UnaryOp::kSigmoid, UnaryOp::kSign,      UnaryOp::kFloor,
+    UnaryOp::kCeil,       UnaryOp::kRound,   UnaryOp::kIsNan,     UnaryOp::kIsInf,
+    UnaryOp::kIsFinite,   UnaryOp::kSquare,  UnaryOp::kReciprocal};
+constexpr Prim kUnaryPrims[] = {Prim::kNeg,        Prim::kCopy,     Prim::kAbs,       Prim::kNot,
+                                Prim::kLogicalNot, Prim::kExp,      Prim::kExp2,      Prim::kLog,
+                                Prim::kLog1p,      Prim::kExpm1,    Prim::kSqrt,      Prim::kRsqrt,
+                                Prim::kTanh,       Prim::kSin,      Prim::kCos,       Prim::kTan,
+                                Prim::kErf,        Prim::kLogistic, Prim::kSign,      Prim::kFloor,
+                                Prim::kCeil,       Prim::kRound,    Prim::kIsNan,     Prim::kIsInf,
+                                Prim::kIsFinite,   Prim::kSquare,   Prim::kReciprocal};
+static_assert(std::size(kUnaryOps) == std::size(kUnaryPrims));
+static_assert(std::size(kUnaryOps) == static_cast<size_t>(UnaryOp::kReciprocal) + 1);
+
+constexpr Prim kBinaryPrims[] = {Prim::kAdd,         Prim::kSub,        Prim::kMul,  Prim::kDiv,
+                                 Prim::kFloorDivide, Prim::kRemainder,  Prim::kPow,  Prim::kMax,
+                                 Prim::kMin,         Prim::kAnd,        Prim::kOr,   Prim::kXor,
+                                 Prim::kShiftLeft,   Prim::kShiftRight, Prim::kEq,   Prim::kNe,
+                                 Prim::kLt,          Prim::kLe,         Prim::kGt,   Prim::kGe,
+                                 Prim::kLogicalAnd,  Prim::kLogicalOr,  Prim::kAtan2};
+static_assert(std::size(kBinaryPrims) == static_cast<size_t>(BinaryOp::kAtan2) + 1);
+
+std::optional<UnaryOp> UnaryOpOf(Prim prim) {
+  for (size_t i = 0; i < std::size(kUnaryPrims); ++i) {
+    if (kUnaryPrims[i] == prim) return kUnaryOps[i];
+  }
+  return std::nullopt;
+}
+
+std::optional<BinaryOp> BinaryOpOf(Prim prim) {
+  for (size_t i = 0; i < std::size(kBinaryPrims); ++i) {
+    if (kBinaryPrims[i] == prim) return static_cast<BinaryOp>(i);
+  }
+  return std::nullopt;
+}
+
+ReduceOp ReduceOpOf(Prim prim) {
+  switch (prim) {
+    case Prim::kReduceSum:
+      return ReduceOp::kSum;
+    case Prim::kReduceProd:
+      return ReduceOp::kProd;
+    case Prim::kReduceMax:
+      return ReduceOp::kMax;
+    case Prim::kReduceMin:
+      return ReduceOp::kMin;
+    case Prim::kReduceOr:
+      return ReduceOp::kAny;
+    case Prim::kReduceAnd:
+      return ReduceOp::kAll;
+    case Prim::kArgmax:
+      return ReduceOp::kArgMax;
+    default:
+      return ReduceOp::kArgMin;
+  }
+}
+
+}  // namespace
+
+std::string_view PrimName(Prim prim) { return kPrims[static_cast<int>(prim)].name; }
+bool PrimLowersOnTpu(Prim prim) { return kPrims[static_cast<int>(prim)].tpu; }
+PrimCost PrimCostKind(Prim prim) { return kPrims[static_cast<int>(prim)].cost; }
+
+std::string AttrsToString(const PrimCall& call) { return std::visit(AttrsPrinter{}, call.attrs); }
+
+Prim PrimOf(UnaryOp op) { return kUnaryPrims[static_cast<int>(op)]; }
+Prim PrimOf(BinaryOp op) { return kBinaryPrims[static_cast<int>(op)]; }
+Prim PrimOf(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kSum:
+      return Prim::kReduceSum;
+    case ReduceOp::kProd:
+      return Prim::kReduceProd;
+    case ReduceOp::kMax:
+      return Prim::kReduceMax;
+    case ReduceOp::kMin:
+      return Prim::kReduceMin;
+    case ReduceOp::kAny:
+      return Prim::kReduceOr;
+    case ReduceOp::kAll:
+      return Prim::kReduceAnd;
+    case ReduceOp::kArgMax:
+      return Prim::kArgmax;
+    case ReduceOp::kArgMin:
+      return Prim::kArgmin;
+    case ReduceOp::kMean:
+      break;
+  }
+  ThrowValueError("mean is not a primitive");
+}
+
+std::vector<Array> RunPrim(const PrimCall& call, const std::vector<Array>& in) {
+  const Array& x = in.at(0);
+  auto one = [](Array a) { return std::vector<Array>{std::move(a)}; };
+  if (std::optional<UnaryOp> op = UnaryOpOf(call.prim)) return one(Unary(*op, x));
+  if (std::optional<BinaryOp> op = BinaryOpOf(call.prim)) return one(Binary(*op, x, in.at(1)));
+  switch (call.prim) {
+    case Prim::kIntegerPow:
+      return one(IntegerPow(x, std::get<IntegerPowAttrs>(call.attrs).y));
+    case Prim::kConvertElementType: {
+      const auto& a = std::get<ConvertAttrs>(call.attrs);
+      Array out = x.AsType(a.dtype);
+      out.set_weak_type(a.weak);
+      return one(std::move(out));
+    }
+    case Prim::kSelectN:
+      return one(Where(x, in.at(1), in.at(2)));
+    case Prim::kReduceSum:
+    case Prim::kReduceProd:
+    case Prim::kReduceMax:
+    case Prim::kReduceMin:
+    case Prim::kReduceOr:
+    case Prim::kReduceAnd:
+    case Prim::kArgmax:
+    case Prim::kArgmin: {
+      const auto& a = std::get<ReduceAttrs>(call.attrs);
+      return one(Reduce(ReduceOpOf(call.prim), x, a.axes, a.keepdims, a.dtype));
+    }
+    case Prim::kCumsum:
+      return one(CumSum(x, std::get<AxisAttrs>(call.attrs).axis));
+    case Prim::kSort:
+      return one(Sort(x, std::get<AxisAttrs>(call.attrs).axis));
+    case Prim::kArgsort:
+      return one(ArgSort(x, std::get<AxisAttrs>(call.attrs).axis));
+    case Prim::kDotGeneral: {
+      const auto& a = std::get<DotAttrs>(call.attrs);
+      return one(DotGeneral(x, in.at(1), a.dims, a.preferred_element_type, a.fn_name));
+    }
+    case Prim::kReshape:
+      return one(Reshape(x, std::get<ShapeAttrs>(call.attrs).shape));
+    case Prim::kTranspose:
+      return one(Transpose(x, std::get<AxesAttrs>(call.attrs).axes));
+    case Prim::kBroadcastInDim:
+      return one(BroadcastTo(x, std::get<ShapeAttrs>(call.attrs).shape));
+    case Prim::kSqueeze:
+      return one(Squeeze(x, std::get<AxesAttrs>(call.attrs).axes));
+    case Prim::kExpandDims:
+      return one(ExpandDims(x, *std::get<AxesAttrs>(call.attrs).axes));
+    case Prim::kRev:
+      return one(Flip(x, std::get<AxesAttrs>(call.attrs).axes));
+    case Prim::kSlice:
+    case Prim::kGather: {
+      std::vector<Index> index = std::get<IndexAttrs>(call.attrs).index;
+      size_t next = 1;
+      for (Index& ix : index) {
+        if (ix.kind == Index::Kind::kArray) ix.array = in.at(next++);
+      }
+      return one(GetIndexed(x, index));
+    }
+    case Prim::kConcatenate:
+      return one(Concatenate(in, std::get<ConcatAttrs>(call.attrs).axis));
+    case Prim::kSplit: {
+      const auto& a = std::get<SplitAttrs>(call.attrs);
+      return a.indices.empty() ? Split(x, a.sections, a.axis) : Split(x, a.indices, a.axis);
+    }
+    case Prim::kPad: {
+      const auto& a = std::get<PadAttrs>(call.attrs);
+      return one(Pad(x, a.widths, a.value));
+    }
+    case Prim::kRoll: {
+      const auto& a = std::get<RollAttrs>(call.attrs);
+      return one(Roll(x, a.shifts, a.axes));
+    }
+    case Prim::kTile:
+      return one(Tile(x, std::get<TileAttrs>(call.attrs).reps));
+    case Prim::kRepeat: {
+      const auto& a = std::get<RepeatAttrs>(call.attrs);
+      return one(Repeat(x, a.repeats, a.axis, a.total_repeat_length));
+    }
+    default:
+      break;
+  }
+  ThrowValueError(fmt::format("primitive {} cannot run", PrimName(call.prim)));
+}
+
+ScopedPrimRecorder::ScopedPrimRecorder(PrimRecorder* recorder)
+    : previous_(t_recorder), previous_depth_(t_depth) {
+  t_recorder = recorder;
+  t_depth = 0;
+}
+
+ScopedPrimRecorder::~ScopedPrimRecorder() {
+  t_recorder = previous_;
+  t_depth = previous_depth_;
+}
+
+namespace detail {
+
+PrimRecorder* ActiveRecorder() { return t_depth == 0 ? t_recorder : nullptr; }
+PrimDepth::PrimDepth() { ++t_depth; }
+PrimDepth::~PrimDepth() { --t_depth; }
+
+}  // namespace detail
+
+}  // namespace pz::array

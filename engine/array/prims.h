@@ -1,0 +1,183 @@
+// The array layer's primitives (prims.def): the lax-level steps every eager jax.numpy function
+// is composed of. Each eager entry point that is a primitive (Unary, Binary, Reduce, DotGeneral,
+// Reshape, ...) announces itself through `Primitive(...)`; while a PrimRecorder is installed on
+// the thread, the outermost primitive calls are reported to it with their typed attributes,
+// operands and results. That is how the kernel layer traces a jax.numpy function into IR
+// instructions without re-implementing it, and `RunPrim` runs such an instruction again.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "array/array.h"
+#include "array/elementwise.h"
+#include "array/indexing.h"
+#include "array/linalg.h"
+#include "array/reduce.h"
+#include "array/shape_ops.h"
+
+namespace pz::array {
+
+enum class Prim : uint8_t {
+#define PZ_PRIM(name, jax, tpu, cost, doc) k##name,
+#include "array/prims.def"
+#undef PZ_PRIM
+};
+inline constexpr int kNumPrims = 0
+#define PZ_PRIM(name, jax, tpu, cost, doc) +1
+#include "array/prims.def"
+#undef PZ_PRIM
+    ;
+
+// How a primitive's work is counted (prims.def).
+enum class PrimCost : uint8_t { kElementwise, kTranscendental, kReduction, kDot, kMove };
+
+// The name JAX gives the primitive ("reduce_max").
+std::string_view PrimName(Prim prim);
+// Whether Mosaic's TPU lowering accepts it.
+bool PrimLowersOnTpu(Prim prim);
+PrimCost PrimCostKind(Prim prim);
+
+// ---- Typed attributes -------------------------------------------------------------------------
+struct NoAttrs {};
+struct IntegerPowAttrs {
+  int64_t y = 0;
+};
+struct ConvertAttrs {
+  DType dtype = DType::kFloat32;
+  bool weak = false;  // the result's weak type (JAX's weak_type parameter)
+};
+struct ReduceAttrs {
+  std::optional<std::vector<int>> axes;  // nullopt: every axis (argmax: the flattened array)
+  bool keepdims = false;
+  std::optional<DType> dtype;  // accumulation and result dtype of reduce_sum / reduce_prod
+};
+struct AxisAttrs {
+  std::optional<int> axis;  // nullopt: the flattened array
+};
+struct DotAttrs {
+  DotDimensionNumbers dims;
+  std::optional<DType> preferred_element_type;
+  std::string fn_name;  // for messages ("jnp.dot")
+};
+struct ShapeAttrs {
+  Shape shape;
+};
+struct AxesAttrs {
+  std::optional<std::vector<int>> axes;  // nullopt: all (transpose: reversed; squeeze: size 1)
+};
+struct IndexAttrs {
+  // Array indices (Gather) hold empty arrays here: their values are the operands after `x`.
+  std::vector<Index> index;
+};
+struct ConcatAttrs {
+  int axis = 0;
+};
+struct SplitAttrs {
+  int axis = 0;
+  int64_t sections = 0;          // when `indices` is empty
+  std::vector<int64_t> indices;  // split points
+};
+struct PadAttrs {
+  PadWidth widths;
+  double value = 0;
+};
+struct RollAttrs {
+  std::vector<int64_t> shifts;
+  std::optional<std::vector<int>> axes;
+};
+struct TileAttrs {
+  std::vector<int64_t> reps;
+};
+struct RepeatAttrs {
+  std::vector<int64_t> repeats;
+  std::optional<int> axis;
+  std::optional<int64_t> total_repeat_length;
+};
+
+using PrimAttrs = std::variant<NoAttrs, IntegerPowAttrs, ConvertAttrs, ReduceAttrs, AxisAttrs,
+                               DotAttrs, ShapeAttrs, AxesAttrs, IndexAttrs, ConcatAttrs, SplitAttrs,
+                               PadAttrs, RollAttrs, TileAttrs, RepeatAttrs>;
+
+// One primitive with its attributes: an IR instruction's computation.
+struct PrimCall {
+  Prim prim = Prim::kCopy;
+  PrimAttrs attrs;
+};
+
+// The attributes as `--dump-ir` prints them ("axes=(1,) keepdims"); "" when there are none.
+std::string AttrsToString(const PrimCall& call);
+
+// Runs the primitive on `inputs` (as many as the primitive takes; a Gather's index arrays after
+// `x`). Throws ArrayError as the eager function does.
+std::vector<Array> RunPrim(const PrimCall& call, const std::vector<Array>& inputs);
+
+// The primitive of a jax.numpy unary / binary op, and back.
+Prim PrimOf(UnaryOp op);
+Prim PrimOf(BinaryOp op);
+Prim PrimOf(ReduceOp op);  // not kMean (a composition)
+
+// ---- Recording --------------------------------------------------------------------------------
+
+// Receives the outermost primitive calls made on this thread while installed.
+class PrimRecorder {
+ public:
+  virtual ~PrimRecorder() = default;
+  virtual void Record(PrimCall call, const std::vector<Array>& inputs,
+                      const std::vector<Array>& outputs) = 0;
+};
+
+// Installs `recorder` on this thread for the scope's lifetime.
+class ScopedPrimRecorder {
+ public:
+  explicit ScopedPrimRecorder(PrimRecorder* recorder);
+  ~ScopedPrimRecorder();
+  ScopedPrimRecorder(const ScopedPrimRecorder&) = delete;
+  ScopedPrimRecorder& operator=(const ScopedPrimRecorder&) = delete;
+
+ private:
+  PrimRecorder* previous_;
+  int previous_depth_;
+};
+
+namespace detail {
+// The recorder that should hear about a primitive starting now: null when none is installed or
+// when this call is nested inside another primitive.
+PrimRecorder* ActiveRecorder();
+// Marks the thread as inside a primitive for its lifetime.
+class PrimDepth {
+ public:
+  PrimDepth();
+  ~PrimDepth();
+  PrimDepth(const PrimDepth&) = delete;
+  PrimDepth& operator=(const PrimDepth&) = delete;
+};
+inline std::vector<Array> AsVector(const Array& a) { return {a}; }
+inline std::vector<Array> AsVector(const std::vector<Array>& a) { return a; }
+}  // namespace detail
+
+// The body of a primitive entry point: `compute()` gives the result (an Array or a vector of
+// them); when recording, the call `make_call()` describes is reported with the operands
+// `make_inputs()` lists and the result. Without a recorder this costs one thread-local read.
+template <typename MakeCall, typename MakeInputs, typename Compute>
+auto Primitive(MakeCall&& make_call, MakeInputs&& make_inputs, Compute&& compute)
+    -> decltype(compute()) {
+  PrimRecorder* recorder = detail::ActiveRecorder();
+  if (recorder == nullptr) return compute();
+  auto result = [&] {
+    detail::PrimDepth depth;
+    return compute();
+  }();
+  recorder->Record(make_call(), make_inputs(), detail::AsVector(result));
+  return result;
+}
+
+// Whether a recorder is listening (entry points skip building their operand lists otherwise).
+inline bool Recording() { return detail::ActiveRecorder() != nullptr; }
+
+}  // namespace pz::array
