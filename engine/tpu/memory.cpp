@@ -57,7 +57,6 @@ int64_t RowOffset(const Array& a, const int64_t* lo, const int64_t* counter, siz
   return o;
 }
 
-// Sets the box [lo, lo + extent) of a contiguous uint8 shadow to `value`.
 void FillBox(Array& shadow, const int64_t* lo, const int64_t* extent, size_t rank, uint8_t value) {
   uint8_t* p = shadow.data<uint8_t>();
   size_t n = rank ? static_cast<size_t>(extent[rank - 1]) : 1;
@@ -85,8 +84,6 @@ void StampWriter(const Array* shadow, const int64_t* shadow_lo, Array& writer, c
   });
 }
 
-// The reverse, for output data read back from HBM (interpret semantics): the block's shadow
-// marks as initialised the elements some write-back stored (or an aliased input provided).
 void ShadowFromWriter(const Array& writer, const int64_t* lo, Array& shadow,
                       const int64_t* shadow_lo, const int64_t* extent, size_t rank) {
   const int32_t* w = writer.data<int32_t>();
@@ -101,7 +98,6 @@ void ShadowFromWriter(const Array& writer, const int64_t* lo, Array& shadow,
   });
 }
 
-// The buffer of an operand seen with the full rank of the array (squeezed dimensions as 1).
 Array FullRank(const Array& buffer, const kernel::BlockMapping& op) {
   array::Shape shape;
   using kernel::BlockDim;
@@ -110,7 +106,6 @@ Array FullRank(const Array& buffer, const kernel::BlockMapping& op) {
   return buffer.View(shape, array::ContiguousStrides(shape), buffer.offset());
 }
 
-// Sets the box [lo, lo + extent) of an int32 stamp array to `value`.
 void StampBox(Array& stamps, const int64_t* lo, const int64_t* extent, size_t rank, int32_t value) {
   int32_t* p = stamps.data<int32_t>();
   int64_t n = rank ? extent[rank - 1] : 1;

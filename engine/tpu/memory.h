@@ -11,7 +11,7 @@
 
 namespace pz::tpu {
 
-// Writer values (CallResult::writer) that are not grid steps.
+// Writer values (kernel::CallOutcome::writer) that are not grid steps.
 constexpr int32_t kNeverWritten = -1;
 constexpr int32_t kAliasedInput = -2;
 
