@@ -7,7 +7,7 @@
 
 #include "array/dtype.h"
 #include "array/print.h"
-#include "tpu/pipeline.h"
+#include "tpu/executor.h"
 
 namespace pz::course {
 namespace {

@@ -9,7 +9,7 @@ namespace {
 
 using tpu::TupleString;
 
-using tpu::BlockDim;
+using kernel::BlockDim;
 
 // Cells per axis of a picture; a longer axis groups several blocks into one cell.
 constexpr int64_t kMaxCells = 32;
@@ -47,7 +47,7 @@ struct Axis {
   int64_t start = 0, size = 1;  // the window in elements
 };
 
-Axis AxisOf(const tpu::Operand& op, size_t d, int64_t index) {
+Axis AxisOf(const kernel::BlockMapping& op, size_t d, int64_t index) {
   const BlockDim& b = op.block[d];
   int64_t n = op.shape[d];
   Axis a;
@@ -85,7 +85,7 @@ OperandPicture Whole(std::string name, std::string kind, std::string shape, std:
           .cells = {role}};
 }
 
-OperandPicture PictureOfOperand(const tpu::Operand& op, const std::vector<int64_t>& index,
+OperandPicture PictureOfOperand(const kernel::BlockMapping& op, const std::vector<int64_t>& index,
                                 bool error) {
   std::string kind = op.is_output ? "output" : "input";
   if (op.space == kernel::MemorySpace::kAny) {
@@ -169,7 +169,7 @@ GridShape GridLayout(const std::vector<int64_t>& grid) {
 }
 
 StepPicture PictureOf(const tpu::CallRecord& call, int64_t step) {
-  const tpu::BlockTrace& trace = call.trace;
+  const kernel::BlockTrace& trace = call.trace;
   StepPicture pic{.step = step, .point = tpu::UnravelIndex(step, call.grid)};
   pic.failed = trace.failed_step == step;
   if (pic.failed) pic.failure = trace.failure;

@@ -8,17 +8,18 @@
 
 namespace pz::tpu {
 
-bool InputPadding(const CallPlan& plan, const std::string& ref) {
-  for (const Operand& op : plan.inputs) {
+bool InputPadding(const kernel::GridMapping& mapping, const std::string& ref) {
+  for (const kernel::BlockMapping& op : mapping.inputs) {
     if (op.name == ref) return true;
   }
   return false;
 }
 
-CallRecord RecordCall(const CallPlan& plan, const SourceManager& sources) {
-  CallRecord record{.name = plan.name, .grid = plan.grid, .scratch = plan.scratch};
+CallRecord RecordCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                      const SourceManager& sources) {
+  CallRecord record{.name = mapping.name, .grid = mapping.grid, .scratch = mapping.scratch};
   // path:line:col -> file:line
-  std::string where = FormatLocation(plan.span, sources);
+  std::string where = FormatLocation(mapping.span, sources);
   size_t col = where.rfind(':');
   size_t line = col == std::string::npos ? col : where.rfind(':', col - 1);
   if (line != std::string::npos) {
@@ -27,19 +28,19 @@ CallRecord RecordCall(const CallPlan& plan, const SourceManager& sources) {
     record.location =
         path.substr(slash == std::string::npos ? 0 : slash + 1) + where.substr(line, col - line);
   }
-  record.operands = plan.inputs;
-  record.operands.insert(record.operands.end(), plan.outputs.begin(), plan.outputs.end());
-  for (const kernel::RefType& ref : plan.kernel->refs) {
+  record.operands = mapping.inputs;
+  record.operands.insert(record.operands.end(), mapping.outputs.begin(), mapping.outputs.end());
+  for (const kernel::RefType& ref : program.kernel->refs) {
     if (ref.role == kernel::RefRole::kPrefetch) record.prefetch.push_back(ref);
   }
   return record;
 }
 
-void ReportWarnings(const CallPlan& plan, const CallResult& result, SourceSpan span,
-                    EmulatorSession& session) {
-  for (size_t o = 0; o < plan.outputs.size(); ++o) {
-    const Operand& op = plan.outputs[o];
-    const array::Array& writer = result.writer[o];
+void ReportWarnings(const kernel::GridMapping& mapping, const kernel::CallOutcome& outcome,
+                    const TpuReport& report, SourceSpan span, EmulatorSession& session) {
+  for (size_t o = 0; o < mapping.outputs.size(); ++o) {
+    const kernel::BlockMapping& op = mapping.outputs[o];
+    const array::Array& writer = outcome.writer[o];
     int64_t missing = 0;
     const int32_t* w = writer.data<int32_t>();
     for (int64_t i = 0; i < writer.size(); ++i) missing += w[i] == -1;
@@ -65,14 +66,14 @@ void ReportWarnings(const CallPlan& plan, const CallResult& result, SourceSpan s
                                       "reaches every block"}}});
     }
   }
-  if (result.uninitialized.seen) {
+  if (report.uninitialized.seen) {
     std::string poisoned;
-    for (size_t o = 0; o < plan.outputs.size() && poisoned.empty(); ++o) {
-      const array::Array& out = result.outputs[o];
+    for (size_t o = 0; o < mapping.outputs.size() && poisoned.empty(); ++o) {
+      const array::Array& out = outcome.outputs[o];
       if (!array::IsFloating(out.dtype())) continue;
       for (int64_t i = 0; i < out.size(); ++i) {
         if (std::isnan(out.GetDouble(i))) {
-          poisoned = plan.outputs[o].name;
+          poisoned = mapping.outputs[o].name;
           break;
         }
       }
@@ -83,10 +84,10 @@ void ReportWarnings(const CallPlan& plan, const CallResult& result, SourceSpan s
           .phase = Phase::kEmulate,
           .message = fmt::format("read of uninitialised memory from {} (first in grid step {}); "
                                  "output {} holds NaN",
-                                 result.uninitialized.ref,
-                                 TupleString(result.uninitialized.grid_point), poisoned),
-          .span = result.uninitialized.span,
-          .notes = {{.message = InputPadding(plan, result.uninitialized.ref)
+                                 report.uninitialized.ref,
+                                 TupleString(report.uninitialized.grid_point), poisoned),
+          .span = report.uninitialized.span,
+          .notes = {{.message = InputPadding(mapping, report.uninitialized.ref)
                                     ? "this input block reaches past the end of the array; the "
                                       "rows or columns beyond it are garbage: mask them (e.g. "
                                       "`jnp.where` on a `lax.broadcasted_iota` of the global "

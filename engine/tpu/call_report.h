@@ -5,21 +5,25 @@
 
 #include <string>
 
+#include "kernel/backend.h"
+#include "kernel/grid_mapping.h"
+#include "kernel/program.h"
 #include "tpu/pallas_call.h"
-#include "tpu/pipeline.h"
+#include "tpu/tpu_backend.h"
 
 namespace pz::tpu {
 
 // Whether `ref` names an input operand: its uninitialised elements are the padding of a block
 // that reaches past the end of the array.
-bool InputPadding(const CallPlan& plan, const std::string& ref);
+bool InputPadding(const kernel::GridMapping& mapping, const std::string& ref);
 
 // Appends the call's warnings to `session.warnings`; `span` is the pallas_call.
-void ReportWarnings(const CallPlan& plan, const CallResult& result, SourceSpan span,
-                    EmulatorSession& session);
+void ReportWarnings(const kernel::GridMapping& mapping, const kernel::CallOutcome& outcome,
+                    const TpuReport& report, SourceSpan span, EmulatorSession& session);
 
-// The record of `plan` for EmulatorSession::calls, its trace still empty.
-CallRecord RecordCall(const CallPlan& plan, const SourceManager& sources);
+// The record of the call for EmulatorSession::calls, its trace still empty.
+CallRecord RecordCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                      const SourceManager& sources);
 
 // The `--stats` lines of one pallas_call (with the DMA time-line when `timeline`).
 std::string FormatCallStats(const CallStats& call, const SourceManager& sources, bool timeline);

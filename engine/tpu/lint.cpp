@@ -5,13 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "tpu/megacore.h"
+
 namespace pz::tpu {
 
 using kernel::MemorySpace;
 
 // Warnings for what compiles in interpret mode but not on a TPU (pallas-semantics.md §2.9) and
 // for VMEM use above the budget.
-void Lint(const CallPlan& plan, EmulatorSession& session) {
+void Lint(const kernel::GridMapping& mapping, EmulatorSession& session) {
   auto warn = [&](SourceSpan span, std::string message, std::string hint) {
     session.warnings.push_back(Diagnostic{.severity = Severity::kWarning,
                                           .phase = Phase::kLint,
@@ -20,8 +22,8 @@ void Lint(const CallPlan& plan, EmulatorSession& session) {
                                           .notes = {{.message = std::move(hint)}}});
   };
   int64_t vmem = 0;
-  for (const std::vector<Operand>* group : {&plan.inputs, &plan.outputs}) {
-    for (const Operand& op : *group) {
+  for (const std::vector<kernel::BlockMapping>* group : {&mapping.inputs, &mapping.outputs}) {
+    for (const kernel::BlockMapping& op : *group) {
       if (op.space == MemorySpace::kAny) continue;
       bool trivial = !op.index_map && op.ref_shape == op.shape;
       if (op.space == MemorySpace::kVmem) {
@@ -30,7 +32,8 @@ void Lint(const CallPlan& plan, EmulatorSession& session) {
       if (op.space == MemorySpace::kSmem && trivial) continue;
       size_t rank = op.block.size();
       auto size = [&](size_t d) {
-        return op.block[d].kind == BlockDim::Kind::kSqueezed ? int64_t{1} : op.block[d].size;
+        return op.block[d].kind == kernel::BlockDim::Kind::kSqueezed ? int64_t{1}
+                                                                     : op.block[d].size;
       };
       if (rank == 0) {
         warn(op.span,
@@ -67,30 +70,30 @@ void Lint(const CallPlan& plan, EmulatorSession& session) {
       }
     }
   }
-  for (const kernel::RefType& ref : plan.scratch) {
+  for (const kernel::RefType& ref : mapping.scratch) {
     if (ref.space == MemorySpace::kVmem) {
       vmem += array::NumElements(ref.shape) * array::ItemSize(ref.dtype);
     }
   }
   // Megacore hazard: a leading "parallel" axis along which an output's block does not change is
   // a reduction; split across the TensorCores of a v4 / v5p, both would write that block.
-  int parallel = LeadingParallelAxes(plan.dimension_semantics);
-  for (const Operand& op : plan.outputs) {
+  int parallel = LeadingParallelAxes(mapping.dimension_semantics);
+  for (const kernel::BlockMapping& op : mapping.outputs) {
     if (op.space == MemorySpace::kAny) continue;
     std::vector<bool> used(static_cast<size_t>(parallel), false);
     if (op.index_map) {
-      DirectMap map = AnalyzeIndexMap(*op.index_map);
+      kernel::DirectMap map = kernel::AnalyzeIndexMap(*op.index_map);
       if (!map.ok) continue;
       for (const auto& [axis, constant] : map.entries) {
         if (axis >= 0 && axis < parallel) used[static_cast<size_t>(axis)] = true;
       }
     }
     for (int a = 0; a < parallel; ++a) {
-      if (used[static_cast<size_t>(a)] || plan.grid[static_cast<size_t>(a)] <= 1) continue;
+      if (used[static_cast<size_t>(a)] || mapping.grid[static_cast<size_t>(a)] <= 1) continue;
       std::string name = static_cast<size_t>(a) < op.map_params.size()
                              ? fmt::format(" (`{}`)", op.map_params[static_cast<size_t>(a)])
                              : "";
-      warn(plan.semantics_span.valid() ? plan.semantics_span : plan.span,
+      warn(mapping.semantics_span.valid() ? mapping.semantics_span : mapping.span,
            fmt::format("grid axis {}{} is marked \"parallel\" but the block of output `{}` does "
                        "not change along it: it is a reduction, and on a megacore chip (TPU v4, "
                        "v5p) both TensorCores would write the same block",
@@ -100,7 +103,7 @@ void Lint(const CallPlan& plan, EmulatorSession& session) {
     }
   }
   if (vmem > session.options.vmem_budget_bytes) {
-    warn(plan.span,
+    warn(mapping.span,
          fmt::format("this pallas_call needs about {:.1f} MiB of VMEM (double-buffered blocks "
                      "and scratch), above the {:.1f} MiB scoped budget",
                      vmem / 1048576.0, session.options.vmem_budget_bytes / 1048576.0),

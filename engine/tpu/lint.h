@@ -4,11 +4,12 @@
 // megacore race on v4 / v5p). Findings are warnings in the session.
 #pragma once
 
+#include "kernel/grid_mapping.h"
 #include "tpu/pallas_call.h"
-#include "tpu/pipeline.h"
 
 namespace pz::tpu {
 
-void Lint(const CallPlan& plan, EmulatorSession& session);
+// Appends the lint warnings of the call `mapping` describes to `session.warnings`.
+void Lint(const kernel::GridMapping& mapping, EmulatorSession& session);
 
 }  // namespace pz::tpu

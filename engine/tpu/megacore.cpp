@@ -1,6 +1,7 @@
-// Megacore (`--cores 2`): RunCall cuts the leading "parallel" grid axes into one contiguous chunk
-// per TensorCore (SplitGrid), runs each chunk with its own pipeline on its own thread (RunCore),
-// then checks the cores' HBM accesses for races and merges their private copies of the outputs.
+// Megacore (`--cores 2`): TpuBackend cuts the leading "parallel" grid axes into one contiguous
+// chunk per TensorCore (SplitGrid), runs each chunk with its own pipeline on its own thread
+// (RunCore), then checks the cores' HBM accesses for races and merges their private copies of the
+// outputs.
 //
 // Race model: a happens-before analysis. Within a core, program order orders everything. Between
 // cores, the emulator has no synchronisation at all (no cross-core semaphores or barriers
@@ -29,7 +30,7 @@
 
 #include "support/check.h"
 #include "support/large_stack.h"
-#include "tpu/pipeline.h"
+#include "tpu/megacore.h"
 
 namespace pz::tpu {
 
@@ -75,34 +76,6 @@ std::string SemanticsString(const std::vector<std::string>& semantics) {
     s += fmt::format("{}\"{}\"", i ? ", " : "", semantics[i]);
   }
   return s + (semantics.size() == 1 ? ",)" : ")");
-}
-
-// Why a run asked for several cores runs on one ("" when it splits).
-std::string NoSplitReason(const CallPlan& plan, const EmulatorOptions& options,
-                          const std::vector<std::pair<int64_t, int64_t>>& chunks) {
-  if (options.semantics == Semantics::kInterpret) {
-    return "`--cores` is ignored in `interpret` semantics (JAX's interpret=True ignores "
-           "dimension_semantics and runs the grid on one thread)";
-  }
-  if (plan.dimension_semantics.empty()) {
-    return "no dimension_semantics in compiler_params: every grid axis is \"arbitrary\", so "
-           "core 0 runs the whole grid and core 1 idles";
-  }
-  if (LeadingParallelAxes(plan.dimension_semantics) == 0) {
-    return fmt::format(
-        "dimension_semantics={} has no leading \"parallel\" axis (only those are "
-        "split across cores), so core 0 runs the whole grid",
-        SemanticsString(plan.dimension_semantics));
-  }
-  for (size_t c = 1; c < chunks.size(); ++c) {
-    if (chunks[c].first >= chunks[c].second) {
-      return fmt::format(
-          "the parallel axes have fewer points than there are cores: core {} has "
-          "no grid steps",
-          c);
-    }
-  }
-  return "";
 }
 
 void AddCounters(Counters& total, const Counters& c) {
@@ -174,22 +147,22 @@ std::optional<Conflict> FindConflict(const std::vector<CoreResult>& cores) {
   return std::nullopt;
 }
 
-const Operand& OperandOfBuffer(const CallPlan& plan, int buffer) {
-  if (buffer < static_cast<int>(plan.outputs.size())) return plan.outputs[buffer];
-  for (size_t i = 0; i < plan.inputs.size(); ++i) {
-    if (HbmBufferOf(plan, false, i) == buffer) return plan.inputs[i];
+const kernel::BlockMapping& OperandOfBuffer(const kernel::GridMapping& mapping, int buffer) {
+  if (buffer < static_cast<int>(mapping.outputs.size())) return mapping.outputs[buffer];
+  for (size_t i = 0; i < mapping.inputs.size(); ++i) {
+    if (HbmBufferOf(mapping, false, i) == buffer) return mapping.inputs[i];
   }
   PZ_UNREACHABLE();
 }
 
 // The grid axes among the leading parallel ones that `op`'s index map ignores: the axes along
 // which both cores land on the same block (empty when unknown).
-std::vector<int> ReductionAxes(const Operand& op, int parallel_axes) {
+std::vector<int> ReductionAxes(const kernel::BlockMapping& op, int parallel_axes) {
   std::vector<int> axes;
   if (op.space == kernel::MemorySpace::kAny) return axes;
   std::vector<bool> used(static_cast<size_t>(parallel_axes), false);
   if (op.index_map) {
-    DirectMap map = AnalyzeIndexMap(*op.index_map);
+    kernel::DirectMap map = kernel::AnalyzeIndexMap(*op.index_map);
     if (!map.ok) return axes;
     for (const auto& [axis, constant] : map.entries) {
       if (axis >= 0 && axis < parallel_axes) used[static_cast<size_t>(axis)] = true;
@@ -201,10 +174,11 @@ std::vector<int> ReductionAxes(const Operand& op, int parallel_axes) {
   return axes;
 }
 
-[[noreturn]] void ReportConflict(const CallPlan& plan, const std::vector<CoreResult>& cores,
+[[noreturn]] void ReportConflict(const kernel::GridMapping& mapping, const kernel::RunOptions& run,
+                                 const std::vector<CoreResult>& cores,
                                  const std::vector<std::pair<int64_t, int64_t>>& chunks,
                                  const Conflict& c) {
-  const Operand& op = OperandOfBuffer(plan, c.buffer);
+  const kernel::BlockMapping& op = OperandOfBuffer(mapping, c.buffer);
   std::vector<int64_t> element = UnravelIndex(c.element, op.shape);
   bool any = op.space == kernel::MemorySpace::kAny;
   std::string where;
@@ -214,10 +188,11 @@ std::vector<int> ReductionAxes(const Operand& op, int parallel_axes) {
     std::vector<int64_t> block;
     bool blocked = true;
     for (size_t d = 0; d < op.block.size(); ++d) {
-      const BlockDim& b = op.block[d];
-      blocked &= b.kind != BlockDim::Kind::kElement;
-      block.push_back(b.kind == BlockDim::Kind::kBlocked ? element[d] / std::max<int64_t>(b.size, 1)
-                                                         : element[d]);
+      const kernel::BlockDim& b = op.block[d];
+      blocked &= b.kind != kernel::BlockDim::Kind::kElement;
+      block.push_back(b.kind == kernel::BlockDim::Kind::kBlocked
+                          ? element[d] / std::max<int64_t>(b.size, 1)
+                          : element[d]);
     }
     where = blocked ? fmt::format("block {} of {} `{}`", TupleString(block),
                                   op.is_output ? "output" : "input", op.name)
@@ -230,17 +205,17 @@ std::vector<int> ReductionAxes(const Operand& op, int parallel_axes) {
     if (stamp >= 0) {
       return fmt::format("core {} {} in grid step {}", core,
                          write ? "writes it back" : "fetches it",
-                         TupleString(UnravelIndex(stamp, plan.grid)));
+                         TupleString(UnravelIndex(stamp, mapping.grid)));
     }
     const HbmAccess::Dma& dma = acc.dmas[static_cast<size_t>(-stamp - 2)];
-    std::string line = plan.line_of ? plan.line_of(dma.span) : "?";
+    std::string line = run.line_of ? run.line_of(dma.span) : "?";
     related.push_back({.message = fmt::format("the DMA of core {} ({} it in grid step {})", core,
                                               write ? "writing" : "reading",
-                                              TupleString(UnravelIndex(dma.step, plan.grid))),
+                                              TupleString(UnravelIndex(dma.step, mapping.grid))),
                        .span = dma.span});
     return fmt::format("core {} {} it through the DMA at {} in grid step {}", core,
                        write ? "writes" : "reads", line,
-                       TupleString(UnravelIndex(dma.step, plan.grid)));
+                       TupleString(UnravelIndex(dma.step, mapping.grid)));
   };
   std::string first = access(c.first_core, c.first, c.first_writes);
   std::string second = access(c.second_core, c.second, true);
@@ -253,19 +228,19 @@ std::vector<int> ReductionAxes(const Operand& op, int parallel_axes) {
                            "megacore race: one TensorCore reads what the other writes, {}: {} and "
                            "{}; nothing orders the two cores, so what is read depends on timing",
                            where, first, second);
-  int parallel = LeadingParallelAxes(plan.dimension_semantics);
+  int parallel = LeadingParallelAxes(mapping.dimension_semantics);
   auto range = [&](int core) {
     const auto& [lo, hi] = chunks[static_cast<size_t>(core)];
-    return fmt::format("{} to {}", TupleString(UnravelIndex(lo, plan.grid)),
-                       TupleString(UnravelIndex(hi - 1, plan.grid)));
+    return fmt::format("{} to {}", TupleString(UnravelIndex(lo, mapping.grid)),
+                       TupleString(UnravelIndex(hi - 1, mapping.grid)));
   };
   related.push_back(
       {.message = fmt::format("dimension_semantics={} splits the leading {} across the 2 "
                               "cores: core 0 runs grid steps {}, core 1 runs {}",
-                              SemanticsString(plan.dimension_semantics),
+                              SemanticsString(mapping.dimension_semantics),
                               parallel == 1 ? "axis 0" : fmt::format("axes 0-{}", parallel - 1),
                               range(0), range(1)),
-       .span = plan.semantics_span});
+       .span = mapping.semantics_span});
   std::vector<std::string> notes;
   std::vector<int> reductions = ReductionAxes(op, parallel);
   for (int axis : reductions) {
@@ -289,18 +264,18 @@ std::vector<int> ReductionAxes(const Operand& op, int parallel_axes) {
   }
   throw EmulationError{.kind = EmulationError::Kind::kRuntimeError,
                        .message = std::move(message),
-                       .span = plan.span,
+                       .span = mapping.span,
                        .notes = std::move(notes),
                        .related = std::move(related)};
 }
 
 // Core 0's result with the output elements core 1 wrote copied in, and the counters summed.
-CallResult Merge(const CallPlan& plan, std::vector<CoreResult>& cores,
+CallResult Merge(const kernel::GridMapping& mapping, std::vector<CoreResult>& cores,
                  const std::vector<std::pair<int64_t, int64_t>>& chunks) {
   CallResult result = std::move(cores[0].result);
   CallResult& other = cores[1].result;
   const HbmAccess& written = cores[1].access;
-  for (size_t o = 0; o < plan.outputs.size(); ++o) {
+  for (size_t o = 0; o < mapping.outputs.size(); ++o) {
     const Array& stamps = written.writes[o];
     if (!Allocated(stamps)) continue;
     const int32_t* s = stamps.data<int32_t>();
@@ -329,29 +304,40 @@ CallResult Merge(const CallPlan& plan, std::vector<CoreResult>& cores,
 
 }  // namespace
 
-CallResult RunCall(const CallPlan& plan, const std::vector<Array>& prefetch,
-                   const std::vector<Array>& inputs, const EmulatorOptions& options,
-                   const std::function<void()>& tick, BlockTrace* trace) {
-  int64_t total = 1;
-  for (int64_t g : plan.grid) total *= g;
-  int cores = std::clamp(options.cores, 1, 2);
-  if (cores == 1) {
-    return RunCore(plan, prefetch, inputs, options, tick,
-                   {.first = 0, .end = total, .trace = trace})
-        .result;
+std::string NoSplitReason(const kernel::GridMapping& mapping, const EmulatorOptions& options,
+                          const std::vector<std::pair<int64_t, int64_t>>& chunks) {
+  if (options.semantics == Semantics::kInterpret) {
+    return "`--cores` is ignored in `interpret` semantics (JAX's interpret=True ignores "
+           "dimension_semantics and runs the grid on one thread)";
   }
-  std::vector<std::pair<int64_t, int64_t>> chunks =
-      SplitGrid(plan.grid, LeadingParallelAxes(plan.dimension_semantics), cores);
-  std::string reason = NoSplitReason(plan, options, chunks);
-  if (!reason.empty()) {
-    CallResult result =
-        RunCore(plan, prefetch, inputs, options, tick, {.first = 0, .end = total, .trace = trace})
-            .result;
-    result.megacore_note = std::move(reason);
-    return result;
+  if (mapping.dimension_semantics.empty()) {
+    return "no dimension_semantics in compiler_params: every grid axis is \"arbitrary\", so "
+           "core 0 runs the whole grid and core 1 idles";
   }
-  // The interpreter behind debug prints and `tick` is single-threaded: the cores take turns
-  // through `callbacks`. The allocation limit is per thread: each core inherits it.
+  if (LeadingParallelAxes(mapping.dimension_semantics) == 0) {
+    return fmt::format(
+        "dimension_semantics={} has no leading \"parallel\" axis (only those are "
+        "split across cores), so core 0 runs the whole grid",
+        SemanticsString(mapping.dimension_semantics));
+  }
+  for (size_t c = 1; c < chunks.size(); ++c) {
+    if (chunks[c].first >= chunks[c].second) {
+      return fmt::format(
+          "the parallel axes have fewer points than there are cores: core {} has "
+          "no grid steps",
+          c);
+    }
+  }
+  return "";
+}
+
+CallResult RunMegacore(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                       const kernel::CallOperands& operands, const EmulatorOptions& options,
+                       const kernel::RunOptions& run,
+                       const std::vector<std::pair<int64_t, int64_t>>& chunks) {
+  int cores = static_cast<int>(chunks.size());
+  // The interpreter behind debug prints and `tick` is single-threaded: the cores take
+  // turns through `callbacks`. The allocation limit is per thread: each core inherits it.
   std::mutex callbacks;
   int64_t limit = array::AllocationLimit();
   std::vector<CoreResult> results(static_cast<size_t>(cores));
@@ -364,11 +350,11 @@ CallResult RunCall(const CallPlan& plan, const std::vector<Array>& prefetch,
                      .track_hbm = true,
                      .callbacks = &callbacks});
   }
-  auto run = [&](int c) {
+  auto run_core = [&](int c) {
     array::ScopedAllocationLimit scoped(limit);
     try {
       results[static_cast<size_t>(c)] =
-          RunCore(plan, prefetch, inputs, options, tick, specs[static_cast<size_t>(c)]);
+          RunCore(program, mapping, operands, options, run, specs[static_cast<size_t>(c)]);
     } catch (...) {
       errors[static_cast<size_t>(c)] = std::current_exception();
     }
@@ -378,9 +364,9 @@ CallResult RunCall(const CallPlan& plan, const std::vector<Array>& prefetch,
     // large a stack, since debug prints call back into the evaluator.
     std::vector<std::thread> threads;
     for (int c = 1; c < cores; ++c) {
-      threads.emplace_back([&run, c] { RunOnLargeStack([&run, c] { run(c); }); });
+      threads.emplace_back([&run_core, c] { RunOnLargeStack([&run_core, c] { run_core(c); }); });
     }
-    run(0);
+    run_core(0);
     for (std::thread& t : threads) t.join();
   }
   // Each core runs to its end or its first error; the lowest core's error is reported, so the
@@ -389,9 +375,9 @@ CallResult RunCall(const CallPlan& plan, const std::vector<Array>& prefetch,
     if (error) std::rethrow_exception(error);
   }
   if (std::optional<Conflict> conflict = FindConflict(results)) {
-    ReportConflict(plan, results, chunks, *conflict);
+    ReportConflict(mapping, run, results, chunks, *conflict);
   }
-  return Merge(plan, results, chunks);
+  return Merge(mapping, results, chunks);
 }
 
 }  // namespace pz::tpu

@@ -1,16 +1,18 @@
-// `pl.pallas_call`: argument and spec handling (pytrees, BlockSpecs, grid specs, scalar
-// prefetch, scratch, aliases), tracing of the kernel and its index maps, running the call on the
-// emulated core, and reporting (errors at the user's line, warnings, counters).
+// `pl.pallas_call`, the front end: its arguments and operand pytrees, read into the kernel layer's
+// call spec and canonicalised into a GridMapping, the kernel traced, the call run on the TPU
+// backend, and its report kept in the session (errors at the user's line, warnings, counters,
+// output and block records for `check` and diagrams).
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "eval/interpreter.h"
+#include "kernel/backend.h"
+#include "kernel/grid_mapping.h"
 #include "support/diagnostic.h"
 #include "tpu/executor.h"
 #include "tpu/options.h"
-#include "tpu/pipeline.h"
 
 namespace pz::tpu {
 
@@ -37,7 +39,7 @@ struct OutputRecord {
   bool blocked = true;         // false when a dimension is not plainly blocked (Element)
   // In pl.ANY: written by the kernel's DMAs, whose common shape (when they have one) is `block`.
   bool dma = false;
-  array::Array writer;  // CallResult::writer of this output
+  array::Array writer;  // kernel::CallOutcome::writer of this output
   UninitializedRead uninitialized;
   bool uninitialized_is_padding = false;  // the read was of an input block's padding
   bool has_dma_semaphores = false;        // scratch memory may be meant to be filled by DMAs
@@ -45,15 +47,15 @@ struct OutputRecord {
 };
 
 // What one pallas_call did with its operands, kept when EmulatorOptions::record_blocks is set:
-// its plan's operands and scratch, and the block indices of every grid step.
+// its mapping's operands and scratch, and the block indices of every grid step.
 struct CallRecord {
   std::string name;
   std::string location;  // "file.py:25", the pallas_call (the file without its directory)
   std::vector<int64_t> grid;
-  std::vector<Operand> operands;          // inputs, then outputs (BlockTrace's operand order)
-  std::vector<kernel::RefType> prefetch;  // scalar-prefetch arrays (whole, in SMEM)
+  std::vector<kernel::BlockMapping> operands;  // inputs, then outputs (BlockTrace's order)
+  std::vector<kernel::RefType> prefetch;       // scalar-prefetch arrays (whole, in SMEM)
   std::vector<kernel::RefType> scratch;
-  BlockTrace trace;
+  kernel::BlockTrace trace;
 };
 
 // Per-interpreter state of the emulator: its options, and what the calls left to report.

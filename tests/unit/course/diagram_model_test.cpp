@@ -13,11 +13,11 @@
 namespace pz::course {
 namespace {
 namespace fs = std::filesystem;
-using tpu::BlockDim;
+using kernel::BlockDim;
 
-tpu::Operand Blocked(std::string name, array::Shape shape, std::vector<int64_t> block,
-                     bool output = false) {
-  tpu::Operand op{.name = std::move(name), .is_output = output, .shape = std::move(shape)};
+kernel::BlockMapping Blocked(std::string name, array::Shape shape, std::vector<int64_t> block,
+                             bool output = false) {
+  kernel::BlockMapping op{.name = std::move(name), .is_output = output, .shape = std::move(shape)};
   for (int64_t b : block) {
     op.block.push_back(b < 0 ? BlockDim{.kind = BlockDim::Kind::kSqueezed}
                              : BlockDim{.kind = BlockDim::Kind::kBlocked, .size = b});

@@ -5,7 +5,7 @@
 // interpret mode (contiguous chunks of ceil(points / cores) points of the parallel sub-grid).
 #include <gtest/gtest.h>
 
-#include "tpu/pipeline.h"
+#include "tpu/megacore.h"
 #include "unit/tpu/run_kernel.h"
 
 namespace pz::tpu {

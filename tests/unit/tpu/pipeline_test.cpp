@@ -1,9 +1,10 @@
-// The emulated TPU pipeline (engine/tpu/pipeline.cpp) seen through whole programs: grid order,
-// block windows, when blocks are fetched and written back, the checks of `tpu` semantics and
-// how `interpret` semantics differ, scratch and scalar prefetch, aliasing, warnings, counters.
+// The emulated TPU pipeline (engine/tpu/grid_loop.cpp, operand_pipeline.cpp) seen through whole
+// programs: grid order, block windows, when blocks are fetched and written back, the checks of
+// `tpu` semantics and how `interpret` semantics differ, scratch and scalar prefetch, aliasing,
+// warnings, counters.
 // Expected values are worked out by hand from the Pallas rules (pallas-semantics.md), never
 // copied from the emulator.
-#include "tpu/pipeline.h"
+#include "tpu/pallas_call.h"
 
 #include <gtest/gtest.h>
 

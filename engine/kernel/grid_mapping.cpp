@@ -1,0 +1,228 @@
+// Canonicalising the user's call spec into a GridMapping (see grid_mapping.h): block mappings
+// with their traced index maps, aliases, dimension semantics.
+#include "kernel/grid_mapping.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "eval/array_object.h"
+#include "eval/builtin_support.h"
+#include "kernel/records.h"
+#include "kernel/trace.h"
+
+namespace pz::kernel {
+
+using eval::Value;
+
+int64_t GridMapping::num_steps() const {
+  int64_t total = 1;
+  for (int64_t g : grid) total *= g;
+  return total;
+}
+
+namespace {
+
+// A block_shape entry, canonicalised; raises for anything else.
+BlockDim CanonicalBlockDim(const SpecContext& ctx, const Value& e) {
+  eval::Interpreter& interp = ctx.interp;
+  BlockDim dim;
+  if (e.is_none() || AsRecord(e, "Squeezed")) {
+    dim.kind = BlockDim::Kind::kSqueezed;
+  } else if (e.is_int()) {
+    dim.size = e.as_int();
+  } else if (auto* b = AsRecord(e, "Blocked")) {
+    dim.size = eval::ToIndex(interp, b->Get("block_size"));
+  } else if (auto* el = AsRecord(e, "Element")) {
+    dim.kind = BlockDim::Kind::kElement;
+    dim.size = eval::ToIndex(interp, el->Get("block_size"));
+    const Value& padding = el->Get("padding");
+    if (!padding.is_none()) {
+      std::vector<Value> p = interp.ToVector(padding);
+      if (!p.empty()) dim.pad_lo = eval::ToIndex(interp, p[0]);
+    }
+  } else {
+    ctx.TypeError(
+        fmt::format("block_shape entries must be ints, None, pl.Squeezed() "
+                    "or pl.Element(n), got {}",
+                    interp.Repr(e)));
+  }
+  if (dim.size < 0) ctx.ValueError("block sizes must be non-negative");
+  return dim;
+}
+
+// Traces `fn` as the index map of `op` (`origin` in messages): grid indices, then the
+// scalar-prefetch refs, to one int32 scalar per block dimension.
+std::shared_ptr<const Function> TraceIndexMap(const SpecContext& ctx, const GridMapping& mapping,
+                                              const Value& fn, const BlockMapping& op,
+                                              const std::string& origin) {
+  eval::Interpreter& interp = ctx.interp;
+  TraceOptions options{.what = "index map",
+                       .call_name = ctx.call_name,
+                       .grid = mapping.grid,
+                       .tpu_rules = ctx.tpu_rules};
+  auto trace = std::make_shared<Trace>(interp, FunctionName(fn), options);
+  {
+    TraceScope scope(*trace);
+    std::vector<Value> positional;
+    for (size_t d = 0; d < mapping.grid.size(); ++d) {
+      ValueId id = trace->NewValue({.shape = {}, .dtype = array::DType::kInt32});
+      trace->function().body.params.push_back(id);
+      positional.push_back(trace->MakeTracer(id));
+    }
+    std::vector<Value> refs;
+    for (const RefType& type : mapping.prefetch)
+      refs.push_back(trace->MakeRef(trace->AddRef(type)));
+    size_t next = 0;
+    for (const TreeDef& def : mapping.prefetch_trees) {
+      positional.push_back(Unflatten(interp, def, refs, next));
+    }
+    Value result = interp.Call(fn, positional);
+    std::vector<Value> items;
+    if (result.is(eval::ObjectKind::kTuple) || result.is(eval::ObjectKind::kList)) {
+      items = interp.ToVector(result);
+    } else {
+      items.push_back(result);
+    }
+    if (items.size() != op.block.size()) {
+      std::vector<int64_t> dims;
+      for (const BlockDim& b : op.block) dims.push_back(b.size);
+      ctx.ValueError(fmt::format(
+          "Index map function {} for {} must return {} values to match "
+          "block_shape={}, got {}",
+          FunctionName(fn), origin, op.block.size(), array::ShapeToString(dims), items.size()));
+    }
+    for (const Value& item : items) {
+      ValueId id;
+      if (item.is_int()) {
+        id = trace->Constant(array::Array::Scalar(array::DType::kInt32, double(item.as_int())));
+      } else {
+        std::optional<ValueId> lifted = trace->TryLift(item);
+        if (!lifted || !trace->type(*lifted).shape.empty() ||
+            !array::IsInteger(trace->type(*lifted).dtype)) {
+          ctx.ValueError(
+              fmt::format("Index map function {} for {} must return integer "
+                          "scalars, got {}",
+                          FunctionName(fn), origin, interp.Repr(item)));
+        }
+        id = *lifted;
+        if (trace->type(id).dtype != array::DType::kInt32) {
+          id = trace->Convert(id, array::DType::kInt32);
+        }
+      }
+      trace->function().body.yields.push_back(id);
+    }
+  }
+  auto function = std::make_shared<Function>(std::move(trace->function()));
+  if (auto problem = Verify(*function)) {
+    ctx.Fail(interp.types().runtime_error, "internal error: invalid index map IR: " + *problem);
+  }
+  return function;
+}
+
+}  // namespace
+
+BlockMapping MapBlockSpec(const SpecContext& ctx, const GridMapping& mapping, const BlockSpec* spec,
+                          const std::string& name, const array::Shape& shape, array::DType dtype,
+                          bool is_output, const std::string& origin) {
+  BlockMapping op{
+      .name = name, .is_output = is_output, .shape = shape, .dtype = dtype, .span = ctx.span};
+  if (spec != nullptr) op.space = spec->memory_space;
+  if (spec == nullptr || !spec->block_shape) {
+    for (int64_t d : shape) op.block.push_back({.kind = BlockDim::Kind::kBlocked, .size = d});
+  } else {
+    if (spec->block_shape->size() != shape.size()) {
+      ctx.ValueError(
+          fmt::format("Block shape for {} (= {}) must have the same number of dimensions as "
+                      "the array shape {}.",
+                      origin, spec->block_shape_repr, array::ShapeToString(shape)));
+    }
+    for (const Value& e : *spec->block_shape) op.block.push_back(CanonicalBlockDim(ctx, e));
+  }
+  for (const BlockDim& b : op.block) {
+    if (b.kind != BlockDim::Kind::kSqueezed) op.ref_shape.push_back(b.size);
+  }
+  if (op.space == MemorySpace::kAny) {
+    // Not pipelined: the kernel gets the whole array in HBM.
+    op.ref_shape = shape;
+    op.block.clear();
+    for (int64_t d : shape) op.block.push_back({.kind = BlockDim::Kind::kBlocked, .size = d});
+    return op;
+  }
+  // A block shape without an index map uses block (0, ..., 0) at every step.
+  if (spec != nullptr && !spec->index_map.is_none()) {
+    op.span = FunctionSpan(spec->index_map, ctx.span);
+    op.map_params = ParamNames(spec->index_map);
+    op.index_map = TraceIndexMap(ctx, mapping, spec->index_map, op, origin);
+  }
+  return op;
+}
+
+void AddAliases(const SpecContext& ctx, GridMapping& mapping, const Value& aliases) {
+  eval::Interpreter& interp = ctx.interp;
+  auto* dict = aliases.as<eval::DictObject>();
+  if (dict == nullptr) return;
+  for (auto& [k, v] : dict->Items()) {
+    int64_t in = eval::ToIndex(interp, k), out = eval::ToIndex(interp, v);
+    auto n_prefetch = static_cast<int64_t>(mapping.num_index_operands());
+    if (in < n_prefetch) ctx.ValueError("Aliasing of scalar prefetch arguments is not supported.");
+    int64_t input = in - n_prefetch;
+    if (input >= static_cast<int64_t>(mapping.inputs.size()) || out < 0 ||
+        out >= static_cast<int64_t>(mapping.outputs.size()) || input < 0) {
+      ctx.ValueError(
+          fmt::format("input_output_aliases contains the mapping '{}:{}', "
+                      "which is out of range",
+                      in, out));
+    }
+    const BlockMapping& i_op = mapping.inputs[static_cast<size_t>(input)];
+    const BlockMapping& o_op = mapping.outputs[static_cast<size_t>(out)];
+    if (i_op.shape != o_op.shape || i_op.dtype != o_op.dtype) {
+      ctx.ValueError(
+          fmt::format("input_output_aliases contains the mapping '{}:{}' referring to "
+                      "input {} with abstract value {} and output {} with a different "
+                      "abstract value {}.",
+                      in, out, i_op.name, TypeToString({.shape = i_op.shape, .dtype = i_op.dtype}),
+                      o_op.name, TypeToString({.shape = o_op.shape, .dtype = o_op.dtype})));
+    }
+    mapping.aliases[static_cast<int>(input)] = static_cast<int>(out);
+  }
+}
+
+void SetDimensionSemantics(const SpecContext& ctx, GridMapping& mapping,
+                           const CompilerParams& params) {
+  if (!params.dimension_semantics) return;
+  const std::vector<std::string>& semantics = *params.dimension_semantics;
+  // Checked for its length on a TPU; its leading "parallel" axes are split across cores with
+  // `--cores 2`.
+  if (ctx.tpu_rules && semantics.size() != mapping.grid.size()) {
+    ctx.ValueError(
+        fmt::format("Length of grid does not match length of dimension semantics: grid {} "
+                    "has {} axes, dimension_semantics has {} entries",
+                    array::ShapeToString(mapping.grid), mapping.grid.size(), semantics.size()));
+  }
+  mapping.dimension_semantics = semantics;
+  mapping.semantics_span = params.span;
+}
+
+DirectMap AnalyzeIndexMap(const Function& f) {
+  DirectMap m;
+  std::map<ValueId, int64_t> constants;
+  for (const Instr& instr : f.body.body) {
+    if (instr.op != Op::kConstant || instr.constant->rank() != 0) return m;
+    constants[instr.results[0]] = instr.constant->GetInt(0);
+  }
+  for (ValueId id : f.body.yields) {
+    auto param = std::find(f.body.params.begin(), f.body.params.end(), id);
+    if (param != f.body.params.end()) {
+      m.entries.emplace_back(static_cast<int>(param - f.body.params.begin()), 0);
+    } else if (auto c = constants.find(id); c != constants.end()) {
+      m.entries.emplace_back(-1, c->second);
+    } else {
+      return m;
+    }
+  }
+  m.ok = true;
+  return m;
+}
+
+}  // namespace pz::kernel

@@ -1,0 +1,105 @@
+// The canonical form of a pallas_call's spec, as JAX splits it from the user's: each BlockSpec
+// becomes a BlockMapping (array shape, canonical block dims, the ref shape the kernel sees, the
+// traced index map), the grid spec a GridMapping (grid, scalar-prefetch index operands, inputs,
+// outputs, scratch, aliases, dimension semantics). Built and validated here from call_spec.h's
+// structs, with JAX's errors; backends (backend.h) run kernels over it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "array/array.h"
+#include "kernel/call_spec.h"
+#include "kernel/ir.h"
+#include "kernel/pytree.h"
+#include "support/source.h"
+
+namespace pz::kernel {
+
+// One entry of a block shape, canonicalised as JAX does (_canonicalize_block_dim): an int or
+// `pl.Blocked(n)` is kBlocked, None or `pl.Squeezed()` is kSqueezed, `pl.Element(n, padding)` is
+// kElement.
+struct BlockDim {
+  enum class Kind { kBlocked, kSqueezed, kElement };
+  Kind kind = Kind::kBlocked;
+  int64_t size = 1;    // kBlocked, kElement: elements per block (kSqueezed: 1)
+  int64_t pad_lo = 0;  // kElement: virtual padding before the dimension
+};
+
+// A blocked input or output of the call (JAX's BlockMapping).
+struct BlockMapping {
+  std::string name;  // the kernel's parameter name, e.g. "x_ref"
+  bool is_output = false;
+  array::Shape shape;  // the full (HBM) array
+  array::DType dtype = array::DType::kFloat32;
+  MemorySpace space = MemorySpace::kVmem;
+  std::vector<BlockDim> block;  // one per array dimension (pl.ANY: the whole array)
+  array::Shape ref_shape;       // what the kernel sees (squeezed dimensions dropped)
+  // Grid indices (and prefetch refs) -> block indices; null means the whole array at block
+  // (0, ..., 0).
+  std::shared_ptr<const Function> index_map;
+  SourceSpan span;                      // the index map (or the pallas_call, without one)
+  std::vector<std::string> map_params;  // the index map's parameter names, when known
+};
+
+// The canonical spec of a call (JAX's GridMapping). Kernel refs come in the order index operands
+// (scalar prefetch), inputs, outputs, scratch, then pl.run_scoped buffers.
+struct GridMapping {
+  std::string name;
+  SourceSpan span;  // the pl.pallas_call expression
+  std::vector<int64_t> grid;
+  // Scalar-prefetch operands: whole arrays in SMEM, and the pytree of each argument (index maps
+  // and the kernel get them unflattened).
+  std::vector<RefType> prefetch;
+  std::vector<TreeDef> prefetch_trees;
+  std::vector<BlockMapping> inputs;
+  std::vector<BlockMapping> outputs;
+  std::vector<RefType> scratch;
+  std::map<int, int> aliases;  // input operand -> output operand
+  // compiler_params' dimension_semantics, one entry per grid axis ("parallel", "arbitrary", ...);
+  // empty when not given (every axis "arbitrary"). `semantics_span` is the CompilerParams call.
+  std::vector<std::string> dimension_semantics;
+  SourceSpan semantics_span;
+
+  size_t num_index_operands() const { return prefetch.size(); }
+  size_t num_inputs() const { return inputs.size(); }
+  size_t num_outputs() const { return outputs.size(); }
+  size_t num_scratch_operands() const { return scratch.size(); }
+  // The linearised number of grid steps.
+  int64_t num_steps() const;
+  // The input or output at position `k` of inputs-then-outputs.
+  const BlockMapping& operand(size_t k) const {
+    return k < inputs.size() ? inputs[k] : outputs[k - inputs.size()];
+  }
+};
+
+// The BlockMapping of an operand of `shape` and `dtype` from its BlockSpec (nullptr: no spec,
+// the whole array in VMEM): checks the block rank, canonicalises the block dims, traces the index
+// map over `mapping`'s grid and prefetch refs and checks its results. `origin` names the operand in
+// messages
+// ("input x_ref").
+BlockMapping MapBlockSpec(const SpecContext& ctx, const GridMapping& mapping, const BlockSpec* spec,
+                          const std::string& name, const array::Shape& shape, array::DType dtype,
+                          bool is_output, const std::string& origin);
+
+// Adds `input_output_aliases` (a dict of operand index -> output index, operands counting the
+// scalar-prefetch ones) to `mapping`, checking them as JAX does.
+void AddAliases(const SpecContext& ctx, GridMapping& mapping, const eval::Value& aliases);
+
+// Sets the mapping's dimension semantics; with TPU rules their count must match the grid.
+void SetDimensionSemantics(const SpecContext& ctx, GridMapping& mapping,
+                           const CompilerParams& params);
+
+// An index map that only picks grid indices and constants (`lambda i, j: (i, 0)`): per result,
+// the grid axis it returns (>= 0) or -1 with the constant.
+struct DirectMap {
+  bool ok = false;
+  std::vector<std::pair<int, int64_t>> entries;
+};
+DirectMap AnalyzeIndexMap(const Function& f);
+
+}  // namespace pz::kernel

@@ -1,0 +1,129 @@
+// The machine behind RunCore (core.h), shared by its two halves: the grid loop (grid_loop.cpp:
+// buffers, binding the kernel's refs, block indices from the index maps, steps, DMA landings)
+// and the per-operand pipeline (operand_pipeline.cpp: fetch, write-back, bounds and revisit
+// checks, interpret-mode clamping). Internal to tpu.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "array/array.h"
+#include "kernel/backend.h"
+#include "kernel/grid_mapping.h"
+#include "tpu/core.h"
+#include "tpu/dma.h"
+#include "tpu/executor.h"
+
+namespace pz::tpu {
+
+// An operand's window for one block index vector: start and size per array dimension.
+struct Window {
+  size_t rank = 0;
+  std::array<int64_t, array::kMaxRank> start{}, size{};
+};
+
+// The window of `op`'s block at `index` (kElement dimensions: `index` is an element offset).
+Window WindowOf(const kernel::BlockMapping& op, const std::vector<int64_t>& index);
+
+// The pipeline's state for one blocked operand.
+struct OperandState {
+  RefBuffer buffer;
+  array::Array poison;  // what a fresh output block is reset to
+  // Outputs: visits per block, in a table indexed by the linearised block index when it is small
+  // enough (else in `visits`): [first step, last step], -1 when never visited.
+  std::vector<std::pair<int64_t, int64_t>> visit_table;
+  std::vector<int64_t> blocks_per_dim;
+  int64_t current_key = -1;
+  array::Array full_data, full_shadow;  // the buffer (and shadow) viewed with the array's rank
+  std::vector<int64_t> current;         // block index resident, when `resident`
+  bool resident = false;
+  // Outputs: block index -> [first step, last step] of its visit (tpu semantics).
+  std::map<std::vector<int64_t>, std::pair<int64_t, int64_t>> visits;
+};
+
+class CoreMachine {
+ public:
+  CoreMachine(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+              const EmulatorOptions& options, const kernel::RunOptions& run, const CoreSpec& core);
+  // Runs the core's steps once.
+  CoreResult Run(const kernel::CallOperands& operands);
+
+ private:
+  using BlockMapping = kernel::BlockMapping;
+
+  // Operand k of inputs-then-outputs.
+  const BlockMapping& OperandAt(size_t k) const { return mapping_.operand(k); }
+  bool IsOutput(size_t k) const { return k >= mapping_.inputs.size(); }
+  // The HBM array (this core's copy) of operand k.
+  array::Array& Hbm(size_t k) {
+    return IsOutput(k) ? result_.outputs[k - mapping_.inputs.size()] : hbm_inputs_[k];
+  }
+  // Gives `b` a shadow when uninitialised reads are tracked.
+  void Track(RefBuffer& b);
+  std::vector<int64_t> Unravel(int64_t t) const { return UnravelIndex(t, mapping_.grid); }
+
+  // ---- grid_loop.cpp --------------------------------------------------------------------------
+  // The block index of operand `k` at grid point `point_`, into `index` (reusing its storage).
+  void BlockIndex(size_t k, std::vector<int64_t>& index);
+  // The stamps of HBM buffer `b` in `arrays`, allocated (all -1) on first use.
+  static array::Array& AccessArray(std::vector<array::Array>& arrays, int b,
+                                   const array::Shape& shape);
+  // The operand a kernel ref is bound to when it is a pl.ANY (HBM) operand, else -1.
+  int AnyOperandOf(kernel::RefId ref) const;
+  // A DMA landed: a pl.ANY output it wrote records the step that started it as the writer of
+  // those elements (where its source held data), and with the race check on, the HBM elements
+  // it read and wrote are stamped.
+  void Landed(const DmaEndpoint& src, const DmaEndpoint& dst, int64_t step, SourceSpan span);
+
+  // ---- operand_pipeline.cpp -------------------------------------------------------------------
+  OperandState MakeState(const BlockMapping& op);
+  // Stops the call at operand `k` (recording where in the block trace).
+  [[noreturn]] void Fail(size_t k, std::string message, std::vector<std::string> notes);
+  // Checks the block is (at least partly) inside the array, as the hardware requires.
+  void CheckInBounds(size_t k, const Window& w, const std::vector<int64_t>& index);
+  // Copies the in-bounds part of `w` between HBM and the buffer (either direction); returns the
+  // bytes moved.
+  int64_t Transfer(size_t k, const Window& w, bool to_buffer, bool poison_rest);
+  // Interpret semantics: windows are clamped into the array (lax.dynamic_slice) when the block
+  // fits; a block larger than the array keeps its start (the padding reads as poison).
+  Window Clamp(const BlockMapping& op, Window w);
+  // Where the visits of an output block are recorded.
+  std::pair<int64_t, int64_t>& VisitOf(OperandState& s, const std::vector<int64_t>& index);
+  // Before step `t`'s body: makes block `index` of operand `k` resident (fetching an input,
+  // starting a fresh output block, checking bounds and revisits).
+  void Enter(size_t k, const std::vector<int64_t>& index, int64_t t);
+  // After step `t`'s body: writes the block back when the next step (`next`, empty after the
+  // last) moves to another one (every step in interpret semantics).
+  void Leave(size_t k, const std::vector<int64_t>& index, const std::vector<int64_t>& next,
+             int64_t t);
+
+  const kernel::KernelProgram& program_;
+  const kernel::GridMapping& mapping_;
+  const EmulatorOptions& options_;
+  const kernel::RunOptions& run_;
+  const CoreSpec& core_;
+  std::function<void()> tick_;  // the caller's, serialised when cores run on threads
+  HbmAccess access_;
+  std::vector<bool> dma_uniform_;        // per output: the DMAs into it wrote blocks of one shape
+  kernel::BlockTrace* trace_ = nullptr;  // CoreSpec::trace
+  bool interpret_ = false;
+  int64_t step_ = 0;  // the grid step running (linearised)
+  CallResult result_;
+  std::vector<array::Array> hbm_inputs_;
+  std::vector<RefBuffer> prefetch_;
+  std::vector<array::Array> original_prefetch_;
+  std::vector<OperandState> states_;
+  std::vector<RefBuffer> scratch_;
+  std::vector<int64_t> point_;
+  ExecContext map_ctx_;
+  std::vector<std::unique_ptr<Executor>> map_executors_;
+  std::vector<kernel::DirectMap> direct_;
+};
+
+}  // namespace pz::tpu

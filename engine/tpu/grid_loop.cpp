@@ -1,0 +1,299 @@
+// The grid loop of one core (see core_machine.h): HBM copies and buffers, binding the kernel's
+// refs, block indices from the index maps, the steps in row-major order, DMA landings.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "array/creation.h"
+#include "support/check.h"
+#include "tpu/core_machine.h"
+#include "tpu/memory.h"
+
+namespace pz::tpu {
+
+using array::Array;
+
+CoreMachine::CoreMachine(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                         const EmulatorOptions& options, const kernel::RunOptions& run,
+                         const CoreSpec& core)
+    : program_(program),
+      mapping_(mapping),
+      options_(options),
+      run_(run),
+      core_(core),
+      trace_(core.trace) {
+  const std::function<void()>& tick = run.tick;
+  if (core.callbacks != nullptr && tick) {
+    tick_ = [&tick, mutex = core.callbacks] {
+      std::lock_guard<std::mutex> lock(*mutex);
+      tick();
+    };
+  } else {
+    tick_ = tick;
+  }
+}
+
+CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
+  const std::vector<Array>& prefetch = operands.prefetch;
+  const std::vector<Array>& inputs = operands.inputs;
+  interpret_ = options_.semantics == Semantics::kInterpret;
+  const kernel::Function& kernel = *program_.kernel;
+  // HBM arrays. Inputs are private copies (the kernel may write to its input blocks).
+  hbm_inputs_.clear();
+  for (size_t i = 0; i < inputs.size(); ++i) hbm_inputs_.push_back(Copy(inputs[i]));
+  for (size_t o = 0; o < mapping_.outputs.size(); ++o) {
+    const BlockMapping& op = mapping_.outputs[o];
+    auto alias = std::find_if(mapping_.aliases.begin(), mapping_.aliases.end(),
+                              [&](const auto& entry) { return entry.second == (int)o; });
+    result_.outputs.push_back(alias != mapping_.aliases.end() ? Copy(inputs[alias->first])
+                                                              : Poison(op.shape, op.dtype));
+    int32_t start = alias != mapping_.aliases.end() ? kAliasedInput : kNeverWritten;
+    result_.writer.push_back(array::Full(
+        op.shape, {static_cast<double>(start), array::DType::kInt32}, array::DType::kInt32));
+  }
+  result_.dma_blocks.resize(mapping_.outputs.size());
+  dma_uniform_.assign(mapping_.outputs.size(), true);
+  if (core_.track_hbm) {
+    access_.writes.resize(static_cast<size_t>(NumHbmBuffers(mapping_)));
+    access_.reads.resize(access_.writes.size());
+  }
+  // Prefetch operands live in SMEM for the whole call.
+  for (const Array& a : prefetch) {
+    RefBuffer b{.data = Copy(a)};
+    prefetch_.push_back(std::move(b));
+  }
+  original_prefetch_ = prefetch;
+  // Per-operand buffers.
+  for (const BlockMapping& op : mapping_.inputs) states_.push_back(MakeState(op));
+  for (const BlockMapping& op : mapping_.outputs) states_.push_back(MakeState(op));
+  for (const kernel::RefType& ref : kernel.refs) {
+    if (ref.role != kernel::RefRole::kScratch && ref.role != kernel::RefRole::kScoped) continue;
+    RefBuffer b{.data = Poison(ref.shape, ref.dtype)};
+    Track(b);
+    scratch_.push_back(std::move(b));
+  }
+  int64_t vmem = 0;
+  for (size_t k = 0; k < states_.size(); ++k) {
+    const BlockMapping& op = OperandAt(k);
+    if (op.space == kernel::MemorySpace::kVmem) {
+      vmem += 2 * array::NumElements(op.ref_shape) * array::ItemSize(op.dtype);
+    }
+  }
+  for (const kernel::RefType& ref : kernel.refs) {  // scratch and run_scoped buffers
+    bool scratch = ref.role == kernel::RefRole::kScratch || ref.role == kernel::RefRole::kScoped;
+    if (scratch && ref.space == kernel::MemorySpace::kVmem) {
+      vmem += array::NumElements(ref.shape) * array::ItemSize(ref.dtype);
+    }
+  }
+  result_.counters.vmem_high_water = vmem;
+
+  // Bind the kernel's refs.
+  ExecContext kctx;
+  kctx.grid_point = &point_;
+  kctx.semantics = options_.semantics;
+  kctx.uninitialized = options_.track_uninitialized ? &result_.uninitialized : nullptr;
+  kctx.counters = &result_.counters;
+  kctx.tick = tick_;
+  kctx.callbacks = core_.callbacks;
+  for (RefBuffer& b : prefetch_) kctx.refs.push_back(&b);
+  for (size_t k = 0; k < states_.size(); ++k) kctx.refs.push_back(&states_[k].buffer);
+  for (RefBuffer& b : scratch_) kctx.refs.push_back(&b);
+  PZ_CHECK(kctx.refs.size() == kernel.refs.size());
+  DmaEngine dma(kernel, options_, run_.line_of, result_.counters);
+  kctx.dma = &dma;
+  dma.on_land = [this](const DmaEndpoint& src, const DmaEndpoint& dst, int64_t step,
+                       SourceSpan span) { Landed(src, dst, step, span); };
+  std::vector<kernel::RefId> pipelined;  // block buffers the pipeline refills or writes back
+  for (size_t k = 0; k < states_.size(); ++k) {
+    if (OperandAt(k).space != kernel::MemorySpace::kAny) {
+      pipelined.push_back(static_cast<kernel::RefId>(prefetch_.size() + k));
+    }
+  }
+  Executor executor(kernel, kctx);
+
+  // Index-map executors share one context (refs = prefetch buffers).
+  map_ctx_.grid_point = &point_;
+  map_ctx_.semantics = options_.semantics;
+  map_ctx_.tick = tick_;
+  map_ctx_.callbacks = core_.callbacks;
+  for (RefBuffer& b : prefetch_) map_ctx_.refs.push_back(&b);
+  for (size_t k = 0; k < states_.size(); ++k) {
+    const BlockMapping& op = OperandAt(k);
+    map_executors_.push_back(op.index_map ? std::make_unique<Executor>(*op.index_map, map_ctx_)
+                                          : nullptr);
+    direct_.push_back(op.index_map ? kernel::AnalyzeIndexMap(*op.index_map) : kernel::DirectMap{});
+  }
+
+  // This core's share of the grid, in row-major order.
+  const int64_t first = core_.first, total = core_.end;
+  std::vector<std::vector<int64_t>> index(states_.size()), next_index(states_.size());
+  // The grid points of this step and the next, advanced like an odometer (no allocation per
+  // step).
+  std::vector<int64_t> this_point = Unravel(first), next_point = this_point;
+  if (first < total) {
+    point_ = this_point;
+    for (size_t k = 0; k < states_.size(); ++k) BlockIndex(k, index[k]);
+  }
+  if (trace_) trace_->total_steps = total;
+  for (int64_t t = first; t < total; ++t) {
+    if (tick_) tick_();
+    step_ = t;
+    point_.assign(this_point.begin(), this_point.end());
+    if (trace_ && t < kernel::BlockTrace::kMaxSteps) trace_->steps.push_back(index);
+    ++result_.counters.grid_steps;
+    if (interpret_) {
+      for (size_t i = 0; i < prefetch_.size(); ++i) {
+        prefetch_[i].data.Assign(original_prefetch_[i]);
+      }
+    }
+    // Block indices of the next step are computed before this step's body runs (the
+    // hardware issues the next prefetch early; writes to prefetch refs cannot steer it).
+    if (t + 1 < total) {
+      next_point.assign(this_point.begin(), this_point.end());
+      for (size_t d = next_point.size(); d-- > 0;) {
+        if (++next_point[d] < mapping_.grid[d]) break;
+        next_point[d] = 0;
+      }
+      point_.swap(next_point);
+      for (size_t k = 0; k < states_.size(); ++k) BlockIndex(k, next_index[k]);
+      point_.swap(next_point);
+    }
+    for (size_t k = 0; k < states_.size(); ++k) Enter(k, index[k], t);
+    dma.SetStep(t, point_);
+    executor.Run({});
+    dma.EndStep(pipelined);
+    for (size_t k = 0; k < states_.size(); ++k) {
+      bool last = t + 1 == total;
+      Leave(k, index[k], last ? std::vector<int64_t>{} : next_index[k], t);
+    }
+    std::swap(index, next_index);
+    this_point.swap(next_point);
+  }
+  dma.Finish();
+  for (size_t o = 0; o < mapping_.outputs.size(); ++o) {
+    if (!dma_uniform_[o]) result_.dma_blocks[o].clear();
+  }
+  return CoreResult{.result = std::move(result_), .access = std::move(access_)};
+}
+
+void CoreMachine::Track(RefBuffer& b) {
+  if (!options_.track_uninitialized) return;
+  b.tracked = true;
+  b.initialized = array::Zeros(b.data.shape(), array::DType::kUInt8);
+}
+
+void CoreMachine::BlockIndex(size_t k, std::vector<int64_t>& index) {
+  const BlockMapping& op = OperandAt(k);
+  index.clear();
+  if (!op.index_map) {
+    index.resize(op.block.size(), 0);
+    return;
+  }
+  if (direct_[k].ok) {
+    for (const auto& [axis, value] : direct_[k].entries) {
+      index.push_back(axis >= 0 ? point_[axis] : value);
+    }
+    return;
+  }
+  std::vector<Array> params;
+  for (int64_t g : point_) params.push_back(Array::Scalar(array::DType::kInt32, double(g)));
+  std::vector<Array> out = map_executors_[k]->Run(params);
+  for (const Array& a : out) index.push_back(a.GetInt(0));
+}
+
+Array& CoreMachine::AccessArray(std::vector<Array>& arrays, int b, const array::Shape& shape) {
+  Array& a = arrays[static_cast<size_t>(b)];
+  if (a.SharesStorageWith(Array())) {  // not allocated yet
+    a = array::Full(shape, {-1.0, array::DType::kInt32}, array::DType::kInt32);
+  }
+  return a;
+}
+
+int CoreMachine::AnyOperandOf(kernel::RefId ref) const {
+  int64_t k = static_cast<int64_t>(ref) - static_cast<int64_t>(prefetch_.size());
+  if (k < 0 || k >= static_cast<int64_t>(states_.size())) return -1;
+  return OperandAt(static_cast<size_t>(k)).space == kernel::MemorySpace::kAny ? int(k) : -1;
+}
+
+void CoreMachine::Landed(const DmaEndpoint& src, const DmaEndpoint& dst, int64_t step,
+                         SourceSpan span) {
+  int dst_k = AnyOperandOf(dst.ref), src_k = AnyOperandOf(src.ref);
+  if (dst_k < 0 && src_k < 0) return;
+  auto box = [](const MemRegion& r, int64_t* lo, int64_t* extent) {
+    for (size_t d = 0; d < r.rank; ++d) {
+      lo[d] = r.lo[d];
+      extent[d] = r.hi[d] - r.lo[d] + 1;
+    }
+  };
+  int32_t stamp = 0;
+  if (core_.track_hbm) {
+    stamp = static_cast<int32_t>(-2 - static_cast<int64_t>(access_.dmas.size()));
+    access_.dmas.push_back({.step = step, .span = span});
+  }
+  int64_t lo[array::kMaxRank], extent[array::kMaxRank];
+  if (dst_k >= 0 && !dst.region.empty) {
+    const BlockMapping& op = OperandAt(static_cast<size_t>(dst_k));
+    size_t rank = dst.region.rank;
+    box(dst.region, lo, extent);
+    if (IsOutput(static_cast<size_t>(dst_k))) {
+      size_t o = static_cast<size_t>(dst_k) - mapping_.inputs.size();
+      StampBox(result_.writer[o], lo, extent, rank, static_cast<int32_t>(step));
+      if (src.tracked) {
+        // Elements whose source was never written stay "never written".
+        Array shadow = Copy(src.shadow);
+        const uint8_t* f = shadow.data<uint8_t>();
+        int32_t* w = result_.writer[o].data<int32_t>();
+        int64_t n = rank ? extent[rank - 1] : 1, i = 0;
+        ForEachRow(extent, rank, [&](const int64_t* counter) {
+          int32_t* row = w + RowOffset(result_.writer[o], lo, counter, rank);
+          for (int64_t j = 0; j < n; ++j, ++i) {
+            if (f[i] == 0) row[j] = kNeverWritten;
+          }
+        });
+      }
+      std::vector<int64_t> block(extent, extent + rank);
+      bool aligned = true;
+      for (size_t d = 0; d < rank; ++d) aligned &= lo[d] % std::max<int64_t>(extent[d], 1) == 0;
+      if (result_.dma_blocks[o].empty()) result_.dma_blocks[o] = block;
+      if (!aligned || result_.dma_blocks[o] != block) dma_uniform_[o] = false;
+    }
+    if (core_.track_hbm) {
+      bool out = IsOutput(static_cast<size_t>(dst_k));
+      size_t index = out ? static_cast<size_t>(dst_k) - mapping_.inputs.size() : size_t(dst_k);
+      StampBox(AccessArray(access_.writes, HbmBufferOf(mapping_, out, index), op.shape), lo, extent,
+               rank, stamp);
+    }
+  }
+  if (src_k >= 0 && core_.track_hbm && !src.region.empty) {
+    const BlockMapping& op = OperandAt(static_cast<size_t>(src_k));
+    bool out = IsOutput(static_cast<size_t>(src_k));
+    size_t index = out ? static_cast<size_t>(src_k) - mapping_.inputs.size() : size_t(src_k);
+    box(src.region, lo, extent);
+    StampBox(AccessArray(access_.reads, HbmBufferOf(mapping_, out, index), op.shape), lo, extent,
+             src.region.rank, stamp);
+  }
+}
+
+int HbmBufferOf(const kernel::GridMapping& mapping, bool is_output, size_t index) {
+  if (is_output) return static_cast<int>(index);
+  if (auto alias = mapping.aliases.find(static_cast<int>(index)); alias != mapping.aliases.end()) {
+    return alias->second;
+  }
+  int b = static_cast<int>(mapping.outputs.size());
+  for (size_t i = 0; i < index; ++i) b += mapping.aliases.count(static_cast<int>(i)) == 0;
+  return b;
+}
+
+int NumHbmBuffers(const kernel::GridMapping& mapping) {
+  return static_cast<int>(mapping.outputs.size() + mapping.inputs.size() - mapping.aliases.size());
+}
+
+CoreResult RunCore(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                   const kernel::CallOperands& operands, const EmulatorOptions& options,
+                   const kernel::RunOptions& run, const CoreSpec& core) {
+  CoreMachine machine(program, mapping, options, run, core);
+  return machine.Run(operands);
+}
+
+}  // namespace pz::tpu

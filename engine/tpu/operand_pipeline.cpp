@@ -1,0 +1,263 @@
+// The per-operand pipeline of one core (see core_machine.h): a block's window, fetch into its
+// VMEM buffer, write-back to HBM, the bounds and revisit checks of `tpu` semantics, and the
+// clamped every-step copies of `interpret` semantics.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "array/creation.h"
+#include "tpu/core_machine.h"
+#include "tpu/memory.h"
+
+namespace pz::tpu {
+
+using array::Array;
+
+Window WindowOf(const kernel::BlockMapping& op, const std::vector<int64_t>& index) {
+  Window w;
+  w.rank = op.block.size();
+  for (size_t d = 0; d < op.block.size(); ++d) {
+    const kernel::BlockDim& b = op.block[d];
+    switch (b.kind) {
+      case kernel::BlockDim::Kind::kBlocked:
+        w.start[d] = index[d] * b.size;
+        w.size[d] = b.size;
+        break;
+      case kernel::BlockDim::Kind::kSqueezed:
+        w.start[d] = index[d];
+        w.size[d] = 1;
+        break;
+      case kernel::BlockDim::Kind::kElement:
+        w.start[d] = index[d] - b.pad_lo;
+        w.size[d] = b.size;
+        break;
+    }
+  }
+  return w;
+}
+
+namespace {
+
+// "[0:8, 128:256]": a window as the slices it covers.
+std::string WindowString(const Window& w) {
+  std::string s = "[";
+  for (size_t d = 0; d < w.rank; ++d) {
+    s += fmt::format("{}{}:{}", d ? ", " : "", w.start[d], w.start[d] + w.size[d]);
+  }
+  return s + "]";
+}
+
+}  // namespace
+
+OperandState CoreMachine::MakeState(const BlockMapping& op) {
+  OperandState s;
+  if (op.space == kernel::MemorySpace::kAny) {
+    // Not pipelined: the kernel gets the HBM array itself (DMA only).
+    return s;
+  }
+  s.buffer.data = Poison(op.ref_shape, op.dtype);
+  s.poison = Poison(op.ref_shape, op.dtype);
+  Track(s.buffer);
+  if (op.is_output) {
+    int64_t total = 1;
+    for (size_t d = 0; d < op.block.size(); ++d) {
+      const kernel::BlockDim& b = op.block[d];
+      int64_t n = b.kind == kernel::BlockDim::Kind::kBlocked && b.size > 0
+                      ? (op.shape[d] + b.size - 1) / b.size
+                      : op.shape[d] + b.pad_lo + b.size;
+      s.blocks_per_dim.push_back(std::max<int64_t>(n, 1));
+      total = total > (int64_t{1} << 22) ? total : total * std::max<int64_t>(n, 1);
+    }
+    if (total <= (int64_t{1} << 22)) s.visit_table.assign(static_cast<size_t>(total), {-1, -1});
+  }
+  s.full_data = FullRank(s.buffer.data, op);
+  if (s.buffer.tracked) s.full_shadow = FullRank(s.buffer.initialized, op);
+  return s;
+}
+
+void CoreMachine::Fail(size_t k, std::string message, std::vector<std::string> notes) {
+  const BlockMapping& op = OperandAt(k);
+  if (trace_) {
+    trace_->failed_step = step_;
+    trace_->failed_operand = static_cast<int>(k);
+    trace_->failure = message;
+  }
+  throw EmulationError{.kind = EmulationError::Kind::kIndexError,
+                       .message = std::move(message),
+                       .span = op.span,
+                       .notes = std::move(notes)};
+}
+
+void CoreMachine::CheckInBounds(size_t k, const Window& w, const std::vector<int64_t>& index) {
+  const BlockMapping& op = OperandAt(k);
+  for (size_t d = 0; d < w.rank; ++d) {
+    int64_t n = op.shape[d];
+    bool outside = w.start[d] + w.size[d] <= 0 || (w.start[d] >= n && n > 0);
+    if (!outside) continue;
+    Fail(k,
+         fmt::format("Out-of-bounds block index {} for {} {} in grid step {}: {} {} but the "
+                     "{} has shape {}",
+                     TupleString(index), op.is_output ? "output" : "input", op.name,
+                     TupleString(point_), op.is_output ? "writing" : "reading", WindowString(w),
+                     op.is_output ? "output" : "input", array::ShapeToString(op.shape)),
+         {fmt::format("dimension {} has {} elements, so block indices on it must stay below "
+                      "{} (block size {})",
+                      d, n,
+                      (n + std::max<int64_t>(w.size[d], 1) - 1) / std::max<int64_t>(w.size[d], 1),
+                      w.size[d]),
+          "an index map returns block indices, not element offsets; check it against the "
+          "grid (JAX's interpret=True silently clamps this, a TPU reads other memory)"});
+  }
+}
+
+int64_t CoreMachine::Transfer(size_t k, const Window& w, bool to_buffer, bool poison_rest) {
+  const BlockMapping& op = OperandAt(k);
+  OperandState& s = states_[k];
+  size_t rank = w.rank;
+  int64_t lo[array::kMaxRank], blo[array::kMaxRank], extent[array::kMaxRank];
+  bool partial = false;
+  int64_t count = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t n = op.shape[d];
+    int64_t a = std::max<int64_t>(w.start[d], 0);
+    int64_t b = std::max(std::min<int64_t>(w.start[d] + w.size[d], n), a);
+    lo[d] = a;
+    blo[d] = a - w.start[d];
+    extent[d] = b - a;
+    count *= extent[d];
+    if (extent[d] != w.size[d]) partial = true;
+  }
+  Array& full = s.full_data;
+  int64_t bytes = count * static_cast<int64_t>(array::ItemSize(op.dtype));
+  if (core_.track_hbm && !interpret_) {
+    // Megacore race check: write-backs of outputs, fetches of inputs aliased to an output
+    // (the only HBM reads another core's writes can reach).
+    int b = HbmBufferOf(mapping_, IsOutput(k), IsOutput(k) ? k - mapping_.inputs.size() : k);
+    if (!to_buffer) {
+      StampBox(AccessArray(access_.writes, b, op.shape), lo, extent, rank,
+               static_cast<int32_t>(step_));
+    } else if (b < static_cast<int>(mapping_.outputs.size())) {
+      StampBox(AccessArray(access_.reads, b, op.shape), lo, extent, rank,
+               static_cast<int32_t>(step_));
+    }
+  }
+  if (to_buffer) {
+    if (partial && poison_rest) s.buffer.data.Assign(Poison(op.ref_shape, op.dtype));
+    CopyBox(Hbm(k), lo, full, blo, extent, rank);
+    if (s.buffer.tracked) {
+      Array& shadow = s.full_shadow;
+      if (partial) std::memset(shadow.data<uint8_t>(), 0, static_cast<size_t>(shadow.size()));
+      // Output data read back (interpret semantics) counts as initialised only where
+      // something was written (or it came from an aliased input).
+      if (IsOutput(k)) {
+        ShadowFromWriter(result_.writer[k - mapping_.inputs.size()], lo, shadow, blo, extent, rank);
+      } else {
+        FillBox(shadow, blo, extent, rank, 1);
+      }
+    }
+  } else {
+    CopyBox(full, blo, Hbm(k), lo, extent, rank);
+    if (IsOutput(k)) {
+      // Written = stored by the kernel: elements of the block it never stored reach HBM as
+      // garbage and count as never written.
+      StampWriter(s.buffer.tracked ? &s.full_shadow : nullptr, blo,
+                  result_.writer[k - mapping_.inputs.size()], lo, extent, rank, step_);
+    }
+  }
+  return bytes;
+}
+
+Window CoreMachine::Clamp(const BlockMapping& op, Window w) {
+  for (size_t d = 0; d < w.rank; ++d) {
+    int64_t n = op.shape[d];
+    int64_t padded = op.block[d].kind == kernel::BlockDim::Kind::kBlocked && op.block[d].size > 0
+                         ? (n + op.block[d].size - 1) / op.block[d].size * op.block[d].size
+                         : n;
+    w.start[d] = std::clamp<int64_t>(w.start[d], std::min<int64_t>(0, padded - w.size[d]),
+                                     std::max<int64_t>(padded - w.size[d], 0));
+  }
+  return w;
+}
+
+std::pair<int64_t, int64_t>& CoreMachine::VisitOf(OperandState& s,
+                                                  const std::vector<int64_t>& index) {
+  if (s.visit_table.empty()) {
+    auto it = s.visits.find(index);
+    if (it == s.visits.end()) it = s.visits.emplace(index, std::make_pair(-1, -1)).first;
+    return it->second;
+  }
+  int64_t key = 0;
+  for (size_t d = 0; d < index.size(); ++d) key = key * s.blocks_per_dim[d] + index[d];
+  return s.visit_table[static_cast<size_t>(key)];
+}
+
+void CoreMachine::Enter(size_t k, const std::vector<int64_t>& index, int64_t t) {
+  const BlockMapping& op = OperandAt(k);
+  if (op.space == kernel::MemorySpace::kAny) {
+    states_[k].buffer.data = Hbm(k);
+    return;
+  }
+  OperandState& s = states_[k];
+  if (interpret_) {
+    // Every block, outputs included, is re-read from the full array each step.
+    Window w = Clamp(op, WindowOf(op, index));
+    result_.counters.hbm_bytes_read += Transfer(k, w, true, true);
+    s.current = index;
+    return;
+  }
+  bool changed = !s.resident || s.current != index;
+  s.resident = true;
+  if (!changed) {
+    if (IsOutput(k)) VisitOf(s, index).second = t;
+    return;
+  }
+  Window w = WindowOf(op, index);
+  CheckInBounds(k, w, index);
+  if (IsOutput(k)) {
+    std::pair<int64_t, int64_t>& visit = VisitOf(s, index);
+    bool aliased = false;
+    for (const auto& entry : mapping_.aliases)
+      aliased |= entry.second == int(k - mapping_.inputs.size());
+    if (visit.first >= 0 && !aliased) {
+      Fail(k,
+           fmt::format("Revisited block {} of output {} in grid step {}. The block was "
+                       "previously visited in grid steps {} through {}",
+                       TupleString(index), op.name, TupleString(point_),
+                       TupleString(Unravel(visit.first)), TupleString(Unravel(visit.second))),
+           {"an output block is written back to HBM when the pipeline moves to another "
+            "block, and never read back: coming back to it later starts from a fresh, "
+            "uninitialised buffer and overwrites the earlier result",
+            "make all grid steps that write one output block consecutive: put the "
+            "reduction axis last in the grid (and mark it \"arbitrary\")"});
+    }
+    visit = {t, t};
+    // A new output block starts as garbage: poison it so that reading it shows.
+    std::memcpy(s.buffer.data.raw(), s.poison.raw(),
+                static_cast<size_t>(s.poison.size()) * array::ItemSize(op.dtype));
+    if (s.buffer.tracked) {
+      std::memset(s.buffer.initialized.data<uint8_t>(), 0, s.buffer.initialized.size());
+    }
+  } else {
+    result_.counters.hbm_bytes_read += Transfer(k, w, true, true);
+  }
+  s.current = index;
+}
+
+void CoreMachine::Leave(size_t k, const std::vector<int64_t>& index,
+                        const std::vector<int64_t>& next, int64_t t) {
+  const BlockMapping& op = OperandAt(k);
+  if (op.space == kernel::MemorySpace::kAny) return;
+  if (interpret_) {
+    // Every block, inputs included, is written back each step.
+    Window w = Clamp(op, WindowOf(op, index));
+    int64_t bytes = Transfer(k, w, false, false);
+    if (IsOutput(k)) result_.counters.hbm_bytes_written += bytes;
+    return;
+  }
+  if (!IsOutput(k)) return;
+  if (next.empty() || next != index) {
+    result_.counters.hbm_bytes_written += Transfer(k, WindowOf(op, index), false, false);
+  }
+}
+}  // namespace pz::tpu

@@ -1,0 +1,83 @@
+// TpuBackend (see tpu_backend.h): single-core vs megacore dispatch, and the outcome and errors
+// of the emulator in the backend interface's terms.
+#include "tpu/tpu_backend.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "support/check.h"
+#include "tpu/core.h"
+#include "tpu/megacore.h"
+
+namespace pz::tpu {
+
+namespace {
+
+// Runs the call on one core, or on several when the options ask for it and the grid splits.
+CallResult RunCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                   const kernel::CallOperands& operands, const EmulatorOptions& options,
+                   const kernel::RunOptions& run) {
+  int64_t total = mapping.num_steps();
+  int cores = std::clamp(options.cores, 1, 2);
+  CoreSpec whole{.first = 0, .end = total, .trace = run.blocks};
+  if (cores == 1) return RunCore(program, mapping, operands, options, run, whole).result;
+  std::vector<std::pair<int64_t, int64_t>> chunks =
+      SplitGrid(mapping.grid, LeadingParallelAxes(mapping.dimension_semantics), cores);
+  std::string reason = NoSplitReason(mapping, options, chunks);
+  if (!reason.empty()) {
+    CallResult result = RunCore(program, mapping, operands, options, run, whole).result;
+    result.megacore_note = std::move(reason);
+    return result;
+  }
+  return RunMegacore(program, mapping, operands, options, run, chunks);
+}
+
+kernel::CallError::Kind KindOf(EmulationError::Kind kind) {
+  switch (kind) {
+    case EmulationError::Kind::kIndexError:
+      return kernel::CallError::Kind::kIndexError;
+    case EmulationError::Kind::kValueError:
+      return kernel::CallError::Kind::kValueError;
+    case EmulationError::Kind::kRuntimeError:
+      return kernel::CallError::Kind::kRuntimeError;
+    case EmulationError::Kind::kTypeError:
+      return kernel::CallError::Kind::kTypeError;
+  }
+  PZ_UNREACHABLE();
+}
+
+}  // namespace
+
+kernel::CallOutcome TpuBackend::Run(const kernel::KernelProgram& program,
+                                    const kernel::GridMapping& mapping,
+                                    const kernel::CallOperands& operands,
+                                    const kernel::RunOptions& options) {
+  CallResult result;
+  try {
+    result = RunCall(program, mapping, operands, options_, options);
+  } catch (EmulationError& error) {
+    throw kernel::CallError{.kind = KindOf(error.kind),
+                            .message = std::move(error.message),
+                            .span = error.span,
+                            .notes = std::move(error.notes),
+                            .related = std::move(error.related)};
+  }
+  auto report = std::make_unique<TpuReport>();
+  report->counters = std::move(result.counters);
+  report->uninitialized = std::move(result.uninitialized);
+  report->dma_blocks = std::move(result.dma_blocks);
+  report->core_counters = std::move(result.core_counters);
+  report->core_steps = std::move(result.core_steps);
+  report->megacore_note = std::move(result.megacore_note);
+  return kernel::CallOutcome{.outputs = std::move(result.outputs),
+                             .writer = std::move(result.writer),
+                             .report = std::move(report)};
+}
+
+const TpuReport& TpuReportOf(const kernel::CallOutcome& outcome) {
+  const auto* report = dynamic_cast<const TpuReport*>(outcome.report.get());
+  PZ_CHECK(report != nullptr);
+  return *report;
+}
+
+}  // namespace pz::tpu
