@@ -429,6 +429,7 @@ std::string Generator::KernelBody() {
       Line(fmt::format("pltpu.sync_copy(b{}_ref, {}_ref)", op.name, op.name));
     }
   }
+  if (body_.empty()) Line("pass");  // every statement was skipped
   return body_;
 }
 
