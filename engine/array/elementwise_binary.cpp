@@ -395,7 +395,11 @@ Array Binary(BinaryOp op, const Array& a, const Array& b) {
   if (Recording()) {
     return Primitive(
         [&] {
-          return PrimCall{PrimOf(op), NoAttrs{}};
+          // JAX's right shift is two primitives: logical for unsigned integers.
+          bool logical = op == BinaryOp::kRShift &&
+                         IsUnsigned(Promote({a.dtype(), a.weak_type()}, {b.dtype(), b.weak_type()})
+                                        .dtype);
+          return PrimCall{logical ? Prim::kShiftRightLogical : PrimOf(op), NoAttrs{}};
         },
         [&] {
           return std::vector<Array>{a, b};

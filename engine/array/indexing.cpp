@@ -314,6 +314,23 @@ Array GetIndexed(const Array& a, const std::vector<Index>& index) {
 
 Array UpdateIndexed(const Array& a, const std::vector<Index>& index, const Array& values,
                     UpdateOp op) {
+  if (Recording()) {
+    auto call = [&] {
+      ScatterAttrs attrs{.index = index, .op = op};
+      for (Index& ix : attrs.index) {
+        if (ix.kind == Index::Kind::kArray) ix.array = Array();
+      }
+      return PrimCall{Prim::kScatter, std::move(attrs)};
+    };
+    auto inputs = [&] {
+      std::vector<Array> in{a, values};
+      for (const Index& ix : index) {
+        if (ix.kind == Index::Kind::kArray) in.push_back(ix.array);
+      }
+      return in;
+    };
+    return Primitive(call, inputs, [&] { return UpdateIndexed(a, index, values, op); });
+  }
   // Updates are functional: write into a fresh copy.
   Array out = Array::Zeros(a.dtype(), a.shape());
   out.Assign(a);

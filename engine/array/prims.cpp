@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "array/lax_ops.h"
 #include "array/sort.h"
 
 namespace pz::array {
@@ -95,6 +96,10 @@ struct AttrsPrinter {
     return a.axes ? "axes=" + Ints(*a.axes) : "axes=all";
   }
   std::string operator()(const IndexAttrs& a) const { return IndexToString(a.index); }
+  std::string operator()(const ScatterAttrs& a) const {
+    static constexpr const char* kOps[] = {"set", "add", "multiply", "min", "max"};
+    return fmt::format("{} {}", IndexToString(a.index), kOps[static_cast<int>(a.op)]);
+  }
   std::string operator()(const ConcatAttrs& a) const { return fmt::format("axis={}", a.axis); }
   std::string operator()(const SplitAttrs& a) const {
     return a.indices.empty() ? fmt::format("axis={} sections={}", a.axis, a.sections)
@@ -140,7 +145,7 @@ static_assert(std::size(kUnaryOps) == static_cast<size_t>(UnaryOp::kReciprocal) 
 constexpr Prim kBinaryPrims[] = {Prim::kAdd,         Prim::kSub,        Prim::kMul,  Prim::kDiv,
                                  Prim::kFloorDivide, Prim::kRemainder,  Prim::kPow,  Prim::kMax,
                                  Prim::kMin,         Prim::kAnd,        Prim::kOr,   Prim::kXor,
-                                 Prim::kShiftLeft,   Prim::kShiftRight, Prim::kEq,   Prim::kNe,
+                                 Prim::kShiftLeft,   Prim::kShiftRightArithmetic, Prim::kEq,   Prim::kNe,
                                  Prim::kLt,          Prim::kLe,         Prim::kGt,   Prim::kGe,
                                  Prim::kLogicalAnd,  Prim::kLogicalOr,  Prim::kAtan2};
 static_assert(std::size(kBinaryPrims) == static_cast<size_t>(BinaryOp::kAtan2) + 1);
@@ -230,6 +235,27 @@ std::vector<Array> RunPrim(const PrimCall& call, const std::vector<Array>& in) {
     }
     case Prim::kSelectN:
       return one(Where(x, in.at(1), in.at(2)));
+    case Prim::kClamp:
+      return one(Clamp(x, in.at(1), in.at(2)));
+    case Prim::kBitcastConvertType:
+      return one(BitcastConvertType(x, std::get<ConvertAttrs>(call.attrs).dtype));
+    case Prim::kShiftRightLogical:
+      // jnp.right_shift on unsigned integers promotes its operands; lax's spelling needs one
+      // dtype.
+      return one(IsUnsigned(x.dtype()) ? Binary(BinaryOp::kRShift, x, in.at(1))
+                                       : ShiftRightLogical(x, in.at(1)));
+    case Prim::kDynamicSlice:
+      return one(DynamicSlice(x, std::vector<Array>(in.begin() + 1, in.end()),
+                              std::get<ShapeAttrs>(call.attrs).shape));
+    case Prim::kScatter: {
+      const auto& a = std::get<ScatterAttrs>(call.attrs);
+      std::vector<Index> index = a.index;
+      size_t next = 2;
+      for (Index& ix : index) {
+        if (ix.kind == Index::Kind::kArray) ix.array = in.at(next++);
+      }
+      return one(UpdateIndexed(x, index, in.at(1), a.op));
+    }
     case Prim::kReduceSum:
     case Prim::kReduceProd:
     case Prim::kReduceMax:

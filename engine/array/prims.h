@@ -75,6 +75,10 @@ struct IndexAttrs {
   // Array indices (Gather) hold empty arrays here: their values are the operands after `x`.
   std::vector<Index> index;
 };
+struct ScatterAttrs {
+  std::vector<Index> index;  // as IndexAttrs: array indices are the operands after the values
+  UpdateOp op = UpdateOp::kSet;
+};
 struct ConcatAttrs {
   int axis = 0;
 };
@@ -101,7 +105,7 @@ struct RepeatAttrs {
 };
 
 using PrimAttrs = std::variant<NoAttrs, IntegerPowAttrs, ConvertAttrs, ReduceAttrs, AxisAttrs,
-                               DotAttrs, ShapeAttrs, AxesAttrs, IndexAttrs, ConcatAttrs, SplitAttrs,
+                               DotAttrs, ShapeAttrs, AxesAttrs, IndexAttrs, ScatterAttrs, ConcatAttrs, SplitAttrs,
                                PadAttrs, RollAttrs, TileAttrs, RepeatAttrs>;
 
 // One primitive with its attributes: an IR instruction's computation.

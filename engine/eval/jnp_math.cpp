@@ -7,6 +7,7 @@
 
 #include "array/creation.h"
 #include "array/elementwise.h"
+#include "array/lax_ops.h"
 #include "array/reduce.h"
 #include "array/shape_ops.h"
 #include "array/stats.h"
@@ -348,6 +349,62 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
     DType dtype = ToDType(interp, *b[1]);
     return WrapArray(GuardArrayOp(interp, [&] { return a.AsType(dtype); }));
   });
+
+  AddFunction(interp, m.lax, "bitcast_convert_type", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "bitcast_convert_type", args, {"operand", "new_dtype"});
+    Array a = ToArray(interp, *b[0]);
+    DType dtype = ToDType(interp, *b[1]);
+    return WrapArray(GuardArrayOp(interp, [&] { return array::BitcastConvertType(a, dtype); }));
+  });
+  AddFunction(interp, m.lax, "clamp", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "clamp", args, {"min", "x", "max"});
+    Array x = ToArray(interp, *b[1]);
+    Array lo = ToArray(interp, *b[0]);
+    Array hi = ToArray(interp, *b[2]);
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Clamp(lo, x, hi); }));
+  });
+  AddFunction(interp, m.lax, "dynamic_slice", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "dynamic_slice", args, {"operand", "start_indices", "slice_sizes"});
+    Array x = ToArray(interp, *b[0]);
+    std::vector<Array> starts;
+    for (const Value& v : interp.ToVector(*b[1])) starts.push_back(ToArray(interp, v));
+    array::Shape sizes = ToShape(interp, *b[2]);
+    return WrapArray(GuardArrayOp(interp, [&] { return array::DynamicSlice(x, starts, sizes); }));
+  });
+  // lax's shifts take integers of one dtype; a Python int takes the other operand's.
+  const std::pair<const char*, int> kLaxShifts[] = {
+      {"shift_left", 0}, {"shift_right_arithmetic", 1}, {"shift_right_logical", 2}};
+  for (const auto& [name, kind] : kLaxShifts) {
+    std::string fn = name;
+    int which = kind;
+    AddFunction(interp, m.lax, fn, [fn, which](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, fn, args, {"x", "y"});
+      Array x = ToArray(interp, *b[0]);
+      Array y = ToArray(interp, *b[1]);
+      return WrapArray(GuardArrayOp(interp, [&] {
+        if (x.weak_type() && !y.weak_type()) x = x.AsType(y.dtype());
+        if (y.weak_type() && !x.weak_type()) y = y.AsType(x.dtype());
+        if (x.dtype() != y.dtype() || !array::IsInteger(x.dtype())) {
+          array::ThrowTypeError(fmt::format("{} requires integer arguments of one dtype, got {} and {}",
+                                            fn, array::DTypeName(x.dtype()),
+                                            array::DTypeName(y.dtype())));
+        }
+        if (which == 0) return array::Binary(BinaryOp::kLShift, x, y);
+        if (which == 2) return array::ShiftRightLogical(x, y);
+        if (array::IsUnsigned(x.dtype())) {
+          // The arithmetic shift of an unsigned integer: through its signed twin.
+          DType s = x.dtype() == DType::kUInt8    ? DType::kInt8
+                    : x.dtype() == DType::kUInt16 ? DType::kInt16
+                                                  : DType::kInt32;
+          return array::BitcastConvertType(
+              array::Binary(BinaryOp::kRShift, array::BitcastConvertType(x, s),
+                            array::BitcastConvertType(y, s)),
+              x.dtype());
+        }
+        return array::Binary(BinaryOp::kRShift, x, y);
+      }));
+    });
+  }
 
   // ---- reductions -----------------------------------------------------------------------------
   const std::pair<const char*, array::ReduceOp> kReduce[] = {

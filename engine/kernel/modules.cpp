@@ -458,6 +458,23 @@ void InstallKernelModules(Interpreter& interp) {
                                                        .keywords = {{"axis", *bound[2]}},
                                                        .span = interp.current_span()});
   });
+  Add(interp, *pltpu, "bitcast", [](Interpreter& interp, CallArgs& args) {
+    auto bound = eval::BindArgs(interp, "bitcast", args, {"x", "ty"});
+    array::DType from = eval::ToDType(interp, interp.GetAttr(*bound[0], "dtype"));
+    array::DType to = eval::ToDType(interp, *bound[1]);
+    if (array::ItemSize(from) != array::ItemSize(to)) {
+      // Between widths, a TPU packs along the second-minor axis (its sublanes).
+      interp.RaiseWithNotes(
+          interp.types().not_implemented_error,
+          fmt::format("pltpu.bitcast from {} to {} (different widths) is not supported by this "
+                      "emulator yet",
+                      array::DTypeName(from), array::DTypeName(to)),
+          {"bitcast between dtypes of one width (float32 <-> int32 <-> uint32, ...) works"});
+    }
+    auto lax = interp.FindModule("jax.lax");
+    return interp.Call(lax->attrs.at("bitcast_convert_type"),
+                       CallArgs{.positional = {*bound[0], *bound[1]}, .span = interp.current_span()});
+  });
   Add(interp, *pltpu, "repeat", [](Interpreter& interp, CallArgs& args) {
     // On a TPU, pltpu.repeat concatenates copies (jnp.tile semantics along one axis).
     auto bound = eval::BindArgs(interp, "repeat", args, {"x", "repeats", "axis"});

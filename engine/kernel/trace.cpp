@@ -68,6 +68,7 @@ ValueId Trace::Constant(array::Array value) {
   ValueType type{.shape = value.shape(), .dtype = value.dtype(), .weak = value.weak_type()};
   Instr& instr = Emit(Op::kConstant, {}, {type});
   instr.constant = std::make_shared<const array::Array>(std::move(value));
+  constant_values_[instr.results[0]] = instr.constant;
   return instr.results[0];
 }
 
@@ -412,8 +413,14 @@ std::vector<ValueId> Trace::RecordComputation(std::string_view what,
                                               const ArrayComputation& compute) {
   Recording recording;
   std::vector<array::Array> stand_ins;
+  // Operands known at trace time (Python scalars, constants) take part with their values, so
+  // that `x ** 2` records integer_pow with y = 2; traced operands are stood in for.
+  auto stand_in = [&](ValueId id, bool varied) {
+    auto constant = constant_values_.find(id);
+    return constant != constant_values_.end() ? *constant->second : StandIn(type(id), varied);
+  };
   for (ValueId id : operands) {
-    stand_ins.push_back(StandIn(type(id), false));
+    stand_ins.push_back(stand_in(id, false));
     recording.AddInput(stand_ins.back());
   }
   std::vector<array::Array> arrays;
@@ -446,7 +453,7 @@ std::vector<ValueId> Trace::RecordComputation(std::string_view what,
   // computation that fails on those values is not checked.
   {
     std::vector<array::Array> varied;
-    for (ValueId id : operands) varied.push_back(StandIn(type(id), true));
+    for (ValueId id : operands) varied.push_back(stand_in(id, true));
     std::optional<std::vector<array::Array>> direct;
     try {
       direct = compute(varied);

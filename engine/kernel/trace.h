@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "eval/array_object.h"
@@ -117,6 +118,8 @@ class Trace : public eval::TraceHooks, public std::enable_shared_from_this<Trace
   std::vector<Region*> open_;    // innermost last
   std::vector<int> open_ids_;    // region ids of `open_`
   std::vector<int> defined_in_;  // per value: the region id defining it
+  // The values of Constant instructions: RecordComputation runs on them as they are.
+  std::unordered_map<ValueId, std::shared_ptr<const array::Array>> constant_values_;
   int next_region_id_ = 0;
   uint64_t start_serial_ = 0;
   bool active_ = false;

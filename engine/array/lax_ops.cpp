@@ -1,0 +1,150 @@
+// jax.lax operations without a jax.numpy spelling; each records as one primitive.
+#include "array/lax_ops.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "array/elementwise.h"
+#include "array/indexing.h"
+#include "array/prims.h"
+
+namespace pz::array {
+
+namespace {
+
+// A Python number (weak) takes x's dtype; a typed bound must already have it, as in lax.
+Array BoundAs(const Array& bound, const Array& x, const char* which) {
+  if (bound.dtype() != x.dtype()) {
+    if (!bound.weak_type()) {
+      ThrowTypeError(fmt::format(
+          "lax.clamp requires arguments to have the same dtypes, got {} ({}) and {} (x)",
+          DTypeName(bound.dtype()), which, DTypeName(x.dtype())));
+    }
+    return bound.AsType(x.dtype());
+  }
+  return bound;
+}
+
+DType UnsignedOfWidth(size_t bytes) {
+  switch (bytes) {
+    case 1:
+      return DType::kUInt8;
+    case 2:
+      return DType::kUInt16;
+    default:
+      return DType::kUInt32;
+  }
+}
+
+}  // namespace
+
+Array Clamp(const Array& lo, const Array& x, const Array& hi) {
+  if (Recording()) {
+    return Primitive([&] { return PrimCall{Prim::kClamp, NoAttrs{}}; },
+                     [&] { return std::vector<Array>{lo, x, hi}; },
+                     [&] { return Clamp(lo, x, hi); });
+  }
+  for (const Array* bound : {&lo, &hi}) {
+    if (bound->rank() != 0 && bound->shape() != x.shape()) {
+      ThrowTypeError(fmt::format(
+          "lax.clamp requires min and max to be scalars or of the operand's shape, got "
+          "min {}, operand {}, max {}",
+          ShapeToString(lo.shape()), ShapeToString(x.shape()), ShapeToString(hi.shape())));
+    }
+  }
+  Array out = Binary(BinaryOp::kMinimum, Binary(BinaryOp::kMaximum, x, BoundAs(lo, x, "min")),
+                     BoundAs(hi, x, "max"));
+  out.set_weak_type(x.weak_type());
+  return out;
+}
+
+Array BitcastConvertType(const Array& x, DType dtype) {
+  if (Recording()) {
+    return Primitive([&] { return PrimCall{Prim::kBitcastConvertType, ConvertAttrs{dtype}}; },
+                     [&] { return std::vector<Array>{x}; },
+                     [&] { return BitcastConvertType(x, dtype); });
+  }
+  if (IsBool(dtype) || IsBool(x.dtype())) {
+    ThrowTypeError("lax.bitcast_convert_type does not convert to or from bool");
+  }
+  size_t from = ItemSize(x.dtype());
+  size_t to = ItemSize(dtype);
+  Shape shape = x.shape();
+  if (to < from) {
+    shape.push_back(static_cast<int64_t>(from / to));
+  } else if (to > from) {
+    int64_t ratio = static_cast<int64_t>(to / from);
+    if (shape.empty() || shape.back() != ratio) {
+      ThrowValueError(fmt::format(
+          "bitcast_convert_type from {} to {} needs a last axis of size {}, got shape {}",
+          DTypeName(x.dtype()), DTypeName(dtype), ratio, ShapeToString(x.shape())));
+    }
+    shape.pop_back();
+  }
+  Array src = x.Contiguous();
+  Array out = Array::Empty(dtype, shape);
+  std::memcpy(out.raw(), src.raw(), static_cast<size_t>(src.size()) * from);
+  return out;
+}
+
+Array DynamicSlice(const Array& x, const std::vector<Array>& starts, const Shape& sizes) {
+  if (Recording()) {
+    return Primitive([&] { return PrimCall{Prim::kDynamicSlice, ShapeAttrs{sizes}}; },
+                     [&] {
+                       std::vector<Array> in{x};
+                       in.insert(in.end(), starts.begin(), starts.end());
+                       return in;
+                     },
+                     [&] { return DynamicSlice(x, starts, sizes); });
+  }
+  if (starts.size() != static_cast<size_t>(x.rank()) || sizes.size() != starts.size()) {
+    ThrowTypeError(fmt::format(
+        "dynamic_slice needs one start index and one size per axis of the operand (rank {}), "
+        "got {} start indices and slice_sizes {}",
+        x.rank(), starts.size(), ShapeToString(sizes)));
+  }
+  std::vector<Index> index;
+  for (size_t axis = 0; axis < starts.size(); ++axis) {
+    const Array& s = starts[axis];
+    if (s.rank() != 0 || !IsInteger(s.dtype())) {
+      ThrowTypeError(fmt::format("dynamic_slice start indices must be integer scalars, got {}{}",
+                                 DTypeName(s.dtype()), ShapeToString(s.shape())));
+    }
+    int64_t dim = x.shape()[axis];
+    int64_t size = sizes[axis];
+    if (size < 0 || size > dim) {
+      ThrowTypeError(fmt::format(
+          "slice slice_sizes must be less than or equal to operand shape, got slice_sizes {} "
+          "for operand shape {}",
+          ShapeToString(sizes), ShapeToString(x.shape())));
+    }
+    int64_t start = std::clamp<int64_t>(s.GetInt(0), 0, dim - size);
+    Index ix{.kind = Index::Kind::kSlice};
+    ix.start = start;
+    ix.stop = start + size;
+    index.push_back(ix);
+  }
+  return GetIndexed(x, index).Contiguous();
+}
+
+Array ShiftRightLogical(const Array& x, const Array& y) {
+  if (Recording()) {
+    return Primitive([&] { return PrimCall{Prim::kShiftRightLogical, NoAttrs{}}; },
+                     [&] { return std::vector<Array>{x, y}; },
+                     [&] { return ShiftRightLogical(x, y); });
+  }
+  if (!IsInteger(x.dtype()) || x.dtype() != y.dtype()) {
+    ThrowTypeError(fmt::format(
+        "shift_right_logical requires integer arguments of one dtype, got {} and {}",
+        DTypeName(x.dtype()), DTypeName(y.dtype())));
+  }
+  if (IsUnsigned(x.dtype())) return Binary(BinaryOp::kRShift, x, y);
+  DType u = UnsignedOfWidth(ItemSize(x.dtype()));
+  Array shifted = Binary(BinaryOp::kRShift, BitcastConvertType(x, u), BitcastConvertType(y, u));
+  return BitcastConvertType(shifted, x.dtype());
+}
+
+}  // namespace pz::array
