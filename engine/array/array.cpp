@@ -324,6 +324,7 @@ void Array::Assign(const Array& values) {
 }
 
 Array Array::AsType(DType dtype) const {
+  if (dtype == dtype_ && IsContiguous()) return *this;  // nothing to convert (or record)
   if (Recording()) {
     bool weak = dtype == dtype_ && weak_type_;
     return Primitive(

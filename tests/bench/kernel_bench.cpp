@@ -5,6 +5,8 @@
 //   BM_TiledMatmul           2048^3 f32 matmul in 256-blocks, grid (8, 8, 8), f32 accumulator
 //   BM_EigenMatmulSameTiles  the same 512 block products of 256^3 with Eigen
 //   BM_FlashAttentionForward T = S = 4096, head dim 128, 4 heads, 128-blocks, online softmax
+//   BM_FlashAttentionMegacore/N  the same with its head axis "parallel" on N emulated cores
+//                            (wall-clock time)
 //   BM_EigenFlashSameDots    the same q @ k^T and p @ v block products with Eigen (no softmax)
 //   BM_EigenFlashFullMath    the whole kernel (products and online softmax) in Eigen
 //   BM_FlashAttentionMemory  T = S = 16384, one head, run in a child process: its peak RSS
@@ -224,7 +226,9 @@ void BM_EigenMatmulSameTiles(benchmark::State& state) {
 // ---- Flash attention --------------------------------------------------------------------------
 
 // Grid (heads, T / 128, S / 128); m, l and acc in VMEM scratch; the kv axis is the reduction.
-std::string FlashProgram(int64_t heads, int64_t t, int64_t s, int64_t d, int64_t block) {
+// `params` goes into the pallas_call as is (e.g. its compiler_params).
+std::string FlashProgram(int64_t heads, int64_t t, int64_t s, int64_t d, int64_t block,
+                         std::string_view params = "") {
   return fmt::format(R"(
 def flash_kernel(q_ref, k_ref, v_ref, o_ref, m_ref, l_ref, acc_ref):
     j = pl.program_id(2)
@@ -264,10 +268,10 @@ flash = pl.pallas_call(
               pl.BlockSpec((None, b, d), lambda h, i, j: (h, j, 0))],
     out_specs=pl.BlockSpec((None, b, d), lambda h, i, j: (h, i, 0)),
     scratch_shapes=[pltpu.VMEM((b, 1), jnp.float32), pltpu.VMEM((b, 1), jnp.float32),
-                    pltpu.VMEM((b, d), jnp.float32)])
+                    pltpu.VMEM((b, d), jnp.float32)]{5})
 bench.register(lambda: flash(q, k, v))
 )",
-                     heads, t, s, d, block);
+                     heads, t, s, d, block, params);
 }
 
 constexpr int64_t kFlashHeads = 4, kFlashT = 4096, kFlashD = 128, kFlashBlock = 128;
@@ -281,6 +285,20 @@ void SetFlashFlops(benchmark::State& state) {
 
 void BM_FlashAttentionForward(benchmark::State& state) {
   Program program(FlashProgram(kFlashHeads, kFlashT, kFlashT, kFlashD, kFlashBlock));
+  if (!RunTimed(state, program)) return;
+  SetFlashFlops(state);
+}
+
+// The same flash attention with its head axis "parallel", on state.range(0) emulated cores
+// (`--cores N`). Wall-clock time: the cores run on threads.
+void BM_FlashAttentionMegacore(benchmark::State& state) {
+  tpu::EmulatorOptions options;
+  options.cores = static_cast<int>(state.range(0));
+  Program program(FlashProgram(kFlashHeads, kFlashT, kFlashT, kFlashD, kFlashBlock,
+                               ",\n    compiler_params=pltpu.CompilerParams("
+                               "dimension_semantics=(\"parallel\", \"arbitrary\", "
+                               "\"arbitrary\"))"),
+                  options);
   if (!RunTimed(state, program)) return;
   SetFlashFlops(state);
 }
@@ -412,6 +430,7 @@ BENCHMARK(BM_GridStepOverhead)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TiledMatmul)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EigenMatmulSameTiles)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FlashAttentionForward)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FlashAttentionMegacore)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EigenFlashSameDots)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EigenFlashFullMath)->Unit(benchmark::kMillisecond);
 // 128 is a baseline (the interpreter and program alone); 16384 is the target size.
