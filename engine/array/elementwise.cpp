@@ -15,7 +15,8 @@ Array Where(const Array& cond, const Array& x, const Array& y) {
           return PrimCall{Prim::kSelectN, NoAttrs{}};
         },
         [&] {
-          return std::vector<Array>{cond, x, y};
+          // JAX's select_n(pred, on_false, on_true) picks the case the predicate indexes.
+          return std::vector<Array>{cond, y, x};
         },
         [&] { return Where(cond, x, y); });
   }

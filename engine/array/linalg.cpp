@@ -193,11 +193,7 @@ std::vector<int64_t> GemmInt(const std::vector<int64_t>& a, const std::vector<in
   return std::vector<int64_t>(c.begin(), c.end());
 }
 
-thread_local int64_t dot_flops = 0;
-
 }  // namespace
-
-int64_t DotFlopsOfThisThread() { return dot_flops; }
 
 Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
                  std::optional<DType> preferred_element_type, std::string_view fn_name) {
@@ -257,7 +253,6 @@ Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& 
   int64_t m = Product(ls, lhs_free);
   int64_t k = Product(ls, d.lhs_contracting);
   int64_t n = Product(rs, rhs_free);
-  dot_flops += 2 * batch * m * k * n;
   Shape out_shape;
   for (int axis : d.lhs_batch) out_shape.push_back(ls[axis]);
   for (int axis : lhs_free) out_shape.push_back(ls[axis]);

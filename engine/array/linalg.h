@@ -32,9 +32,6 @@ Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& 
                  std::optional<DType> preferred_element_type,
                  std::string_view fn_name = "jax.lax.dot_general");
 
-// The flops (2 x multiply-adds) of every DotGeneral this thread has run, which every dot,
-// matmul and einsum goes through: the emulator's counter takes the difference around a call.
-int64_t DotFlopsOfThisThread();
 
 // jnp.dot: 0-d operands multiply, 1-D x 1-D is the inner product, N-D x 1-D contracts the last
 // axes, N-D x M-D contracts the last axis of `a` with the second-to-last of `b`.

@@ -234,7 +234,7 @@ std::vector<Array> RunPrim(const PrimCall& call, const std::vector<Array>& in) {
       return one(std::move(out));
     }
     case Prim::kSelectN:
-      return one(Where(x, in.at(1), in.at(2)));
+      return one(Where(x, in.at(2), in.at(1)));
     case Prim::kClamp:
       return one(Clamp(x, in.at(1), in.at(2)));
     case Prim::kBitcastConvertType:
