@@ -396,9 +396,9 @@ Array Binary(BinaryOp op, const Array& a, const Array& b) {
     return Primitive(
         [&] {
           // JAX's right shift is two primitives: logical for unsigned integers.
-          bool logical = op == BinaryOp::kRShift &&
-                         IsUnsigned(Promote({a.dtype(), a.weak_type()}, {b.dtype(), b.weak_type()})
-                                        .dtype);
+          bool logical =
+              op == BinaryOp::kRShift &&
+              IsUnsigned(Promote({a.dtype(), a.weak_type()}, {b.dtype(), b.weak_type()}).dtype);
           return PrimCall{logical ? Prim::kShiftRightLogical : PrimOf(op), NoAttrs{}};
         },
         [&] {

@@ -43,9 +43,14 @@ DType UnsignedOfWidth(size_t bytes) {
 
 Array Clamp(const Array& lo, const Array& x, const Array& hi) {
   if (Recording()) {
-    return Primitive([&] { return PrimCall{Prim::kClamp, NoAttrs{}}; },
-                     [&] { return std::vector<Array>{lo, x, hi}; },
-                     [&] { return Clamp(lo, x, hi); });
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kClamp, NoAttrs{}};
+        },
+        [&] {
+          return std::vector<Array>{lo, x, hi};
+        },
+        [&] { return Clamp(lo, x, hi); });
   }
   for (const Array* bound : {&lo, &hi}) {
     if (bound->rank() != 0 && bound->shape() != x.shape()) {
@@ -63,9 +68,11 @@ Array Clamp(const Array& lo, const Array& x, const Array& hi) {
 
 Array BitcastConvertType(const Array& x, DType dtype) {
   if (Recording()) {
-    return Primitive([&] { return PrimCall{Prim::kBitcastConvertType, ConvertAttrs{dtype}}; },
-                     [&] { return std::vector<Array>{x}; },
-                     [&] { return BitcastConvertType(x, dtype); });
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kBitcastConvertType, ConvertAttrs{dtype}};
+        },
+        [&] { return std::vector<Array>{x}; }, [&] { return BitcastConvertType(x, dtype); });
   }
   if (IsBool(dtype) || IsBool(x.dtype())) {
     ThrowTypeError("lax.bitcast_convert_type does not convert to or from bool");
@@ -92,13 +99,16 @@ Array BitcastConvertType(const Array& x, DType dtype) {
 
 Array DynamicSlice(const Array& x, const std::vector<Array>& starts, const Shape& sizes) {
   if (Recording()) {
-    return Primitive([&] { return PrimCall{Prim::kDynamicSlice, ShapeAttrs{sizes}}; },
-                     [&] {
-                       std::vector<Array> in{x};
-                       in.insert(in.end(), starts.begin(), starts.end());
-                       return in;
-                     },
-                     [&] { return DynamicSlice(x, starts, sizes); });
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kDynamicSlice, ShapeAttrs{sizes}};
+        },
+        [&] {
+          std::vector<Array> in{x};
+          in.insert(in.end(), starts.begin(), starts.end());
+          return in;
+        },
+        [&] { return DynamicSlice(x, starts, sizes); });
   }
   if (starts.size() != static_cast<size_t>(x.rank()) || sizes.size() != starts.size()) {
     ThrowTypeError(fmt::format(
@@ -132,14 +142,19 @@ Array DynamicSlice(const Array& x, const std::vector<Array>& starts, const Shape
 
 Array ShiftRightLogical(const Array& x, const Array& y) {
   if (Recording()) {
-    return Primitive([&] { return PrimCall{Prim::kShiftRightLogical, NoAttrs{}}; },
-                     [&] { return std::vector<Array>{x, y}; },
-                     [&] { return ShiftRightLogical(x, y); });
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kShiftRightLogical, NoAttrs{}};
+        },
+        [&] {
+          return std::vector<Array>{x, y};
+        },
+        [&] { return ShiftRightLogical(x, y); });
   }
   if (!IsInteger(x.dtype()) || x.dtype() != y.dtype()) {
-    ThrowTypeError(fmt::format(
-        "shift_right_logical requires integer arguments of one dtype, got {} and {}",
-        DTypeName(x.dtype()), DTypeName(y.dtype())));
+    ThrowTypeError(
+        fmt::format("shift_right_logical requires integer arguments of one dtype, got {} and {}",
+                    DTypeName(x.dtype()), DTypeName(y.dtype())));
   }
   if (IsUnsigned(x.dtype())) return Binary(BinaryOp::kRShift, x, y);
   DType u = UnsignedOfWidth(ItemSize(x.dtype()));

@@ -32,7 +32,6 @@ Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& 
                  std::optional<DType> preferred_element_type,
                  std::string_view fn_name = "jax.lax.dot_general");
 
-
 // jnp.dot: 0-d operands multiply, 1-D x 1-D is the inner product, N-D x 1-D contracts the last
 // axes, N-D x M-D contracts the last axis of `a` with the second-to-last of `b`.
 Array Dot(const Array& a, const Array& b, std::optional<DType> preferred_element_type,

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+
 #include "array/lax_ops.h"
 #include "array/sort.h"
 
@@ -142,27 +144,36 @@ constexpr Prim kUnaryPrims[] = {Prim::kNeg,        Prim::kCopy,     Prim::kAbs, 
 static_assert(std::size(kUnaryOps) == std::size(kUnaryPrims));
 static_assert(std::size(kUnaryOps) == static_cast<size_t>(UnaryOp::kReciprocal) + 1);
 
-constexpr Prim kBinaryPrims[] = {Prim::kAdd,         Prim::kSub,        Prim::kMul,  Prim::kDiv,
-                                 Prim::kFloorDivide, Prim::kRemainder,  Prim::kPow,  Prim::kMax,
-                                 Prim::kMin,         Prim::kAnd,        Prim::kOr,   Prim::kXor,
-                                 Prim::kShiftLeft,   Prim::kShiftRightArithmetic, Prim::kEq,   Prim::kNe,
-                                 Prim::kLt,          Prim::kLe,         Prim::kGt,   Prim::kGe,
-                                 Prim::kLogicalAnd,  Prim::kLogicalOr,  Prim::kAtan2};
+constexpr Prim kBinaryPrims[] = {Prim::kAdd,         Prim::kSub,
+                                 Prim::kMul,         Prim::kDiv,
+                                 Prim::kFloorDivide, Prim::kRemainder,
+                                 Prim::kPow,         Prim::kMax,
+                                 Prim::kMin,         Prim::kAnd,
+                                 Prim::kOr,          Prim::kXor,
+                                 Prim::kShiftLeft,   Prim::kShiftRightArithmetic,
+                                 Prim::kEq,          Prim::kNe,
+                                 Prim::kLt,          Prim::kLe,
+                                 Prim::kGt,          Prim::kGe,
+                                 Prim::kLogicalAnd,  Prim::kLogicalOr,
+                                 Prim::kAtan2};
 static_assert(std::size(kBinaryPrims) == static_cast<size_t>(BinaryOp::kAtan2) + 1);
 
-std::optional<UnaryOp> UnaryOpOf(Prim prim) {
-  for (size_t i = 0; i < std::size(kUnaryPrims); ++i) {
-    if (kUnaryPrims[i] == prim) return kUnaryOps[i];
+// Prim -> UnaryOp / BinaryOp, one lookup each (the executor asks on every instruction).
+struct ElementwiseTables {
+  std::array<int8_t, kNumPrims> unary{};
+  std::array<int8_t, kNumPrims> binary{};
+  constexpr ElementwiseTables() {
+    for (int8_t& v : unary) v = -1;
+    for (int8_t& v : binary) v = -1;
+    for (size_t i = 0; i < std::size(kUnaryPrims); ++i) {
+      unary[static_cast<size_t>(kUnaryPrims[i])] = static_cast<int8_t>(kUnaryOps[i]);
+    }
+    for (size_t i = 0; i < std::size(kBinaryPrims); ++i) {
+      binary[static_cast<size_t>(kBinaryPrims[i])] = static_cast<int8_t>(i);
+    }
   }
-  return std::nullopt;
-}
-
-std::optional<BinaryOp> BinaryOpOf(Prim prim) {
-  for (size_t i = 0; i < std::size(kBinaryPrims); ++i) {
-    if (kBinaryPrims[i] == prim) return static_cast<BinaryOp>(i);
-  }
-  return std::nullopt;
-}
+};
+constexpr ElementwiseTables kElementwise;
 
 ReduceOp ReduceOpOf(Prim prim) {
   switch (prim) {
@@ -186,6 +197,16 @@ ReduceOp ReduceOpOf(Prim prim) {
 }
 
 }  // namespace
+
+std::optional<UnaryOp> UnaryOpOf(Prim prim) {
+  int8_t op = kElementwise.unary[static_cast<size_t>(prim)];
+  return op < 0 ? std::nullopt : std::optional<UnaryOp>(static_cast<UnaryOp>(op));
+}
+
+std::optional<BinaryOp> BinaryOpOf(Prim prim) {
+  int8_t op = kElementwise.binary[static_cast<size_t>(prim)];
+  return op < 0 ? std::nullopt : std::optional<BinaryOp>(static_cast<BinaryOp>(op));
+}
 
 std::string_view PrimName(Prim prim) { return kPrims[static_cast<int>(prim)].name; }
 bool PrimLowersOnTpu(Prim prim) { return kPrims[static_cast<int>(prim)].tpu; }

@@ -104,9 +104,10 @@ struct RepeatAttrs {
   std::optional<int64_t> total_repeat_length;
 };
 
-using PrimAttrs = std::variant<NoAttrs, IntegerPowAttrs, ConvertAttrs, ReduceAttrs, AxisAttrs,
-                               DotAttrs, ShapeAttrs, AxesAttrs, IndexAttrs, ScatterAttrs, ConcatAttrs, SplitAttrs,
-                               PadAttrs, RollAttrs, TileAttrs, RepeatAttrs>;
+using PrimAttrs =
+    std::variant<NoAttrs, IntegerPowAttrs, ConvertAttrs, ReduceAttrs, AxisAttrs, DotAttrs,
+                 ShapeAttrs, AxesAttrs, IndexAttrs, ScatterAttrs, ConcatAttrs, SplitAttrs, PadAttrs,
+                 RollAttrs, TileAttrs, RepeatAttrs>;
 
 // One primitive with its attributes: an IR instruction's computation.
 struct PrimCall {
@@ -125,6 +126,9 @@ std::vector<Array> RunPrim(const PrimCall& call, const std::vector<Array>& input
 Prim PrimOf(UnaryOp op);
 Prim PrimOf(BinaryOp op);
 Prim PrimOf(ReduceOp op);  // not kMean (a composition)
+// The elementwise op a unary or binary primitive runs (nullopt for other primitives).
+std::optional<UnaryOp> UnaryOpOf(Prim prim);
+std::optional<BinaryOp> BinaryOpOf(Prim prim);
 
 // ---- Recording --------------------------------------------------------------------------------
 

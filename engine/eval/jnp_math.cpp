@@ -385,9 +385,9 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
         if (x.weak_type() && !y.weak_type()) x = x.AsType(y.dtype());
         if (y.weak_type() && !x.weak_type()) y = y.AsType(x.dtype());
         if (x.dtype() != y.dtype() || !array::IsInteger(x.dtype())) {
-          array::ThrowTypeError(fmt::format("{} requires integer arguments of one dtype, got {} and {}",
-                                            fn, array::DTypeName(x.dtype()),
-                                            array::DTypeName(y.dtype())));
+          array::ThrowTypeError(
+              fmt::format("{} requires integer arguments of one dtype, got {} and {}", fn,
+                          array::DTypeName(x.dtype()), array::DTypeName(y.dtype())));
         }
         if (which == 0) return array::Binary(BinaryOp::kLShift, x, y);
         if (which == 2) return array::ShiftRightLogical(x, y);

@@ -472,8 +472,9 @@ void InstallKernelModules(Interpreter& interp) {
           {"bitcast between dtypes of one width (float32 <-> int32 <-> uint32, ...) works"});
     }
     auto lax = interp.FindModule("jax.lax");
-    return interp.Call(lax->attrs.at("bitcast_convert_type"),
-                       CallArgs{.positional = {*bound[0], *bound[1]}, .span = interp.current_span()});
+    return interp.Call(
+        lax->attrs.at("bitcast_convert_type"),
+        CallArgs{.positional = {*bound[0], *bound[1]}, .span = interp.current_span()});
   });
   Add(interp, *pltpu, "repeat", [](Interpreter& interp, CallArgs& args) {
     // On a TPU, pltpu.repeat concatenates copies (jnp.tile semantics along one axis).

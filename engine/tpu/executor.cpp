@@ -390,16 +390,25 @@ void Executor::Store(const Instr& instr) {
 }
 
 void Executor::RunPrim(const Instr& instr) {
+  if (context_.counters != nullptr) {
+    context_.counters->flops += instr.cost.flops;
+    context_.counters->transcendentals += instr.cost.transcendentals;
+  }
+  // The elementwise families straight to their kernels (no operand or result vectors).
+  if (std::optional<array::BinaryOp> op = array::BinaryOpOf(instr.prim.prim)) {
+    env_[instr.results[0]] = array::Binary(*op, env_[instr.operands[0]], env_[instr.operands[1]]);
+    return;
+  }
+  if (std::optional<array::UnaryOp> op = array::UnaryOpOf(instr.prim.prim)) {
+    env_[instr.results[0]] = array::Unary(*op, env_[instr.operands[0]]);
+    return;
+  }
   std::vector<Array> inputs;
   inputs.reserve(instr.operands.size());
   for (ValueId id : instr.operands) inputs.push_back(env_[id]);
   std::vector<Array> outputs = array::RunPrim(instr.prim, inputs);
   PZ_CHECK(outputs.size() == instr.results.size());
   for (size_t i = 0; i < outputs.size(); ++i) env_[instr.results[i]] = std::move(outputs[i]);
-  if (context_.counters != nullptr) {
-    context_.counters->flops += instr.cost.flops;
-    context_.counters->transcendentals += instr.cost.transcendentals;
-  }
 }
 
 void Executor::RunInstr(const Instr& instr) {

@@ -100,8 +100,8 @@ TEST(Prims, SoftmaxAndMeanDecomposeAsJaxDoes) {
   ASSERT_FALSE(r.error) << r.rendered;
   std::string ir = KernelDump(r.output);
   // jax.nn.softmax: max, subtract, exp, sum, divide; jnp.mean: a sum and a scaling.
-  for (const char* op : {"reduce_max axes=(1,) keepdims", "sub (", "exp (", "reduce_sum",
-                         "div (", "mul ("}) {
+  for (const char* op :
+       {"reduce_max axes=(1,) keepdims", "sub (", "exp (", "reduce_sum", "div (", "mul ("}) {
     EXPECT_NE(ir.find(op), std::string::npos) << op << " missing in\n" << ir;
   }
   EXPECT_EQ(ir.find("Apply"), std::string::npos) << ir;
@@ -144,12 +144,12 @@ TEST(Prims, SortFailsInTpuSemanticsAtItsLineAndRunsInInterpret) {
   tpu::testing::KernelRun tpu_run = tpu::testing::RunKernelProgram(kSort);
   ASSERT_TRUE(tpu_run.error);
   EXPECT_EQ(tpu_run.error_line, 3);
-  EXPECT_NE(tpu_run.error_message.find(
-                "NotImplementedError: Unimplemented primitive in Pallas TPU lowering for tc: sort."),
-            std::string::npos)
+  EXPECT_NE(
+      tpu_run.error_message.find(
+          "NotImplementedError: Unimplemented primitive in Pallas TPU lowering for tc: sort."),
+      std::string::npos)
       << tpu_run.rendered;
-  EXPECT_NE(tpu_run.rendered.find("--semantics interpret"), std::string::npos)
-      << tpu_run.rendered;
+  EXPECT_NE(tpu_run.rendered.find("--semantics interpret"), std::string::npos) << tpu_run.rendered;
 
   tpu::testing::KernelRun interpret_run =
       tpu::testing::RunKernelProgram(kSort, tpu::testing::Interpret());
@@ -173,8 +173,8 @@ TEST(Prims, LaxOpsAreOnePrimitiveEach) {
   tpu::testing::KernelRun r = DumpRun(kLaxOps);
   ASSERT_FALSE(r.error) << r.rendered;
   std::string ir = KernelDump(r.output);
-  for (const char* op : {"bitcast_convert_type uint32", "shift_right_logical (", "clamp (",
-                         "integer_pow y=2"}) {
+  for (const char* op :
+       {"bitcast_convert_type uint32", "shift_right_logical (", "clamp (", "integer_pow y=2"}) {
     EXPECT_NE(ir.find(op), std::string::npos) << op << " missing in\n" << ir;
   }
   EXPECT_NE(r.output.find("[[1.5    1.3125 5.5    0.    ]]"), std::string::npos) << r.output;
