@@ -6,6 +6,7 @@
 // instructions without re-implementing it, and `RunPrim` runs such an instruction again.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -126,9 +127,66 @@ std::vector<Array> RunPrim(const PrimCall& call, const std::vector<Array>& input
 Prim PrimOf(UnaryOp op);
 Prim PrimOf(BinaryOp op);
 Prim PrimOf(ReduceOp op);  // not kMean (a composition)
-// The elementwise op a unary or binary primitive runs (nullopt for other primitives).
-std::optional<UnaryOp> UnaryOpOf(Prim prim);
-std::optional<BinaryOp> BinaryOpOf(Prim prim);
+namespace detail {
+constexpr UnaryOp kUnaryOps[] = {
+    UnaryOp::kNeg,        UnaryOp::kPos,     UnaryOp::kAbs,       UnaryOp::kInvert,
+    UnaryOp::kLogicalNot, UnaryOp::kExp,     UnaryOp::kExp2,      UnaryOp::kLog,
+    UnaryOp::kLog1p,      UnaryOp::kExpm1,   UnaryOp::kSqrt,      UnaryOp::kRsqrt,
+    UnaryOp::kTanh,       UnaryOp::kSin,     UnaryOp::kCos,       UnaryOp::kTan,
+    UnaryOp::kErf,        UnaryOp::kSigmoid, UnaryOp::kSign,      UnaryOp::kFloor,
+    UnaryOp::kCeil,       UnaryOp::kRound,   UnaryOp::kIsNan,     UnaryOp::kIsInf,
+    UnaryOp::kIsFinite,   UnaryOp::kSquare,  UnaryOp::kReciprocal};
+constexpr Prim kUnaryPrims[] = {Prim::kNeg,        Prim::kCopy,     Prim::kAbs,       Prim::kNot,
+                                Prim::kLogicalNot, Prim::kExp,      Prim::kExp2,      Prim::kLog,
+                                Prim::kLog1p,      Prim::kExpm1,    Prim::kSqrt,      Prim::kRsqrt,
+                                Prim::kTanh,       Prim::kSin,      Prim::kCos,       Prim::kTan,
+                                Prim::kErf,        Prim::kLogistic, Prim::kSign,      Prim::kFloor,
+                                Prim::kCeil,       Prim::kRound,    Prim::kIsNan,     Prim::kIsInf,
+                                Prim::kIsFinite,   Prim::kSquare,   Prim::kReciprocal};
+static_assert(std::size(kUnaryOps) == std::size(kUnaryPrims));
+static_assert(std::size(kUnaryOps) == static_cast<size_t>(UnaryOp::kReciprocal) + 1);
+
+constexpr Prim kBinaryPrims[] = {Prim::kAdd,         Prim::kSub,
+                                 Prim::kMul,         Prim::kDiv,
+                                 Prim::kFloorDivide, Prim::kRemainder,
+                                 Prim::kPow,         Prim::kMax,
+                                 Prim::kMin,         Prim::kAnd,
+                                 Prim::kOr,          Prim::kXor,
+                                 Prim::kShiftLeft,   Prim::kShiftRightArithmetic,
+                                 Prim::kEq,          Prim::kNe,
+                                 Prim::kLt,          Prim::kLe,
+                                 Prim::kGt,          Prim::kGe,
+                                 Prim::kLogicalAnd,  Prim::kLogicalOr,
+                                 Prim::kAtan2};
+static_assert(std::size(kBinaryPrims) == static_cast<size_t>(BinaryOp::kAtan2) + 1);
+
+struct ElementwiseTables {
+  std::array<int8_t, kNumPrims> unary{};
+  std::array<int8_t, kNumPrims> binary{};
+  constexpr ElementwiseTables() {
+    for (int8_t& v : unary) v = -1;
+    for (int8_t& v : binary) v = -1;
+    for (size_t i = 0; i < std::size(kUnaryPrims); ++i) {
+      unary[static_cast<size_t>(kUnaryPrims[i])] = static_cast<int8_t>(kUnaryOps[i]);
+    }
+    for (size_t i = 0; i < std::size(kBinaryPrims); ++i) {
+      binary[static_cast<size_t>(kBinaryPrims[i])] = static_cast<int8_t>(i);
+    }
+  }
+};
+constexpr ElementwiseTables kElementwise;
+}  // namespace detail
+
+// The elementwise op a unary or binary primitive runs (nullopt for other primitives): one table
+// lookup, inline, since the executor asks on every instruction.
+inline std::optional<UnaryOp> UnaryOpOf(Prim prim) {
+  int8_t op = detail::kElementwise.unary[static_cast<size_t>(prim)];
+  return op < 0 ? std::nullopt : std::optional<UnaryOp>(static_cast<UnaryOp>(op));
+}
+inline std::optional<BinaryOp> BinaryOpOf(Prim prim) {
+  int8_t op = detail::kElementwise.binary[static_cast<size_t>(prim)];
+  return op < 0 ? std::nullopt : std::optional<BinaryOp>(static_cast<BinaryOp>(op));
+}
 
 // ---- Recording --------------------------------------------------------------------------------
 
