@@ -44,7 +44,7 @@ struct CoreSpec {
   int64_t first = 0, end = 0;  // linearised grid steps [first, end)
   // Record HBM accesses (CoreResult::access) for the race check.
   bool track_hbm = false;
-  // Serialises calls back into the interpreter (Apply, jax.debug.print, the step `tick`) when
+  // Serialises calls back into the interpreter (jax.debug.print, the step `tick`) when
   // cores run on threads; null with one core.
   std::mutex* callbacks = nullptr;
   // Records the block indices of every step (RunOptions::blocks); only with one core.
@@ -74,7 +74,7 @@ struct CoreResult {
 
 // Runs the steps of `core` (its own VMEM, SMEM, scratch, semaphores and DMA engine; private
 // copies of the HBM arrays, merged by the caller). Throws EmulationError for emulator-detected
-// mistakes; exceptions from Apply instructions (Python errors) and from `run.tick` pass through.
+// mistakes; exceptions from debug prints (Python errors) and from `run.tick` pass through.
 CoreResult RunCore(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
                    const kernel::CallOperands& operands, const EmulatorOptions& options,
                    const kernel::RunOptions& run, const CoreSpec& core);
