@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "array/array.h"
+#include "kernel/backend.h"
 #include "kernel/ir.h"
 #include "support/diagnostic.h"
 #include "support/source.h"
@@ -23,17 +24,9 @@
 
 namespace pz::tpu {
 
-// A failure found while running a kernel, at an instruction (or a BlockSpec).
-struct EmulationError {
-  enum class Kind { kIndexError, kValueError, kRuntimeError, kTypeError };
-  Kind kind = Kind::kRuntimeError;
-  std::string message;
-  SourceSpan span;
-  std::vector<std::string> notes;
-  // Notes at another place in the source (the DMA that started a copy, the CompilerParams of a
-  // megacore split), rendered `file:line:col: note: ...` before `notes`.
-  std::vector<Note> related;
-};
+// A failure found while running a kernel, at an instruction (or a BlockSpec): the backend
+// interface's CallError, thrown as it is out of TpuBackend::Run.
+using EmulationError = kernel::CallError;
 
 // Memory a ref is bound to: a contiguous buffer of the ref's shape, and its shadow (one uint8
 // per element, 1 = holds data the program put there) when tracking is on.

@@ -32,36 +32,14 @@ CallResult RunCall(const kernel::KernelProgram& program, const kernel::GridMappi
   return RunMegacore(program, mapping, operands, options, run, chunks);
 }
 
-kernel::CallError::Kind KindOf(EmulationError::Kind kind) {
-  switch (kind) {
-    case EmulationError::Kind::kIndexError:
-      return kernel::CallError::Kind::kIndexError;
-    case EmulationError::Kind::kValueError:
-      return kernel::CallError::Kind::kValueError;
-    case EmulationError::Kind::kRuntimeError:
-      return kernel::CallError::Kind::kRuntimeError;
-    case EmulationError::Kind::kTypeError:
-      return kernel::CallError::Kind::kTypeError;
-  }
-  PZ_UNREACHABLE();
-}
-
 }  // namespace
 
 kernel::CallOutcome TpuBackend::Run(const kernel::KernelProgram& program,
                                     const kernel::GridMapping& mapping,
                                     const kernel::CallOperands& operands,
                                     const kernel::RunOptions& options) {
-  CallResult result;
-  try {
-    result = RunCall(program, mapping, operands, options_, options);
-  } catch (EmulationError& error) {
-    throw kernel::CallError{.kind = KindOf(error.kind),
-                            .message = std::move(error.message),
-                            .span = error.span,
-                            .notes = std::move(error.notes),
-                            .related = std::move(error.related)};
-  }
+  // Detected mistakes leave as kernel::CallError (EmulationError is that type).
+  CallResult result = RunCall(program, mapping, operands, options_, options);
   auto report = std::make_unique<TpuReport>();
   report->counters = std::move(result.counters);
   report->uninitialized = std::move(result.uninitialized);
