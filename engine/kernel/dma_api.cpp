@@ -218,15 +218,13 @@ class AsyncCopyDescriptor final : public eval::Object {
                    "dma_wait requires a DMA semaphore, but got a regular semaphore. Use "
                    "pl.semaphore_wait() instead.");
     }
-    // The wait reads only the semaphore: the views name the copy in messages.
-    std::vector<RefPath> names = {src.path, dst.path};
-    for (RefPath& path : names) {
-      for (Indexer& indexer : path.indexers) {
-        for (DimIndex& dim : indexer) dim.dynamic_start = kNoValue;
-      }
-    }
-    Instr& instr = trace.Emit(Op::kDmaWait, DynamicOperands(sem.path), {});
-    instr.copy = std::move(names);
+    // The wait reads only the semaphore; like JAX's dma_wait it still names the copy's source
+    // and destination (with their traced indices), for messages and for other backends.
+    Instr& instr = trace.Emit(
+        Op::kDmaWait,
+        Concat({DynamicOperands(src.path), DynamicOperands(dst.path), DynamicOperands(sem.path)}),
+        {});
+    instr.copy = {src.path, dst.path};
     instr.ref = sem.path;
     instr.bytes =
         array::NumElements(src.shape) * static_cast<int64_t>(array::ItemSize(src.base().dtype));

@@ -68,7 +68,7 @@ print(jnp.round(out[0, :4] * 1000.0), jnp.round(out[N - 1, C - 4:] * 1000.0))
 # expect:     region 1:
 # expect:   %15 = Constant 8 : i32[]~  # line 17:53
 # expect:   %16 = mul (%0, %15) : i32[]  # line 17:53
-# expect:   DmaWait #0[0:+16, 0:+128] -> #2[0, 0:+16, 0:+128] sem #3[%2] bytes=8192 (%2)  # line 28:5
+# expect:   DmaWait #0[%16:+16, 0:+128] -> #2[%2, 0:+16, 0:+128] sem #3[%2] bytes=8192 (%16, %2, %2)  # line 28:5
 # expect:   %17 = Load #2[%2, 0:+8, 0:+128] (%2) : f32[8,128]  # line 29:18
 # expect:   %18 = Load #2[%2, 1:+8, 0:+128] (%2) : f32[8,128]  # line 29:44
 # expect:   %19 = add (%17, %18) : f32[8,128]  # line 29:18
