@@ -25,9 +25,6 @@ constexpr PrimInfo kPrims[] = {
 #undef PZ_PRIM
 };
 
-thread_local PrimRecorder* t_recorder = nullptr;
-thread_local int t_depth = 0;
-
 std::string Ints(const std::vector<int>& values) {
   std::string s = "(";
   for (size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + std::to_string(values[i]);
@@ -287,22 +284,14 @@ std::vector<Array> RunPrim(const PrimCall& call, const std::vector<Array>& in) {
 }
 
 ScopedPrimRecorder::ScopedPrimRecorder(PrimRecorder* recorder)
-    : previous_(t_recorder), previous_depth_(t_depth) {
-  t_recorder = recorder;
-  t_depth = 0;
+    : previous_(detail::t_recorder), previous_depth_(detail::t_depth) {
+  detail::t_recorder = recorder;
+  detail::t_depth = 0;
 }
 
 ScopedPrimRecorder::~ScopedPrimRecorder() {
-  t_recorder = previous_;
-  t_depth = previous_depth_;
+  detail::t_recorder = previous_;
+  detail::t_depth = previous_depth_;
 }
-
-namespace detail {
-
-PrimRecorder* ActiveRecorder() { return t_depth == 0 ? t_recorder : nullptr; }
-PrimDepth::PrimDepth() { ++t_depth; }
-PrimDepth::~PrimDepth() { --t_depth; }
-
-}  // namespace detail
 
 }  // namespace pz::array

@@ -212,14 +212,18 @@ class ScopedPrimRecorder {
 };
 
 namespace detail {
+// This thread's recorder, and how deep inside recorded primitives it runs. Inline: every array
+// op asks.
+inline thread_local PrimRecorder* t_recorder = nullptr;
+inline thread_local int t_depth = 0;
 // The recorder that should hear about a primitive starting now: null when none is installed or
 // when this call is nested inside another primitive.
-PrimRecorder* ActiveRecorder();
+inline PrimRecorder* ActiveRecorder() { return t_depth == 0 ? t_recorder : nullptr; }
 // Marks the thread as inside a primitive for its lifetime.
 class PrimDepth {
  public:
-  PrimDepth();
-  ~PrimDepth();
+  PrimDepth() { ++t_depth; }
+  ~PrimDepth() { --t_depth; }
   PrimDepth(const PrimDepth&) = delete;
   PrimDepth& operator=(const PrimDepth&) = delete;
 };
