@@ -87,6 +87,8 @@ class CoreMachine {
   [[noreturn]] void Fail(size_t k, std::string message, std::vector<std::string> notes);
   // Checks the block is (at least partly) inside the array, as the hardware requires.
   void CheckInBounds(size_t k, const Window& w, const std::vector<int64_t>& index);
+  [[noreturn]] [[gnu::cold]] void FailOutOfBounds(size_t k, const Window& w,
+                                                  const std::vector<int64_t>& index, size_t d);
   // Copies the in-bounds part of `w` between HBM and the buffer (either direction); returns the
   // bytes moved.
   int64_t Transfer(size_t k, const Window& w, bool to_buffer, bool poison_rest);

@@ -163,9 +163,10 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
     dma.SetStep(t, point_);
     executor.Run({});
     dma.EndStep(pipelined);
+    static const std::vector<int64_t> kNoNextStep;
     for (size_t k = 0; k < states_.size(); ++k) {
       bool last = t + 1 == total;
-      Leave(k, index[k], last ? std::vector<int64_t>{} : next_index[k], t);
+      Leave(k, index[k], last ? kNoNextStep : next_index[k], t);  // no copy of the next index
     }
     std::swap(index, next_index);
     this_point.swap(next_point);

@@ -94,21 +94,27 @@ void CoreMachine::CheckInBounds(size_t k, const Window& w, const std::vector<int
   for (size_t d = 0; d < w.rank; ++d) {
     int64_t n = op.shape[d];
     bool outside = w.start[d] + w.size[d] <= 0 || (w.start[d] >= n && n > 0);
-    if (!outside) continue;
-    Fail(k,
-         fmt::format("Out-of-bounds block index {} for {} {} in grid step {}: {} {} but the "
-                     "{} has shape {}",
-                     TupleString(index), op.is_output ? "output" : "input", op.name,
-                     TupleString(point_), op.is_output ? "writing" : "reading", WindowString(w),
-                     op.is_output ? "output" : "input", array::ShapeToString(op.shape)),
-         {fmt::format("dimension {} has {} elements, so block indices on it must stay below "
-                      "{} (block size {})",
-                      d, n,
-                      (n + std::max<int64_t>(w.size[d], 1) - 1) / std::max<int64_t>(w.size[d], 1),
-                      w.size[d]),
-          "an index map returns block indices, not element offsets; check it against the "
-          "grid (JAX's interpret=True silently clamps this, a TPU reads other memory)"});
+    if (outside) FailOutOfBounds(k, w, index, d);
   }
+}
+
+void CoreMachine::FailOutOfBounds(size_t k, const Window& w, const std::vector<int64_t>& index,
+                                  size_t d) {
+  const BlockMapping& op = OperandAt(k);
+  int64_t n = op.shape[d];
+  Fail(k,
+       fmt::format("Out-of-bounds block index {} for {} {} in grid step {}: {} {} but the "
+                   "{} has shape {}",
+                   TupleString(index), op.is_output ? "output" : "input", op.name,
+                   TupleString(point_), op.is_output ? "writing" : "reading", WindowString(w),
+                   op.is_output ? "output" : "input", array::ShapeToString(op.shape)),
+       {fmt::format("dimension {} has {} elements, so block indices on it must stay below "
+                    "{} (block size {})",
+                    d, n,
+                    (n + std::max<int64_t>(w.size[d], 1) - 1) / std::max<int64_t>(w.size[d], 1),
+                    w.size[d]),
+        "an index map returns block indices, not element offsets; check it against the "
+        "grid (JAX's interpret=True silently clamps this, a TPU reads other memory)"});
 }
 
 int64_t CoreMachine::Transfer(size_t k, const Window& w, bool to_buffer, bool poison_rest) {
