@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "array/element.h"
+#include "array/prims.h"
 
 namespace pz::array {
 namespace {
@@ -161,6 +162,14 @@ Array Eye(int64_t n, std::optional<int64_t> m, int64_t k, DType dtype) {
 Array Iota(DType dtype, int64_t size) { return BroadcastedIota(dtype, {size}, 0); }
 
 Array BroadcastedIota(DType dtype, const Shape& shape, int dimension) {
+  if (Recording()) {
+    return Primitive(
+        [&] {
+          return PrimCall{Prim::kIota, IotaAttrs{dtype, shape, dimension}};
+        },
+        [] { return std::vector<Array>{}; },
+        [&] { return BroadcastedIota(dtype, shape, dimension); });
+  }
   if (dimension < 0 || dimension >= static_cast<int>(shape.size())) {
     ThrowValueError(fmt::format("broadcasted_iota dimension must be in range [0, {}), got {}",
                                 shape.size(), dimension));

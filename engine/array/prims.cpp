@@ -6,6 +6,7 @@
 
 #include <array>
 
+#include "array/creation.h"
 #include "array/lax_ops.h"
 #include "array/sort.h"
 
@@ -115,6 +116,10 @@ struct AttrsPrinter {
     return fmt::format("shifts={} {}", Ints(a.shifts), a.axes ? "axes=" + Ints(*a.axes) : "flat");
   }
   std::string operator()(const TileAttrs& a) const { return "reps=" + Ints(a.reps); }
+  std::string operator()(const IotaAttrs& a) const {
+    return fmt::format("{} shape={} dimension={}", DTypeName(a.dtype), ShapeToString(a.shape),
+                       a.dimension);
+  }
   std::string operator()(const RepeatAttrs& a) const {
     std::string s = "repeats=" + Ints(a.repeats);
     s += a.axis ? fmt::format(" axis={}", *a.axis) : " flat";
@@ -179,8 +184,12 @@ Prim PrimOf(ReduceOp op) {
 }
 
 std::vector<Array> RunPrim(const PrimCall& call, const std::vector<Array>& in) {
-  const Array& x = in.at(0);
   auto one = [](Array a) { return std::vector<Array>{std::move(a)}; };
+  if (call.prim == Prim::kIota) {  // the one primitive without operands
+    const auto& a = std::get<IotaAttrs>(call.attrs);
+    return one(BroadcastedIota(a.dtype, a.shape, a.dimension));
+  }
+  const Array& x = in.at(0);
   if (std::optional<UnaryOp> op = UnaryOpOf(call.prim)) return one(Unary(*op, x));
   if (std::optional<BinaryOp> op = BinaryOpOf(call.prim)) return one(Binary(*op, x, in.at(1)));
   switch (call.prim) {

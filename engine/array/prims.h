@@ -76,6 +76,11 @@ struct IndexAttrs {
   // Array indices (Gather) hold empty arrays here: their values are the operands after `x`.
   std::vector<Index> index;
 };
+struct IotaAttrs {
+  DType dtype = DType::kInt32;
+  Shape shape;
+  int dimension = 0;
+};
 struct ScatterAttrs {
   std::vector<Index> index;  // as IndexAttrs: array indices are the operands after the values
   UpdateOp op = UpdateOp::kSet;
@@ -108,7 +113,7 @@ struct RepeatAttrs {
 using PrimAttrs =
     std::variant<NoAttrs, IntegerPowAttrs, ConvertAttrs, ReduceAttrs, AxisAttrs, DotAttrs,
                  ShapeAttrs, AxesAttrs, IndexAttrs, ScatterAttrs, ConcatAttrs, SplitAttrs, PadAttrs,
-                 RollAttrs, TileAttrs, RepeatAttrs>;
+                 RollAttrs, TileAttrs, RepeatAttrs, IotaAttrs>;
 
 // One primitive with its attributes: an IR instruction's computation.
 struct PrimCall {

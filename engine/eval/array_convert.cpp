@@ -243,7 +243,10 @@ void AddFunction(Interpreter& interp, ModuleObject& module, const std::string& n
     if (TraceHooks* hooks = interp.trace_hooks()) {
       bool has_tracer =
           AnyArgument(args, [](const Value& v) { return v.is_object() && v.object()->IsTracer(); });
-      if (has_tracer) return hooks->TraceArrayFunction(interp, full_name, fn, args);
+      // lax's iotas are primitives of their own: traced even from static arguments, as JAX
+      // records them, rather than folded into a constant.
+      bool iota = module_name == "jax.lax" && (name == "iota" || name == "broadcasted_iota");
+      if (has_tracer || iota) return hooks->TraceArrayFunction(interp, full_name, fn, args);
       AnyArgument(args, [&](const Value& v) {
         if (auto* array = v.as<ArrayObject>()) hooks->CheckConstant(interp, *array);
         return false;

@@ -90,11 +90,11 @@ print(jnp.round(out[1, :4] * 1000.0), jnp.round(out[T - 1, :4] * 1000.0))
 # expect:       %20 = mul (%18, %19) : f32[16,16]  # line 24:13
 # expect:       %21 = Constant 16 : i32[]~  # line 25:16
 # expect:       %22 = mul (%0, %21) : i32[]  # line 25:16
-# expect:       %23 = Constant <array> : i32[16,16]  # line 25:16
+# expect:       %23 = iota int32 shape=(16, 16) dimension=0 : i32[16,16]  # line 25:25
 # expect:       %24 = add (%22, %23) : i32[16,16]  # line 25:16
 # expect:       %25 = Constant 16 : i32[]~  # line 26:16
 # expect:       %26 = mul (%1, %25) : i32[]  # line 26:16
-# expect:       %27 = Constant <array> : i32[16,16]  # line 26:16
+# expect:       %27 = iota int32 shape=(16, 16) dimension=1 : i32[16,16]  # line 26:26
 # expect:       %28 = add (%26, %27) : i32[16,16]  # line 26:16
 # expect:       %29 = le (%28, %24) : bool[16,16]  # line 27:23
 # expect:       %30 = Constant -inf : f32[]~  # line 27:13

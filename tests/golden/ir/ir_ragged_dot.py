@@ -76,7 +76,7 @@ print(out[11, :4], out[12, :4])
 # expect:       %13 = Load #2[%0] (%0) : i32[]  # line 29:16
 # expect:       %14 = Constant 8 : i32[]~  # line 29:16
 # expect:       %15 = mul (%13, %14) : i32[]  # line 29:16
-# expect:       %16 = Constant <array> : i32[8,128]  # line 29:16
+# expect:       %16 = iota int32 shape=(8, 128) dimension=0 : i32[8,128]  # line 29:41
 # expect:       %17 = add (%15, %16) : i32[8,128]  # line 29:16
 # expect:       %18 = Load #0[%12] (%12) : i32[]  # line 30:25
 # expect:       %19 = ge (%17, %18) : bool[8,128]  # line 30:17

@@ -162,7 +162,8 @@ def kernel(x_ref, o_ref):
     x = x_ref[...]
     bits = lax.bitcast_convert_type(x, jnp.uint32)
     half = lax.shift_right_logical(bits, jnp.uint32(1))
-    o_ref[...] = lax.clamp(-0.5, x, 0.5) + (half > 0).astype(jnp.float32) + x ** 2
+    cols = lax.broadcasted_iota(jnp.int32, (1, 4), 1)
+    o_ref[...] = lax.clamp(-0.5, x, 0.5) + (half > 0).astype(jnp.float32) + x ** 2 + cols * 0
 
 x = jnp.array([[-1.0, 0.25, 2.0, 0.0]], jnp.float32)
 out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((1, 4), jnp.float32))(x)
@@ -173,8 +174,8 @@ TEST(Prims, LaxOpsAreOnePrimitiveEach) {
   tpu::testing::KernelRun r = DumpRun(kLaxOps);
   ASSERT_FALSE(r.error) << r.rendered;
   std::string ir = KernelDump(r.output);
-  for (const char* op :
-       {"bitcast_convert_type uint32", "shift_right_logical (", "clamp (", "integer_pow y=2"}) {
+  for (const char* op : {"bitcast_convert_type uint32", "shift_right_logical (", "clamp (",
+                         "integer_pow y=2", "iota int32 shape=(1, 4) dimension=1"}) {
     EXPECT_NE(ir.find(op), std::string::npos) << op << " missing in\n" << ir;
   }
   EXPECT_NE(r.output.find("[[1.5    1.3125 5.5    0.    ]]"), std::string::npos) << r.output;
