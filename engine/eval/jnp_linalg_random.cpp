@@ -1,7 +1,9 @@
 // Matrix products (jnp.dot/matmul/einsum, lax.dot_general/dot) and jax.random (threefry keys,
 // split, fold_in, bits, uniform, normal, randint, bernoulli, permutation).
 #include <fmt/format.h>
+
 #include <fmt/ranges.h>
+#include <map>
 
 #include "array/elementwise.h"
 #include "array/linalg.h"
@@ -50,13 +52,102 @@ Array KeyArg(Interpreter& interp, const Value& v) {
   return key;
 }
 
+// `lax.Precision.HIGHEST` and its kin. On this CPU every precision computes in float32 (as on
+// JAX's CPU backend), so dot products accept it and compute the same.
+class PrecisionObject final : public Object {
+ public:
+  explicit PrecisionObject(std::string name)
+      : Object(ObjectKind::kExtension), name(std::move(name)) {}
+  std::string_view type_name() const override { return "Precision"; }
+  std::string Repr(Interpreter&) const override { return "Precision." + name; }
+  std::string Str(Interpreter&) const override { return name; }
+  std::optional<Value> GetAttr(Interpreter&, std::string_view attr) override {
+    if (attr == "name") return MakeStr(name);
+    return std::nullopt;
+  }
+  std::optional<Value> Compare(Interpreter&, lang::CmpOpKind op, const Value& other,
+                               bool) override {
+    auto* o = other.as<PrecisionObject>();
+    bool same = o != nullptr && o->name == name;
+    if (op == lang::CmpOpKind::kEq) return Value::Bool(same);
+    if (op == lang::CmpOpKind::kNotEq) return Value::Bool(!same);
+    return std::nullopt;
+  }
+  std::optional<size_t> Hash(Interpreter&) override { return std::hash<std::string>()(name); }
+  std::string name;
+};
+
+// The member a precision string names, "" for none.
+std::string PrecisionName(std::string_view s) {
+  if (s == "default" || s == "bfloat16" || s == "fastest") return "DEFAULT";
+  if (s == "high" || s == "bfloat16_3x" || s == "tensorfloat32") return "HIGH";
+  if (s == "highest" || s == "float32") return "HIGHEST";
+  return "";
+}
+
+// `lax.Precision`: its three members as attributes; called with a string, the member it names.
+class PrecisionTypeObject final : public Object {
+ public:
+  PrecisionTypeObject() : Object(ObjectKind::kExtension) {
+    for (const char* name : {"DEFAULT", "HIGH", "HIGHEST"}) {
+      members.emplace(name, Value(std::make_shared<PrecisionObject>(name)));
+    }
+  }
+  std::string_view type_name() const override { return "type"; }
+  std::string Repr(Interpreter&) const override { return "<enum 'Precision'>"; }
+  std::optional<Value> GetAttr(Interpreter&, std::string_view attr) override {
+    auto it = members.find(std::string(attr));
+    if (it == members.end()) return std::nullopt;
+    return it->second;
+  }
+  std::optional<Value> Call(Interpreter& interp, CallArgs& args) override {
+    auto b = BindArgs(interp, "Precision", args, {"value"});
+    if (b[0]->as<PrecisionObject>() != nullptr) return *b[0];
+    std::string name =
+        b[0]->is(ObjectKind::kStr) ? PrecisionName(b[0]->as<StrObject>()->value) : "";
+    if (name.empty()) {
+      interp.Raise(interp.types().value_error,
+                   fmt::format("{} is not a valid Precision", interp.Repr(*b[0])));
+    }
+    return members.at(name);
+  }
+  std::map<std::string, Value> members;
+};
+
+// Checks a dot product's `precision=` as JAX does (the value changes nothing here).
+void CheckPrecision(Interpreter& interp, const std::optional<Value>& precision) {
+  if (!precision || precision->is_none()) return;
+  auto one = [&](const Value& v) {
+    return v.as<PrecisionObject>() != nullptr ||
+           (v.is(ObjectKind::kStr) && !PrecisionName(v.as<StrObject>()->value).empty());
+  };
+  bool ok = one(*precision);
+  if (!ok && (precision->is(ObjectKind::kTuple) || precision->is(ObjectKind::kList))) {
+    std::vector<Value> pair = interp.ToVector(*precision);
+    ok = pair.size() == 2 && one(pair[0]) && one(pair[1]) &&
+         pair[0].is(ObjectKind::kStr) == pair[1].is(ObjectKind::kStr);
+  }
+  if (!ok) {
+    interp.Raise(
+        interp.types().value_error,
+        fmt::format("Precision argument must be one of:\n- None,\n- a string in ['highest', "
+                    "'float32', 'high', 'bfloat16_3x', 'tensorfloat32', 'default', 'bfloat16', "
+                    "'fastest', None],\n- a lax.Precision value,\n- a tuple of two lax.Precision "
+                    "values or strings,\n- a lax.DotAlgorithmPreset or the name of one of these "
+                    "presets, or\n- a lax.DotAlgorithm value;\nbut got {}.",
+                    interp.Str(*precision)));
+  }
+}
+
 }  // namespace
 
 void InstallArrayLinalg(Interpreter& interp, const ArrayModules& m) {
+  m.lax.Set("Precision", Value(std::make_shared<PrecisionTypeObject>()));
   for (ModuleObject* module : {&m.jnp, &m.np}) {
     AddFunction(interp, *module, "dot", [](Interpreter& interp, CallArgs& args) {
       auto b =
           BindArgs(interp, "dot", args, {"a", "b", "*", "precision=", "preferred_element_type="});
+      CheckPrecision(interp, b[2]);
       Array x = ToArray(interp, *b[0]);
       Array y = ToArray(interp, *b[1]);
       return WrapArray(GuardArrayOp(
@@ -65,6 +156,7 @@ void InstallArrayLinalg(Interpreter& interp, const ArrayModules& m) {
     AddFunction(interp, *module, "matmul", [](Interpreter& interp, CallArgs& args) {
       auto b = BindArgs(interp, "matmul", args,
                         {"a", "b", "*", "precision=", "preferred_element_type="});
+      CheckPrecision(interp, b[2]);
       Array x = ToArray(interp, *b[0]);
       Array y = ToArray(interp, *b[1]);
       return WrapArray(GuardArrayOp(
@@ -76,7 +168,9 @@ void InstallArrayLinalg(Interpreter& interp, const ArrayModules& m) {
       for (auto& [name, value] : args.keywords) {
         if (name == "preferred_element_type")
           preferred = value;
-        else if (name != "precision" && name != "optimize" && name != "_dot_general") {
+        else if (name == "precision")
+          CheckPrecision(interp, value);
+        else if (name != "optimize" && name != "_dot_general") {
           interp.Raise(interp.types().type_error,
                        fmt::format("einsum() got an unexpected keyword argument '{}'", name));
         }
@@ -99,6 +193,7 @@ void InstallArrayLinalg(Interpreter& interp, const ArrayModules& m) {
   AddFunction(interp, m.lax, "dot", [](Interpreter& interp, CallArgs& args) {
     auto b =
         BindArgs(interp, "dot", args, {"lhs", "rhs", "precision=", "*", "preferred_element_type="});
+    CheckPrecision(interp, b[2]);
     Array x = ToArray(interp, *b[0]);
     Array y = ToArray(interp, *b[1]);
     return WrapArray(GuardArrayOp(
@@ -107,6 +202,7 @@ void InstallArrayLinalg(Interpreter& interp, const ArrayModules& m) {
   AddFunction(interp, m.lax, "dot_general", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "dot_general", args,
                       {"lhs", "rhs", "dimension_numbers", "precision=", "preferred_element_type="});
+    CheckPrecision(interp, b[3]);
     Array x = ToArray(interp, *b[0]);
     Array y = ToArray(interp, *b[1]);
     // dimension_numbers = ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))
