@@ -54,27 +54,12 @@ Array KeyArg(Interpreter& interp, const Value& v) {
 
 // `lax.Precision.HIGHEST` and its kin. On this CPU every precision computes in float32 (as on
 // JAX's CPU backend), so dot products accept it and compute the same.
-class PrecisionObject final : public Object {
+class PrecisionObject final : public EnumMemberObject {
  public:
-  explicit PrecisionObject(std::string name)
-      : Object(ObjectKind::kExtension), name(std::move(name)) {}
+  using EnumMemberObject::EnumMemberObject;
   std::string_view type_name() const override { return "Precision"; }
   std::string Repr(Interpreter&) const override { return "Precision." + name; }
   std::string Str(Interpreter&) const override { return name; }
-  std::optional<Value> GetAttr(Interpreter&, std::string_view attr) override {
-    if (attr == "name") return MakeStr(name);
-    return std::nullopt;
-  }
-  std::optional<Value> Compare(Interpreter&, lang::CmpOpKind op, const Value& other,
-                               bool) override {
-    auto* o = other.as<PrecisionObject>();
-    bool same = o != nullptr && o->name == name;
-    if (op == lang::CmpOpKind::kEq) return Value::Bool(same);
-    if (op == lang::CmpOpKind::kNotEq) return Value::Bool(!same);
-    return std::nullopt;
-  }
-  std::optional<size_t> Hash(Interpreter&) override { return std::hash<std::string>()(name); }
-  std::string name;
 };
 
 // The member a precision string names, "" for none.

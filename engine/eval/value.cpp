@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <typeinfo>
 
 #include "eval/interpreter.h"
 #include "eval/scope.h"
@@ -255,6 +256,25 @@ std::string ExceptionObject::Str(Interpreter& interp) const {
 std::optional<Value> ExceptionObject::GetAttr(Interpreter& interp, std::string_view name) {
   if (name == "args") return MakeTuple(args);
   return std::nullopt;
+}
+
+std::optional<Value> EnumMemberObject::GetAttr(Interpreter&, std::string_view attr) {
+  if (attr == "name") return MakeStr(name);
+  return std::nullopt;
+}
+
+std::optional<Value> EnumMemberObject::Compare(Interpreter&, lang::CmpOpKind op, const Value& other,
+                                               bool) {
+  const Object* o = other.is_object() ? other.object().get() : nullptr;
+  bool same = o != nullptr && typeid(*o) == typeid(*this) &&
+              static_cast<const EnumMemberObject*>(o)->name == name;
+  if (op == lang::CmpOpKind::kEq) return Value::Bool(same);
+  if (op == lang::CmpOpKind::kNotEq) return Value::Bool(!same);
+  return std::nullopt;
+}
+
+std::optional<size_t> EnumMemberObject::Hash(Interpreter&) {
+  return std::hash<std::string>()(name);
 }
 
 }  // namespace pz::eval

@@ -425,4 +425,17 @@ Value MakeStr(std::string s);
 Value MakeTuple(std::vector<Value> items);
 Value MakeList(std::vector<Value> items);
 
+// A named member of an enumeration (`lax.Precision.HIGHEST`, `pltpu.VMEM`): `.name`, equal only
+// to the member of its own type with the same name, hashable. Derived types add the rest.
+class EnumMemberObject : public Object {
+ public:
+  explicit EnumMemberObject(std::string name)
+      : Object(ObjectKind::kExtension), name(std::move(name)) {}
+  std::optional<Value> GetAttr(Interpreter& interp, std::string_view attr) override;
+  std::optional<Value> Compare(Interpreter& interp, lang::CmpOpKind op, const Value& other,
+                               bool reflected) override;
+  std::optional<size_t> Hash(Interpreter& interp) override;
+  std::string name;
+};
+
 }  // namespace pz::eval

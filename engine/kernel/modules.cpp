@@ -21,10 +21,9 @@ namespace {
 
 // `pltpu.VMEM`, `pltpu.SMEM`, `pl.ANY`, ...: a memory space that, called with a shape and a
 // dtype, describes a scratch buffer in it.
-class MemorySpaceObject final : public eval::Object {
+class MemorySpaceObject final : public eval::EnumMemberObject {
  public:
-  explicit MemorySpaceObject(std::string name)
-      : Object(eval::ObjectKind::kExtension), name(std::move(name)) {}
+  using EnumMemberObject::EnumMemberObject;
   std::string_view type_name() const override { return "MemorySpace"; }
   std::string Repr(Interpreter&) const override { return "MemorySpace." + name; }
   std::optional<Value> Call(Interpreter& interp, CallArgs& args) override {
@@ -37,7 +36,6 @@ class MemorySpaceObject final : public eval::Object {
          {"memory_space", Value(shared_from_this())}});
   }
   std::optional<Value> GetAttr(Interpreter& interp, std::string_view attr) override {
-    if (attr == "name") return eval::MakeStr(name);
     if (attr == "like") {
       auto self = shared_from_this();
       return interp.MakeBuiltin("like", [self](Interpreter& interp, CallArgs& args) {
@@ -47,18 +45,8 @@ class MemorySpaceObject final : public eval::Object {
         return interp.Call(Value(self), std::vector<Value>{shape, dtype});
       });
     }
-    return std::nullopt;
+    return EnumMemberObject::GetAttr(interp, attr);
   }
-  std::optional<eval::Value> Compare(Interpreter&, lang::CmpOpKind op, const Value& other,
-                                     bool) override {
-    auto* o = other.as<MemorySpaceObject>();
-    bool same = o != nullptr && o->name == name;
-    if (op == lang::CmpOpKind::kEq) return Value::Bool(same);
-    if (op == lang::CmpOpKind::kNotEq) return Value::Bool(!same);
-    return std::nullopt;
-  }
-  std::optional<size_t> Hash(Interpreter&) override { return std::hash<std::string>()(name); }
-  std::string name;
 };
 
 void Add(Interpreter& interp, eval::ModuleObject& module, const std::string& name,
