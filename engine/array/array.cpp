@@ -327,11 +327,8 @@ Array Array::AsType(DType dtype) const {
   if (dtype == dtype_ && IsContiguous()) return *this;  // nothing to convert (or record)
   if (Recording()) {
     bool weak = dtype == dtype_ && weak_type_;
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kConvertElementType, ConvertAttrs{dtype, weak}};
-        },
-        [&] { return std::vector<Array>{*this}; }, [&] { return AsType(dtype); });
+    return RecordPrimitive({Prim::kConvertElementType, ConvertAttrs{dtype, weak}}, {*this},
+                           [&] { return AsType(dtype); });
   }
   Array source = Contiguous();
   if (dtype == dtype_) return source;

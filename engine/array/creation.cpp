@@ -163,12 +163,8 @@ Array Iota(DType dtype, int64_t size) { return BroadcastedIota(dtype, {size}, 0)
 
 Array BroadcastedIota(DType dtype, const Shape& shape, int dimension) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kIota, IotaAttrs{dtype, shape, dimension}};
-        },
-        [] { return std::vector<Array>{}; },
-        [&] { return BroadcastedIota(dtype, shape, dimension); });
+    return RecordPrimitive({Prim::kIota, IotaAttrs{dtype, shape, dimension}}, {},
+                           [&] { return BroadcastedIota(dtype, shape, dimension); });
   }
   if (dimension < 0 || dimension >= static_cast<int>(shape.size())) {
     ThrowValueError(fmt::format("broadcasted_iota dimension must be in range [0, {}), got {}",

@@ -10,15 +10,9 @@ namespace pz::array {
 
 Array Where(const Array& cond, const Array& x, const Array& y) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kSelectN, NoAttrs{}};
-        },
-        [&] {
-          // JAX's select_n(pred, on_false, on_true) picks the case the predicate indexes.
-          return std::vector<Array>{cond, y, x};
-        },
-        [&] { return Where(cond, x, y); });
+    // JAX's select_n(pred, on_false, on_true) picks the case the predicate indexes.
+    return RecordPrimitive({Prim::kSelectN, NoAttrs{}}, {cond, y, x},
+                           [&] { return Where(cond, x, y); });
   }
   TypeInfo promoted = Promote({x.dtype(), x.weak_type()}, {y.dtype(), y.weak_type()});
   Shape shape = BroadcastShapes(cond.shape(), x.shape(), y.shape());

@@ -367,11 +367,8 @@ Shape BinaryShape(BinaryOp op, const Shape& a, const Shape& b) {
 
 Array IntegerPow(const Array& a, int64_t y) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kIntegerPow, IntegerPowAttrs{y}};
-        },
-        [&] { return std::vector<Array>{a}; }, [&] { return IntegerPow(a, y); });
+    return RecordPrimitive({Prim::kIntegerPow, IntegerPowAttrs{y}}, {a},
+                           [&] { return IntegerPow(a, y); });
   }
   Array x = IsBool(a.dtype()) ? a.AsType(DType::kInt32) : a.Contiguous();
   if (y < 0 && !IsFloating(x.dtype())) {
@@ -393,18 +390,12 @@ Array Binary(BinaryOp op, const Array& a, const Array& b) {
     return IntegerPow(a, b.GetInt(0));
   }
   if (Recording()) {
-    return Primitive(
-        [&] {
-          // JAX's right shift is two primitives: logical for unsigned integers.
-          bool logical =
-              op == BinaryOp::kRShift &&
-              IsUnsigned(Promote({a.dtype(), a.weak_type()}, {b.dtype(), b.weak_type()}).dtype);
-          return PrimCall{logical ? Prim::kShiftRightLogical : PrimOf(op), NoAttrs{}};
-        },
-        [&] {
-          return std::vector<Array>{a, b};
-        },
-        [&] { return Binary(op, a, b); });
+    // JAX's right shift is two primitives: logical for unsigned integers.
+    bool logical =
+        op == BinaryOp::kRShift &&
+        IsUnsigned(Promote({a.dtype(), a.weak_type()}, {b.dtype(), b.weak_type()}).dtype);
+    return RecordPrimitive({logical ? Prim::kShiftRightLogical : PrimOf(op), NoAttrs{}}, {a, b},
+                           [&] { return Binary(op, a, b); });
   }
   TypeInfo promoted = Promote({a.dtype(), a.weak_type()}, {b.dtype(), b.weak_type()});
   DType operand = OperandDType(op, promoted.dtype);

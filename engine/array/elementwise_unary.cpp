@@ -255,11 +255,7 @@ void Dispatch(UnaryOp op, const Array& a, Array& out) {
 
 Array Unary(UnaryOp op, const Array& a) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{PrimOf(op), NoAttrs{}};
-        },
-        [&] { return std::vector<Array>{a}; }, [&] { return Unary(op, a); });
+    return RecordPrimitive({PrimOf(op), NoAttrs{}}, {a}, [&] { return Unary(op, a); });
   }
   DType dtype = a.dtype();
   constexpr std::string_view kNumeric = "integer, floating, complexfloating";

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 #include <algorithm>
 
 #include "array/element.h"
@@ -274,26 +276,25 @@ std::vector<int64_t> GatherOffsets(const Plan& plan) {
   return offsets;
 }
 
+// A recorded index: its integer-array indices move to `inputs` (in order) and are left empty in
+// the returned index, which becomes the primitive's attribute (RunPrim puts them back).
+std::vector<Index> MoveIndexArrays(const std::vector<Index>& index, std::vector<Array>& inputs) {
+  std::vector<Index> attrs = index;
+  for (Index& ix : attrs) {
+    if (ix.kind == Index::Kind::kArray) inputs.push_back(std::exchange(ix.array, Array()));
+  }
+  return attrs;
+}
+
 }  // namespace
 
 Array GetIndexed(const Array& a, const std::vector<Index>& index) {
   if (Recording()) {
-    auto call = [&] {
-      IndexAttrs attrs{index};
-      bool gather = false;
-      for (Index& ix : attrs.index) {
-        if (ix.kind == Index::Kind::kArray) ix.array = Array(), gather = true;
-      }
-      return PrimCall{gather ? Prim::kGather : Prim::kSlice, std::move(attrs)};
-    };
-    auto inputs = [&] {
-      std::vector<Array> in{a};
-      for (const Index& ix : index) {
-        if (ix.kind == Index::Kind::kArray) in.push_back(ix.array);
-      }
-      return in;
-    };
-    return Primitive(call, inputs, [&] { return GetIndexed(a, index); });
+    std::vector<Array> inputs{a};
+    std::vector<Index> attrs = MoveIndexArrays(index, inputs);
+    Prim prim = inputs.size() > 1 ? Prim::kGather : Prim::kSlice;
+    return RecordPrimitive({prim, IndexAttrs{std::move(attrs)}}, std::move(inputs),
+                           [&] { return GetIndexed(a, index); });
   }
   Plan plan = MakePlan(a, index);
   if (plan.advanced_dims.empty()) {
@@ -315,21 +316,10 @@ Array GetIndexed(const Array& a, const std::vector<Index>& index) {
 Array UpdateIndexed(const Array& a, const std::vector<Index>& index, const Array& values,
                     UpdateOp op) {
   if (Recording()) {
-    auto call = [&] {
-      ScatterAttrs attrs{.index = index, .op = op};
-      for (Index& ix : attrs.index) {
-        if (ix.kind == Index::Kind::kArray) ix.array = Array();
-      }
-      return PrimCall{Prim::kScatter, std::move(attrs)};
-    };
-    auto inputs = [&] {
-      std::vector<Array> in{a, values};
-      for (const Index& ix : index) {
-        if (ix.kind == Index::Kind::kArray) in.push_back(ix.array);
-      }
-      return in;
-    };
-    return Primitive(call, inputs, [&] { return UpdateIndexed(a, index, values, op); });
+    std::vector<Array> inputs{a, values};
+    std::vector<Index> attrs = MoveIndexArrays(index, inputs);
+    return RecordPrimitive({Prim::kScatter, ScatterAttrs{std::move(attrs), op}}, std::move(inputs),
+                           [&] { return UpdateIndexed(a, index, values, op); });
   }
   // Updates are functional: write into a fresh copy.
   Array out = Array::Zeros(a.dtype(), a.shape());

@@ -43,14 +43,8 @@ DType UnsignedOfWidth(size_t bytes) {
 
 Array Clamp(const Array& lo, const Array& x, const Array& hi) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kClamp, NoAttrs{}};
-        },
-        [&] {
-          return std::vector<Array>{lo, x, hi};
-        },
-        [&] { return Clamp(lo, x, hi); });
+    return RecordPrimitive({Prim::kClamp, NoAttrs{}}, {lo, x, hi},
+                           [&] { return Clamp(lo, x, hi); });
   }
   for (const Array* bound : {&lo, &hi}) {
     if (bound->rank() != 0 && bound->shape() != x.shape()) {
@@ -68,11 +62,8 @@ Array Clamp(const Array& lo, const Array& x, const Array& hi) {
 
 Array BitcastConvertType(const Array& x, DType dtype) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kBitcastConvertType, ConvertAttrs{dtype}};
-        },
-        [&] { return std::vector<Array>{x}; }, [&] { return BitcastConvertType(x, dtype); });
+    return RecordPrimitive({Prim::kBitcastConvertType, ConvertAttrs{dtype}}, {x},
+                           [&] { return BitcastConvertType(x, dtype); });
   }
   if (IsBool(dtype) || IsBool(x.dtype())) {
     ThrowTypeError("lax.bitcast_convert_type does not convert to or from bool");
@@ -99,16 +90,10 @@ Array BitcastConvertType(const Array& x, DType dtype) {
 
 Array DynamicSlice(const Array& x, const std::vector<Array>& starts, const Shape& sizes) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kDynamicSlice, ShapeAttrs{sizes}};
-        },
-        [&] {
-          std::vector<Array> in{x};
-          in.insert(in.end(), starts.begin(), starts.end());
-          return in;
-        },
-        [&] { return DynamicSlice(x, starts, sizes); });
+    std::vector<Array> in{x};
+    in.insert(in.end(), starts.begin(), starts.end());
+    return RecordPrimitive({Prim::kDynamicSlice, ShapeAttrs{sizes}}, std::move(in),
+                           [&] { return DynamicSlice(x, starts, sizes); });
   }
   if (starts.size() != static_cast<size_t>(x.rank()) || sizes.size() != starts.size()) {
     ThrowTypeError(fmt::format(
@@ -142,14 +127,8 @@ Array DynamicSlice(const Array& x, const std::vector<Array>& starts, const Shape
 
 Array ShiftRightLogical(const Array& x, const Array& y) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kShiftRightLogical, NoAttrs{}};
-        },
-        [&] {
-          return std::vector<Array>{x, y};
-        },
-        [&] { return ShiftRightLogical(x, y); });
+    return RecordPrimitive({Prim::kShiftRightLogical, NoAttrs{}}, {x, y},
+                           [&] { return ShiftRightLogical(x, y); });
   }
   if (!IsInteger(x.dtype()) || x.dtype() != y.dtype()) {
     ThrowTypeError(

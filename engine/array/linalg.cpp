@@ -198,15 +198,9 @@ std::vector<int64_t> GemmInt(const std::vector<int64_t>& a, const std::vector<in
 Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
                  std::optional<DType> preferred_element_type, std::string_view fn_name) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kDotGeneral,
-                          DotAttrs{dims, preferred_element_type, std::string(fn_name)}};
-        },
-        [&] {
-          return std::vector<Array>{lhs, rhs};
-        },
-        [&] { return DotGeneral(lhs, rhs, dims, preferred_element_type, fn_name); });
+    return RecordPrimitive(
+        {Prim::kDotGeneral, DotAttrs{dims, preferred_element_type, std::string(fn_name)}},
+        {lhs, rhs}, [&] { return DotGeneral(lhs, rhs, dims, preferred_element_type, fn_name); });
   }
   const Shape& ls = lhs.shape();
   const Shape& rs = rhs.shape();

@@ -128,6 +128,15 @@ struct AttrsPrinter {
   }
 };
 
+// A recorded index with its integer-array indices put back from the operands, from `first` on.
+std::vector<Index> WithIndexArrays(std::vector<Index> index, const std::vector<Array>& in,
+                                   size_t first) {
+  for (Index& ix : index) {
+    if (ix.kind == Index::Kind::kArray) ix.array = in.at(first++);
+  }
+  return index;
+}
+
 ReduceOp ReduceOpOf(Prim prim) {
   switch (prim) {
     case Prim::kReduceSum:
@@ -217,12 +226,7 @@ std::vector<Array> RunPrim(const PrimCall& call, const std::vector<Array>& in) {
                               std::get<ShapeAttrs>(call.attrs).shape));
     case Prim::kScatter: {
       const auto& a = std::get<ScatterAttrs>(call.attrs);
-      std::vector<Index> index = a.index;
-      size_t next = 2;
-      for (Index& ix : index) {
-        if (ix.kind == Index::Kind::kArray) ix.array = in.at(next++);
-      }
-      return one(UpdateIndexed(x, index, in.at(1), a.op));
+      return one(UpdateIndexed(x, WithIndexArrays(a.index, in, 2), in.at(1), a.op));
     }
     case Prim::kReduceSum:
     case Prim::kReduceProd:
@@ -258,14 +262,8 @@ std::vector<Array> RunPrim(const PrimCall& call, const std::vector<Array>& in) {
     case Prim::kRev:
       return one(Flip(x, std::get<AxesAttrs>(call.attrs).axes));
     case Prim::kSlice:
-    case Prim::kGather: {
-      std::vector<Index> index = std::get<IndexAttrs>(call.attrs).index;
-      size_t next = 1;
-      for (Index& ix : index) {
-        if (ix.kind == Index::Kind::kArray) ix.array = in.at(next++);
-      }
-      return one(GetIndexed(x, index));
-    }
+    case Prim::kGather:
+      return one(GetIndexed(x, WithIndexArrays(std::get<IndexAttrs>(call.attrs).index, in, 1)));
     case Prim::kConcatenate:
       return one(Concatenate(in, std::get<ConcatAttrs>(call.attrs).axis));
     case Prim::kSplit: {

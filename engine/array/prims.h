@@ -236,23 +236,22 @@ inline std::vector<Array> AsVector(const Array& a) { return {a}; }
 inline std::vector<Array> AsVector(const std::vector<Array>& a) { return a; }
 }  // namespace detail
 
-// The body of a primitive entry point: `compute()` gives the result (an Array or a vector of
-// them); when recording, the call `make_call()` describes is reported with the operands
-// `make_inputs()` lists and the result. Without a recorder this costs one thread-local read.
-template <typename MakeCall, typename MakeInputs, typename Compute>
-auto Primitive(MakeCall&& make_call, MakeInputs&& make_inputs, Compute&& compute)
+// A primitive entry point while a recorder listens (callers test Recording() first): runs
+// `compute()` (an Array or a vector of them) with its inner steps unrecorded, then reports `call`
+// with its operands `inputs` and the result.
+template <typename Compute>
+auto RecordPrimitive(PrimCall call, std::vector<Array> inputs, Compute&& compute)
     -> decltype(compute()) {
   PrimRecorder* recorder = detail::ActiveRecorder();
-  if (recorder == nullptr) return compute();
   auto result = [&] {
     detail::PrimDepth depth;
     return compute();
   }();
-  recorder->Record(make_call(), make_inputs(), detail::AsVector(result));
+  recorder->Record(std::move(call), inputs, detail::AsVector(result));
   return result;
 }
 
-// Whether a recorder is listening (entry points skip building their operand lists otherwise).
+// Whether a recorder is listening: entry points then return through RecordPrimitive.
 inline bool Recording() { return detail::ActiveRecorder() != nullptr; }
 
 }  // namespace pz::array

@@ -361,12 +361,8 @@ Array Reduce(ReduceOp op, const Array& a, std::optional<std::vector<int>> axes, 
     return Binary(BinaryOp::kMul, sum, scale).AsType(result);
   }
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{PrimOf(op), ReduceAttrs{axes, keepdims, dtype}};
-        },
-        [&] { return std::vector<Array>{a}; },
-        [&] { return Reduce(op, a, axes, keepdims, dtype); });
+    return RecordPrimitive({PrimOf(op), ReduceAttrs{axes, keepdims, dtype}}, {a},
+                           [&] { return Reduce(op, a, axes, keepdims, dtype); });
   }
   bool arg = op == ReduceOp::kArgMax || op == ReduceOp::kArgMin;
   if (arg && axes && axes->size() != 1) {

@@ -91,11 +91,7 @@ Array LogSoftmax(const Array& a, std::optional<std::vector<int>> axes) {
 
 Array CumSum(const Array& a, std::optional<int> axis) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kCumsum, AxisAttrs{axis}};
-        },
-        [&] { return std::vector<Array>{a}; }, [&] { return CumSum(a, axis); });
+    return RecordPrimitive({Prim::kCumsum, AxisAttrs{axis}}, {a}, [&] { return CumSum(a, axis); });
   }
   Array x = IsBool(a.dtype()) ? a.AsType(DType::kInt32) : a.Contiguous();
   if (!axis) {

@@ -83,11 +83,8 @@ int NormalizeAxis(int axis, int rank) {
 
 Array Reshape(const Array& a, const Shape& shape) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kReshape, ShapeAttrs{shape}};
-        },
-        [&] { return std::vector<Array>{a}; }, [&] { return Reshape(a, shape); });
+    return RecordPrimitive({Prim::kReshape, ShapeAttrs{shape}}, {a},
+                           [&] { return Reshape(a, shape); });
   }
   Shape resolved = shape;
   auto unknown = std::count(shape.begin(), shape.end(), -1);
@@ -117,11 +114,8 @@ Array Reshape(const Array& a, const Shape& shape) {
 
 Array Transpose(const Array& a, const std::optional<Axes>& axes) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kTranspose, AxesAttrs{axes}};
-        },
-        [&] { return std::vector<Array>{a}; }, [&] { return Transpose(a, axes); });
+    return RecordPrimitive({Prim::kTranspose, AxesAttrs{axes}}, {a},
+                           [&] { return Transpose(a, axes); });
   }
   Axes perm(a.rank());
   if (axes) {
@@ -178,11 +172,8 @@ Array MoveAxis(const Array& a, const Axes& source, const Axes& destination) {
 
 Array ExpandDims(const Array& a, const Axes& axes) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kExpandDims, AxesAttrs{axes}};
-        },
-        [&] { return std::vector<Array>{a}; }, [&] { return ExpandDims(a, axes); });
+    return RecordPrimitive({Prim::kExpandDims, AxesAttrs{axes}}, {a},
+                           [&] { return ExpandDims(a, axes); });
   }
   int out_rank = a.rank() + static_cast<int>(axes.size());
   Axes normalized = NormalizeAxes(axes, out_rank);
@@ -206,11 +197,8 @@ Array ExpandDims(const Array& a, const Axes& axes) {
 
 Array Squeeze(const Array& a, const std::optional<Axes>& axes) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kSqueeze, AxesAttrs{axes}};
-        },
-        [&] { return std::vector<Array>{a}; }, [&] { return Squeeze(a, axes); });
+    return RecordPrimitive({Prim::kSqueeze, AxesAttrs{axes}}, {a},
+                           [&] { return Squeeze(a, axes); });
   }
   Axes drop;
   if (axes) {
@@ -243,11 +231,8 @@ Array Squeeze(const Array& a, const std::optional<Axes>& axes) {
 
 Array BroadcastTo(const Array& a, const Shape& shape) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kBroadcastInDim, ShapeAttrs{shape}};
-        },
-        [&] { return std::vector<Array>{a}; }, [&] { return BroadcastTo(a, shape); });
+    return RecordPrimitive({Prim::kBroadcastInDim, ShapeAttrs{shape}}, {a},
+                           [&] { return BroadcastTo(a, shape); });
   }
   if (shape.size() < a.shape().size()) {
     ThrowValueError(
@@ -272,11 +257,8 @@ Array BroadcastTo(const Array& a, const Shape& shape) {
 
 Array Concatenate(const std::vector<Array>& arrays, int axis) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kConcatenate, ConcatAttrs{axis}};
-        },
-        [&] { return arrays; }, [&] { return Concatenate(arrays, axis); });
+    return RecordPrimitive({Prim::kConcatenate, ConcatAttrs{axis}}, arrays,
+                           [&] { return Concatenate(arrays, axis); });
   }
   if (arrays.empty()) ThrowValueError("Need at least one array to concatenate.");
   const Array& first = arrays[0];
@@ -331,11 +313,8 @@ Array Stack(const std::vector<Array>& arrays, int axis) {
 
 std::vector<Array> Split(const Array& a, int64_t sections, int axis) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kSplit, SplitAttrs{.axis = axis, .sections = sections}};
-        },
-        [&] { return std::vector<Array>{a}; }, [&] { return Split(a, sections, axis); });
+    return RecordPrimitive({Prim::kSplit, SplitAttrs{.axis = axis, .sections = sections}}, {a},
+                           [&] { return Split(a, sections, axis); });
   }
   axis = NormalizeAxis(axis, a.rank());
   int64_t n = a.shape()[axis];
@@ -351,11 +330,8 @@ std::vector<Array> Split(const Array& a, int64_t sections, int axis) {
 
 std::vector<Array> Split(const Array& a, const std::vector<int64_t>& indices, int axis) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kSplit, SplitAttrs{.axis = axis, .indices = indices}};
-        },
-        [&] { return std::vector<Array>{a}; }, [&] { return Split(a, indices, axis); });
+    return RecordPrimitive({Prim::kSplit, SplitAttrs{.axis = axis, .indices = indices}}, {a},
+                           [&] { return Split(a, indices, axis); });
   }
   axis = NormalizeAxis(axis, a.rank());
   std::vector<int64_t> bounds = {0};
@@ -380,11 +356,7 @@ std::vector<Array> Split(const Array& a, const std::vector<int64_t>& indices, in
 
 Array Tile(const Array& a, const std::vector<int64_t>& reps) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kTile, TileAttrs{reps}};
-        },
-        [&] { return std::vector<Array>{a}; }, [&] { return Tile(a, reps); });
+    return RecordPrimitive({Prim::kTile, TileAttrs{reps}}, {a}, [&] { return Tile(a, reps); });
   }
   for (int64_t r : reps) {
     if (r < 0) ThrowValueError(fmt::format("tile repetitions must be nonnegative, got {}", r));
@@ -405,12 +377,8 @@ Array Tile(const Array& a, const std::vector<int64_t>& reps) {
 Array Repeat(const Array& a, const std::vector<int64_t>& repeats, std::optional<int> axis,
              std::optional<int64_t> total_repeat_length) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kRepeat, RepeatAttrs{repeats, axis, total_repeat_length}};
-        },
-        [&] { return std::vector<Array>{a}; },
-        [&] { return Repeat(a, repeats, axis, total_repeat_length); });
+    return RecordPrimitive({Prim::kRepeat, RepeatAttrs{repeats, axis, total_repeat_length}}, {a},
+                           [&] { return Repeat(a, repeats, axis, total_repeat_length); });
   }
   Array source = axis ? a : Reshape(a, {a.size()});
   int ax = NormalizeAxis(axis.value_or(0), source.rank());
@@ -442,11 +410,7 @@ Array Repeat(const Array& a, const std::vector<int64_t>& repeats, std::optional<
 
 Array Flip(const Array& a, const std::optional<Axes>& axes) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kRev, AxesAttrs{axes}};
-        },
-        [&] { return std::vector<Array>{a}; }, [&] { return Flip(a, axes); });
+    return RecordPrimitive({Prim::kRev, AxesAttrs{axes}}, {a}, [&] { return Flip(a, axes); });
   }
   Axes flip;
   if (axes) {
@@ -467,11 +431,8 @@ Array Flip(const Array& a, const std::optional<Axes>& axes) {
 
 Array Roll(const Array& a, const std::vector<int64_t>& shifts, const std::optional<Axes>& axes) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kRoll, RollAttrs{shifts, axes}};
-        },
-        [&] { return std::vector<Array>{a}; }, [&] { return Roll(a, shifts, axes); });
+    return RecordPrimitive({Prim::kRoll, RollAttrs{shifts, axes}}, {a},
+                           [&] { return Roll(a, shifts, axes); });
   }
   if (!axes) return Reshape(Roll(Reshape(a, {a.size()}), shifts, Axes{0}), a.shape());
   size_t count = std::max(shifts.size(), axes->size());
@@ -492,11 +453,8 @@ Array Roll(const Array& a, const std::vector<int64_t>& shifts, const std::option
 
 Array Pad(const Array& a, const PadWidth& pad_width, double constant_value) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kPad, PadAttrs{pad_width, constant_value}};
-        },
-        [&] { return std::vector<Array>{a}; }, [&] { return Pad(a, pad_width, constant_value); });
+    return RecordPrimitive({Prim::kPad, PadAttrs{pad_width, constant_value}}, {a},
+                           [&] { return Pad(a, pad_width, constant_value); });
   }
   size_t rank = a.shape().size();
   if (rank == 0) return a.Contiguous();

@@ -56,11 +56,7 @@ int NormalizeSortAxis(const Array& a, int axis) {
 
 Array Sort(const Array& a, std::optional<int> axis) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kSort, AxisAttrs{axis}};
-        },
-        [&] { return std::vector<Array>{a}; }, [&] { return Sort(a, axis); });
+    return RecordPrimitive({Prim::kSort, AxisAttrs{axis}}, {a}, [&] { return Sort(a, axis); });
   }
   Array source = axis ? a.Contiguous() : Reshape(a, {a.size()});
   if (source.rank() == 0) return source;
@@ -74,11 +70,8 @@ Array Sort(const Array& a, std::optional<int> axis) {
 
 Array ArgSort(const Array& a, std::optional<int> axis) {
   if (Recording()) {
-    return Primitive(
-        [&] {
-          return PrimCall{Prim::kArgsort, AxisAttrs{axis}};
-        },
-        [&] { return std::vector<Array>{a}; }, [&] { return ArgSort(a, axis); });
+    return RecordPrimitive({Prim::kArgsort, AxisAttrs{axis}}, {a},
+                           [&] { return ArgSort(a, axis); });
   }
   Array source = axis ? a.Contiguous() : Reshape(a, {a.size()});
   if (source.rank() == 0) return Array::Scalar(DType::kInt32, 0);
