@@ -114,7 +114,7 @@ std::shared_ptr<const Function> TraceIndexMap(const SpecContext& ctx, const Grid
     }
   }
   auto function = std::make_shared<Function>(std::move(trace->function()));
-  if (auto problem = Verify(*function)) {
+  if (auto problem = Verify(*function, TracedVerifyDepth())) {
     ctx.Fail(interp.types().runtime_error, "internal error: invalid index map IR: " + *problem);
   }
   return function;

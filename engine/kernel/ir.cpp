@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include <iterator>
 #include <unordered_set>
 
@@ -214,7 +216,7 @@ namespace {
 
 class Verifier {
  public:
-  explicit Verifier(const Function& f) : f_(f) {}
+  Verifier(const Function& f, VerifyDepth depth) : f_(f), depth_(depth) {}
 
   std::optional<std::string> Run() {
     std::vector<ValueId> scope;
@@ -309,7 +311,7 @@ class Verifier {
     }
     std::optional<std::vector<ValueType>> expected;
     try {
-      expected = InferPrimTypes(instr.prim, operands);
+      if (depth_ == VerifyDepth::kTypes) expected = InferPrimTypes(instr.prim, operands);
     } catch (const array::ArrayError& error) {
       Fail(fmt::format("{}: rejects its operands: {}", OpName(instr.op), error.message));
       return;
@@ -353,6 +355,7 @@ class Verifier {
   }
 
   const Function& f_;
+  VerifyDepth depth_;
   std::unordered_set<ValueId> defined_;
   std::unordered_set<ValueId> ever_defined_;
   std::optional<std::string> error_;
@@ -498,7 +501,18 @@ class Printer {
 
 }  // namespace
 
-std::optional<std::string> Verify(const Function& function) { return Verifier(function).Run(); }
+std::optional<std::string> Verify(const Function& function, VerifyDepth depth) {
+  return Verifier(function, depth).Run();
+}
+
+VerifyDepth TracedVerifyDepth() {
+  static const VerifyDepth depth = [] {
+    const char* value = std::getenv("PZ_CHECK_IR_TYPES");
+    return value != nullptr && std::string_view(value) == "1" ? VerifyDepth::kTypes
+                                                              : VerifyDepth::kStructure;
+  }();
+  return depth;
+}
 
 std::string Print(const Function& function, const std::function<std::string(SourceSpan)>& line_of) {
   return Printer(function, line_of).Run();

@@ -154,11 +154,22 @@ Cost PrimCostOf(const array::PrimCall& call, const std::vector<ValueType>& opera
 std::optional<std::vector<ValueType>> InferPrimTypes(const array::PrimCall& call,
                                                      const std::vector<ValueType>& operands);
 
+// How far Verify goes into primitives. kStructure checks each primitive's op, operands and cost;
+// kTypes also runs it on stand-ins of its operand types and checks its attributes and result
+// types against what it computes. That repeats work the trace has just done (it recorded the
+// results of running the primitive), so traced programs get it only under test.
+enum class VerifyDepth { kStructure, kTypes };
+
 // Checks the structural invariants (every operand defined before use in an enclosing scope,
 // types of region params/yields/results agree, ref paths well formed, every primitive's
-// operand count, and its result types as the primitive computes them from its operand types).
-// Returns the first problem found, or nullopt. A failure is an engine bug, not a user error.
-std::optional<std::string> Verify(const Function& function);
+// operands and cost, and at kTypes its result types). Returns the first problem found, or
+// nullopt. A failure is an engine bug, not a user error.
+std::optional<std::string> Verify(const Function& function,
+                                  VerifyDepth depth = VerifyDepth::kTypes);
+
+// The depth traced kernels and index maps are verified at: kTypes when the environment sets
+// PZ_CHECK_IR_TYPES=1 (the test suites and the kernel fuzzer do), else kStructure.
+VerifyDepth TracedVerifyDepth();
 
 // Human-readable listing, as `pallas-puzzles run --dump-ir` prints it; `line_of` maps a span to
 // "file:line" for the trailing location comments (may be null).

@@ -79,7 +79,7 @@ KernelProgram TraceKernel(const SpecContext& ctx, const Value& kernel_fn,
     }
   }
   auto function = std::make_shared<Function>(std::move(trace->function()));
-  if (auto problem = Verify(*function)) {
+  if (auto problem = Verify(*function, TracedVerifyDepth())) {
     ctx.Fail(interp.types().runtime_error, "internal error: invalid kernel IR: " + *problem);
   }
   return KernelProgram{.kernel = function};

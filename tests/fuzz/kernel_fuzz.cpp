@@ -40,6 +40,12 @@ pz::tpu::EmulatorOptions EmulatorFor(const pz::fuzz::KernelRunFlags& flags) {
 
 }  // namespace
 
+// Traced kernels get the IR verifier's full type checks here, as in the test suites.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  setenv("PZ_CHECK_IR_TYPES", "1", 0);
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider provider(data, size);
   pz::fuzz::KernelProgram program = pz::fuzz::GenerateKernelProgram(provider);

@@ -271,6 +271,22 @@ TEST(KernelIrVerify, AcceptsAWellFormedFunction) {
   EXPECT_EQ(Verify(f), std::nullopt);
 }
 
+TEST(KernelIrVerify, ChecksResultTypesAtTypesDepthOnly) {
+  // add of two f32 scalars declared to give an i32: only running the primitive tells.
+  Function f{.name = "bad", .values = {F32(), I32()}};
+  f.body.body.push_back(ConstantInstr(0, 1.5));
+  Instr add = AddInstr(1, 0, 0);
+  add.cost.bytes = 12;
+  f.body.body.push_back(add);
+  EXPECT_EQ(Verify(f, VerifyDepth::kStructure), std::nullopt);
+  std::optional<std::string> problem = Verify(f, VerifyDepth::kTypes);
+  ASSERT_TRUE(problem.has_value());
+  EXPECT_EQ(*problem, "add: result %1 is i32[], the primitive gives f32[]");
+  // The test suites run with PZ_CHECK_IR_TYPES=1, so traced kernels get the full check.
+  EXPECT_EQ(TracedVerifyDepth(), VerifyDepth::kTypes)
+      << "run the tests through ctest, which sets PZ_CHECK_IR_TYPES=1";
+}
+
 TEST(KernelIrVerify, ReportsOperandUsedBeforeDefinition) {
   Function f{.name = "bad", .values = {F32(), F32()}};
   f.body.body.push_back(AddInstr(1, 0, 0));  // %0 is defined by the next instruction
