@@ -195,16 +195,11 @@ std::vector<int64_t> GemmInt(const std::vector<int64_t>& a, const std::vector<in
 
 }  // namespace
 
-Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
-                 std::optional<DType> preferred_element_type, std::string_view fn_name) {
-  if (Recording()) {
-    return RecordPrimitive(
-        {Prim::kDotGeneral, DotAttrs{dims, preferred_element_type, std::string(fn_name)}},
-        {lhs, rhs}, [&] { return DotGeneral(lhs, rhs, dims, preferred_element_type, fn_name); });
-  }
-  const Shape& ls = lhs.shape();
-  const Shape& rs = rhs.shape();
-  DotDimensionNumbers d = dims;
+DotPlan PlanDotGeneral(const Shape& ls, DType lhs_dtype, const Shape& rs, DType rhs_dtype,
+                       const DotDimensionNumbers& dims, std::optional<DType> preferred_element_type,
+                       std::string_view fn_name) {
+  DotPlan plan{.dims = dims};
+  DotDimensionNumbers& d = plan.dims;
   if (d.lhs_contracting.size() != d.rhs_contracting.size() ||
       d.lhs_batch.size() != d.rhs_batch.size()) {
     ThrowValueError(fmt::format(
@@ -212,11 +207,13 @@ Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& 
         AxesToString(d.lhs_contracting), AxesToString(d.rhs_contracting), AxesToString(d.lhs_batch),
         AxesToString(d.rhs_batch)));
   }
+  int lrank = static_cast<int>(ls.size());
+  int rrank = static_cast<int>(rs.size());
   std::vector<bool> lhs_used(ls.size(), false), rhs_used(rs.size(), false);
-  NormalizeAxes(d.lhs_batch, lhs.rank(), lhs_used, fn_name, "batch", ls);
-  NormalizeAxes(d.lhs_contracting, lhs.rank(), lhs_used, fn_name, "contracting", ls);
-  NormalizeAxes(d.rhs_batch, rhs.rank(), rhs_used, fn_name, "batch", rs);
-  NormalizeAxes(d.rhs_contracting, rhs.rank(), rhs_used, fn_name, "contracting", rs);
+  NormalizeAxes(d.lhs_batch, lrank, lhs_used, fn_name, "batch", ls);
+  NormalizeAxes(d.lhs_contracting, lrank, lhs_used, fn_name, "contracting", ls);
+  NormalizeAxes(d.rhs_batch, rrank, rhs_used, fn_name, "batch", rs);
+  NormalizeAxes(d.rhs_contracting, rrank, rhs_used, fn_name, "contracting", rs);
   auto check_pairs = [&](const std::vector<int>& la, const std::vector<int>& ra,
                          std::string_view what) {
     for (size_t i = 0; i < la.size(); ++i) {
@@ -228,14 +225,33 @@ Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& 
   };
   check_pairs(d.lhs_contracting, d.rhs_contracting, "contract");
   check_pairs(d.lhs_batch, d.rhs_batch, "batch");
+  for (int i = 0; i < lrank; ++i) {
+    if (!lhs_used[i]) plan.lhs_free.push_back(i);
+  }
+  for (int i = 0; i < rrank; ++i) {
+    if (!rhs_used[i]) plan.rhs_free.push_back(i);
+  }
+  for (int axis : d.lhs_batch) plan.shape.push_back(ls[axis]);
+  for (int axis : plan.lhs_free) plan.shape.push_back(ls[axis]);
+  for (int axis : plan.rhs_free) plan.shape.push_back(rs[axis]);
+  plan.dtype = preferred_element_type.value_or(PromoteTypes(lhs_dtype, rhs_dtype));
+  return plan;
+}
 
-  std::vector<int> lhs_free, rhs_free;
-  for (int i = 0; i < lhs.rank(); ++i) {
-    if (!lhs_used[i]) lhs_free.push_back(i);
+Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
+                 std::optional<DType> preferred_element_type, std::string_view fn_name) {
+  if (Recording()) {
+    return RecordPrimitive(
+        {Prim::kDotGeneral, DotAttrs{dims, preferred_element_type, std::string(fn_name)}},
+        {lhs, rhs}, [&] { return DotGeneral(lhs, rhs, dims, preferred_element_type, fn_name); });
   }
-  for (int i = 0; i < rhs.rank(); ++i) {
-    if (!rhs_used[i]) rhs_free.push_back(i);
-  }
+  DotPlan plan = PlanDotGeneral(lhs.shape(), lhs.dtype(), rhs.shape(), rhs.dtype(), dims,
+                                preferred_element_type, fn_name);
+  const DotDimensionNumbers& d = plan.dims;
+  const std::vector<int>& lhs_free = plan.lhs_free;
+  const std::vector<int>& rhs_free = plan.rhs_free;
+  const Shape& out_shape = plan.shape;
+  DType out_dtype = plan.dtype;
   std::vector<int> lhs_perm = d.lhs_batch;
   lhs_perm.insert(lhs_perm.end(), lhs_free.begin(), lhs_free.end());
   lhs_perm.insert(lhs_perm.end(), d.lhs_contracting.begin(), d.lhs_contracting.end());
@@ -243,15 +259,12 @@ Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& 
   rhs_perm.insert(rhs_perm.end(), d.rhs_contracting.begin(), d.rhs_contracting.end());
   rhs_perm.insert(rhs_perm.end(), rhs_free.begin(), rhs_free.end());
 
+  const Shape& ls = lhs.shape();
+  const Shape& rs = rhs.shape();
   int64_t batch = Product(ls, d.lhs_batch);
   int64_t m = Product(ls, lhs_free);
   int64_t k = Product(ls, d.lhs_contracting);
   int64_t n = Product(rs, rhs_free);
-  Shape out_shape;
-  for (int axis : d.lhs_batch) out_shape.push_back(ls[axis]);
-  for (int axis : lhs_free) out_shape.push_back(ls[axis]);
-  for (int axis : rhs_free) out_shape.push_back(rs[axis]);
-  DType out_dtype = preferred_element_type.value_or(PromoteTypes(lhs.dtype(), rhs.dtype()));
 
   if (!IsFloating(lhs.dtype()) && !IsFloating(rhs.dtype())) {
     std::vector<int64_t> a = LoadInts(Permute(lhs, lhs_perm).Contiguous());

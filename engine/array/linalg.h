@@ -24,6 +24,19 @@ struct DotDimensionNumbers {
   std::vector<int> rhs_batch;
 };
 
+// A checked dot_general: its dimension numbers with axes normalised, the free (neither batch
+// nor contracting) axes of each side, and the result's shape and dtype. Throws ArrayError as
+// DotGeneral does for dimension numbers that do not fit the shapes.
+struct DotPlan {
+  DotDimensionNumbers dims;
+  std::vector<int> lhs_free, rhs_free;
+  Shape shape;
+  DType dtype = DType::kFloat32;
+};
+DotPlan PlanDotGeneral(const Shape& lhs, DType lhs_dtype, const Shape& rhs, DType rhs_dtype,
+                       const DotDimensionNumbers& dims, std::optional<DType> preferred_element_type,
+                       std::string_view fn_name = "jax.lax.dot_general");
+
 // lax.dot_general: the result has the batch dims, then lhs's free dims, then rhs's free dims,
 // each in operand order. The result dtype is `preferred_element_type` when given, else the
 // promoted input dtype (bool x bool is bool: a logical or of ands). Negative axes count from the

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "array/elementwise.h"
+#include "array/linalg.h"
 #include "array/shape_ops.h"
 
 namespace pz::kernel {
@@ -70,36 +71,12 @@ constexpr int64_t kMaxCheckedElements = int64_t{1} << 20;
 
 std::optional<std::vector<ValueType>> InferPrimTypes(const array::PrimCall& call,
                                                      const std::vector<ValueType>& operands) {
-  if (call.prim == array::Prim::kDotGeneral) {
-    if (operands.size() != 2) return std::nullopt;
+  if (call.prim == array::Prim::kDotGeneral) {  // planned, not run: products can be large
     const auto& attrs = std::get<array::DotAttrs>(call.attrs);
-    auto rank = [](const ValueType& t) { return static_cast<int>(t.shape.size()); };
-    auto norm = [](int axis, int r) { return axis < 0 ? axis + r : axis; };
-    ValueType out;
-    const ValueType& l = operands[0];
-    const ValueType& r = operands[1];
-    auto used = [&](const std::vector<int>& a, const std::vector<int>& b, int axis, int rk) {
-      for (int x : a)
-        if (norm(x, rk) == axis) return true;
-      for (int x : b)
-        if (norm(x, rk) == axis) return true;
-      return false;
-    };
-    for (int b : attrs.dims.lhs_batch) out.shape.push_back(l.shape.at(norm(b, rank(l))));
-    for (int d = 0; d < rank(l); ++d) {
-      if (!used(attrs.dims.lhs_batch, attrs.dims.lhs_contracting, d, rank(l))) {
-        out.shape.push_back(l.shape[d]);
-      }
-    }
-    for (int d = 0; d < rank(r); ++d) {
-      if (!used(attrs.dims.rhs_batch, attrs.dims.rhs_contracting, d, rank(r))) {
-        out.shape.push_back(r.shape[d]);
-      }
-    }
-    array::TypeInfo promoted = array::Promote({l.dtype, l.weak}, {r.dtype, r.weak});
-    out.dtype = attrs.preferred_element_type.value_or(promoted.dtype);
-    out.weak = !attrs.preferred_element_type && promoted.weak;
-    return std::vector<ValueType>{out};
+    array::DotPlan plan =
+        array::PlanDotGeneral(operands.at(0).shape, operands.at(0).dtype, operands.at(1).shape,
+                              operands.at(1).dtype, attrs.dims, attrs.preferred_element_type);
+    return std::vector<ValueType>{{.shape = plan.shape, .dtype = plan.dtype}};
   }
   std::vector<array::Array> inputs;
   for (const ValueType& type : operands) {

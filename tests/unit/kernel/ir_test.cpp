@@ -287,6 +287,25 @@ TEST(KernelIrVerify, ChecksResultTypesAtTypesDepthOnly) {
       << "run the tests through ctest, which sets PZ_CHECK_IR_TYPES=1";
 }
 
+TEST(KernelIrVerify, PlansDotGeneralResultsInsteadOfRunningThem) {
+  // f32[2,3] . f32[3,4] contracting 1 with 0 gives f32[2,4], not the declared f32[2,3].
+  ValueType lhs{.shape = {2, 3}, .dtype = DType::kFloat32};
+  ValueType rhs{.shape = {3, 4}, .dtype = DType::kFloat32};
+  Function f{.name = "dot", .values = {lhs, rhs, lhs}};
+  f.refs.push_back(RefType{.name = "a_ref", .shape = {2, 3}});
+  f.refs.push_back(RefType{.name = "b_ref", .shape = {3, 4}});
+  f.body.body.push_back(Instr{.op = Op::kLoad, .results = {0}, .ref = {.ref = 0}});
+  f.body.body.push_back(Instr{.op = Op::kLoad, .results = {1}, .ref = {.ref = 1}});
+  array::PrimCall call{array::Prim::kDotGeneral,
+                       array::DotAttrs{.dims = {.lhs_contracting = {1}, .rhs_contracting = {0}}}};
+  Instr dot{.op = Op::kDotGeneral, .results = {2}, .operands = {0, 1}, .prim = call};
+  dot.cost = PrimCostOf(call, {lhs, rhs}, {lhs});
+  f.body.body.push_back(dot);
+  std::optional<std::string> problem = Verify(f, VerifyDepth::kTypes);
+  ASSERT_TRUE(problem.has_value());
+  EXPECT_EQ(*problem, "dot_general: result %2 is f32[2,3], the primitive gives f32[2,4]");
+}
+
 TEST(KernelIrVerify, ReportsOperandUsedBeforeDefinition) {
   Function f{.name = "bad", .values = {F32(), F32()}};
   f.body.body.push_back(AddInstr(1, 0, 0));  // %0 is defined by the next instruction
