@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
 
 #include "array/elementwise.h"
 #include "array/indexing.h"
@@ -15,28 +16,48 @@ namespace pz::array {
 
 namespace {
 
-// A Python number (weak) takes x's dtype; a typed bound must already have it, as in lax.
-Array BoundAs(const Array& bound, const Array& x, const char* which) {
-  if (bound.dtype() != x.dtype()) {
-    if (!bound.weak_type()) {
-      ThrowTypeError(fmt::format(
-          "lax.clamp requires arguments to have the same dtypes, got {} ({}) and {} (x)",
-          DTypeName(bound.dtype()), which, DTypeName(x.dtype())));
-    }
-    return bound.AsType(x.dtype());
+// The integer dtype of x's width with the other signedness.
+DType SignednessTwin(DType dtype) {
+  switch (dtype) {
+    case DType::kInt8:
+      return DType::kUInt8;
+    case DType::kInt16:
+      return DType::kUInt16;
+    case DType::kInt32:
+      return DType::kUInt32;
+    case DType::kUInt8:
+      return DType::kInt8;
+    case DType::kUInt16:
+      return DType::kInt16;
+    default:
+      return DType::kInt32;
   }
-  return bound;
 }
 
-DType UnsignedOfWidth(size_t bytes) {
-  switch (bytes) {
-    case 1:
-      return DType::kUInt8;
-    case 2:
-      return DType::kUInt16;
-    default:
-      return DType::kUInt32;
+// lax's shifts take integers of one dtype (no promotion, Python ints included), in JAX's words.
+void CheckShiftOperands(std::string_view name, const Array& x, const Array& y) {
+  if (!IsInteger(x.dtype())) {
+    ThrowTypeError(
+        fmt::format("{} does not accept dtype {} at position 0. Accepted dtypes at "
+                    "position 0 are subtypes of integer.",
+                    name, DTypeName(x.dtype())));
   }
+  if (x.dtype() != y.dtype()) {
+    ThrowTypeError(fmt::format(
+        "lax.{} requires arguments to have the same dtypes, got {}, {}. (Tip: jnp.{} is a similar "
+        "function that does automatic type promotion on inputs).",
+        name, DTypeName(x.dtype()), DTypeName(y.dtype()),
+        name == "shift_left" ? "left_shift" : "right_shift"));
+  }
+}
+
+// x >> y computed on the bits of x's signedness twin: a logical shift of a signed integer, or
+// an arithmetic shift of an unsigned one.
+Array ShiftThroughTwin(const Array& x, const Array& y) {
+  DType twin = SignednessTwin(x.dtype());
+  Array shifted =
+      Binary(BinaryOp::kRShift, BitcastConvertType(x, twin), BitcastConvertType(y, twin));
+  return BitcastConvertType(shifted, x.dtype());
 }
 
 }  // namespace
@@ -54,8 +75,12 @@ Array Clamp(const Array& lo, const Array& x, const Array& hi) {
           ShapeToString(lo.shape()), ShapeToString(x.shape()), ShapeToString(hi.shape())));
     }
   }
-  Array out = Binary(BinaryOp::kMinimum, Binary(BinaryOp::kMaximum, x, BoundAs(lo, x, "min")),
-                     BoundAs(hi, x, "max"));
+  if (lo.dtype() != x.dtype() || hi.dtype() != x.dtype()) {
+    ThrowTypeError(
+        fmt::format("lax.clamp requires arguments to have the same dtypes, got {}, {}, {}.",
+                    DTypeName(lo.dtype()), DTypeName(x.dtype()), DTypeName(hi.dtype())));
+  }
+  Array out = Binary(BinaryOp::kMinimum, Binary(BinaryOp::kMaximum, x, lo), hi);
   out.set_weak_type(x.weak_type());
   return out;
 }
@@ -130,15 +155,18 @@ Array ShiftRightLogical(const Array& x, const Array& y) {
     return RecordPrimitive({Prim::kShiftRightLogical, NoAttrs{}}, {x, y},
                            [&] { return ShiftRightLogical(x, y); });
   }
-  if (!IsInteger(x.dtype()) || x.dtype() != y.dtype()) {
-    ThrowTypeError(
-        fmt::format("shift_right_logical requires integer arguments of one dtype, got {} and {}",
-                    DTypeName(x.dtype()), DTypeName(y.dtype())));
-  }
-  if (IsUnsigned(x.dtype())) return Binary(BinaryOp::kRShift, x, y);
-  DType u = UnsignedOfWidth(ItemSize(x.dtype()));
-  Array shifted = Binary(BinaryOp::kRShift, BitcastConvertType(x, u), BitcastConvertType(y, u));
-  return BitcastConvertType(shifted, x.dtype());
+  CheckShiftOperands("shift_right_logical", x, y);
+  return IsUnsigned(x.dtype()) ? Binary(BinaryOp::kRShift, x, y) : ShiftThroughTwin(x, y);
+}
+
+Array ShiftRightArithmetic(const Array& x, const Array& y) {
+  CheckShiftOperands("shift_right_arithmetic", x, y);
+  return IsUnsigned(x.dtype()) ? ShiftThroughTwin(x, y) : Binary(BinaryOp::kRShift, x, y);
+}
+
+Array ShiftLeft(const Array& x, const Array& y) {
+  CheckShiftOperands("shift_left", x, y);
+  return Binary(BinaryOp::kLShift, x, y);
 }
 
 }  // namespace pz::array

@@ -1,5 +1,5 @@
 // jax.lax operations that jax.numpy has no spelling of: clamp, bitcast_convert_type,
-// dynamic_slice and the logical right shift. Each is one primitive (array/prims.def).
+// dynamic_slice and the shifts. Each is one primitive (array/prims.def).
 #pragma once
 
 #include <vector>
@@ -8,8 +8,8 @@
 
 namespace pz::array {
 
-// lax.clamp(lo, x, hi): min(max(x, lo), hi) in x's dtype. lo and hi are scalars or of x's shape
-// and of x's dtype (weakly typed Python numbers are converted to it).
+// lax.clamp(lo, x, hi): min(max(x, lo), hi). lo and hi are scalars or of x's shape, all three of
+// one dtype (lax does not promote: a Python float is float32, a Python int int32).
 Array Clamp(const Array& lo, const Array& x, const Array& hi);
 
 // lax.bitcast_convert_type: the same bits read as another dtype. A narrower dtype adds a trailing
@@ -21,7 +21,10 @@ Array BitcastConvertType(const Array& x, DType dtype);
 // `starts`, each clamped into [0, dim - size] as XLA does.
 Array DynamicSlice(const Array& x, const std::vector<Array>& starts, const Shape& sizes);
 
-// lax.shift_right_logical: zeros shifted in, for signed integers too.
+// lax's shifts, of integers of one dtype: shift_right_logical shifts zeros in and
+// shift_right_arithmetic the sign bit, whatever the signedness of the dtype.
 Array ShiftRightLogical(const Array& x, const Array& y);
+Array ShiftRightArithmetic(const Array& x, const Array& y);
+Array ShiftLeft(const Array& x, const Array& y);
 
 }  // namespace pz::array

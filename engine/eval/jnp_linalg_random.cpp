@@ -1,8 +1,8 @@
 // Matrix products (jnp.dot/matmul/einsum, lax.dot_general/dot) and jax.random (threefry keys,
 // split, fold_in, bits, uniform, normal, randint, bernoulli, permutation).
 #include <fmt/format.h>
-
 #include <fmt/ranges.h>
+
 #include <map>
 
 #include "array/elementwise.h"

@@ -371,38 +371,20 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
     array::Shape sizes = ToShape(interp, *b[2]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::DynamicSlice(x, starts, sizes); }));
   });
-  // lax's shifts take integers of one dtype; a Python int takes the other operand's.
-  const std::pair<const char*, int> kLaxShifts[] = {
-      {"shift_left", 0}, {"shift_right_arithmetic", 1}, {"shift_right_logical", 2}};
-  for (const auto& [name, kind] : kLaxShifts) {
+  // lax's shifts: integers of one dtype, no promotion (a Python int is int32).
+  using ShiftFn = Array (*)(const Array&, const Array&);
+  const std::pair<const char*, ShiftFn> kLaxShifts[] = {
+      {"shift_left", &array::ShiftLeft},
+      {"shift_right_arithmetic", &array::ShiftRightArithmetic},
+      {"shift_right_logical", &array::ShiftRightLogical}};
+  for (const auto& [name, shift] : kLaxShifts) {
     std::string fn = name;
-    int which = kind;
-    AddFunction(interp, m.lax, fn, [fn, which](Interpreter& interp, CallArgs& args) {
+    ShiftFn op = shift;
+    AddFunction(interp, m.lax, fn, [fn, op](Interpreter& interp, CallArgs& args) {
       auto b = BindArgs(interp, fn, args, {"x", "y"});
       Array x = ToArray(interp, *b[0]);
       Array y = ToArray(interp, *b[1]);
-      return WrapArray(GuardArrayOp(interp, [&] {
-        if (x.weak_type() && !y.weak_type()) x = x.AsType(y.dtype());
-        if (y.weak_type() && !x.weak_type()) y = y.AsType(x.dtype());
-        if (x.dtype() != y.dtype() || !array::IsInteger(x.dtype())) {
-          array::ThrowTypeError(
-              fmt::format("{} requires integer arguments of one dtype, got {} and {}", fn,
-                          array::DTypeName(x.dtype()), array::DTypeName(y.dtype())));
-        }
-        if (which == 0) return array::Binary(BinaryOp::kLShift, x, y);
-        if (which == 2) return array::ShiftRightLogical(x, y);
-        if (array::IsUnsigned(x.dtype())) {
-          // The arithmetic shift of an unsigned integer: through its signed twin.
-          DType s = x.dtype() == DType::kUInt8    ? DType::kInt8
-                    : x.dtype() == DType::kUInt16 ? DType::kInt16
-                                                  : DType::kInt32;
-          return array::BitcastConvertType(
-              array::Binary(BinaryOp::kRShift, array::BitcastConvertType(x, s),
-                            array::BitcastConvertType(y, s)),
-              x.dtype());
-        }
-        return array::Binary(BinaryOp::kRShift, x, y);
-      }));
+      return WrapArray(GuardArrayOp(interp, [&] { return op(x, y); }));
     });
   }
 
