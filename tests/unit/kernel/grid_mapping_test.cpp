@@ -6,15 +6,10 @@
 
 #include <gtest/gtest.h>
 
-#include "eval/interpreter.h"
-#include "lang/parser.h"
-#include "tpu/pallas_call.h"
 #include "unit/tpu/run_kernel.h"
 
 namespace pz::kernel {
 namespace {
-
-using tpu::testing::kPrelude;
 
 // The records (grid mapping and block indices) of the pallas_calls `program` ran, and the
 // message it stopped with ("" when it succeeded).
@@ -24,22 +19,9 @@ struct Mapped {
 };
 
 Mapped Map(std::string_view program) {
-  Mapped result;
-  SourceManager sources;
-  FileId id = sources.Add("test.py", std::string(kPrelude) + std::string(program));
-  DiagnosticSink sink;
-  lang::Module module = lang::ParseModule(sources.Get(id), id, sink);
-  if (sink.HasErrors()) {
-    result.error = sink.diagnostics().front().message;
-    return result;
-  }
-  eval::Interpreter interp(sources, {.output = [](std::string_view) {}});
-  tpu::InstallPallas(interp, {.record_blocks = true});
-  if (std::optional<Diagnostic> error = interp.RunModule(std::move(module))) {
-    result.error = error->message;
-  }
-  result.calls = tpu::SessionOf(interp)->calls;
-  return result;
+  tpu::testing::KernelRun run =
+      tpu::testing::RunKernelProgram(program, tpu::EmulatorOptions{.record_blocks = true});
+  return {.calls = std::move(run.calls), .error = run.error_message};
 }
 
 TEST(GridMapping, NoneAndSqueezedBlockDimsAreDroppedFromTheRef) {

@@ -32,6 +32,7 @@ struct KernelRun {
   std::string rendered;              // the rendered error and warnings
   std::vector<Diagnostic> warnings;  // the emulator's warnings, in order
   std::vector<CallStats> stats;      // one per pallas_call run
+  std::vector<CallRecord> calls;     // with options.record_blocks: the recorded calls
   int error_line = 0;                // line of the error in the program (prelude excluded)
 
   // The counters of the only (or the `index`th) pallas_call.
@@ -71,6 +72,7 @@ inline KernelRun RunKernelProgram(std::string_view program, EmulatorOptions opti
   EmulatorSession* session = SessionOf(interp);
   result.warnings = session->warnings;
   result.stats = session->stats;
+  result.calls = session->calls;
   for (const Diagnostic& w : result.warnings) result.rendered += Render(w, sources);
   if (result.error) {
     result.error_message = result.error->message;
