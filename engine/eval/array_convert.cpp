@@ -235,18 +235,17 @@ bool AnyArgument(const CallArgs& args, const std::function<bool(const Value&)>& 
 }  // namespace
 
 void AddFunction(Interpreter& interp, ModuleObject& module, const std::string& name,
-                 BuiltinFunctionObject::Fn fn) {
+                 BuiltinFunctionObject::Fn fn, TraceWhen trace) {
   std::string full_name = module.name + "." + name;
-  auto traced = [fn = std::move(fn), full_name, module_name = module.name, name](
+  auto traced = [fn = std::move(fn), full_name, module_name = module.name, name, trace](
                     Interpreter& interp, CallArgs& args) -> Value {
     CheckArrayLike(interp, module_name, name, args);
     if (TraceHooks* hooks = interp.trace_hooks()) {
       bool has_tracer =
           AnyArgument(args, [](const Value& v) { return v.is_object() && v.object()->IsTracer(); });
-      // lax's iotas are primitives of their own: traced even from static arguments, as JAX
-      // records them, rather than folded into a constant.
-      bool iota = module_name == "jax.lax" && (name == "iota" || name == "broadcasted_iota");
-      if (has_tracer || iota) return hooks->TraceArrayFunction(interp, full_name, fn, args);
+      if (has_tracer || trace == TraceWhen::kAlways) {
+        return hooks->TraceArrayFunction(interp, full_name, fn, args);
+      }
       AnyArgument(args, [&](const Value& v) {
         if (auto* array = v.as<ArrayObject>()) hooks->CheckConstant(interp, *array);
         return false;

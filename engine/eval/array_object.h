@@ -132,9 +132,14 @@ struct ArrayModules {
   ModuleObject& np;       // numpy
 };
 
+// How a registered array function meets a kernel trace: traced when an argument is a tracer
+// (the default), or always, for functions whose result is a primitive of its own even from
+// static arguments (lax.iota), which JAX records rather than folding into a constant.
+enum class TraceWhen { kGivenTracers, kAlways };
+
 // Registers `fn` as `module.name`.
 void AddFunction(Interpreter& interp, ModuleObject& module, const std::string& name,
-                 BuiltinFunctionObject::Fn fn);
+                 BuiltinFunctionObject::Fn fn, TraceWhen trace = TraceWhen::kGivenTracers);
 
 // Installers, one per op family; each adds its functions to the modules (and, for methods such as
 // `x.sum()`, is consulted by ArrayObject::GetAttr through ArrayMethod below).

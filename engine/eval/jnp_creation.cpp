@@ -366,18 +366,25 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
           interp, [&] { return fn == "tril" ? array::Tril(a, k) : array::Triu(a, k); }));
     });
   }
-  AddFunction(interp, m.lax, "iota", [](Interpreter& interp, CallArgs& args) {
-    auto b = BindArgs(interp, "iota", args, {"dtype", "size"});
-    return WrapArray(GuardArrayOp(
-        interp, [&] { return array::Iota(ToDType(interp, *b[0]), ToInt(interp, *b[1], "size")); }));
-  });
-  AddFunction(interp, m.lax, "broadcasted_iota", [](Interpreter& interp, CallArgs& args) {
-    auto b = BindArgs(interp, "broadcasted_iota", args, {"dtype", "shape", "dimension"});
-    return WrapArray(GuardArrayOp(interp, [&] {
-      return array::BroadcastedIota(ToDType(interp, *b[0]), ToShape(interp, *b[1]),
-                                    ToInt(interp, *b[2], "dimension"));
-    }));
-  });
+  AddFunction(
+      interp, m.lax, "iota",
+      [](Interpreter& interp, CallArgs& args) {
+        auto b = BindArgs(interp, "iota", args, {"dtype", "size"});
+        return WrapArray(GuardArrayOp(interp, [&] {
+          return array::Iota(ToDType(interp, *b[0]), ToInt(interp, *b[1], "size"));
+        }));
+      },
+      TraceWhen::kAlways);
+  AddFunction(
+      interp, m.lax, "broadcasted_iota",
+      [](Interpreter& interp, CallArgs& args) {
+        auto b = BindArgs(interp, "broadcasted_iota", args, {"dtype", "shape", "dimension"});
+        return WrapArray(GuardArrayOp(interp, [&] {
+          return array::BroadcastedIota(ToDType(interp, *b[0]), ToShape(interp, *b[1]),
+                                        ToInt(interp, *b[2], "dimension"));
+        }));
+      },
+      TraceWhen::kAlways);
 
   // ---- shape functions -----------------------------------------------------------------------
   Add(interp, {&m.jnp, &m.np}, "reshape", [](Interpreter& interp, CallArgs& args) {
