@@ -8,6 +8,7 @@
 
 #include "array/creation.h"
 #include "array/lax_ops.h"
+#include "array/random.h"
 #include "array/sort.h"
 
 namespace pz::array {
@@ -120,6 +121,9 @@ struct AttrsPrinter {
     return fmt::format("{} shape={} dimension={}", DTypeName(a.dtype), ShapeToString(a.shape),
                        a.dimension);
   }
+  std::string operator()(const RandomAttrs& a) const {
+    return fmt::format("{}{}", DTypeName(a.dtype), ShapeToString(a.shape));
+  }
   std::string operator()(const RepeatAttrs& a) const {
     std::string s = "repeats=" + Ints(a.repeats);
     s += a.axis ? fmt::format(" axis={}", *a.axis) : " flat";
@@ -163,6 +167,22 @@ ReduceOp ReduceOpOf(Prim prim) {
 std::string_view PrimName(Prim prim) { return kPrims[static_cast<int>(prim)].name; }
 bool PrimLowersOnTpu(Prim prim) { return kPrims[static_cast<int>(prim)].tpu; }
 PrimCost PrimCostKind(Prim prim) { return kPrims[static_cast<int>(prim)].cost; }
+
+std::string TpuLoweringLimit(const PrimCall& call) {
+  DType dtype;
+  switch (call.prim) {
+    case Prim::kRandomBits:
+      dtype = std::get<RandomAttrs>(call.attrs).dtype;
+      break;
+    case Prim::kRandomUniform:
+    case Prim::kRandomNormal:
+      dtype = std::get<ConvertAttrs>(call.attrs).dtype;
+      break;
+    default:
+      return "";
+  }
+  return ItemSize(dtype) == 4 ? "" : "Only 32-bit PRNG supported.";
+}
 
 std::string AttrsToString(const PrimCall& call) { return std::visit(AttrsPrinter{}, call.attrs); }
 
@@ -284,6 +304,25 @@ std::vector<Array> RunPrim(const PrimCall& call, const std::vector<Array>& in) {
       const auto& a = std::get<RepeatAttrs>(call.attrs);
       return one(Repeat(x, a.repeats, a.axis, a.total_repeat_length));
     }
+    case Prim::kRandomSeed:
+      return one(KeyFromSeed(x));
+    case Prim::kRandomFoldIn:
+      return one(FoldIn(x, in.at(1)));
+    case Prim::kRandomSplit:
+      return one(SplitKey(x, std::get<RandomAttrs>(call.attrs).shape.at(0)));
+    case Prim::kRandomBits: {
+      const auto& a = std::get<RandomAttrs>(call.attrs);
+      return one(Bits(x, a.shape, a.dtype));
+    }
+    case Prim::kRandomUniform:
+      return one(UniformFromBits(x, std::get<ConvertAttrs>(call.attrs).dtype, in.at(1), in.at(2)));
+    case Prim::kRandomNormal:
+      return one(NormalFromBits(x, std::get<ConvertAttrs>(call.attrs).dtype));
+    case Prim::kRandomShuffle:
+      return one(ShuffleRows(x, in.at(1)));
+    case Prim::kRandomRandint:
+      return one(RandIntFromBits(x, in.at(1), in.at(2), in.at(3),
+                                 std::get<ConvertAttrs>(call.attrs).dtype));
     default:
       break;
   }

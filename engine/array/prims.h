@@ -42,6 +42,10 @@ enum class PrimCost : uint8_t { kElementwise, kTranscendental, kReduction, kDot,
 std::string_view PrimName(Prim prim);
 // Whether Mosaic's TPU lowering accepts it.
 bool PrimLowersOnTpu(Prim prim);
+struct PrimCall;
+// Why Mosaic's lowering rejects this call of a primitive it accepts, in its words ("" when it
+// does not): random draws of other than 32 bits.
+std::string TpuLoweringLimit(const PrimCall& call);
 PrimCost PrimCostKind(Prim prim);
 
 // ---- Typed attributes -------------------------------------------------------------------------
@@ -81,6 +85,10 @@ struct IotaAttrs {
   Shape shape;
   int dimension = 0;
 };
+struct RandomAttrs {
+  Shape shape;  // random_bits: the draw's shape; random_split: (num,)
+  DType dtype = DType::kUInt32;
+};
 struct ScatterAttrs {
   std::vector<Index> index;  // as IndexAttrs: array indices are the operands after the values
   UpdateOp op = UpdateOp::kSet;
@@ -113,7 +121,7 @@ struct RepeatAttrs {
 using PrimAttrs =
     std::variant<NoAttrs, IntegerPowAttrs, ConvertAttrs, ReduceAttrs, AxisAttrs, DotAttrs,
                  ShapeAttrs, AxesAttrs, IndexAttrs, ScatterAttrs, ConcatAttrs, SplitAttrs, PadAttrs,
-                 RollAttrs, TileAttrs, RepeatAttrs, IotaAttrs>;
+                 RollAttrs, TileAttrs, RepeatAttrs, IotaAttrs, RandomAttrs>;
 
 // One primitive with its attributes: an IR instruction's computation.
 struct PrimCall {

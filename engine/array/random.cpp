@@ -11,9 +11,12 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <tuple>
 #include <type_traits>
 
 #include "array/element.h"
+#include "array/indexing.h"
+#include "array/prims.h"
 #include "array/shape_ops.h"
 
 namespace pz::array {
@@ -41,18 +44,31 @@ Array KeyArray(uint32_t word0, uint32_t word1) {
   return key;
 }
 
-// 32 random bits per element: element i hashes the 64-bit counter i as (high, low) words and
-// xors the two output words.
+// 32 random bits per element: element i hashes the 64-bit counter first + i as (high, low) words
+// and xors the two output words.
+void FillBits(uint32_t k0, uint32_t k1, uint64_t first, uint32_t* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t count = first + i;
+    auto [b0, b1] =
+        Threefry2x32(k0, k1, static_cast<uint32_t>(count >> 32), static_cast<uint32_t>(count));
+    out[i] = b0 ^ b1;
+  }
+}
+
 std::vector<uint32_t> RawBits(const Array& key, const Shape& shape) {
   auto [k0, k1] = KeyWords(key);
   std::vector<uint32_t> bits(static_cast<size_t>(NumElements(shape)));
-  for (size_t i = 0; i < bits.size(); ++i) {
-    uint64_t count = i;
-    auto [b0, b1] =
-        Threefry2x32(k0, k1, static_cast<uint32_t>(count >> 32), static_cast<uint32_t>(count));
-    bits[i] = b0 ^ b1;
-  }
+  FillBits(k0, k1, 0, bits.data(), bits.size());
   return bits;
+}
+
+// The uint32 draws a sampler primitive starts from, contiguous.
+Array DrawsOf(const Array& bits, std::string_view fn) {
+  if (bits.dtype() != DType::kUInt32) {
+    ThrowTypeError(fmt::format("{}: random bits must be uint32, got {}", fn,
+                               DTypeName(bits.dtype())));
+  }
+  return bits.Contiguous();
 }
 
 // The float in [0, 1) that jax.random.uniform builds from one draw in `dtype`: the top mantissa
@@ -105,15 +121,17 @@ std::vector<float> BoundValues(const Array& bound, const Shape& shape, DType dty
   return std::vector<float>(wide.begin(), wide.end());
 }
 
-std::vector<float> UniformValues(const Array& key, const Shape& shape, DType dtype,
-                                 const Array& minval, const Array& maxval) {
+std::vector<float> UniformValues(const Array& bits, DType dtype, const Array& minval,
+                                 const Array& maxval) {
+  Array draws = DrawsOf(bits, "uniform");
+  const Shape& shape = bits.shape();
   std::vector<float> lo = BoundValues(minval, shape, dtype);
   std::vector<float> hi = BoundValues(maxval, shape, dtype);
-  std::vector<uint32_t> bits = RawBits(key, shape);
-  std::vector<float> values(bits.size());
-  for (size_t i = 0; i < bits.size(); ++i) {
+  const uint32_t* raw = draws.data<uint32_t>();
+  std::vector<float> values(lo.size());
+  for (size_t i = 0; i < values.size(); ++i) {
     float span = RoundToDType(hi[i] - lo[i], dtype);
-    float unit = UnitFloat(bits[i], dtype);
+    float unit = UnitFloat(raw[i], dtype);
     // XLA's CPU backend fuses float32 `unit * span + lo` into one fma; 16-bit floats are
     // computed in float32 and rounded after each op.
     float value = dtype == DType::kFloat32
@@ -122,12 +140,6 @@ std::vector<float> UniformValues(const Array& key, const Shape& shape, DType dty
     values[i] = std::max(lo[i], value);
   }
   return values;
-}
-
-std::vector<float> UniformValues(const Array& key, const Shape& shape, DType dtype, float minval,
-                                 float maxval) {
-  return UniformValues(key, shape, dtype, Array::Scalar(DType::kFloat32, minval),
-                       Array::Scalar(DType::kFloat32, maxval));
 }
 
 Array FromFloats(const std::vector<float>& values, DType dtype, const Shape& shape) {
@@ -172,19 +184,25 @@ void SortByKeys(std::vector<int64_t>& order, const std::vector<uint32_t>& sort_k
   order = std::move(sorted);
 }
 
-// jax.random's shuffle of arange(n): ceil(3 ln n / ln(2^32 - 1)) rounds of sorting by fresh
-// 32-bit keys, each round splitting the key into (next key, subkey).
-std::vector<int64_t> ShuffledIndices(const Array& key, int64_t n) {
+// The rounds of jax.random's shuffle of n rows: ceil(3 ln n / ln(2^32 - 1)).
+int ShuffleRounds(int64_t n) {
+  constexpr double kExponent = 3.0;  // tjablin@'s static stop criterion used by JAX
+  return static_cast<int>(std::ceil(kExponent * std::log(std::max<double>(1.0, n)) /
+                                    std::log(static_cast<double>(UINT32_MAX))));
+}
+
+// jax.random's shuffle of arange(n): rounds of sorting by fresh 32-bit keys, each round splitting
+// the key into (next key, subkey). `keys` is the first round's split, uint32 (2, 2).
+std::vector<int64_t> ShuffledIndices(const Array& keys, int64_t n) {
   std::vector<int64_t> order(static_cast<size_t>(n));
   std::iota(order.begin(), order.end(), 0);
-  constexpr double kExponent = 3.0;  // tjablin@'s static stop criterion used by JAX
-  int rounds = static_cast<int>(std::ceil(kExponent * std::log(std::max<double>(1.0, n)) /
-                                          std::log(static_cast<double>(UINT32_MAX))));
-  Array current = key;
-  for (int r = 0; r < rounds; ++r) {
-    Array keys = SplitKey(current, 2);
-    const uint32_t* words = keys.data<uint32_t>();
-    current = KeyArray(words[0], words[1]);
+  Array split = keys.Contiguous();
+  if (split.dtype() != DType::kUInt32 || split.shape() != Shape{2, 2}) {
+    ThrowTypeError("a shuffle needs the uint32 (2, 2) split of a key");
+  }
+  for (int r = 0, rounds = ShuffleRounds(n); r < rounds; ++r) {
+    if (r > 0) split = SplitKey(KeyArray(split.data<uint32_t>()[0], split.data<uint32_t>()[1]), 2);
+    const uint32_t* words = split.data<uint32_t>();
     SortByKeys(order, RawBits(KeyArray(words[2], words[3]), {n}));
   }
   return order;
@@ -210,7 +228,23 @@ std::pair<uint32_t, uint32_t> Threefry2x32(uint32_t key0, uint32_t key1, uint32_
 
 Array Key(int64_t seed) { return KeyArray(0, static_cast<uint32_t>(seed)); }
 
+Array KeyFromSeed(const Array& seed) {
+  if (Recording()) {
+    return RecordPrimitive({Prim::kRandomSeed, NoAttrs{}}, {seed},
+                           [&] { return KeyFromSeed(seed); });
+  }
+  if (!IsInteger(seed.dtype()) || seed.rank() != 0) {
+    ThrowTypeError(fmt::format("PRNG key seed must be an integer scalar; got {}{}",
+                               DTypeName(seed.dtype()), ShapeToString(seed.shape())));
+  }
+  return Key(seed.GetInt(0));
+}
+
 Array SplitKey(const Array& key, int64_t num) {
+  if (Recording()) {
+    return RecordPrimitive({Prim::kRandomSplit, RandomAttrs{{num}, DType::kUInt32}}, {key},
+                           [&] { return SplitKey(key, num); });
+  }
   if (num < 0) ThrowValueError(fmt::format("split count must be non-negative, got {}", num));
   auto [k0, k1] = KeyWords(key);
   Array out = Array::Zeros(DType::kUInt32, {num, 2});
@@ -226,29 +260,48 @@ Array SplitKey(const Array& key, int64_t num) {
 }
 
 Array FoldIn(const Array& key, int64_t data) {
+  if (Recording()) {  // a traced key: the data joins the recording as a constant
+    return FoldIn(key, Array::Scalar(DType::kUInt32, static_cast<uint32_t>(data)));
+  }
   auto [k0, k1] = KeyWords(key);
   auto [b0, b1] = Threefry2x32(k0, k1, 0, static_cast<uint32_t>(data));
   return KeyArray(b0, b1);
 }
 
+Array FoldIn(const Array& key, const Array& data) {
+  if (Recording()) {
+    return RecordPrimitive({Prim::kRandomFoldIn, NoAttrs{}}, {key, data},
+                           [&] { return FoldIn(key, data); });
+  }
+  if (!IsInteger(data.dtype()) || data.rank() != 0) {
+    ThrowTypeError(fmt::format("fold_in data must be an integer scalar; got {}{}",
+                               DTypeName(data.dtype()), ShapeToString(data.shape())));
+  }
+  return FoldIn(key, data.GetInt(0));
+}
+
 Array Bits(const Array& key, const Shape& shape, DType dtype) {
-  std::vector<uint32_t> bits = RawBits(key, shape);
+  if (Recording()) {
+    return RecordPrimitive({Prim::kRandomBits, RandomAttrs{shape, dtype}}, {key},
+                           [&] { return Bits(key, shape, dtype); });
+  }
+  if (dtype != DType::kUInt32 && dtype != DType::kUInt16 && dtype != DType::kUInt8) {
+    ThrowTypeError(
+        fmt::format("bits only accepts unsigned integer dtypes, got {}", DTypeName(dtype)));
+  }
+  auto [k0, k1] = KeyWords(key);
   Array out = Array::Zeros(dtype, shape);
-  switch (dtype) {
-    case DType::kUInt32:
-      std::copy(bits.begin(), bits.end(), out.data<uint32_t>());
-      break;
-    case DType::kUInt16:
-      std::transform(bits.begin(), bits.end(), out.data<uint16_t>(),
-                     [](uint32_t b) { return static_cast<uint16_t>(b); });
-      break;
-    case DType::kUInt8:
-      std::transform(bits.begin(), bits.end(), out.data<uint8_t>(),
-                     [](uint32_t b) { return static_cast<uint8_t>(b); });
-      break;
-    default:
-      ThrowTypeError(
-          fmt::format("bits only accepts unsigned integer dtypes, got {}", DTypeName(dtype)));
+  if (dtype == DType::kUInt32) {
+    FillBits(k0, k1, 0, out.data<uint32_t>(), static_cast<size_t>(out.size()));
+    return out;
+  }
+  std::vector<uint32_t> bits = RawBits(key, shape);
+  if (dtype == DType::kUInt16) {
+    std::transform(bits.begin(), bits.end(), out.data<uint16_t>(),
+                   [](uint32_t b) { return static_cast<uint16_t>(b); });
+  } else {
+    std::transform(bits.begin(), bits.end(), out.data<uint8_t>(),
+                   [](uint32_t b) { return static_cast<uint8_t>(b); });
   }
   return out;
 }
@@ -264,7 +317,15 @@ Array Uniform(const Array& key, const Shape& shape, DType dtype, const Array& mi
     ThrowValueError(
         fmt::format("dtype argument to `uniform` must be a float dtype, got {}", DTypeName(dtype)));
   }
-  return FromFloats(UniformValues(key, shape, dtype, minval, maxval), dtype, shape);
+  return UniformFromBits(Bits(key, shape), dtype, minval, maxval);
+}
+
+Array UniformFromBits(const Array& bits, DType dtype, const Array& minval, const Array& maxval) {
+  if (Recording()) {
+    return RecordPrimitive({Prim::kRandomUniform, ConvertAttrs{dtype}}, {bits, minval, maxval},
+                           [&] { return UniformFromBits(bits, dtype, minval, maxval); });
+  }
+  return FromFloats(UniformValues(bits, dtype, minval, maxval), dtype, bits.shape());
 }
 
 Array Normal(const Array& key, const Shape& shape, DType dtype) {
@@ -272,13 +333,26 @@ Array Normal(const Array& key, const Shape& shape, DType dtype) {
     ThrowValueError(
         fmt::format("dtype argument to `normal` must be a float dtype, got {}", DTypeName(dtype)));
   }
+  return NormalFromBits(Bits(key, shape), dtype);
+}
+
+Array NormalFromBits(const Array& bits, DType dtype) {
+  if (Recording()) {
+    return RecordPrimitive({Prim::kRandomNormal, ConvertAttrs{dtype}}, {bits},
+                           [&] { return NormalFromBits(bits, dtype); });
+  }
+  if (!IsFloating(dtype)) {
+    ThrowValueError(
+        fmt::format("dtype argument to `normal` must be a float dtype, got {}", DTypeName(dtype)));
+  }
   // nextafter(-1, 0) in `dtype`: -1 plus half an ulp of 1.0 in that format.
   int mantissa_bits = dtype == DType::kFloat32 ? 23 : dtype == DType::kFloat16 ? 10 : 7;
   float lo = -1.0f + std::ldexp(1.0f, -(mantissa_bits + 1));
-  std::vector<float> values = UniformValues(key, shape, dtype, lo, 1.0f);
+  std::vector<float> values = UniformValues(bits, dtype, Array::Scalar(DType::kFloat32, lo),
+                                            Array::Scalar(DType::kFloat32, 1.0));
   float sqrt2 = RoundToDType(static_cast<float>(std::sqrt(2.0)), dtype);
   for (float& v : values) v = RoundToDType(sqrt2 * RoundToDType(ErfInv32(v), dtype), dtype);
-  return FromFloats(values, dtype, shape);
+  return FromFloats(values, dtype, bits.shape());
 }
 
 Array RandInt(const Array& key, const Shape& shape, int64_t minval, int64_t maxval, DType dtype) {
@@ -291,6 +365,31 @@ Array RandInt(const Array& key, const Shape& shape, const Array& minval, const A
   if (!IsInteger(dtype)) {
     ThrowTypeError(fmt::format("randint only accepts integer dtypes, got {}", DTypeName(dtype)));
   }
+  // JAX splits the key and draws the high and the low word of each sample from the halves.
+  Array keys = SplitKey(key, 2);
+  Array higher = Bits(GetIndexed(keys, {Index{.value = 0}}), shape);
+  Array lower = Bits(GetIndexed(keys, {Index{.value = 1}}), shape);
+  return RandIntFromBits(higher, lower, minval, maxval, dtype);
+}
+
+Array RandIntFromBits(const Array& higher_bits, const Array& lower_bits, const Array& minval,
+                      const Array& maxval, DType dtype) {
+  if (Recording()) {
+    return RecordPrimitive(
+        {Prim::kRandomRandint, ConvertAttrs{dtype}}, {higher_bits, lower_bits, minval, maxval},
+        [&] { return RandIntFromBits(higher_bits, lower_bits, minval, maxval, dtype); });
+  }
+  if (!IsInteger(dtype)) {
+    ThrowTypeError(fmt::format("randint only accepts integer dtypes, got {}", DTypeName(dtype)));
+  }
+  const Shape& shape = higher_bits.shape();
+  if (lower_bits.shape() != shape) {
+    ThrowValueError("randint: the two draws must have one shape");
+  }
+  Array higher_draws = DrawsOf(higher_bits, "randint");
+  Array lower_draws = DrawsOf(lower_bits, "randint");
+  const uint32_t* higher = higher_draws.data<uint32_t>();
+  const uint32_t* lower = lower_draws.data<uint32_t>();
   // Float bounds are truncated to int32 first, as JAX's `minval.astype(int)`.
   auto as_int = [](const Array& b) { return IsInteger(b.dtype()) ? b : b.AsType(DType::kInt32); };
   Array lo_arr = as_int(minval), hi_arr = as_int(maxval);
@@ -315,11 +414,7 @@ Array RandInt(const Array& key, const Shape& shape, const Array& minval, const A
   // XLA's unsigned remainder by zero returns the dividend.
   auto rem = [&](uint64_t a, uint64_t b) { return b == 0 ? a : a % b; };
 
-  Array keys = SplitKey(key, 2);
-  const uint32_t* words = keys.data<uint32_t>();
-  std::vector<uint32_t> higher = RawBits(KeyArray(words[0], words[1]), shape);
-  std::vector<uint32_t> lower = RawBits(KeyArray(words[2], words[3]), shape);
-  std::vector<int64_t> values(higher.size());
+  std::vector<int64_t> values(lows.size());
   for (size_t i = 0; i < values.size(); ++i) {
     bool maxval_out_of_range =
         !narrow && highs[i] > std::min<int64_t>(type_max, max_in_bound_dtype);
@@ -351,26 +446,16 @@ Array Bernoulli(const Array& key, double p, const Shape& shape, DType p_dtype) {
     ThrowTypeError(fmt::format("bernoulli probability `p` must have a floating dtype, got {}",
                                DTypeName(p_dtype)));
   }
-  float threshold = RoundToDType(static_cast<float>(p), p_dtype);
-  std::vector<float> u = UniformValues(key, shape, p_dtype, 0.0f, 1.0f);
-  Array out = Array::Zeros(DType::kBool, shape);
-  uint8_t* dst = out.data<uint8_t>();
-  for (size_t i = 0; i < u.size(); ++i) dst[i] = u[i] < threshold ? 1 : 0;
-  return out;
+  // uniform(key, shape, p's dtype) < p, as JAX composes it.
+  return Binary(BinaryOp::kLt, Uniform(key, shape, p_dtype), Array::Scalar(p_dtype, p));
 }
 
-Array Permutation(const Array& key, int64_t n) {
-  if (n < 0) ThrowValueError(fmt::format("permutation size must be non-negative, got {}", n));
-  std::vector<int64_t> order = ShuffledIndices(key, n);
-  Array out = Array::Zeros(DType::kInt32, {n});
-  std::transform(order.begin(), order.end(), out.data<int32_t>(),
-                 [](int64_t v) { return static_cast<int32_t>(v); });
-  return out;
-}
-
-Array Permutation(const Array& key, const Array& x) {
-  if (x.rank() == 0) ThrowTypeError("x must be an integer or at least 1-dimensional");
-  std::vector<int64_t> order = ShuffledIndices(key, x.shape()[0]);
+Array ShuffleRows(const Array& keys, const Array& x) {
+  if (Recording()) {
+    return RecordPrimitive({Prim::kRandomShuffle, NoAttrs{}}, {keys, x},
+                           [&] { return ShuffleRows(keys, x); });
+  }
+  std::vector<int64_t> order = ShuffledIndices(keys, x.shape()[0]);
   Array source = x.Contiguous();
   Array out = Array::Zeros(x.dtype(), x.shape());
   size_t row_bytes =
@@ -378,6 +463,35 @@ Array Permutation(const Array& key, const Array& x) {
   for (size_t i = 0; i < order.size(); ++i) {
     std::memcpy(out.raw() + i * row_bytes, source.raw() + order[i] * row_bytes, row_bytes);
   }
+  return out;
+}
+
+Array Permutation(const Array& key, int64_t n) {
+  if (n < 0) ThrowValueError(fmt::format("permutation size must be non-negative, got {}", n));
+  Array indices = Array::Zeros(DType::kInt32, {n});
+  std::iota(indices.data<int32_t>(), indices.data<int32_t>() + n, 0);
+  return Permutation(key, indices);
+}
+
+Array Permutation(const Array& key, const Array& x) {
+  if (x.rank() == 0) ThrowTypeError("x must be an integer or at least 1-dimensional");
+  if (ShuffleRounds(x.shape()[0]) == 0) return x.Contiguous();  // zero or one row: no split
+  return ShuffleRows(SplitKey(key, 2), x);
+}
+
+void CorePrng::Seed(const std::vector<uint32_t>& seeds) {
+  key0_ = key1_ = 0;
+  for (uint32_t seed : seeds) std::tie(key0_, key1_) = Threefry2x32(key0_, key1_, 0, seed);
+  drawn_ = 0;
+  seeded_ = true;
+}
+
+Array CorePrng::Draw(const Shape& shape) {
+  Array out = Array::Zeros(DType::kInt32, shape);
+  auto n = static_cast<size_t>(out.size());
+  static_assert(sizeof(int32_t) == sizeof(uint32_t));
+  FillBits(key0_, key1_, drawn_, reinterpret_cast<uint32_t*>(out.data<int32_t>()), n);
+  drawn_ += n;
   return out;
 }
 

@@ -217,10 +217,16 @@ void InstallArrayLinalg(Interpreter& interp, const ArrayModules& m) {
 void InstallArrayRandom(Interpreter& interp, const ArrayModules& m) {
   auto key = [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "key", args, {"seed", "*", "impl="});
-    if (!b[0]->is_integral()) {
-      interp.Raise(interp.types().type_error, "a PRNG seed must be an int");
+    if (b[0]->is_integral()) {
+      return WrapArray(GuardArrayOp(interp, [&] { return array::Key(b[0]->integral()); }));
     }
-    return WrapArray(GuardArrayOp(interp, [&] { return array::Key(b[0]->integral()); }));
+    // An integer scalar array: a traced seed inside a kernel, or a concrete one.
+    if (b[0]->as<ArrayObject>() == nullptr) {
+      interp.Raise(interp.types().type_error,
+                   fmt::format("PRNG key seed must be an integer; got {}", interp.Repr(*b[0])));
+    }
+    Array seed = ToArray(interp, *b[0]);
+    return WrapArray(GuardArrayOp(interp, [&] { return array::KeyFromSeed(seed); }));
   };
   AddFunction(interp, m.random, "key", key);
   AddFunction(interp, m.random, "PRNGKey", key);
@@ -233,7 +239,11 @@ void InstallArrayRandom(Interpreter& interp, const ArrayModules& m) {
   AddFunction(interp, m.random, "fold_in", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "fold_in", args, {"key", "data"});
     Array k = KeyArg(interp, *b[0]);
-    int64_t data = ToArray(interp, *b[1]).GetInt(0);
+    if (b[1]->is_integral()) {
+      int64_t data = b[1]->integral();
+      return WrapArray(GuardArrayOp(interp, [&] { return array::FoldIn(k, data); }));
+    }
+    Array data = ToArray(interp, *b[1]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::FoldIn(k, data); }));
   });
   AddFunction(interp, m.random, "bits", [](Interpreter& interp, CallArgs& args) {

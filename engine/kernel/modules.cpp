@@ -7,6 +7,7 @@
 #include "eval/builtin_support.h"
 #include "kernel/control_flow.h"
 #include "kernel/dma_api.h"
+#include "kernel/prng_api.h"
 #include "kernel/records.h"
 #include "kernel/trace.h"
 #include "support/check.h"
@@ -477,6 +478,7 @@ void InstallKernelModules(Interpreter& interp) {
   });
 
   InstallDmaApi(interp);
+  InstallPrngApi(interp);
 }
 
 }  // namespace pz::kernel

@@ -441,12 +441,8 @@ std::vector<ValueId> Trace::RecordComputation(std::string_view what,
   if (recording.problem()) untraceable(*recording.problem());
   std::vector<bool> live = recording.Live(result_slots);
   const std::vector<Recording::Step>& steps = recording.steps();
-  if (options_.tpu_rules) {
-    for (size_t s = 0; s < steps.size(); ++s) {
-      if (live[s] && !array::PrimLowersOnTpu(steps[s].call.prim)) {
-        RaiseUnlowerable(steps[s].call.prim, what);
-      }
-    }
+  for (size_t s = 0; s < steps.size(); ++s) {
+    if (live[s]) CheckLowerable(steps[s].call, what);
   }
 
   // The check: a second run on varied stand-ins against the recording replayed on them. A
@@ -502,9 +498,7 @@ std::vector<ValueId> Trace::RecordComputation(std::string_view what,
 
 Instr& Trace::EmitPrim(array::PrimCall call, std::vector<ValueId> operands,
                        const std::vector<ValueType>& result_types) {
-  if (options_.tpu_rules && !array::PrimLowersOnTpu(call.prim)) {
-    RaiseUnlowerable(call.prim, array::PrimName(call.prim));
-  }
+  CheckLowerable(call, array::PrimName(call.prim));
   std::vector<ValueType> operand_types;
   for (ValueId id : operands) operand_types.push_back(type(id));
   Cost cost = PrimCostOf(call, operand_types, result_types);
@@ -521,6 +515,22 @@ ValueId Trace::Convert(ValueId id, array::DType dtype) {
   return EmitPrim({array::Prim::kConvertElementType, array::ConvertAttrs{dtype, false}}, {id},
                   {result})
       .results[0];
+}
+
+void Trace::CheckLowerable(const array::PrimCall& call, std::string_view what) {
+  if (!options_.tpu_rules) return;
+  if (!array::PrimLowersOnTpu(call.prim)) RaiseUnlowerable(call.prim, what);
+  std::string limit = array::TpuLoweringLimit(call);
+  if (limit.empty()) return;
+  std::vector<std::string> notes;
+  if (what != array::PrimName(call.prim)) {
+    notes.push_back(fmt::format("{} records the primitive `{}` ({})", what,
+                                array::PrimName(call.prim), array::AttrsToString(call)));
+  }
+  notes.push_back(
+      "a TPU draws random bits in 32-bit words: sample float32 or uint32 and convert the result; "
+      "JAX's interpret mode (interpret=True) and `--semantics interpret` accept narrower draws");
+  interp_.RaiseWithNotes(interp_.types().assertion_error, limit, std::move(notes));
 }
 
 void Trace::RaiseUnlowerable(array::Prim prim, std::string_view what) {

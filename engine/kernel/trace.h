@@ -109,6 +109,9 @@ class Trace : public eval::TraceHooks, public std::enable_shared_from_this<Trace
   [[noreturn]] void RaiseConcretization(ValueId id, std::string_view construct);
   // Raises Mosaic's NotImplementedError for a primitive a TPU cannot lower.
   [[noreturn]] void RaiseUnlowerable(array::Prim prim, std::string_view what);
+  // In `tpu` semantics, raises Mosaic's error for a call a TPU cannot lower (the primitive, or
+  // its attributes); `what` is the function the user called.
+  void CheckLowerable(const array::PrimCall& call, std::string_view what);
 
  private:
   friend class TraceScope;

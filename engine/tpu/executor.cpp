@@ -524,6 +524,10 @@ void Executor::RunInstr(const Instr& instr) {
       case Op::kSemaphoreRead:
         RunDmaInstr(instr);
         return;
+      case Op::kPrngSeed:
+      case Op::kPrngRandomBits:
+        RunPrngInstr(instr);
+        return;
       case Op::kDebugPrint: {
         std::vector<Array> inputs;
         for (ValueId id : instr.operands) inputs.push_back(env_[id]);
@@ -550,6 +554,28 @@ void Executor::RunInstr(const Instr& instr) {
     }
     throw;
   }
+}
+
+void Executor::RunPrngInstr(const Instr& instr) {
+  PZ_CHECK(context_.prng != nullptr);
+  if (instr.op == Op::kPrngSeed) {
+    std::vector<uint32_t> seeds;
+    for (ValueId id : instr.operands) seeds.push_back(static_cast<uint32_t>(ScalarInt(id)));
+    context_.prng->Seed(seeds);
+    return;
+  }
+  if (!context_.prng->seeded()) {
+    Fail(instr, EmulationError::Kind::kRuntimeError,
+         fmt::format("pltpu.prng_random_bits at grid step {} drew from the core's random number "
+                     "generator before any pltpu.prng_seed in this pallas_call",
+                     context_.GridPointString()),
+         {"a TPU core's generator holds whatever state an earlier kernel left, so these bits "
+          "would differ from run to run; seed it first, e.g. `pltpu.prng_seed(seed, "
+          "pl.program_id(0))` at the top of the kernel",
+          "with several cores each core has its own generator: a seed given only at the first "
+          "grid step reaches one core"});
+  }
+  env_[instr.results[0]] = context_.prng->Draw(function_.values[instr.results[0]].shape);
 }
 
 }  // namespace pz::tpu

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "array/array.h"
+#include "array/random.h"
 #include "kernel/backend.h"
 #include "kernel/ir.h"
 #include "support/diagnostic.h"
@@ -90,6 +91,8 @@ struct ExecContext {
   // cores run on threads: the interpreter is single-threaded. Null with one core. Primitives
   // never take it.
   std::mutex* callbacks = nullptr;
+  // The core's random number generator (pltpu.prng_seed / prng_random_bits); null in index maps.
+  array::CorePrng* prng = nullptr;
   // "(2, 0)" for messages.
   std::string GridPointString() const;
 };
@@ -140,6 +143,8 @@ class Executor {
   void Use(kernel::ValueId value, int depth, int32_t at, const std::vector<int32_t>& outer);
   // DMA and semaphore instructions (dma.cpp holds their semantics).
   void RunDmaInstr(const kernel::Instr& instr);
+  // pltpu.prng_seed / prng_random_bits on the core's generator.
+  void RunPrngInstr(const kernel::Instr& instr);
   [[noreturn]] void Fail(const kernel::Instr& instr, EmulationError::Kind kind, std::string message,
                          std::vector<std::string> notes = {});
   int64_t ScalarInt(kernel::ValueId id) const;

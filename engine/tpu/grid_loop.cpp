@@ -90,6 +90,8 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
 
   // Bind the kernel's refs.
   ExecContext kctx;
+  array::CorePrng prng;  // the core's generator, for the whole call
+  kctx.prng = &prng;
   kctx.grid_point = &point_;
   kctx.semantics = options_.semantics;
   kctx.uninitialized = options_.track_uninitialized ? &result_.uninitialized : nullptr;

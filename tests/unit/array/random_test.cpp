@@ -142,5 +142,50 @@ TEST(Random, UniformRejectsIntegerDtypes) {
   EXPECT_THROW(RandInt(Key(0), {2}, 0, 3, DType::kFloat32), ArrayError);
 }
 
+TEST(Random, ArraySeedsAndFoldInDataMatchTheIntegerForms) {
+  for (int64_t seed : {0, 7, -1, 2147483647}) {
+    Array from_array = KeyFromSeed(Array::Scalar(DType::kInt32, static_cast<double>(seed)));
+    EXPECT_EQ(BitsOf(from_array), BitsOf(Key(seed))) << seed;
+    Array folded = FoldIn(Key(3), Array::Scalar(DType::kInt32, static_cast<double>(seed)));
+    EXPECT_EQ(BitsOf(folded), BitsOf(FoldIn(Key(3), seed))) << seed;
+  }
+  EXPECT_THROW(KeyFromSeed(Array::Scalar(DType::kFloat32, 1.5)), ArrayError);
+  EXPECT_THROW(FoldIn(Key(3), Array::Zeros(DType::kInt32, {2})), ArrayError);
+}
+
+TEST(Random, SamplersAreTheirBitsThenTheirStep) {
+  Array key = Key(11);
+  Array bits = Bits(key, {4, 33});
+  Array lo = Array::Scalar(DType::kFloat32, -3.0), hi = Array::Scalar(DType::kFloat32, 5.0);
+  EXPECT_EQ(BitsOf(UniformFromBits(bits, DType::kFloat32, lo, hi)),
+            BitsOf(Uniform(key, {4, 33}, DType::kFloat32, lo, hi)));
+  EXPECT_EQ(BitsOf(NormalFromBits(bits, DType::kBFloat16)),
+            BitsOf(Normal(key, {4, 33}, DType::kBFloat16)));
+  EXPECT_THROW(UniformFromBits(Array::Zeros(DType::kInt32, {3}), DType::kFloat32, lo, hi),
+               ArrayError);
+}
+
+TEST(Random, CorePrngIsReproducibleAndMovesOn) {
+  CorePrng a, b;
+  EXPECT_FALSE(a.seeded());
+  a.Seed({5, 9});
+  b.Seed({5, 9});
+  EXPECT_TRUE(a.seeded());
+  Array first = a.Draw({8, 128});
+  EXPECT_EQ(first.dtype(), DType::kInt32);
+  EXPECT_EQ(BitsOf(first), BitsOf(b.Draw({8, 128})));
+  std::vector<uint32_t> second = BitsOf(a.Draw({8, 128}));
+  EXPECT_NE(BitsOf(first), second);
+  b.Seed({5, 10});
+  EXPECT_NE(BitsOf(b.Draw({8, 128})), BitsOf(first));
+  // Re-seeding starts the stream again.
+  a.Seed({5, 9});
+  EXPECT_EQ(BitsOf(a.Draw({8, 128})), BitsOf(first));
+  // About half of all bits are set.
+  int64_t ones = 0;
+  for (uint32_t word : second) ones += __builtin_popcount(word);
+  EXPECT_NEAR(static_cast<double>(ones) / (32.0 * second.size()), 0.5, 0.01);
+}
+
 }  // namespace
 }  // namespace pz::array

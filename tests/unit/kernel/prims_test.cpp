@@ -55,6 +55,17 @@ TEST(Prims, LowerabilityFollowsMosaicsList) {
       {"expand_dims", {"broadcast_in_dim"}},
       {"repeat", {"broadcast_in_dim", "reshape"}},
       {"argsort", {"sort", "iota"}},
+      // jax.random's samplers after random_bits (from jax.make_jaxpr of each in JAX 0.10.2).
+      {"random_uniform",
+       {"add", "bitcast_convert_type", "broadcast_in_dim", "convert_element_type", "max", "mul",
+        "or", "shift_right_logical", "sub"}},
+      {"random_normal",
+       {"add", "bitcast_convert_type", "broadcast_in_dim", "erf_inv", "max", "mul", "or",
+        "shift_right_logical", "sub"}},
+      {"random_randint",
+       {"add", "and", "broadcast_in_dim", "convert_element_type", "gt", "le", "max", "min", "mul",
+        "rem", "select_n", "sub"}},
+      {"random_shuffle", {"iota", "random_bits", "random_split", "slice", "sort", "squeeze"}},
   };
   for (int i = 0; i < array::kNumPrims; ++i) {
     auto prim = static_cast<array::Prim>(i);
@@ -179,6 +190,65 @@ TEST(Prims, LaxOpsAreOnePrimitiveEach) {
     EXPECT_NE(ir.find(op), std::string::npos) << op << " missing in\n" << ir;
   }
   EXPECT_NE(r.output.find("[[1.5    1.3125 5.5    0.    ]]"), std::string::npos) << r.output;
+}
+
+constexpr std::string_view kRandom = R"(
+def kernel(seed_ref, u_ref, n_ref):
+    key = jax.random.fold_in(jax.random.key(seed_ref[0]), pl.program_id(0))
+    u_ref[...] = jax.random.uniform(key, u_ref.shape, minval=-1.0)
+    n_ref[...] = jax.random.normal(key, n_ref.shape)
+
+f32 = jax.ShapeDtypeStruct((8, 128), jnp.float32)
+u, n = pl.pallas_call(
+    kernel, out_shape=(f32, f32),
+    grid_spec=pltpu.PrefetchScalarGridSpec(num_scalar_prefetch=1, grid=(1,), in_specs=[],
+        out_specs=(pl.BlockSpec((8, 128), lambda i, s: (0, 0)),) * 2))(jnp.array([42], jnp.int32))
+print(u[0, :2], n[0, :2])
+)";
+
+TEST(Prims, RandomSamplersTraceToTheirBitsAndTheirStep) {
+  tpu::testing::KernelRun r = DumpRun(kRandom);
+  ASSERT_FALSE(r.error) << r.rendered;
+  std::string ir = KernelDump(r.output);
+  for (const char* op : {"random_seed (", "ProgramId", "random_fold_in (",
+                         "random_bits uint32(8, 128)", "random_uniform float32",
+                         "random_normal float32"}) {
+    EXPECT_NE(ir.find(op), std::string::npos) << op << " missing in\n" << ir;
+  }
+  // jax.random.uniform(fold_in(key(42), 0), (8, 128), minval=-1.0) and normal, in real JAX.
+  EXPECT_NE(r.output.find("[ 0.0605216  -0.37327576] [ 0.07592554 -0.48634264]"),
+            std::string::npos)
+      << r.output;
+}
+
+// Each TensorCore has its own generator: a seed set only at the first grid step reaches the
+// core that runs that step.
+constexpr std::string_view kSeedOnce = R"(
+def kernel(o_ref):
+    @pl.when(pl.program_id(0) == 0)
+    def _():
+        pltpu.prng_seed(1)
+    o_ref[...] = pltpu.prng_random_bits(o_ref.shape)
+
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((32, 128), jnp.int32), grid=(4,),
+                     out_specs=pl.BlockSpec((8, 128), lambda i: (i, 0)),
+                     compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)))()
+print(out.shape)
+)";
+
+TEST(Prims, EachCoreHasItsOwnGenerator) {
+  tpu::testing::KernelRun one = tpu::testing::RunKernelProgram(kSeedOnce);
+  ASSERT_FALSE(one.error) << one.rendered;
+  EXPECT_EQ(one.output, "(32, 128)\n");
+  tpu::EmulatorOptions two_cores = tpu::testing::Tpu();
+  two_cores.cores = 2;
+  tpu::testing::KernelRun two = tpu::testing::RunKernelProgram(kSeedOnce, two_cores);
+  ASSERT_TRUE(two.error);
+  EXPECT_EQ(two.error_line, 6);
+  EXPECT_NE(two.error_message.find("at grid step (2,) drew from the core's random number "
+                                   "generator before any pltpu.prng_seed"),
+            std::string::npos)
+      << two.rendered;
 }
 
 }  // namespace
