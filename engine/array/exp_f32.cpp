@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "array/isa.h"
+
 #if defined(__x86_64__) && defined(__GLIBC__)
 #include <immintrin.h>
 #define PZ_EXP_F32_LANES 1
@@ -81,7 +83,7 @@ __attribute__((target("avx2,fma"))) void ExpLanes(const float* in, float* out, i
 // and the C library's expf is the algorithm above (checked on a sweep of the fast range and
 // its edges).
 bool LanesMatchLibrary() {
-  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return false;
+  if (RuntimeIsa() != Isa::kAvx2Fma) return false;
   constexpr int kCount = 4096;
   float in[kCount], got[kCount];
   for (int i = 0; i < kCount; ++i) {

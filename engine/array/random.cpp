@@ -11,12 +11,15 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 
 #include "array/element.h"
 #include "array/indexing.h"
+#include "array/isa.h"
 #include "array/prims.h"
+#include "array/random_lanes.h"
 #include "array/shape_ops.h"
 
 namespace pz::array {
@@ -46,7 +49,24 @@ Array KeyArray(uint32_t word0, uint32_t word1) {
 
 // 32 random bits per element: element i hashes the 64-bit counter first + i as (high, low) words
 // and xors the two output words.
-void FillBits(uint32_t k0, uint32_t k1, uint64_t first, uint32_t* out, size_t n) {
+// Runs fn(begin, end) over [0, n) in pieces on the machine's hardware threads when n is large.
+// Every stream here is counter based and every value depends on its own draw only, so the
+// pieces are independent and the result is the same however it is split.
+template <typename Fn>
+void Chunked(size_t n, Fn&& fn) {
+  constexpr size_t kParallelFrom = size_t{1} << 18;
+  static const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
+  if (n < kParallelFrom || threads < 2) return fn(size_t{0}, n);
+  size_t piece = (n / threads + 7) & ~size_t{7};
+  std::vector<std::thread> others;
+  for (size_t begin = piece; begin < n; begin += piece) {
+    others.emplace_back([&fn, begin, end = std::min(n, begin + piece)] { fn(begin, end); });
+  }
+  fn(0, std::min(n, piece));
+  for (std::thread& t : others) t.join();
+}
+
+void FillBitsScalar(uint32_t k0, uint32_t k1, uint64_t first, uint32_t* out, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     uint64_t count = first + i;
     auto [b0, b1] =
@@ -54,6 +74,8 @@ void FillBits(uint32_t k0, uint32_t k1, uint64_t first, uint32_t* out, size_t n)
     out[i] = b0 ^ b1;
   }
 }
+
+void FillBits(uint32_t k0, uint32_t k1, uint64_t first, uint32_t* out, size_t n);
 
 std::vector<uint32_t> RawBits(const Array& key, const Shape& shape) {
   auto [k0, k1] = KeyWords(key);
@@ -115,10 +137,26 @@ Array BroadcastBound(const Array& bound, const Shape& shape, std::string_view fn
   return BroadcastTo(bound, shape).Contiguous();
 }
 
-// Per-element float bounds rounded to `dtype`.
+// Per-element float bounds rounded to `dtype`: one value when the bound is a scalar (the usual
+// case), else one per element.
 std::vector<float> BoundValues(const Array& bound, const Shape& shape, DType dtype) {
+  if (bound.size() == 1 && static_cast<size_t>(bound.rank()) <= shape.size()) {
+    return {static_cast<float>(bound.AsType(dtype).GetDouble(0))};
+  }
   std::vector<double> wide = BroadcastBound(bound.AsType(dtype), shape, "uniform").ToDoubles();
   return std::vector<float>(wide.begin(), wide.end());
+}
+
+// The uniform value of one draw in [lo, hi) (bounds already rounded to `dtype`).
+float UniformOfDraw(uint32_t bits, DType dtype, float lo, float hi) {
+  float span = RoundToDType(hi - lo, dtype);
+  float unit = UnitFloat(bits, dtype);
+  // XLA's CPU backend fuses float32 `unit * span + lo` into one fma; 16-bit floats are
+  // computed in float32 and rounded after each op.
+  float value = dtype == DType::kFloat32
+                    ? std::fma(unit, span, lo)
+                    : RoundToDType(RoundToDType(unit * span, dtype) + lo, dtype);
+  return std::max(lo, value);
 }
 
 std::vector<float> UniformValues(const Array& bits, DType dtype, const Array& minval,
@@ -128,16 +166,10 @@ std::vector<float> UniformValues(const Array& bits, DType dtype, const Array& mi
   std::vector<float> lo = BoundValues(minval, shape, dtype);
   std::vector<float> hi = BoundValues(maxval, shape, dtype);
   const uint32_t* raw = draws.data<uint32_t>();
-  std::vector<float> values(lo.size());
+  std::vector<float> values(static_cast<size_t>(NumElements(shape)));
+  size_t lo_step = lo.size() == 1 ? 0 : 1, hi_step = hi.size() == 1 ? 0 : 1;
   for (size_t i = 0; i < values.size(); ++i) {
-    float span = RoundToDType(hi[i] - lo[i], dtype);
-    float unit = UnitFloat(raw[i], dtype);
-    // XLA's CPU backend fuses float32 `unit * span + lo` into one fma; 16-bit floats are
-    // computed in float32 and rounded after each op.
-    float value = dtype == DType::kFloat32
-                      ? std::fma(unit, span, lo[i])
-                      : RoundToDType(RoundToDType(unit * span, dtype) + lo[i], dtype);
-    values[i] = std::max(lo[i], value);
+    values[i] = UniformOfDraw(raw[i], dtype, lo[i * lo_step], hi[i * hi_step]);
   }
   return values;
 }
@@ -171,6 +203,66 @@ float ErfInv32(float x) {
   for (int i = 1; i < 9; ++i) p = std::fma(p, w, c[i]);
   if (std::fabs(x) == 1.0f) return x * std::numeric_limits<float>::infinity();
   return p * x;
+}
+
+// nextafter(-1, 0) in `dtype`: -1 plus half an ulp of 1.0 in that format (normal's lower bound).
+float NormalLow(DType dtype) {
+  int mantissa_bits = dtype == DType::kFloat32 ? 23 : dtype == DType::kFloat16 ? 10 : 7;
+  return -1.0f + std::ldexp(1.0f, -(mantissa_bits + 1));
+}
+
+// jax.random.normal's value of one draw in `dtype`.
+float NormalOfDraw(uint32_t bits, DType dtype) {
+  float v = UniformOfDraw(bits, dtype, NormalLow(dtype), 1.0f);
+  float sqrt2 = RoundToDType(static_cast<float>(std::sqrt(2.0)), dtype);
+  return RoundToDType(sqrt2 * RoundToDType(ErfInv32(v), dtype), dtype);
+}
+
+float NormalOfDrawF32(uint32_t bits) { return NormalOfDraw(bits, DType::kFloat32); }
+
+// Whether the AVX2 lanes (random_lanes.h) agree with the loops here on this machine: threefry on
+// two keys (counters across a 2^32 boundary included), and normal on draws spread over the whole
+// range plus those whose uniforms lie nearest 0 (where log1pf takes its rare branches).
+bool LanesAgree() {
+  struct Stream {
+    uint32_t k0, k1;
+    uint64_t first;
+  };
+  for (Stream stream : {Stream{0, 42, 0}, Stream{0x12345678, 0x9abcdef0, 0xFFFFFFF0ull}}) {
+    uint32_t want[61], got[61];
+    FillBitsScalar(stream.k0, stream.k1, stream.first, want, 61);
+    lanes::FillBits(stream.k0, stream.k1, stream.first, got, 61);
+    if (std::memcmp(want, got, sizeof want) != 0) return false;
+  }
+  std::vector<uint32_t> draws(4096);
+  FillBitsScalar(7, 11, 0, draws.data(), draws.size());
+  for (uint32_t i = 0; i < (1u << 15); ++i) draws.push_back((i << 17) | (i & 0x1FFFF));
+  for (int d = -2048; d <= 2048; ++d) draws.push_back(0x80000000u + static_cast<uint32_t>(d * 512));
+  for (uint32_t edge : {0u, 1u, 0x1FFu, 0x200u, 0xFFFFFFFFu, 0xFFFFFE00u, 0x7FFFFFFFu}) {
+    draws.push_back(edge);
+  }
+  std::vector<float> got(draws.size());
+  lanes::NormalF32(draws.data(), got.data(), draws.size(), &NormalOfDrawF32);
+  for (size_t i = 0; i < draws.size(); ++i) {
+    float want = NormalOfDrawF32(draws[i]);
+    if (std::memcmp(&want, &got[i], sizeof want) != 0) return false;
+  }
+  return true;
+}
+
+// Whether the hot loops run in AVX2 lanes: the CPU has them, PZ_ISA allows them, and they agree
+// with the scalar loops.
+bool UseLanes() {
+  static const bool use = RuntimeIsa() == Isa::kAvx2Fma && lanes::Built() && LanesAgree();
+  return use;
+}
+
+void FillBits(uint32_t k0, uint32_t k1, uint64_t first, uint32_t* out, size_t n) {
+  bool use_lanes = n >= 8 && UseLanes();
+  Chunked(n, [&](size_t begin, size_t end) {
+    if (use_lanes) return lanes::FillBits(k0, k1, first + begin, out + begin, end - begin);
+    FillBitsScalar(k0, k1, first + begin, out + begin, end - begin);
+  });
 }
 
 // Sorts `order` stably by `sort_keys` (lax.sort_key_val with is_stable=True).
@@ -225,6 +317,8 @@ std::pair<uint32_t, uint32_t> Threefry2x32(uint32_t key0, uint32_t key1, uint32_
   }
   return {x0, x1};
 }
+
+bool RandomLanesActive() { return UseLanes(); }
 
 Array Key(int64_t seed) { return KeyArray(0, static_cast<uint32_t>(seed)); }
 
@@ -290,7 +384,7 @@ Array Bits(const Array& key, const Shape& shape, DType dtype) {
         fmt::format("bits only accepts unsigned integer dtypes, got {}", DTypeName(dtype)));
   }
   auto [k0, k1] = KeyWords(key);
-  Array out = Array::Zeros(dtype, shape);
+  Array out = dtype == DType::kUInt32 ? Array::Empty(dtype, shape) : Array::Zeros(dtype, shape);
   if (dtype == DType::kUInt32) {
     FillBits(k0, k1, 0, out.data<uint32_t>(), static_cast<size_t>(out.size()));
     return out;
@@ -325,6 +419,22 @@ Array UniformFromBits(const Array& bits, DType dtype, const Array& minval, const
     return RecordPrimitive({Prim::kRandomUniform, ConvertAttrs{dtype}}, {bits, minval, maxval},
                            [&] { return UniformFromBits(bits, dtype, minval, maxval); });
   }
+  if (dtype == DType::kFloat32 && minval.size() == 1 && maxval.size() == 1 &&
+      static_cast<size_t>(std::max(minval.rank(), maxval.rank())) <= bits.shape().size()) {
+    // Scalar bounds (the usual case): straight into the result.
+    Array draws = DrawsOf(bits, "uniform");
+    const uint32_t* raw = draws.data<uint32_t>();
+    auto lo = static_cast<float>(minval.AsType(dtype).GetDouble(0));
+    auto hi = static_cast<float>(maxval.AsType(dtype).GetDouble(0));
+    Array out = Array::Empty(dtype, bits.shape());
+    float* dst = out.data<float>();
+    bool use_lanes = UseLanes();
+    Chunked(static_cast<size_t>(out.size()), [&](size_t begin, size_t end) {
+      if (use_lanes) return lanes::UniformF32(raw + begin, dst + begin, end - begin, lo, hi);
+      for (size_t i = begin; i < end; ++i) dst[i] = UniformOfDraw(raw[i], dtype, lo, hi);
+    });
+    return out;
+  }
   return FromFloats(UniformValues(bits, dtype, minval, maxval), dtype, bits.shape());
 }
 
@@ -345,13 +455,21 @@ Array NormalFromBits(const Array& bits, DType dtype) {
     ThrowValueError(
         fmt::format("dtype argument to `normal` must be a float dtype, got {}", DTypeName(dtype)));
   }
-  // nextafter(-1, 0) in `dtype`: -1 plus half an ulp of 1.0 in that format.
-  int mantissa_bits = dtype == DType::kFloat32 ? 23 : dtype == DType::kFloat16 ? 10 : 7;
-  float lo = -1.0f + std::ldexp(1.0f, -(mantissa_bits + 1));
-  std::vector<float> values = UniformValues(bits, dtype, Array::Scalar(DType::kFloat32, lo),
-                                            Array::Scalar(DType::kFloat32, 1.0));
-  float sqrt2 = RoundToDType(static_cast<float>(std::sqrt(2.0)), dtype);
-  for (float& v : values) v = RoundToDType(sqrt2 * RoundToDType(ErfInv32(v), dtype), dtype);
+  Array draws = DrawsOf(bits, "normal");
+  const uint32_t* raw = draws.data<uint32_t>();
+  auto n = static_cast<size_t>(draws.size());
+  if (dtype == DType::kFloat32) {
+    Array out = Array::Empty(dtype, bits.shape());
+    float* dst = out.data<float>();
+    bool use_lanes = UseLanes();
+    Chunked(n, [&](size_t begin, size_t end) {
+      if (use_lanes) return lanes::NormalF32(raw + begin, dst + begin, end - begin, &NormalOfDrawF32);
+      for (size_t i = begin; i < end; ++i) dst[i] = NormalOfDrawF32(raw[i]);
+    });
+    return out;
+  }
+  std::vector<float> values(n);
+  for (size_t i = 0; i < n; ++i) values[i] = NormalOfDraw(raw[i], dtype);
   return FromFloats(values, dtype, bits.shape());
 }
 

@@ -67,6 +67,10 @@ Array ShuffleRows(const Array& keys, const Array& x);
 Array RandIntFromBits(const Array& higher, const Array& lower, const Array& minval,
                       const Array& maxval, DType dtype);
 
+// Whether the hot loops (threefry, float32 uniform and normal) run in AVX2 lanes on this machine:
+// RuntimeIsa() allows them and they agree bit for bit with the scalar loops at first use.
+bool RandomLanesActive();
+
 // The random number generator of an emulated TPU core, behind pltpu.prng_seed and
 // pltpu.prng_random_bits. A real core's bit stream is its own and JAX's interpret mode has none;
 // this one hashes the seeds into a threefry key (fold_in of each seed into the key (0, 0)) and

@@ -27,7 +27,10 @@ void Flatten(Interpreter& interp, const Value& value, size_t depth, array::Shape
     if (depth >= static_cast<size_t>(array::kMaxRank)) {
       interp.Raise(interp.types().value_error, "arrays have at most 8 dimensions");
     }
-    if (!shape_fixed && shape.size() == depth) shape.push_back(static_cast<int64_t>(items->size()));
+    if (!shape_fixed && shape.size() == depth) {
+      shape.resize(depth + 1);
+      shape[depth] = static_cast<int64_t>(items->size());
+    }
     if (depth >= shape.size() || shape[depth] != static_cast<int64_t>(items->size())) {
       interp.Raise(interp.types().value_error,
                    "setting an array element with a sequence: the nested lists have different "

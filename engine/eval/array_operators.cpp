@@ -142,7 +142,7 @@ std::optional<Value> ArrayObject::Binary(Interpreter& interp, lang::BinOpKind op
 
 std::optional<Value> ArrayObject::Unary(Interpreter& interp, lang::UnaryOpKind op) {
   CheckConstants(interp, *this, nullptr);
-  array::UnaryOp kernel;
+  array::UnaryOp kernel = array::UnaryOp::kNeg;
   switch (op) {
     case lang::UnaryOpKind::kNeg:
       kernel = array::UnaryOp::kNeg;

@@ -324,7 +324,8 @@ FormatResult FormatIntWithSpec(int64_t value, const Spec& spec) {
   if (spec.type == 'o') base = 8;
   if (spec.type == 'x' || spec.type == 'X') base = 16;
   if (spec.alternate && base != 10) {
-    parts.prefix = base == 2 ? "0b" : base == 8 ? "0o" : spec.type == 'X' ? "0X" : "0x";
+    char letter = base == 2 ? 'b' : base == 8 ? 'o' : spec.type == 'X' ? 'X' : 'x';
+    parts.prefix = {'0', letter};
   }
   parts.negative = value < 0;
   uint64_t magnitude = parts.negative ? 0 - static_cast<uint64_t>(value) : value;

@@ -47,9 +47,11 @@ int Recording::Find(const array::Array& value) {
   int slot = it->second;
   if (slots_[slot].type.weak != value.weak_type()) {
     // Only the weak type changed (no primitive in our code, convert_element_type in JAX's).
-    steps_.push_back({.call = {array::Prim::kConvertElementType,
-                               array::ConvertAttrs{value.dtype(), value.weak_type()}},
-                      .in = {slot}});
+    Step convert;
+    convert.call.prim = array::Prim::kConvertElementType;
+    convert.call.attrs = array::ConvertAttrs{value.dtype(), value.weak_type()};
+    convert.in = {slot};
+    steps_.push_back(std::move(convert));
     int fixed = NewSlot(value, -1, static_cast<int>(steps_.size()) - 1);
     steps_.back().out = {fixed};
     return fixed;

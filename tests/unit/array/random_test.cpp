@@ -10,6 +10,7 @@
 #include <cstring>
 #include <string>
 
+#include "array/isa.h"
 #include "unit/array/random_linalg_expected.h"
 
 namespace pz::array {
@@ -185,6 +186,37 @@ TEST(Random, CorePrngIsReproducibleAndMovesOn) {
   int64_t ones = 0;
   for (uint32_t word : second) ones += __builtin_popcount(word);
   EXPECT_NEAR(static_cast<double>(ones) / (32.0 * second.size()), 0.5, 0.01);
+}
+
+// The lanes run wherever the CPU has them: a check at first use turns them off if they disagree
+// with the scalar loops, which here would mean the C library's log1pf is no longer fdlibm's (as
+// glibc 2.36 of Debian 12 has it); PZ_ISA=baseline turns them off on purpose.
+TEST(Random, LanesRunWhereTheCpuHasThem) {
+  const char* forced = std::getenv("PZ_ISA");
+  bool baseline = forced != nullptr && std::string(forced) == "baseline";
+  if (baseline) {
+    EXPECT_EQ(RuntimeIsa(), Isa::kBaseline);
+  }
+  EXPECT_EQ(RandomLanesActive(), RuntimeIsa() == Isa::kAvx2Fma);
+}
+
+TEST(Random, LargeDrawsSplitAcrossThreadsMatchSmallOnes) {
+  // 2^19 values run in pieces on several threads; their prefix is the stream of a small draw.
+  Array key = Key(21);
+  for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+    Array big = Normal(key, {1 << 19}, dtype), small = Normal(key, {1000}, dtype);
+    std::vector<uint32_t> big_bits = BitsOf(big), small_bits = BitsOf(small);
+    EXPECT_TRUE(std::equal(small_bits.begin(), small_bits.end(), big_bits.begin()));
+  }
+  std::vector<uint32_t> draws = BitsOf(Bits(key, {1 << 19}));
+  for (uint32_t i : {0u, 7u, 8u, 131071u, 131072u, 262143u, 262144u, 524287u}) {
+    auto [b0, b1] = Threefry2x32(0, 21, 0, i);
+    EXPECT_EQ(draws[i], b0 ^ b1) << i;
+  }
+  Array big_uniform = Uniform(key, {1 << 19}, DType::kFloat32, -2.0, 5.0);
+  Array small_uniform = Uniform(key, {77}, DType::kFloat32, -2.0, 5.0);
+  std::vector<uint32_t> bu = BitsOf(big_uniform), su = BitsOf(small_uniform);
+  EXPECT_TRUE(std::equal(su.begin(), su.end(), bu.begin()));
 }
 
 }  // namespace

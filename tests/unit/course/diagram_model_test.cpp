@@ -177,7 +177,9 @@ TEST_F(DeclaredDiagrams, BadEntriesAreManifestErrors) {
 
 TEST_F(DeclaredDiagrams, VerifyWantsTheImageAndThePuzzle) {
   Declare(R"([{"image": "gen.svg", "puzzle": "99_nothing"}])");
-  VerifyReport report = Verify(LoadCourse(root_), {.only = "01_intro/01"});
+  VerifyOptions options;
+  options.only = "01_intro/01";
+  VerifyReport report = Verify(LoadCourse(root_), options);
   ASSERT_EQ(report.course_problems.size(), 2u);
   EXPECT_NE(report.course_problems[0].find("draws `99_nothing`, which is not a puzzle"),
             std::string::npos);
