@@ -189,15 +189,9 @@ Array FromFloats(const std::vector<float>& values, DType dtype, const Shape& sha
 // XLA's float32 erf_inv (Giles, "Approximating the erfinv function", 2010), evaluated in the
 // same order: w = -log1p(-x^2), then a degree-8 polynomial in w - 2.5 or sqrt(w) - 3.
 float ErfInv32(float x) {
-  constexpr float kSmall[9] = {2.81022636e-08f,  3.43273939e-07f, -3.5233877e-06f,
-                               -4.39150654e-06f, 0.00021858087f,  -0.00125372503f,
-                               -0.00417768164f,  0.246640727f,    1.50140941f};
-  constexpr float kLarge[9] = {-0.000200214257f, 0.000100950558f, 0.00134934322f,
-                               -0.00367342844f,  0.00573950773f,  -0.0076224613f,
-                               0.00943887047f,   1.00167406f,     2.83297682f};
   float w = -std::log1p(x * -x);
   bool small = w < 5.0f;
-  const float* c = small ? kSmall : kLarge;
+  const float* c = small ? lanes::kErfInvSmall : lanes::kErfInvLarge;
   w = small ? w - 2.5f : std::sqrt(w) - 3.0f;
   float p = c[0];
   for (int i = 1; i < 9; ++i) p = std::fma(p, w, c[i]);
@@ -221,8 +215,9 @@ float NormalOfDraw(uint32_t bits, DType dtype) {
 float NormalOfDrawF32(uint32_t bits) { return NormalOfDraw(bits, DType::kFloat32); }
 
 // Whether the AVX2 lanes (random_lanes.h) agree with the loops here on this machine: threefry on
-// two keys (counters across a 2^32 boundary included), and normal on draws spread over the whole
-// range plus those whose uniforms lie nearest 0 (where log1pf takes its rare branches).
+// two keys (counters across a 2^32 boundary included), and uniform and normal on draws spread
+// over the whole range plus those whose uniforms lie nearest 0 (where log1pf takes its rare
+// branches); an odd count exercises the lanes' tails.
 bool LanesAgree() {
   struct Stream {
     uint32_t k0, k1;
@@ -241,11 +236,15 @@ bool LanesAgree() {
   for (uint32_t edge : {0u, 1u, 0x1FFu, 0x200u, 0xFFFFFFFFu, 0xFFFFFE00u, 0x7FFFFFFFu}) {
     draws.push_back(edge);
   }
-  std::vector<float> got(draws.size());
+  std::vector<float> got(draws.size()), uniform(draws.size() - 3);
   lanes::NormalF32(draws.data(), got.data(), draws.size(), &NormalOfDrawF32);
+  lanes::UniformF32(draws.data(), uniform.data(), uniform.size(), -2.0f, 5.0f);
   for (size_t i = 0; i < draws.size(); ++i) {
     float want = NormalOfDrawF32(draws[i]);
     if (std::memcmp(&want, &got[i], sizeof want) != 0) return false;
+    if (i >= uniform.size()) continue;
+    want = UniformOfDraw(draws[i], DType::kFloat32, -2.0f, 5.0f);
+    if (std::memcmp(&want, &uniform[i], sizeof want) != 0) return false;
   }
   return true;
 }

@@ -159,18 +159,21 @@ PZ_AVX2_INLINE __m256 Log1pf(__m256 x, __m256& odd) {
   return Select(k_zero, no_k, with_k);
 }
 
+// jax.random.uniform's [0, 1) float32 of eight draws: their top 23 bits under the exponent of 1.0,
+// minus 1.
+PZ_AVX2_INLINE __m256 Unit(const uint32_t* bits) {
+  __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bits));
+  __m256i pattern = _mm256_or_si256(_mm256_srli_epi32(b, 9), _mm256_set1_epi32(0x3F800000));
+  return _mm256_sub_ps(_mm256_castsi256_ps(pattern), Float(1.0f));
+}
+
 PZ_AVX2 void UniformF32Avx2(const uint32_t* bits, float* out, size_t n, float lo_value,
                             float hi_value) {
   const __m256 lo = Float(lo_value);
   const __m256 span = Float(hi_value - lo_value);
-  const __m256 one = Float(1.0f);
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bits + i));
-    __m256 unit = _mm256_sub_ps(
-        _mm256_castsi256_ps(_mm256_or_si256(_mm256_srli_epi32(b, 9),
-                                            _mm256_set1_epi32(0x3F800000))),
-        one);
+    __m256 unit = Unit(bits + i);
     _mm256_storeu_ps(out + i, _mm256_max_ps(_mm256_fmadd_ps(unit, span, lo), lo));
   }
   if (i < n) {  // the tail through a full lane, padded
@@ -190,29 +193,19 @@ PZ_AVX2 void NormalF32Avx2(const uint32_t* bits, float* out, size_t n,
   const __m256 span = Float(1.0f - lo_value);
   const __m256 one = Float(1.0f);
   const __m256 sign = Float(-0.0f);
-  constexpr float kSmall[9] = {2.81022636e-08f,  3.43273939e-07f, -3.5233877e-06f,
-                               -4.39150654e-06f, 0.00021858087f,  -0.00125372503f,
-                               -0.00417768164f,  0.246640727f,    1.50140941f};
-  constexpr float kLarge[9] = {-0.000200214257f, 0.000100950558f, 0.00134934322f,
-                               -0.00367342844f,  0.00573950773f,  -0.0076224613f,
-                               0.00943887047f,   1.00167406f,     2.83297682f};
   const __m256 sqrt2 = Float(static_cast<float>(1.4142135623730951));
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bits + i));
-    __m256 unit = _mm256_sub_ps(
-        _mm256_castsi256_ps(_mm256_or_si256(_mm256_srli_epi32(b, 9),
-                                            _mm256_set1_epi32(0x3F800000))),
-        one);
+    __m256 unit = Unit(bits + i);
     __m256 v = _mm256_max_ps(_mm256_fmadd_ps(unit, span, lo), lo);
     // erf_inv(v): w = -log1p(v * -v), then a degree-8 polynomial in w - 2.5 or sqrt(w) - 3.
     __m256 odd;
     __m256 w = _mm256_xor_ps(Log1pf(_mm256_mul_ps(v, _mm256_xor_ps(v, sign)), odd), sign);
     __m256 small = _mm256_cmp_ps(w, Float(5.0f), _CMP_LT_OQ);
     w = Select(small, _mm256_sub_ps(w, Float(2.5f)), _mm256_sub_ps(_mm256_sqrt_ps(w), Float(3.0f)));
-    __m256 p = Select(small, Float(kSmall[0]), Float(kLarge[0]));
+    __m256 p = Select(small, Float(kErfInvSmall[0]), Float(kErfInvLarge[0]));
     for (int c = 1; c < 9; ++c) {
-      p = _mm256_fmadd_ps(p, w, Select(small, Float(kSmall[c]), Float(kLarge[c])));
+      p = _mm256_fmadd_ps(p, w, Select(small, Float(kErfInvSmall[c]), Float(kErfInvLarge[c])));
     }
     odd = _mm256_or_ps(odd, _mm256_cmp_ps(_mm256_andnot_ps(sign, v), one, _CMP_EQ_OQ));
     _mm256_storeu_ps(out + i, _mm256_mul_ps(sqrt2, _mm256_mul_ps(p, v)));

@@ -9,6 +9,15 @@
 
 namespace pz::array::lanes {
 
+// XLA's float32 erf_inv polynomials (Giles, 2010), highest degree first: in w - 2.5 where
+// w = -log1p(-x^2) < 5, else in sqrt(w) - 3. Shared by the scalar and the lane code.
+inline constexpr float kErfInvSmall[9] = {2.81022636e-08f,  3.43273939e-07f, -3.5233877e-06f,
+                                          -4.39150654e-06f, 0.00021858087f,  -0.00125372503f,
+                                          -0.00417768164f,  0.246640727f,    1.50140941f};
+inline constexpr float kErfInvLarge[9] = {-0.000200214257f, 0.000100950558f, 0.00134934322f,
+                                          -0.00367342844f,  0.00573950773f,  -0.0076224613f,
+                                          0.00943887047f,   1.00167406f,     2.83297682f};
+
 // Whether this build has the lanes at all (x86-64 with GCC or Clang).
 bool Built();
 
