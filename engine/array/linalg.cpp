@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "array/element.h"
+#include "array/gemm.h"
 #include "array/prims.h"
 #include "array/shape_ops.h"
 
@@ -90,28 +91,6 @@ Array StoreInts(const std::vector<int64_t>& values, DType dtype, const Shape& sh
   return out;
 }
 
-void GemmFloat(const Array& a, const Array& b, Array& c, int64_t batch, int64_t m, int64_t k,
-               int64_t n) {
-  const float* pa = a.data<float>();
-  const float* pb = b.data<float>();
-  float* pc = c.data<float>();
-  for (int64_t i = 0; i < batch; ++i) {
-    Eigen::Map<const RowMatrix> ma(pa + i * m * k, m, k);
-    Eigen::Map<const RowMatrix> mb(pb + i * k * n, k, n);
-    Eigen::Map<RowMatrix> mc(pc + i * m * n, m, n);
-    mc.noalias() = ma * mb;
-  }
-}
-
-// `batch` matrices of rows x cols of f32 data, laid out so that Eigen reads them in place:
-// row-major (unit column stride) or column-major (unit row stride), with any outer stride.
-struct StridedMatrices {
-  const float* data = nullptr;
-  int64_t batch_stride = 0;
-  int64_t row_stride = 0;
-  int64_t col_stride = 0;
-};
-
 // The one stride that steps through axes [begin, end) of `a` together (0 when they hold one
 // element), or nullopt when they do not collapse.
 std::optional<int64_t> MergedStride(const Array& a, size_t begin, size_t end) {
@@ -132,7 +111,7 @@ std::optional<int64_t> MergedStride(const Array& a, size_t begin, size_t end) {
 
 // A permuted f32 operand (batch axes, then row axes, then column axes) as strided matrices of
 // rows x cols, or nullopt when Eigen cannot read it in place.
-std::optional<StridedMatrices> AsStridedMatrices(const Array& a, size_t batch_axes, size_t row_axes,
+std::optional<gemm::Strided> AsStridedMatrices(const Array& a, size_t batch_axes, size_t row_axes,
                                                  int64_t rows, int64_t cols) {
   size_t rank = static_cast<size_t>(a.rank());
   std::optional<int64_t> batch = MergedStride(a, 0, batch_axes);
@@ -142,38 +121,10 @@ std::optional<StridedMatrices> AsStridedMatrices(const Array& a, size_t batch_ax
   bool row_major = *col == 1 && *row >= cols;
   bool col_major = *row == 1 && *col >= rows;
   if (!row_major && !col_major) return std::nullopt;
-  return StridedMatrices{.data = reinterpret_cast<const float*>(a.raw()),
+  return gemm::Strided{.data = reinterpret_cast<const float*>(a.raw()),
                          .batch_stride = *batch,
                          .row_stride = *row,
                          .col_stride = *col};
-}
-
-// GemmFloat on operands read in place. Only for products Eigen computes with its blocked GEMM
-// kernel (m > 1, n > 1 and m + k + n at least EIGEN_GEMM_TO_COEFFBASED_THRESHOLD), whose packing
-// makes the result independent of the operands' layout, bit for bit.
-void GemmStrided(const StridedMatrices& a, const StridedMatrices& b, Array& c, int64_t batch,
-                 int64_t m, int64_t k, int64_t n) {
-  using ColMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
-  using RowMap = Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>>;
-  using ColMap = Eigen::Map<const ColMatrix, 0, Eigen::OuterStride<>>;
-  float* pc = c.data<float>();
-  for (int64_t i = 0; i < batch; ++i) {
-    Eigen::Map<RowMatrix> mc(pc + i * m * n, m, n);
-    const float* pa = a.data + i * a.batch_stride;
-    const float* pb = b.data + i * b.batch_stride;
-    auto with_rhs = [&](const auto& ma) {
-      if (b.col_stride == 1) {
-        mc.noalias() = ma * RowMap(pb, k, n, Eigen::OuterStride<>(b.row_stride));
-      } else {
-        mc.noalias() = ma * ColMap(pb, k, n, Eigen::OuterStride<>(b.col_stride));
-      }
-    };
-    if (a.col_stride == 1) {
-      with_rhs(RowMap(pa, m, k, Eigen::OuterStride<>(a.row_stride)));
-    } else {
-      with_rhs(ColMap(pa, m, k, Eigen::OuterStride<>(a.col_stride)));
-    }
-  }
 }
 
 // Exact modulo 2^64 (every result dtype has at most 32 bits, so wrapping commutes with it).
@@ -276,19 +227,21 @@ Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& 
   if (a.dtype() == DType::kFloat32 && b.dtype() == DType::kFloat32 && batch > 0 && m > 1 && n > 1 &&
       k > 0 && m + k + n >= EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) {
     size_t batch_axes = d.lhs_batch.size();
-    std::optional<StridedMatrices> sa = AsStridedMatrices(a, batch_axes, lhs_free.size(), m, k);
-    std::optional<StridedMatrices> sb =
+    std::optional<gemm::Strided> sa = AsStridedMatrices(a, batch_axes, lhs_free.size(), m, k);
+    std::optional<gemm::Strided> sb =
         AsStridedMatrices(b, batch_axes, d.rhs_contracting.size(), k, n);
     if (sa && sb) {
       Array c = Array::Empty(DType::kFloat32, out_shape);
-      GemmStrided(*sa, *sb, c, batch, m, k, n);
+      gemm::Best().strided(*sa, *sb, c.data<float>(), batch, m, k, n);
       return out_dtype == DType::kFloat32 ? c : c.AsType(out_dtype);
     }
   }
   a = a.AsType(DType::kFloat32);
   b = b.AsType(DType::kFloat32);
   Array c = Array::Zeros(DType::kFloat32, out_shape);
-  if (batch > 0 && m > 0 && n > 0 && k > 0) GemmFloat(a, b, c, batch, m, k, n);
+  if (batch > 0 && m > 0 && n > 0 && k > 0) {
+    gemm::Best().contiguous(a.data<float>(), b.data<float>(), c.data<float>(), batch, m, k, n);
+  }
   return out_dtype == DType::kFloat32 ? c : c.AsType(out_dtype);
 }
 

@@ -3,12 +3,14 @@
 //   BM_GridStepOverhead      fixed cost per grid step (tiny blocks): `steps_per_second`; /1 with
 //                            the default options, /0 with track_uninitialized off
 //   BM_TiledMatmul           2048^3 f32 matmul in 256-blocks, grid (8, 8, 8), f32 accumulator
-//   BM_EigenMatmulSameTiles  the same 512 block products of 256^3 with Eigen
+//   BM_EigenMatmulSameTiles/I  the same 512 block products of 256^3 with Eigen built for
+//                            I = 0 baseline x86-64, 1 x86-64-v3, 2 -march=native
 //   BM_FlashAttentionForward T = S = 4096, head dim 128, 4 heads, 128-blocks, online softmax
 //   BM_FlashAttentionMegacore/N  the same with its head axis "parallel" on N emulated cores
 //                            (wall-clock time)
-//   BM_EigenFlashSameDots    the same q @ k^T and p @ v block products with Eigen (no softmax)
-//   BM_EigenFlashFullMath    the whole kernel (products and online softmax) in Eigen
+//   BM_EigenFlashSameDots/I  the same q @ k^T and p @ v block products with Eigen (no softmax)
+//   BM_EigenFlashFullMath/I  the whole kernel (products and online softmax) in Eigen
+//   BM_JaxComparable/I       the three programs tests/bench/jax_comparable.py times in real JAX
 //   BM_FlashAttentionMemory  T = S = 16384, one head, run in a child process: its peak RSS
 //                            (VmHWM) against 1.5 x operand bytes + 64 MiB; T = 128 is the baseline
 // Each program's setup (imports, operand creation, the pallas_call object) runs once before the
@@ -18,7 +20,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <Eigen/Core>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -27,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "eigen_ref.h"
 #include "eval/interpreter.h"
 #include "lang/parser.h"
 #include "tpu/pallas_call.h"
@@ -159,8 +161,9 @@ void SetMatmulFlops(benchmark::State& state) {
                          benchmark::Counter::kIsRate);
 }
 
-void BM_TiledMatmul(benchmark::State& state) {
-  Program program(fmt::format(R"(
+// f32 n x n matmul in b x b blocks, grid (n/b, n/b, n/b), an f32 VMEM accumulator.
+std::string MatmulProgram(int64_t n, int64_t b) {
+  return fmt::format(R"(
 def matmul_kernel(x_ref, y_ref, o_ref, acc_ref):
     @pl.when(pl.program_id(2) == 0)
     def _():
@@ -185,14 +188,14 @@ matmul = pl.pallas_call(
     scratch_shapes=[pltpu.VMEM((b, b), jnp.float32)])
 bench.register(lambda: matmul(x, y))
 )",
-                              kMatN, kMatBlock));
+                     n, b);
+}
+
+void BM_TiledMatmul(benchmark::State& state) {
+  Program program(MatmulProgram(kMatN, kMatBlock));
   if (!RunTimed(state, program)) return;
   SetMatmulFlops(state);
 }
-
-using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using Block = Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>>;
-using MutableBlock = Eigen::Map<RowMatrix, 0, Eigen::OuterStride<>>;
 
 std::vector<float> SineData(int64_t n, double scale) {
   std::vector<float> v(static_cast<size_t>(n));
@@ -201,22 +204,35 @@ std::vector<float> SineData(int64_t n, double scale) {
   return v;
 }
 
+// The Eigen references run one copy of eigen_ref.cpp: state.range(0) 0 baseline x86-64, 1
+// x86-64-v3 (AVX2 + FMA, what the emulator's own GEMM uses on such CPUs), 2 -march=native.
+struct EigenRef {
+  decltype(&bench::ref_baseline::MatmulSameTiles) matmul;
+  decltype(&bench::ref_baseline::FlashSameDots) flash_dots;
+  decltype(&bench::ref_baseline::FlashFullMath) flash_full;
+  const char* label;
+};
+
+const EigenRef& RefFor(benchmark::State& state) {
+  static const EigenRef refs[] = {
+      {&bench::ref_baseline::MatmulSameTiles, &bench::ref_baseline::FlashSameDots,
+       &bench::ref_baseline::FlashFullMath, "Eigen, baseline x86-64"},
+      {&bench::ref_v3::MatmulSameTiles, &bench::ref_v3::FlashSameDots,
+       &bench::ref_v3::FlashFullMath, "Eigen, x86-64-v3"},
+      {&bench::ref_native::MatmulSameTiles, &bench::ref_native::FlashSameDots,
+       &bench::ref_native::FlashFullMath, "Eigen, -march=native"},
+  };
+  const EigenRef& ref = refs[state.range(0)];
+  state.SetLabel(ref.label);
+  return ref;
+}
+
 void BM_EigenMatmulSameTiles(benchmark::State& state) {
-  const int64_t n = kMatN, b = kMatBlock, g = n / b;
+  const EigenRef& ref = RefFor(state);
+  const int64_t n = kMatN;
   std::vector<float> x = SineData(n * n, 0.37), y = SineData(n * n, 0.11), out(n * n);
-  RowMatrix acc(b, b);
   for (auto _ : state) {
-    for (int64_t i = 0; i < g; ++i) {
-      for (int64_t j = 0; j < g; ++j) {
-        acc.setZero();
-        for (int64_t k = 0; k < g; ++k) {
-          Block xb(x.data() + i * b * n + k * b, b, b, Eigen::OuterStride<>(n));
-          Block yb(y.data() + k * b * n + j * b, b, b, Eigen::OuterStride<>(n));
-          acc.noalias() += xb * yb;
-        }
-        MutableBlock(out.data() + i * b * n + j * b, b, b, Eigen::OuterStride<>(n)) = acc;
-      }
-    }
+    ref.matmul(x.data(), y.data(), out.data(), n, kMatBlock);
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
@@ -304,27 +320,12 @@ void BM_FlashAttentionMegacore(benchmark::State& state) {
 }
 
 void BM_EigenFlashSameDots(benchmark::State& state) {
-  const int64_t h = kFlashHeads, t = kFlashT, d = kFlashD, b = kFlashBlock, g = t / b;
+  const EigenRef& ref = RefFor(state);
+  const int64_t h = kFlashHeads, t = kFlashT, d = kFlashD;
   std::vector<float> q = SineData(h * t * d, 0.37), k = SineData(h * t * d, 0.23),
                      v = SineData(h * t * d, 0.11), out(h * t * d);
-  RowMatrix s(b, b), acc(b, d);
   for (auto _ : state) {
-    for (int64_t head = 0; head < h; ++head) {
-      const float* qh = q.data() + head * t * d;
-      const float* kh = k.data() + head * t * d;
-      const float* vh = v.data() + head * t * d;
-      for (int64_t i = 0; i < g; ++i) {
-        acc.setZero();
-        Block qb(qh + i * b * d, b, d, Eigen::OuterStride<>(d));
-        for (int64_t j = 0; j < g; ++j) {
-          Block kb(kh + j * b * d, b, d, Eigen::OuterStride<>(d));
-          Block vb(vh + j * b * d, b, d, Eigen::OuterStride<>(d));
-          s.noalias() = qb * kb.transpose();
-          acc.noalias() += s * vb;
-        }
-        MutableBlock(out.data() + head * t * d + i * b * d, b, d, Eigen::OuterStride<>(d)) = acc;
-      }
-    }
+    ref.flash_dots(q.data(), k.data(), v.data(), out.data(), h, t, d, kFlashBlock);
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
@@ -334,37 +335,12 @@ void BM_EigenFlashSameDots(benchmark::State& state) {
 // The whole kernel in Eigen (block products and the online softmax): how far the emulator is
 // from native code doing the same arithmetic, not just the same products.
 void BM_EigenFlashFullMath(benchmark::State& state) {
-  const int64_t h = kFlashHeads, t = kFlashT, d = kFlashD, b = kFlashBlock, g = t / b;
+  const EigenRef& ref = RefFor(state);
+  const int64_t h = kFlashHeads, t = kFlashT, d = kFlashD;
   std::vector<float> q = SineData(h * t * d, 0.37), k = SineData(h * t * d, 0.23),
                      v = SineData(h * t * d, 0.11), out(h * t * d);
-  RowMatrix s(b, b), acc(b, d);
-  Eigen::ArrayXf m(b), m_new(b), l(b), alpha(b);
   for (auto _ : state) {
-    for (int64_t head = 0; head < h; ++head) {
-      const float* qh = q.data() + head * t * d;
-      const float* kh = k.data() + head * t * d;
-      const float* vh = v.data() + head * t * d;
-      for (int64_t i = 0; i < g; ++i) {
-        m.setConstant(-std::numeric_limits<float>::infinity());
-        l.setZero();
-        acc.setZero();
-        Block qb(qh + i * b * d, b, d, Eigen::OuterStride<>(d));
-        for (int64_t j = 0; j < g; ++j) {
-          Block kb(kh + j * b * d, b, d, Eigen::OuterStride<>(d));
-          Block vb(vh + j * b * d, b, d, Eigen::OuterStride<>(d));
-          s.noalias() = qb * kb.transpose();
-          m_new = m.max(s.rowwise().maxCoeff().array());
-          s = (s.array().colwise() - m_new).exp().matrix();
-          alpha = (m - m_new).exp();
-          l = alpha * l + s.rowwise().sum().array();
-          acc = alpha.matrix().asDiagonal() * acc;
-          acc.noalias() += s * vb;
-          m = m_new;
-        }
-        MutableBlock(out.data() + head * t * d + i * b * d, b, d, Eigen::OuterStride<>(d)) =
-            (acc.array().colwise() / l).matrix();
-      }
-    }
+    ref.flash_full(q.data(), k.data(), v.data(), out.data(), h, t, d, kFlashBlock);
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
@@ -426,13 +402,51 @@ void BM_FlashAttentionMemory(benchmark::State& state) {
   state.counters["rss_over_budget"] = peak_mib / budget_mib;
 }
 
+// ---- Programs to time against real JAX ----------------------------------------------------------
+
+// The three programs of tests/bench/jax_comparable.py, which times the same under real JAX
+// (pl.pallas_call(..., interpret=True), jitted, steady state): 0 a tiled matmul 1024^3 in
+// 256-blocks, 1 flash attention forward H = 2, T = S = 1024, D = 128 in 128-blocks, 2 a vector
+// add of 512 grid steps of (8, 128) f32 blocks. An iteration traces and runs the call.
+void BM_JaxComparable(benchmark::State& state) {
+  std::string source;
+  switch (state.range(0)) {
+    case 0:
+      source = MatmulProgram(1024, 256);
+      state.SetLabel("matmul 1024^3, 256-blocks (64 steps)");
+      break;
+    case 1:
+      source = FlashProgram(2, 1024, 1024, 128, 128);
+      state.SetLabel("flash H=2 T=S=1024 D=128 (128 steps)");
+      break;
+    default:
+      source = R"(
+def add_kernel(x_ref, y_ref, o_ref):
+    o_ref[...] = x_ref[...] + y_ref[...]
+
+
+x = jnp.arange(4096 * 128, dtype=jnp.float32).reshape(4096, 128)
+y = jnp.ones((4096, 128), jnp.float32)
+spec = pl.BlockSpec((8, 128), lambda i: (i, 0))
+add = pl.pallas_call(add_kernel, out_shape=jax.ShapeDtypeStruct((4096, 128), jnp.float32),
+                     grid=(512,), in_specs=[spec, spec], out_specs=spec)
+bench.register(lambda: add(x, y))
+)";
+      state.SetLabel("vector add, 512 steps of (8, 128)");
+      break;
+  }
+  Program program(source);
+  RunTimed(state, program);
+}
+
 BENCHMARK(BM_GridStepOverhead)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TiledMatmul)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_EigenMatmulSameTiles)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EigenMatmulSameTiles)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FlashAttentionForward)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FlashAttentionMegacore)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_EigenFlashSameDots)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_EigenFlashFullMath)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EigenFlashSameDots)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EigenFlashFullMath)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_JaxComparable)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 // 128 is a baseline (the interpreter and program alone); 16384 is the target size.
 BENCHMARK(BM_FlashAttentionMemory)
     ->Arg(128)

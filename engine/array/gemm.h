@@ -1,0 +1,37 @@
+// The float32 GEMMs behind lax.dot_general, built once per instruction set and picked at run
+// time (isa.h): gemm_isa.cpp is compiled for baseline x86-64 and for x86-64-v3 (AVX2 + FMA),
+// each copy inside its own namespace with Eigen's namespace renamed, so that no template the two
+// instantiate is one symbol to the linker (a test checks the objects' symbols for that).
+#pragma once
+
+#include <cstdint>
+
+#include "array/isa.h"
+
+namespace pz::array::gemm {
+
+// `batch` matrices of f32 data: element (i, j) of matrix p at data[p * batch_stride +
+// i * row_stride + j * col_stride], with row_stride or col_stride 1.
+struct Strided {
+  const float* data = nullptr;
+  int64_t batch_stride = 0;
+  int64_t row_stride = 0;
+  int64_t col_stride = 0;
+};
+
+// c[p] = a[p] * b[p] for p < batch; a is m x k, b is k x n, c contiguous row-major m x n.
+// Contiguous: a and b contiguous row-major. Strided: any layout Eigen reads in place (only for
+// products Eigen computes with its blocked kernel, whose result does not depend on the layout).
+struct Kernels {
+  void (*contiguous)(const float* a, const float* b, float* c, int64_t batch, int64_t m,
+                     int64_t k, int64_t n);
+  void (*strided)(const Strided& a, const Strided& b, float* c, int64_t batch, int64_t m,
+                  int64_t k, int64_t n);
+};
+
+// The kernels of one instruction set (kAvx2Fma falls back to kBaseline in builds without it).
+const Kernels& KernelsFor(Isa isa);
+// The kernels of RuntimeIsa().
+inline const Kernels& Best() { return KernelsFor(RuntimeIsa()); }
+
+}  // namespace pz::array::gemm

@@ -1,0 +1,64 @@
+// One instruction set's float32 GEMMs (gemm.h). CMake compiles this file once per instruction
+// set with PZ_GEMM_ISA naming it (isa_baseline, isa_v3) and that set's -m flags; Eigen's namespace is
+// renamed per copy, so the two copies share no symbol. Keep this file to Eigen and plain types:
+// a standard-library template instantiated here could still be merged with another copy's.
+#ifndef PZ_GEMM_ISA
+#error "PZ_GEMM_ISA names the instruction set this copy is built for"
+#endif
+
+#define PZ_CAT_(a, b) a##b
+#define PZ_CAT(a, b) PZ_CAT_(a, b)
+#define Eigen PZ_CAT(PzEigen_, PZ_GEMM_ISA)
+
+#include <Eigen/Core>
+
+#include "array/gemm.h"
+
+namespace pz::array::gemm::PZ_GEMM_ISA {
+namespace {
+
+using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using ColMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+using RowMap = Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>>;
+using ColMap = Eigen::Map<const ColMatrix, 0, Eigen::OuterStride<>>;
+
+void Contiguous(const float* a, const float* b, float* c, int64_t batch, int64_t m, int64_t k,
+                int64_t n) {
+  for (int64_t i = 0; i < batch; ++i) {
+    Eigen::Map<const RowMatrix> ma(a + i * m * k, m, k);
+    Eigen::Map<const RowMatrix> mb(b + i * k * n, k, n);
+    Eigen::Map<RowMatrix> mc(c + i * m * n, m, n);
+    mc.noalias() = ma * mb;
+  }
+}
+
+template <typename Lhs>
+void WithRhs(const Lhs& ma, const Strided& b, const float* pb, Eigen::Map<RowMatrix>& mc,
+             int64_t k, int64_t n) {
+  if (b.col_stride == 1) {
+    mc.noalias() = ma * RowMap(pb, k, n, Eigen::OuterStride<>(b.row_stride));
+  } else {
+    mc.noalias() = ma * ColMap(pb, k, n, Eigen::OuterStride<>(b.col_stride));
+  }
+}
+
+void StridedGemm(const Strided& a, const Strided& b, float* c, int64_t batch, int64_t m,
+                 int64_t k, int64_t n) {
+  for (int64_t i = 0; i < batch; ++i) {
+    Eigen::Map<RowMatrix> mc(c + i * m * n, m, n);
+    const float* pa = a.data + i * a.batch_stride;
+    const float* pb = b.data + i * b.batch_stride;
+    if (a.col_stride == 1) {
+      WithRhs(RowMap(pa, m, k, Eigen::OuterStride<>(a.row_stride)), b, pb, mc, k, n);
+    } else {
+      WithRhs(ColMap(pa, m, k, Eigen::OuterStride<>(a.col_stride)), b, pb, mc, k, n);
+    }
+  }
+}
+
+}  // namespace
+
+extern const Kernels kKernels;
+const Kernels kKernels = {&Contiguous, &StridedGemm};
+
+}  // namespace pz::array::gemm::PZ_GEMM_ISA
