@@ -8,7 +8,7 @@ namespace pz::array {
 
 enum class Isa {
   kBaseline,  // x86-64 (SSE2) or another architecture: plain C++ loops
-  kAvx2Fma,   // x86-64-v3: AVX2 and FMA
+  kAvx2Fma,   // x86-64-v3: AVX2, FMA, BMI2 and the rest of that level
 };
 
 // The best instruction set of this CPU, or kBaseline when PZ_ISA=baseline.
