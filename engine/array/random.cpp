@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <system_error>
 #include <thread>
 #include <tuple>
 #include <type_traits>
@@ -47,8 +48,6 @@ Array KeyArray(uint32_t word0, uint32_t word1) {
   return key;
 }
 
-// 32 random bits per element: element i hashes the 64-bit counter first + i as (high, low) words
-// and xors the two output words.
 // Runs fn(begin, end) over [0, n) in pieces on the machine's hardware threads when n is large.
 // Every stream here is counter based and every value depends on its own draw only, so the
 // pieces are independent and the result is the same however it is split.
@@ -60,12 +59,19 @@ void Chunked(size_t n, Fn&& fn) {
   size_t piece = (n / threads + 7) & ~size_t{7};
   std::vector<std::thread> others;
   for (size_t begin = piece; begin < n; begin += piece) {
-    others.emplace_back([&fn, begin, end = std::min(n, begin + piece)] { fn(begin, end); });
+    size_t end = std::min(n, begin + piece);
+    try {
+      others.emplace_back([&fn, begin, end] { fn(begin, end); });
+    } catch (const std::system_error&) {  // no thread to be had: this piece here
+      fn(begin, end);
+    }
   }
   fn(0, std::min(n, piece));
   for (std::thread& t : others) t.join();
 }
 
+// 32 random bits per element: element i hashes the 64-bit counter first + i as (high, low) words
+// and xors the two output words.
 void FillBitsScalar(uint32_t k0, uint32_t k1, uint64_t first, uint32_t* out, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     uint64_t count = first + i;
