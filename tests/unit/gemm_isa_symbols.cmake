@@ -14,7 +14,8 @@ foreach(line IN LISTS lines)
   # "ADDRESS TYPE NAME": upper-case types are global; W, V, u and i are weak or unique.
   if(line MATCHES "^[0-9a-f]* ([A-Zuiv]) (.*)$")
     set(name "${CMAKE_MATCH_2}")
-    if(name MATCHES "PzEigen_${ISA}|pz::array::gemm::${ISA}::")
+    # AddressSanitizer adds an ODR indicator per global, named after its mangled name.
+    if(name MATCHES "PzEigen_${ISA}|pz::array::gemm::${ISA}::|^__odr_asan\\..*${ISA}")
       math(EXPR own "${own} + 1")
     elseif(NOT name STREQUAL "DW.ref.__gxx_personality_v0")
       string(APPEND shared "  ${line}\n")
