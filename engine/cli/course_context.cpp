@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/terminal.h"
 #include "course/puzzle_file.h"
 #include "support/source.h"
 
@@ -15,8 +16,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-void Out(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
 void PrintJson(const json& j) { Out(j.dump(2) + "\n"); }
 

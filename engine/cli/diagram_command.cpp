@@ -22,8 +22,6 @@ using tpu::TupleString;
 
 namespace {
 
-void Out(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
-
 const char* AnsiOf(BlockRole role) {
   switch (role) {
     case BlockRole::kInput:

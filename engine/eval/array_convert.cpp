@@ -237,6 +237,11 @@ bool AnyArgument(const CallArgs& args, const std::function<bool(const Value&)>& 
 
 }  // namespace
 
+void AddFunction(Interpreter& interp, std::initializer_list<ModuleObject*> modules,
+                 const std::string& name, const BuiltinFunctionObject::Fn& fn) {
+  for (ModuleObject* m : modules) AddFunction(interp, *m, name, fn);
+}
+
 void AddFunction(Interpreter& interp, ModuleObject& module, const std::string& name,
                  BuiltinFunctionObject::Fn fn, TraceWhen trace) {
   std::string full_name = module.name + "." + name;

@@ -140,6 +140,9 @@ enum class TraceWhen { kGivenTracers, kAlways };
 // Registers `fn` as `module.name`.
 void AddFunction(Interpreter& interp, ModuleObject& module, const std::string& name,
                  BuiltinFunctionObject::Fn fn, TraceWhen trace = TraceWhen::kGivenTracers);
+// Registers `fn` under `name` in each of `modules` (jax.numpy and numpy, say).
+void AddFunction(Interpreter& interp, std::initializer_list<ModuleObject*> modules,
+                 const std::string& name, const BuiltinFunctionObject::Fn& fn);
 
 // Installers, one per op family; each adds its functions to the modules (and, for methods such as
 // `x.sum()`, is consulted by ArrayObject::GetAttr through ArrayMethod below).

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "support/check.h"
+#include "support/overloaded.h"
 
 namespace pz::eval {
 namespace {
@@ -24,13 +25,6 @@ class LoopScope {
  private:
   std::vector<SourceSpan>& loops_;
 };
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
 
 size_t EditDistance(std::string_view a, std::string_view b) {
   std::vector<size_t> row(b.size() + 1);

@@ -5,15 +5,10 @@
 
 #include <fmt/format.h>
 
+#include "support/overloaded.h"
+
 namespace pz::eval {
 namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
 
 }  // namespace
 

@@ -154,10 +154,6 @@ struct PercentSpec {
   size_t conversion_index = 0;  // in code points, counting the '%' before the spec
 };
 
-FormatResult Error(std::string message, FormatErrorKind kind = FormatErrorKind::kValueError) {
-  return FormatResult{.text = "", .error = std::move(message), .error_kind = kind};
-}
-
 std::optional<FormatResult> ParsePercentSpec(std::string_view spec, PercentSpec& out) {
   std::u32string chars = DecodeUtf8(spec);
   size_t pos = 0;
@@ -184,7 +180,7 @@ std::optional<FormatResult> ParsePercentSpec(std::string_view spec, PercentSpec&
     value = 0;
     for (; !at_end() && chars[pos] >= '0' && chars[pos] <= '9'; ++pos) {
       int digit = static_cast<int>(chars[pos] - '0');
-      if (value > (limit - digit) / 10) return Error(too_big);
+      if (value > (limit - digit) / 10) return FormatError(too_big);
       value = value * 10 + digit;
     }
     return std::nullopt;
@@ -199,7 +195,7 @@ std::optional<FormatResult> ParsePercentSpec(std::string_view spec, PercentSpec&
     }
   }
   if (!at_end() && (chars[pos] == 'h' || chars[pos] == 'l' || chars[pos] == 'L')) ++pos;
-  if (at_end()) return Error("incomplete format");
+  if (at_end()) return FormatError("incomplete format");
   out.conversion = chars[pos];
   out.conversion_index = pos + 1;
   // The spec ends at a valid conversion letter; an invalid one is reported by the caller.
@@ -212,7 +208,7 @@ std::optional<FormatResult> ParsePercentSpec(std::string_view spec, PercentSpec&
 FormatResult UnsupportedConversion(const PercentSpec& spec) {
   char32_t c = spec.conversion;
   char shown = c >= 31 && c <= 126 ? static_cast<char>(c) : '?';
-  return Error(fmt::format("unsupported format character '{}' (0x{:x}) at index {}", shown,
+  return FormatError(fmt::format("unsupported format character '{}' (0x{:x}) at index {}", shown,
                            static_cast<uint32_t>(c), spec.conversion_index));
 }
 
@@ -482,7 +478,7 @@ FormatResult PercentFormatInt(int64_t value, std::string_view spec) {
   if (IsFloatConversion(conv)) return PercentFloatConversion(static_cast<double>(value), parsed);
   if (conv == 'c') {
     if (value < 0 || value > 0x10FFFF) {
-      return Error("%c arg not in range(0x110000)", FormatErrorKind::kOverflowError);
+      return FormatError("%c arg not in range(0x110000)", FormatErrorKind::kOverflowError);
     }
     return PercentChar(static_cast<char32_t>(value), parsed);
   }
@@ -497,14 +493,14 @@ FormatResult PercentFormatFloat(double value, std::string_view spec) {
     return FormatResult{.text = PercentOutput(parsed, FloatRepr(value), false)};
   }
   if (conv == 'o' || conv == 'x' || conv == 'X') {
-    return Error(
+    return FormatError(
         fmt::format("%{} format: an integer is required, not float", static_cast<char>(conv)),
         FormatErrorKind::kTypeError);
   }
   if (IsIntConversion(conv)) {  // int(value): truncation toward zero, of any size.
-    if (std::isnan(value)) return Error("cannot convert float NaN to integer");
+    if (std::isnan(value)) return FormatError("cannot convert float NaN to integer");
     if (std::isinf(value)) {
-      return Error("cannot convert float infinity to integer", FormatErrorKind::kOverflowError);
+      return FormatError("cannot convert float infinity to integer", FormatErrorKind::kOverflowError);
     }
     double truncated = std::trunc(value);
     std::string digits = IntegralDigits(std::fabs(truncated));
@@ -512,7 +508,7 @@ FormatResult PercentFormatFloat(double value, std::string_view spec) {
         .text = PercentOutput(parsed, PercentInteger(truncated < 0, digits, parsed), true)};
   }
   if (IsFloatConversion(conv)) return PercentFloatConversion(value, parsed);
-  if (conv == 'c') return Error("%c requires int or char", FormatErrorKind::kTypeError);
+  if (conv == 'c') return FormatError("%c requires int or char", FormatErrorKind::kTypeError);
   return UnsupportedConversion(parsed);
 }
 
@@ -522,21 +518,21 @@ FormatResult PercentFormatStr(std::string_view value, std::string_view spec) {
   char32_t conv = parsed.conversion;
   if (IsStringConversion(conv)) return FormatResult{.text = PercentOutput(parsed, value, false)};
   if (conv == 'o' || conv == 'x' || conv == 'X') {
-    return Error(
+    return FormatError(
         fmt::format("%{} format: an integer is required, not str", static_cast<char>(conv)),
         FormatErrorKind::kTypeError);
   }
   if (IsIntConversion(conv)) {
-    return Error(
+    return FormatError(
         fmt::format("%{} format: a real number is required, not str", static_cast<char>(conv)),
         FormatErrorKind::kTypeError);
   }
   if (IsFloatConversion(conv)) {
-    return Error("must be real number, not str", FormatErrorKind::kTypeError);
+    return FormatError("must be real number, not str", FormatErrorKind::kTypeError);
   }
   if (conv == 'c') {
     std::u32string chars = DecodeUtf8(value);
-    if (chars.size() != 1) return Error("%c requires int or char", FormatErrorKind::kTypeError);
+    if (chars.size() != 1) return FormatError("%c requires int or char", FormatErrorKind::kTypeError);
     return PercentChar(chars[0], parsed);
   }
   return UnsupportedConversion(parsed);

@@ -27,6 +27,12 @@ struct FormatResult {
   bool ok() const { return error.empty(); }
 };
 
+// A failed FormatResult.
+inline FormatResult FormatError(std::string message,
+                                FormatErrorKind kind = FormatErrorKind::kValueError) {
+  return FormatResult{.text = "", .error = std::move(message), .error_kind = kind};
+}
+
 // How DoubleToString lays out a double; mirrors CPython's PyOS_double_to_string.
 struct DoubleFormat {
   // 'e', 'E', 'f', 'F', 'g', 'G', or 'r' (shortest round-trip digits, switching to an exponent

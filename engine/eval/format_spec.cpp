@@ -30,10 +30,6 @@ struct Spec {
   char32_t type = 0;
 };
 
-FormatResult Error(std::string message, FormatErrorKind kind = FormatErrorKind::kValueError) {
-  return FormatResult{.text = "", .error = std::move(message), .error_kind = kind};
-}
-
 bool IsAlign(char32_t c) { return c == '<' || c == '>' || c == '=' || c == '^'; }
 
 // A type code as CPython's messages show it: the character, or \x.. outside printable ASCII.
@@ -43,7 +39,7 @@ std::string CodeText(char32_t c) {
 }
 
 FormatResult UnknownCode(char32_t type, std::string_view type_name) {
-  return Error(
+  return FormatError(
       fmt::format("Unknown format code '{}' for object of type '{}'", CodeText(type), type_name));
 }
 
@@ -97,30 +93,30 @@ std::optional<FormatResult> ParseSpec(std::string_view text, char32_t default_ty
   const char* kTooManyDigits = "Too many decimal digits in format string";
   const char* kBothSeparators = "Cannot specify both ',' and '_'.";
   int width_digits = read_integer(spec.width);
-  if (width_digits < 0) return Error(kTooManyDigits);
+  if (width_digits < 0) return FormatError(kTooManyDigits);
   if (width_digits == 0) spec.width = -1;
-  if (spec.width > kMaxFormatWidth) return Error("width too big");
+  if (spec.width > kMaxFormatWidth) return FormatError("width too big");
   if (pos < end && s[pos] == ',') {
     spec.grouping = Grouping::kComma;
     ++pos;
   }
   if (pos < end && s[pos] == '_') {
-    if (spec.grouping != Grouping::kNone) return Error(kBothSeparators);
+    if (spec.grouping != Grouping::kNone) return FormatError(kBothSeparators);
     spec.grouping = Grouping::kUnderscore;
     ++pos;
   }
   if (pos < end && s[pos] == ',' && spec.grouping == Grouping::kUnderscore) {
-    return Error(kBothSeparators);
+    return FormatError(kBothSeparators);
   }
   if (pos < end && s[pos] == '.') {
     ++pos;
     int precision_digits = read_integer(spec.precision);
-    if (precision_digits < 0) return Error(kTooManyDigits);
-    if (precision_digits == 0) return Error("Format specifier missing precision");
-    if (spec.precision > kMaxFormatWidth) return Error("precision too big");
+    if (precision_digits < 0) return FormatError(kTooManyDigits);
+    if (precision_digits == 0) return FormatError("Format specifier missing precision");
+    if (spec.precision > kMaxFormatWidth) return FormatError("precision too big");
   }
   if (end - pos > 1) {
-    return Error(
+    return FormatError(
         fmt::format("Invalid format specifier '{}' for object of type '{}'", text, type_name));
   }
   if (end - pos == 1) spec.type = s[pos];
@@ -149,7 +145,7 @@ std::optional<FormatResult> ParseSpec(std::string_view text, char32_t default_ty
     default:
       break;
   }
-  return Error(fmt::format("Cannot specify '{}' with '{}'.",
+  return FormatError(fmt::format("Cannot specify '{}' with '{}'.",
                            spec.grouping == Grouping::kComma ? ',' : '_', CodeText(spec.type)));
 }
 
@@ -257,7 +253,7 @@ std::string LayOutNumber(const Spec& spec, const NumberParts& parts) {
 
 // CPython's format_float_internal, for floats and for ints with a float type.
 FormatResult FormatFloatWithSpec(double value, const Spec& spec) {
-  if (spec.precision > INT_MAX) return Error("precision too big");
+  if (spec.precision > INT_MAX) return FormatError("precision too big");
   DoubleFormat how{.alternate = spec.alternate, .no_neg_0 = spec.no_neg_0};
   char32_t type = spec.type;
   int default_precision = 6;
@@ -302,18 +298,18 @@ FormatResult FormatFloatWithSpec(double value, const Spec& spec) {
 
 // CPython's format_long_internal, for the integer types b c d o x X n.
 FormatResult FormatIntWithSpec(int64_t value, const Spec& spec) {
-  if (spec.precision != -1) return Error("Precision not allowed in integer format specifier");
+  if (spec.precision != -1) return FormatError("Precision not allowed in integer format specifier");
   if (spec.no_neg_0) {
-    return Error("Negative zero coercion (z) not allowed in integer format specifier");
+    return FormatError("Negative zero coercion (z) not allowed in integer format specifier");
   }
   NumberParts parts;
   if (spec.type == 'c') {
-    if (spec.sign != 0) return Error("Sign not allowed with integer format specifier 'c'");
+    if (spec.sign != 0) return FormatError("Sign not allowed with integer format specifier 'c'");
     if (spec.alternate) {
-      return Error("Alternate form (#) not allowed with integer format specifier 'c'");
+      return FormatError("Alternate form (#) not allowed with integer format specifier 'c'");
     }
     if (value < 0 || value > 0x10FFFF) {
-      return Error("%c arg not in range(0x110000)", FormatErrorKind::kOverflowError);
+      return FormatError("%c arg not in range(0x110000)", FormatErrorKind::kOverflowError);
     }
     AppendUtf8(parts.remainder, static_cast<char32_t>(value));
     parts.remainder_len = 1;
@@ -393,13 +389,13 @@ FormatResult FormatStr(std::string_view value, std::string_view spec) {
   Spec parsed;
   if (auto error = ParseSpec(spec, 's', '<', "str", parsed)) return *error;
   if (parsed.type != 's') return UnknownCode(parsed.type, "str");
-  if (parsed.sign == ' ') return Error("Space not allowed in string format specifier");
-  if (parsed.sign != 0) return Error("Sign not allowed in string format specifier");
+  if (parsed.sign == ' ') return FormatError("Space not allowed in string format specifier");
+  if (parsed.sign != 0) return FormatError("Sign not allowed in string format specifier");
   if (parsed.no_neg_0) {
-    return Error("Negative zero coercion (z) not allowed in string format specifier");
+    return FormatError("Negative zero coercion (z) not allowed in string format specifier");
   }
-  if (parsed.alternate) return Error("Alternate form (#) not allowed in string format specifier");
-  if (parsed.align == '=') return Error("'=' alignment not allowed in string format specifier");
+  if (parsed.alternate) return FormatError("Alternate form (#) not allowed in string format specifier");
+  if (parsed.align == '=') return FormatError("'=' alignment not allowed in string format specifier");
   std::u32string chars = DecodeUtf8(value);
   if (parsed.precision >= 0 && static_cast<int64_t>(chars.size()) > parsed.precision) {
     chars.resize(parsed.precision);

@@ -79,11 +79,6 @@ Value WrapList(std::vector<Array> arrays) {
 }
 
 // Registers `name` in every module of `modules`.
-void Add(Interpreter& interp, std::initializer_list<ModuleObject*> modules, const std::string& name,
-         BuiltinFunctionObject::Fn fn) {
-  for (ModuleObject* m : modules) AddFunction(interp, *m, name, fn);
-}
-
 // jnp.pad's per-axis (before, after) arguments, as JAX's _broadcast_to_pairs reads them: a
 // scalar, (x,), (before, after), ((before, after),) or one pair per axis.
 std::vector<std::pair<double, double>> ToPairs(Interpreter& interp, const Value& v, int rank,
@@ -240,24 +235,24 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
     module->Set("nan", Value::Float(std::nan("")));
     module->Set("newaxis", Value());
   }
-  Add(interp, {&m.jnp, &m.np}, "ravel", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "ravel", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "ravel", args, {"a", "order="});
     Array a = ToArray(interp, *b[0]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::Reshape(a, {a.size()}); }));
   });
-  Add(interp, {&m.jnp, &m.np}, "shape", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "shape", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "shape", args, {"a"});
     return interp.GetAttr(WrapArray(ToArray(interp, *b[0])), "shape");
   });
-  Add(interp, {&m.jnp, &m.np}, "ndim", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "ndim", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "ndim", args, {"a"});
     return Value::Int(ToArray(interp, *b[0]).rank());
   });
-  Add(interp, {&m.jnp, &m.np}, "size", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "size", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "size", args, {"a"});
     return Value::Int(ToArray(interp, *b[0]).size());
   });
-  Add(interp, {&m.jnp, &m.np}, "dtype", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "dtype", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "dtype", args, {"dtype"});
     return Value(std::make_shared<DTypeObject>(ToDType(interp, *b[0])));
   });
@@ -273,14 +268,14 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
       return WrapArray(std::move(a));
     };
   };
-  Add(interp, {&m.jnp}, "array", make_array(true));
-  Add(interp, {&m.jnp}, "asarray", make_array(true));
-  Add(interp, {&m.np}, "array", make_array(false));
-  Add(interp, {&m.np}, "asarray", make_array(false));
+  AddFunction(interp, {&m.jnp}, "array", make_array(true));
+  AddFunction(interp, {&m.jnp}, "asarray", make_array(true));
+  AddFunction(interp, {&m.np}, "array", make_array(false));
+  AddFunction(interp, {&m.np}, "asarray", make_array(false));
 
   for (const char* name : {"zeros", "ones", "empty"}) {
     std::string fn = name;
-    Add(interp, {&m.jnp, &m.np}, fn, [fn](Interpreter& interp, CallArgs& args) {
+    AddFunction(interp, {&m.jnp, &m.np}, fn, [fn](Interpreter& interp, CallArgs& args) {
       auto b = BindArgs(interp, fn, args, {"shape", "dtype="});
       array::Shape shape = ToShape(interp, *b[0]);
       DType dtype = OptionalDType(interp, b[1]).value_or(DType::kFloat32);
@@ -288,7 +283,7 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
         return fn == "ones" ? array::Ones(shape, dtype) : array::Zeros(shape, dtype);
       }));
     });
-    Add(interp, {&m.jnp, &m.np}, fn + "_like", [fn](Interpreter& interp, CallArgs& args) {
+    AddFunction(interp, {&m.jnp, &m.np}, fn + "_like", [fn](Interpreter& interp, CallArgs& args) {
       auto b = BindArgs(interp, fn + "_like", args, {"a", "dtype=", "shape="});
       Array like = ToArray(interp, *b[0]);
       DType dtype = OptionalDType(interp, b[1]).value_or(like.dtype());
@@ -298,7 +293,7 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
       }));
     });
   }
-  Add(interp, {&m.jnp, &m.np}, "full", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "full", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "full", args, {"shape", "fill_value", "dtype="});
     array::Shape shape = ToShape(interp, *b[0]);
     std::optional<DType> dtype = OptionalDType(interp, b[2]);
@@ -308,7 +303,7 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
     array::ScalarArg fill = ToScalarArg(interp, *b[1]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::Full(shape, fill, dtype); }));
   });
-  Add(interp, {&m.jnp, &m.np}, "full_like", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "full_like", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "full_like", args, {"a", "fill_value", "dtype="});
     Array like = ToArray(interp, *b[0]);
     DType dtype = OptionalDType(interp, b[2]).value_or(like.dtype());
@@ -319,7 +314,7 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
     array::ScalarArg fill = ToScalarArg(interp, *b[1]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::Full(like.shape(), fill, dtype); }));
   });
-  Add(interp, {&m.jnp, &m.np}, "arange", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "arange", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "arange", args, {"start", "stop=", "step=", "dtype="});
     auto opt = [&](const std::optional<Value>& v) -> std::optional<array::ScalarArg> {
       if (!v || v->is_none()) return std::nullopt;
@@ -330,7 +325,7 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
                            OptionalDType(interp, b[3]));
     }));
   });
-  Add(interp, {&m.jnp, &m.np}, "linspace", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "linspace", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "linspace", args, {"start", "stop", "num=", "endpoint=", "dtype="});
     int64_t num = b[2] ? ToInt(interp, *b[2], "num") : 50;
     bool endpoint = b[3] ? interp.Truthy(*b[3]) : true;
@@ -339,14 +334,14 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
                              num, endpoint, OptionalDType(interp, b[4]));
     }));
   });
-  Add(interp, {&m.jnp, &m.np}, "identity", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "identity", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "identity", args, {"n", "dtype="});
     return WrapArray(GuardArrayOp(interp, [&] {
       return array::Eye(ToInt(interp, *b[0], "n"), std::nullopt, 0,
                         OptionalDType(interp, b[1]).value_or(DType::kFloat32));
     }));
   });
-  Add(interp, {&m.jnp, &m.np}, "eye", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "eye", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "eye", args, {"N", "M=", "k=", "dtype="});
     std::optional<int64_t> cols;
     if (b[1] && !b[1]->is_none()) cols = ToInt(interp, *b[1], "M");
@@ -358,7 +353,7 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
   });
   for (const char* name : {"tril", "triu"}) {
     std::string fn = name;
-    Add(interp, {&m.jnp, &m.np}, fn, [fn](Interpreter& interp, CallArgs& args) {
+    AddFunction(interp, {&m.jnp, &m.np}, fn, [fn](Interpreter& interp, CallArgs& args) {
       auto b = BindArgs(interp, fn, args, {"m", "k="});
       Array a = ToArray(interp, *b[0]);
       int64_t k = b[1] ? ToInt(interp, *b[1], "k") : 0;
@@ -387,47 +382,47 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
       TraceWhen::kAlways);
 
   // ---- shape functions -----------------------------------------------------------------------
-  Add(interp, {&m.jnp, &m.np}, "reshape", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "reshape", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "reshape", args, {"a", "shape"});
     Array a = ToArray(interp, *b[0]);
     array::Shape shape = ToShape(interp, *b[1]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::Reshape(a, shape); }));
   });
-  Add(interp, {&m.jnp, &m.np}, "transpose", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "transpose", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "transpose", args, {"a", "axes="});
     Array a = ToArray(interp, *b[0]);
     std::optional<array::Axes> axes;
     if (b[1] && !b[1]->is_none()) axes = ToAxisList(interp, *b[1]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::Transpose(a, axes); }));
   });
-  Add(interp, {&m.jnp, &m.np}, "swapaxes", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "swapaxes", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "swapaxes", args, {"a", "axis1", "axis2"});
     Array a = ToArray(interp, *b[0]);
     return WrapArray(GuardArrayOp(interp, [&] {
       return array::SwapAxes(a, ToInt(interp, *b[1], "axis1"), ToInt(interp, *b[2], "axis2"));
     }));
   });
-  Add(interp, {&m.jnp, &m.np}, "moveaxis", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "moveaxis", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "moveaxis", args, {"a", "source", "destination"});
     Array a = ToArray(interp, *b[0]);
     return WrapArray(GuardArrayOp(interp, [&] {
       return array::MoveAxis(a, ToAxisList(interp, *b[1]), ToAxisList(interp, *b[2]));
     }));
   });
-  Add(interp, {&m.jnp, &m.np}, "expand_dims", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "expand_dims", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "expand_dims", args, {"a", "axis"});
     Array a = ToArray(interp, *b[0]);
     return WrapArray(
         GuardArrayOp(interp, [&] { return array::ExpandDims(a, ToAxisList(interp, *b[1])); }));
   });
-  Add(interp, {&m.jnp, &m.np}, "squeeze", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "squeeze", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "squeeze", args, {"a", "axis="});
     Array a = ToArray(interp, *b[0]);
     std::optional<array::Axes> axes;
     if (b[1] && !b[1]->is_none()) axes = ToAxisList(interp, *b[1]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::Squeeze(a, axes); }));
   });
-  Add(interp, {&m.jnp, &m.np}, "broadcast_to", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "broadcast_to", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "broadcast_to", args, {"array", "shape"});
     Array a = ToArray(interp, *b[0]);
     return WrapArray(
@@ -435,7 +430,7 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
   });
   for (const char* name : {"concatenate", "stack"}) {
     std::string fn = name;
-    Add(interp, {&m.jnp, &m.np}, fn, [fn](Interpreter& interp, CallArgs& args) {
+    AddFunction(interp, {&m.jnp, &m.np}, fn, [fn](Interpreter& interp, CallArgs& args) {
       auto b = BindArgs(interp, fn, args, {"arrays", "axis=", "dtype="});
       std::vector<Array> arrays = ToArrayList(interp, *b[0]);
       // `jnp.concatenate(arrays, axis=None)` joins the flattened arrays.
@@ -453,7 +448,7 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
       return WrapArray(std::move(out));
     });
   }
-  Add(interp, {&m.jnp, &m.np}, "split", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "split", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "split", args, {"ary", "indices_or_sections", "axis="});
     Array a = ToArray(interp, *b[0]);
     int axis = b[2] ? ToInt(interp, *b[2], "axis") : 0;
@@ -463,12 +458,12 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
       return array::Split(a, ToInts(interp, spec), axis);
     }));
   });
-  Add(interp, {&m.jnp, &m.np}, "tile", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "tile", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "tile", args, {"A", "reps"});
     Array a = ToArray(interp, *b[0]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::Tile(a, ToInts(interp, *b[1])); }));
   });
-  Add(interp, {&m.jnp, &m.np}, "repeat", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "repeat", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "repeat", args, {"a", "repeats", "axis=", "total_repeat_length="});
     Array a = ToArray(interp, *b[0]);
     std::vector<int64_t> repeats;
@@ -484,14 +479,14 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
     if (b[3] && !b[3]->is_none()) total = ToInt(interp, *b[3], "total_repeat_length");
     return WrapArray(GuardArrayOp(interp, [&] { return array::Repeat(a, repeats, axis, total); }));
   });
-  Add(interp, {&m.jnp, &m.np}, "flip", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "flip", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "flip", args, {"m", "axis="});
     Array a = ToArray(interp, *b[0]);
     std::optional<array::Axes> axes;
     if (b[1] && !b[1]->is_none()) axes = ToAxisList(interp, *b[1]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::Flip(a, axes); }));
   });
-  Add(interp, {&m.jnp, &m.np}, "roll", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "roll", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "roll", args, {"a", "shift", "axis="});
     Array a = ToArray(interp, *b[0]);
     std::optional<array::Axes> axes;
@@ -499,7 +494,7 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
     return WrapArray(
         GuardArrayOp(interp, [&] { return array::Roll(a, ToInts(interp, *b[1]), axes); }));
   });
-  Add(interp, {&m.jnp, &m.np}, "pad", PadCall);
+  AddFunction(interp, {&m.jnp, &m.np}, "pad", PadCall);
 }
 
 }  // namespace pz::eval

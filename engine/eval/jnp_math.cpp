@@ -23,11 +23,6 @@ using array::UnaryOp;
 
 namespace {
 
-void Add(Interpreter& interp, std::initializer_list<ModuleObject*> modules, const std::string& name,
-         BuiltinFunctionObject::Fn fn) {
-  for (ModuleObject* m : modules) AddFunction(interp, *m, name, fn);
-}
-
 Value Un(Interpreter& interp, UnaryOp op, const Value& x) {
   Array a = ToArray(interp, x);
   return WrapArray(GuardArrayOp(interp, [&] { return array::Unary(op, a); }));
@@ -164,12 +159,12 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
   for (const auto& [name, op] : kUnary) {
     UnaryOp kernel = op;
     std::string fn = name;
-    Add(interp, {&m.jnp, &m.np}, fn, [kernel, fn](Interpreter& interp, CallArgs& args) {
+    AddFunction(interp, {&m.jnp, &m.np}, fn, [kernel, fn](Interpreter& interp, CallArgs& args) {
       auto b = BindArgs(interp, fn, args, {"x"});
       return Un(interp, kernel, *b[0]);
     });
   }
-  Add(interp, {&m.jnp, &m.np}, "round", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "round", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "round", args, {"a", "decimals="});
     if (b[1] && !(b[1]->is_int() && b[1]->as_int() == 0)) {
       Array a = ToArray(interp, *b[0]);
@@ -236,7 +231,7 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
   for (const auto& [name, op] : kBinary) {
     BinaryOp kernel = op;
     std::string fn = name;
-    Add(interp, {&m.jnp, &m.np}, fn, [kernel, fn](Interpreter& interp, CallArgs& args) {
+    AddFunction(interp, {&m.jnp, &m.np}, fn, [kernel, fn](Interpreter& interp, CallArgs& args) {
       auto b = BindArgs(interp, fn, args, {"x", "y"});
       return Bin(interp, kernel, *b[0], *b[1]);
     });
@@ -284,7 +279,7 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
   }
 
   // ---- where / select / clip / convert -----------------------------------------------------
-  Add(interp, {&m.jnp, &m.np}, "where", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "where", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "where", args, {"condition", "x=", "y="});
     Array c = ToArray(interp, *b[0]);
     if (!b[1] && !b[2]) {
@@ -330,7 +325,7 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
     }
     return WrapArray(GuardArrayOp(interp, [&] { return array::Where(c, x, y); }));
   });
-  Add(interp, {&m.jnp, &m.np}, "clip", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "clip", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "clip", args, {"a", "a_min=", "a_max=", "*", "min=", "max="});
     Array a = ToArray(interp, *b[0]);
     auto bound = [&](const std::optional<Value>& x,
@@ -400,7 +395,7 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
   for (const auto& [name, op] : kReduce) {
     array::ReduceOp kernel = op;
     std::string fn = name;
-    Add(interp, {&m.jnp, &m.np}, fn, [kernel, fn](Interpreter& interp, CallArgs& args) {
+    AddFunction(interp, {&m.jnp, &m.np}, fn, [kernel, fn](Interpreter& interp, CallArgs& args) {
       return ReduceCall(interp, kernel, fn, args);
     });
   }
@@ -416,7 +411,7 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
   };
   AddFunction(interp, m.nn, "logsumexp", logsumexp);
   AddFunction(interp, m.special, "logsumexp", logsumexp);
-  Add(interp, {&m.jnp, &m.np}, "cumsum", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "cumsum", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "cumsum", args, {"a", "axis=", "dtype="});
     Array a = ToArray(interp, *b[0]);
     std::optional<int> axis;
@@ -511,7 +506,7 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
   // ---- comparisons of whole arrays ---------------------------------------------------------
   for (const char* name : {"isclose", "allclose"}) {
     std::string fn = name;
-    Add(interp, {&m.jnp, &m.np}, fn, [fn](Interpreter& interp, CallArgs& args) {
+    AddFunction(interp, {&m.jnp, &m.np}, fn, [fn](Interpreter& interp, CallArgs& args) {
       auto b = BindArgs(interp, fn, args, {"a", "b", "rtol=", "atol=", "equal_nan="});
       Array a = ToArray(interp, *b[0]);
       Array c = ToArray(interp, *b[1]);
@@ -525,7 +520,7 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
       }));
     });
   }
-  Add(interp, {&m.jnp, &m.np}, "array_equal", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "array_equal", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "array_equal", args, {"a1", "a2", "equal_nan="});
     Array a = ToArray(interp, *b[0]);
     Array c = ToArray(interp, *b[1]);

@@ -24,11 +24,6 @@ using array::UnaryOp;
 
 namespace {
 
-void Add(Interpreter& interp, std::initializer_list<ModuleObject*> modules, const std::string& name,
-         BuiltinFunctionObject::Fn fn) {
-  for (ModuleObject* m : modules) AddFunction(interp, *m, name, fn);
-}
-
 bool Given(const std::optional<Value>& v) { return v && !v->is_none(); }
 
 std::optional<std::vector<int>> OptionalAxes(Interpreter& interp, const std::optional<Value>& v,
@@ -236,11 +231,11 @@ Value NormCall(Interpreter& interp, CallArgs& args) {
 }  // namespace
 
 void InstallArrayStats(Interpreter& interp, const ArrayModules& m) {
-  Add(interp, {&m.jnp, &m.np}, "var",
+  AddFunction(interp, {&m.jnp, &m.np}, "var",
       [](Interpreter& interp, CallArgs& args) { return VarianceCall(interp, args, false); });
-  Add(interp, {&m.jnp, &m.np}, "std",
+  AddFunction(interp, {&m.jnp, &m.np}, "std",
       [](Interpreter& interp, CallArgs& args) { return VarianceCall(interp, args, true); });
-  Add(interp, {&m.jnp, &m.np}, "median", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "median", [](Interpreter& interp, CallArgs& args) {
     auto b =
         BindArgs(interp, "median", args, {"a", "axis=", "out=", "overwrite_input=", "keepdims="});
     Array a = ToArray(interp, *b[0]);
@@ -248,14 +243,14 @@ void InstallArrayStats(Interpreter& interp, const ArrayModules& m) {
     bool keepdims = Given(b[4]) && interp.Truthy(*b[4]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::Median(a, axes, keepdims); }));
   });
-  Add(interp, {&m.jnp, &m.np}, "count_nonzero", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "count_nonzero", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "count_nonzero", args, {"a", "axis=", "keepdims="});
     Array a = ToArray(interp, *b[0]);
     std::optional<std::vector<int>> axes = OptionalAxes(interp, b[1], a.rank());
     bool keepdims = Given(b[2]) && interp.Truthy(*b[2]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::CountNonzero(a, axes, keepdims); }));
   });
-  Add(interp, {&m.jnp, &m.np}, "outer", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "outer", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "outer", args, {"a", "b", "out="});
     Array a = ToArray(interp, *b[0]);
     Array c = ToArray(interp, *b[1]);
@@ -265,17 +260,17 @@ void InstallArrayStats(Interpreter& interp, const ArrayModules& m) {
       return array::Binary(BinaryOp::kMul, column, row);
     }));
   });
-  Add(interp, {&m.jnp, &m.np}, "diag", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "diag", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "diag", args, {"v", "k="});
     Array v = ToArray(interp, *b[0]);
     int64_t k = IntArg(interp, b[1], 0, "k");
     return WrapArray(GuardArrayOp(interp, [&] { return array::Diag(v, k); }));
   });
-  Add(interp, {&m.jnp, &m.np}, "diagonal", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "diagonal", [](Interpreter& interp, CallArgs& args) {
     return WrapArray(DiagonalOf(
         interp, BindArgs(interp, "diagonal", args, {"a", "offset=", "axis1=", "axis2="})));
   });
-  Add(interp, {&m.jnp, &m.np}, "trace", [](Interpreter& interp, CallArgs& args) {
+  AddFunction(interp, {&m.jnp, &m.np}, "trace", [](Interpreter& interp, CallArgs& args) {
     auto b =
         BindArgs(interp, "trace", args, {"a", "offset=", "axis1=", "axis2=", "dtype=", "out="});
     Array d = DiagonalOf(interp, b);

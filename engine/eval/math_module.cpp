@@ -109,7 +109,7 @@ Value Pow(Interpreter& interp, CallArgs& args) {
   return Value::Float(r);
 }
 
-Value IsClose(Interpreter& interp, CallArgs& args) {
+Value MathIsClose(Interpreter& interp, CallArgs& args) {
   auto bound = BindArgs(interp, "isclose", args, {"a", "b", "*", "rel_tol=", "abs_tol="});
   double a = ToDouble(interp, *bound[0]), b = ToDouble(interp, *bound[1]);
   double rel_tol = bound[2] ? ToDouble(interp, *bound[2]) : 1e-9;
@@ -375,7 +375,7 @@ std::shared_ptr<ModuleObject> MakeMathModule(Interpreter& interp) {
       {"copysign", [](Interpreter& in, CallArgs& a) { return Binary(in, a, "copysign"); }},
       {"fmod", [](Interpreter& in, CallArgs& a) { return Binary(in, a, "fmod"); }},
       {"hypot", Hypot},
-      {"isclose", IsClose},
+      {"isclose", MathIsClose},
       {"isfinite",
        [](Interpreter& in, CallArgs& a) {
          return Value::Bool(std::isfinite(ToDouble(in, OneArg(in, "math.isfinite", a))));

@@ -5,15 +5,10 @@
 #include <type_traits>
 #include <variant>
 
+#include "support/overloaded.h"
+
 namespace pz::eval {
 namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
 
 // Walks one function body (not nested defs, lambdas or comprehensions, which have their own
 // scopes) collecting bound names and declarations.

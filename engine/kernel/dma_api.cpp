@@ -9,7 +9,9 @@
 #include "eval/array_object.h"
 #include "eval/builtin_support.h"
 #include "eval/scope.h"
+#include "kernel/call_spec.h"
 #include "kernel/control_flow.h"
+#include "kernel/modules.h"
 #include "kernel/pytree.h"
 #include "kernel/records.h"
 #include "kernel/trace.h"
@@ -242,15 +244,6 @@ Value MakeDescriptor(Interpreter& interp, const Value& src, const Value& dst, co
   return Value(descriptor);
 }
 
-// The parameter names of a Python function, for naming scoped buffers.
-std::vector<std::string> ParamNames(const Value& fn) {
-  std::vector<std::string> names;
-  if (auto* f = fn.as<eval::FunctionObject>(); f != nullptr && f->code->params != nullptr) {
-    for (const lang::Param& p : f->code->params->params) names.push_back(p.name);
-  }
-  return names;
-}
-
 // pl.run_scoped: allocates `types` (positional) and `kw_types` for the body, traces it in a
 // region and returns its result.
 Value RunScoped(Interpreter& interp, const Value& body, const std::vector<Value>& types,
@@ -349,11 +342,6 @@ RefObject& RegularSemaphore(Interpreter& interp, Trace& trace, const Value& valu
   return sem;
 }
 
-void Add(Interpreter& interp, eval::ModuleObject& module, const std::string& name,
-         eval::BuiltinFunctionObject::Fn fn) {
-  module.Set(name, interp.MakeBuiltin(module.name + "." + name, std::move(fn)));
-}
-
 }  // namespace
 
 RefType ScratchRefType(Interpreter& interp, const Value& value, std::string name, RefRole role) {
@@ -422,11 +410,11 @@ void InstallDmaApi(Interpreter& interp) {
   }
   pltpu->Set("SemaphoreType", Value(semaphore_type));
 
-  Add(interp, *pltpu, "make_async_copy", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *pltpu, "make_async_copy", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "make_async_copy", args, {"src_ref", "dst_ref", "sem"});
     return MakeDescriptor(interp, *bound[0], *bound[1], *bound[2], false);
   });
-  Add(interp, *pltpu, "async_copy", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *pltpu, "async_copy", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "async_copy", args,
                                 {"src_ref", "dst_ref", "sem", "*", "priority=", "add="});
     bool add = bound[4] && interp.Truthy(*bound[4]);
@@ -435,7 +423,7 @@ void InstallDmaApi(Interpreter& interp) {
     interp.Call(interp.GetAttr(descriptor, "start"), none);
     return descriptor;
   });
-  Add(interp, *pltpu, "sync_copy", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *pltpu, "sync_copy", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "sync_copy", args, {"src_ref", "dst_ref", "*", "add="});
     SyncCopy(interp, *bound[0], *bound[1], bound[2] && interp.Truthy(*bound[2]));
     return Value();
@@ -443,7 +431,7 @@ void InstallDmaApi(Interpreter& interp) {
 
   for (const char* name :
        {"make_async_remote_copy", "async_remote_copy", "get_barrier_semaphore"}) {
-    Add(interp, *pltpu, name, [name](Interpreter& interp, CallArgs&) -> Value {
+    AddBuiltin(interp, *pltpu, name, [name](Interpreter& interp, CallArgs&) -> Value {
       interp.RaiseWithNotes(interp.types().not_implemented_error,
                             fmt::format("pltpu.{} is not supported: the emulator runs one "
                                         "TensorCore of one device",
@@ -491,13 +479,13 @@ void InstallDmaApi(Interpreter& interp) {
     return trace.MakeTracer(instr.results[0]);
   };
   for (auto* module : {pl.get(), pltpu.get()}) {
-    Add(interp, *module, "semaphore_signal", signal);
-    Add(interp, *module, "semaphore_wait", wait);
-    Add(interp, *module, "semaphore_read", read);
+    AddBuiltin(interp, *module, "semaphore_signal", signal);
+    AddBuiltin(interp, *module, "semaphore_wait", wait);
+    AddBuiltin(interp, *module, "semaphore_read", read);
   }
 
   // pl.with_scoped(*types, **kw_types)(f)(*args): f(*args, *refs, **kw_refs) under run_scoped.
-  Add(interp, *pl, "with_scoped", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *pl, "with_scoped", [](Interpreter& interp, CallArgs& args) {
     std::vector<Value> types = args.positional;
     std::vector<std::pair<std::string, Value>> kw_types;
     for (const auto& [key, value] : args.keywords) {
@@ -525,7 +513,7 @@ void InstallDmaApi(Interpreter& interp) {
               });
         });
   });
-  Add(interp, *pl, "run_scoped", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *pl, "run_scoped", [](Interpreter& interp, CallArgs& args) {
     if (args.positional.empty()) {
       interp.Raise(interp.types().type_error, "run_scoped() missing required argument: 'f'");
     }

@@ -50,11 +50,6 @@ class MemorySpaceObject final : public eval::EnumMemberObject {
   }
 };
 
-void Add(Interpreter& interp, eval::ModuleObject& module, const std::string& name,
-         eval::BuiltinFunctionObject::Fn fn) {
-  module.Set(name, interp.MakeBuiltin(module.name + "." + name, std::move(fn)));
-}
-
 // A record constructor: binds `params` (BindArgs syntax) and stores every given argument, with
 // `defaults` for the missing optional ones.
 eval::BuiltinFunctionObject::Fn RecordConstructor(
@@ -155,6 +150,11 @@ int64_t StaticAxis(Interpreter& interp, const Value& axis, const std::vector<int
 
 }  // namespace
 
+void AddBuiltin(Interpreter& interp, eval::ModuleObject& module, const std::string& name,
+                eval::BuiltinFunctionObject::Fn fn) {
+  module.Set(name, interp.MakeBuiltin(module.name + "." + name, std::move(fn)));
+}
+
 void InstallKernelModules(Interpreter& interp) {
   auto jax = interp.FindModule("jax");
   auto lax = interp.FindModule("jax.lax");
@@ -186,12 +186,12 @@ void InstallKernelModules(Interpreter& interp) {
     DebugPrint(interp, format, rest, keywords);
     return Value();
   };
-  Add(interp, *debug, "print", print_fn);
+  AddBuiltin(interp, *debug, "print", print_fn);
   interp.RegisterModule("jax.debug", debug);
   jax->Set("debug", Value(debug));
 
   // jax.ShapeDtypeStruct, jax.jit (a pass-through: kernels here run without compilation)
-  Add(interp, *jax, "ShapeDtypeStruct", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *jax, "ShapeDtypeStruct", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "ShapeDtypeStruct", args,
                                 {"shape", "dtype", "*", "sharding=", "weak_type="});
     array::Shape shape = eval::ToShape(interp, *bound[0]);
@@ -209,7 +209,7 @@ void InstallKernelModules(Interpreter& interp) {
                       {{"shape", eval::MakeTuple(std::move(dims))},
                        {"dtype", Value(std::make_shared<eval::DTypeObject>(dtype))}});
   });
-  Add(interp, *jax, "jit", [](Interpreter& interp, CallArgs& args) -> Value {
+  AddBuiltin(interp, *jax, "jit", [](Interpreter& interp, CallArgs& args) -> Value {
     if (args.positional.empty()) {
       // jax.jit(static_argnames=...) used as `@functools.partial(jax.jit, ...)` is handled by
       // partial; a bare keyword call returns a decorator.
@@ -221,18 +221,18 @@ void InstallKernelModules(Interpreter& interp) {
   });
 
   // jax.lax control flow
-  Add(interp, *lax, "fori_loop", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *lax, "fori_loop", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "fori_loop", args,
                                 {"lower", "upper", "body_fun", "init_val", "*", "unroll="});
     int64_t unroll = 1;
     if (bound[4] && bound[4]->is_integral()) unroll = bound[4]->integral();
     return ForiLoop(interp, *bound[0], *bound[1], *bound[2], *bound[3], unroll);
   });
-  Add(interp, *lax, "while_loop", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *lax, "while_loop", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "while_loop", args, {"cond_fun", "body_fun", "init_val"});
     return WhileLoop(interp, *bound[0], *bound[1], *bound[2]);
   });
-  Add(interp, *lax, "cond", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *lax, "cond", [](Interpreter& interp, CallArgs& args) {
     if (args.positional.size() < 3) {
       interp.Raise(interp.types().type_error,
                    "cond() needs pred, true_fun and false_fun (then the operands)");
@@ -240,7 +240,7 @@ void InstallKernelModules(Interpreter& interp) {
     std::vector<Value> operands(args.positional.begin() + 3, args.positional.end());
     return Cond(interp, args.positional[0], args.positional[1], args.positional[2], operands);
   });
-  Add(interp, *lax, "switch", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *lax, "switch", [](Interpreter& interp, CallArgs& args) {
     if (args.positional.size() < 2) {
       interp.Raise(interp.types().type_error, "switch() needs index and branches");
     }
@@ -250,7 +250,7 @@ void InstallKernelModules(Interpreter& interp) {
   });
 
   // pl: grid queries and helpers
-  Add(interp, *pl, "program_id", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *pl, "program_id", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "program_id", args, {"axis"});
     Trace* trace = CurrentTrace(interp);
     if (trace == nullptr) {
@@ -262,7 +262,7 @@ void InstallKernelModules(Interpreter& interp) {
     instr.axis = static_cast<int>(axis);
     return trace->MakeTracer(instr.results[0]);
   });
-  Add(interp, *pl, "num_programs", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *pl, "num_programs", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "num_programs", args, {"axis"});
     Trace* trace = CurrentTrace(interp);
     if (trace == nullptr) {
@@ -272,7 +272,7 @@ void InstallKernelModules(Interpreter& interp) {
     int64_t axis = StaticAxis(interp, *bound[0], trace->options().grid, "num_programs");
     return Value::Int(trace->options().grid[axis]);
   });
-  Add(interp, *pl, "cdiv", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *pl, "cdiv", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "cdiv", args, {"a", "b"});
     const Value& a = *bound[0];
     const Value& b = *bound[1];
@@ -287,7 +287,7 @@ void InstallKernelModules(Interpreter& interp) {
     sum = interp.BinaryOp(lang::BinOpKind::kSub, sum, Value::Int(1));
     return interp.BinaryOp(lang::BinOpKind::kFloorDiv, sum, b);
   });
-  Add(interp, *pl, "multiple_of", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *pl, "multiple_of", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "multiple_of", args, {"x", "values"});
     return *bound[0];
   });
@@ -300,8 +300,8 @@ void InstallKernelModules(Interpreter& interp) {
       return Value();
     });
   };
-  Add(interp, *pl, "when", when);
-  Add(interp, *pl, "loop", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *pl, "when", when);
+  AddBuiltin(interp, *pl, "loop", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "loop", args,
                                 {"lower", "upper", "*", "step=", "unroll=", "init_carry="});
     Value lower = *bound[0], upper = *bound[1];
@@ -333,7 +333,7 @@ void InstallKernelModules(Interpreter& interp) {
           return has_carry ? result : Value();
         });
   });
-  Add(interp, *pl, "debug_print", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *pl, "debug_print", [](Interpreter& interp, CallArgs& args) {
     if (args.positional.empty() || args.positional[0].as<eval::StrObject>() == nullptr) {
       interp.Raise(interp.types().type_error, "pl.debug_print needs a format string first");
     }
@@ -353,26 +353,26 @@ void InstallKernelModules(Interpreter& interp) {
     return MakeRecord(
         "Slice", {{"start", start}, {"size", size}, {"stride", bound[2].value_or(Value::Int(1))}});
   };
-  Add(interp, *pl, "ds", ds);
-  Add(interp, *pl, "dslice", ds);
-  Add(interp, *pl, "Slice", ds);
+  AddBuiltin(interp, *pl, "ds", ds);
+  AddBuiltin(interp, *pl, "dslice", ds);
+  AddBuiltin(interp, *pl, "Slice", ds);
 
   // pl: specs
-  Add(interp, *pl, "BlockSpec",
+  AddBuiltin(interp, *pl, "BlockSpec",
       RecordConstructor("BlockSpec", {"block_shape=", "index_map=", "*",
                                       "memory_space=", "pipeline_mode=", "indexing_mode="}));
-  Add(interp, *pl, "GridSpec",
+  AddBuiltin(interp, *pl, "GridSpec",
       RecordConstructor("GridSpec", {"grid=", "in_specs=", "out_specs=", "scratch_shapes="}));
-  Add(interp, *pltpu, "PrefetchScalarGridSpec",
+  AddBuiltin(interp, *pltpu, "PrefetchScalarGridSpec",
       RecordConstructor("PrefetchScalarGridSpec", {"num_scalar_prefetch", "grid=", "in_specs=",
                                                    "out_specs=", "scratch_shapes="}));
-  Add(interp, *pl, "Blocked", RecordConstructor("Blocked", {"block_size"}));
-  Add(interp, *pl, "Element", RecordConstructor("Element", {"block_size", "padding="}));
-  Add(interp, *pl, "Squeezed", RecordConstructor("Squeezed", {}));
+  AddBuiltin(interp, *pl, "Blocked", RecordConstructor("Blocked", {"block_size"}));
+  AddBuiltin(interp, *pl, "Element", RecordConstructor("Element", {"block_size", "padding="}));
+  AddBuiltin(interp, *pl, "Squeezed", RecordConstructor("Squeezed", {}));
   pl->Set("squeezed", MakeRecord("Squeezed", {}));
-  Add(interp, *pl, "Buffered",
+  AddBuiltin(interp, *pl, "Buffered",
       RecordConstructor("Buffered", {"buffer_count=", "*", "use_lookahead="}));
-  Add(interp, *pl, "CostEstimate",
+  AddBuiltin(interp, *pl, "CostEstimate",
       RecordConstructor(
           "CostEstimate",
           {"flops", "transcendentals", "bytes_accessed", "*", "remote_bytes_transferred="},
@@ -407,12 +407,12 @@ void InstallKernelModules(Interpreter& interp) {
           }
         }
       });
-  Add(interp, *pltpu, "CompilerParams", compiler_params);
-  Add(interp, *pltpu, "TPUCompilerParams", compiler_params);
+  AddBuiltin(interp, *pltpu, "CompilerParams", compiler_params);
+  AddBuiltin(interp, *pltpu, "TPUCompilerParams", compiler_params);
   pltpu->Set("PARALLEL", eval::MakeStr("parallel"));
   pltpu->Set("ARBITRARY", eval::MakeStr("arbitrary"));
   pltpu->Set("CORE_PARALLEL", eval::MakeStr("core_parallel"));
-  Add(interp, *pltpu, "InterpretParams", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *pltpu, "InterpretParams", [](Interpreter& interp, CallArgs& args) {
     std::vector<std::pair<std::string, Value>> fields = args.keywords;
     return MakeRecord("InterpretParams", std::move(fields));
   });
@@ -432,7 +432,7 @@ void InstallKernelModules(Interpreter& interp) {
   pl->Set("MemorySpace", Value(memory_space_ns));
 
   // pltpu value helpers.
-  Add(interp, *pltpu, "roll", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *pltpu, "roll", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "roll", args,
                                 {"x", "shift", "axis", "*", "stride=", "stride_axis="});
     if (bound[1]->is_int() && bound[1]->as_int() < 0) {
@@ -447,7 +447,7 @@ void InstallKernelModules(Interpreter& interp) {
                                                        .keywords = {{"axis", *bound[2]}},
                                                        .span = interp.current_span()});
   });
-  Add(interp, *pltpu, "bitcast", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *pltpu, "bitcast", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "bitcast", args, {"x", "ty"});
     array::DType from = eval::ToDType(interp, interp.GetAttr(*bound[0], "dtype"));
     array::DType to = eval::ToDType(interp, *bound[1]);
@@ -465,7 +465,7 @@ void InstallKernelModules(Interpreter& interp) {
         lax->attrs.at("bitcast_convert_type"),
         CallArgs{.positional = {*bound[0], *bound[1]}, .span = interp.current_span()});
   });
-  Add(interp, *pltpu, "repeat", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, *pltpu, "repeat", [](Interpreter& interp, CallArgs& args) {
     // On a TPU, pltpu.repeat concatenates copies (jnp.tile semantics along one axis).
     auto bound = eval::BindArgs(interp, "repeat", args, {"x", "repeats", "axis"});
     int64_t n = eval::ToIndex(interp, *bound[1]);

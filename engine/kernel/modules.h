@@ -5,11 +5,17 @@
 // tpu layer, which runs kernels.
 #pragma once
 
+#include <string>
+
 #include "eval/interpreter.h"
 
 namespace pz::kernel {
 
 // Grid context of the trace in progress, consulted by pl.program_id / pl.num_programs.
 void InstallKernelModules(eval::Interpreter& interp);
+
+// Adds the builtin `fn` to `module` as `module.name` (named so in tracebacks).
+void AddBuiltin(eval::Interpreter& interp, eval::ModuleObject& module, const std::string& name,
+                eval::BuiltinFunctionObject::Fn fn);
 
 }  // namespace pz::kernel

@@ -14,6 +14,7 @@
 #include "eval/array_object.h"
 #include "eval/builtin_support.h"
 #include "kernel/control_flow.h"
+#include "kernel/modules.h"
 #include "kernel/trace.h"
 
 namespace pz::kernel {
@@ -103,17 +104,12 @@ Value Sample(Interpreter& interp, Trace& trace, std::string_view what,
   return trace.MakeTracer(results.at(0));
 }
 
-void Add(Interpreter& interp, eval::ModuleObject& module, const std::string& name,
-         eval::BuiltinFunctionObject::Fn fn) {
-  module.Set(name, interp.MakeBuiltin(module.name + "." + name, std::move(fn)));
-}
-
 }  // namespace
 
 void InstallPrngApi(Interpreter& interp) {
   auto& pltpu = *interp.FindModule("jax.experimental.pallas.tpu");
 
-  Add(interp, pltpu, "prng_seed", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, pltpu, "prng_seed", [](Interpreter& interp, CallArgs& args) {
     Trace& trace = KernelTrace(interp, "pltpu.prng_seed", "prng_seed");
     if (!args.keywords.empty()) {
       interp.Raise(interp.types().type_error, "prng_seed() takes no keyword arguments");
@@ -135,12 +131,12 @@ void InstallPrngApi(Interpreter& interp) {
     trace.Emit(Op::kPrngSeed, std::move(seeds), {});
     return Value();
   });
-  Add(interp, pltpu, "prng_random_bits", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, pltpu, "prng_random_bits", [](Interpreter& interp, CallArgs& args) {
     auto b = eval::BindArgs(interp, "prng_random_bits", args, {"shape"});
     Trace& trace = KernelTrace(interp, "pltpu.prng_random_bits", "prng_random_bits");
     return trace.MakeTracer(Draw(interp, trace, eval::ToShape(interp, *b[0])));
   });
-  Add(interp, pltpu, "stateful_bits", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, pltpu, "stateful_bits", [](Interpreter& interp, CallArgs& args) {
     auto b = eval::BindArgs(interp, "stateful_bits", args, {"shape=", "dtype="});
     Trace& trace = KernelTrace(interp, "pltpu.stateful_bits", "prng_random_bits");
     DType dtype = b[1] && !b[1]->is_none() ? eval::ToDType(interp, *b[1]) : DType::kUInt32;
@@ -152,7 +148,7 @@ void InstallPrngApi(Interpreter& interp) {
     Check32Bits(interp, dtype);
     return trace.MakeTracer(DrawBits(interp, trace, ShapeArg(interp, b[0])));
   });
-  Add(interp, pltpu, "stateful_uniform", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, pltpu, "stateful_uniform", [](Interpreter& interp, CallArgs& args) {
     auto b = eval::BindArgs(interp, "stateful_uniform", args,
                             {"shape=", "dtype=", "minval=", "maxval="});
     Trace& trace = KernelTrace(interp, "pltpu.stateful_uniform", "prng_random_bits");
@@ -164,7 +160,7 @@ void InstallPrngApi(Interpreter& interp) {
       return array::UniformFromBits(in[0], dtype, in[1], in[2]);
     });
   });
-  Add(interp, pltpu, "stateful_normal", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, pltpu, "stateful_normal", [](Interpreter& interp, CallArgs& args) {
     auto b = eval::BindArgs(interp, "stateful_normal", args, {"shape=", "dtype="});
     Trace& trace = KernelTrace(interp, "pltpu.stateful_normal", "prng_random_bits");
     DType dtype = FloatDType(interp, b[1], "normal");
@@ -172,7 +168,7 @@ void InstallPrngApi(Interpreter& interp) {
     return Sample(interp, trace, "pltpu.stateful_normal", {bits},
                   [&](const auto& in) { return array::NormalFromBits(in[0], dtype); });
   });
-  Add(interp, pltpu, "stateful_bernoulli", [](Interpreter& interp, CallArgs& args) {
+  AddBuiltin(interp, pltpu, "stateful_bernoulli", [](Interpreter& interp, CallArgs& args) {
     auto b = eval::BindArgs(interp, "stateful_bernoulli", args, {"p=", "shape="});
     Trace& trace = KernelTrace(interp, "pltpu.stateful_bernoulli", "prng_random_bits");
     ValueId p = trace.Lift(b[0] ? *b[0] : Value::Float(0.5), "p");
