@@ -23,10 +23,10 @@ struct Strided {
 // Contiguous: a and b contiguous row-major. Strided: any layout Eigen reads in place (only for
 // products Eigen computes with its blocked kernel, whose result does not depend on the layout).
 struct Kernels {
-  void (*contiguous)(const float* a, const float* b, float* c, int64_t batch, int64_t m,
-                     int64_t k, int64_t n);
-  void (*strided)(const Strided& a, const Strided& b, float* c, int64_t batch, int64_t m,
-                  int64_t k, int64_t n);
+  void (*contiguous)(const float* a, const float* b, float* c, int64_t batch, int64_t m, int64_t k,
+                     int64_t n);
+  void (*strided)(const Strided& a, const Strided& b, float* c, int64_t batch, int64_t m, int64_t k,
+                  int64_t n);
 };
 
 // The kernels of one instruction set (kAvx2Fma falls back to kBaseline in builds without it).

@@ -1,6 +1,6 @@
 // One instruction set's float32 GEMMs (gemm.h). CMake compiles this file once per instruction
-// set with PZ_GEMM_ISA naming it (isa_baseline, isa_v3) and that set's -m flags; Eigen's namespace is
-// renamed per copy, so the two copies share no symbol. Keep this file to Eigen and plain types:
+// set with PZ_GEMM_ISA naming it (isa_baseline, isa_v3) and that set's -m flags; Eigen's namespace
+// is renamed per copy, so the two copies share no symbol. Keep this file to Eigen and plain types:
 // a standard-library template instantiated here could still be merged with another copy's.
 #ifndef PZ_GEMM_ISA
 #error "PZ_GEMM_ISA names the instruction set this copy is built for"
@@ -33,8 +33,8 @@ void Contiguous(const float* a, const float* b, float* c, int64_t batch, int64_t
 }
 
 template <typename Lhs>
-void WithRhs(const Lhs& ma, const Strided& b, const float* pb, Eigen::Map<RowMatrix>& mc,
-             int64_t k, int64_t n) {
+void WithRhs(const Lhs& ma, const Strided& b, const float* pb, Eigen::Map<RowMatrix>& mc, int64_t k,
+             int64_t n) {
   if (b.col_stride == 1) {
     mc.noalias() = ma * RowMap(pb, k, n, Eigen::OuterStride<>(b.row_stride));
   } else {
@@ -42,8 +42,8 @@ void WithRhs(const Lhs& ma, const Strided& b, const float* pb, Eigen::Map<RowMat
   }
 }
 
-void StridedGemm(const Strided& a, const Strided& b, float* c, int64_t batch, int64_t m,
-                 int64_t k, int64_t n) {
+void StridedGemm(const Strided& a, const Strided& b, float* c, int64_t batch, int64_t m, int64_t k,
+                 int64_t n) {
   for (int64_t i = 0; i < batch; ++i) {
     Eigen::Map<RowMatrix> mc(c + i * m * n, m, n);
     const float* pa = a.data + i * a.batch_stride;

@@ -10,8 +10,8 @@ Isa Detect() {
   const char* forced = std::getenv("PZ_ISA");
   if (forced != nullptr && std::strcmp(forced, "baseline") == 0) return Isa::kBaseline;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  // The GEMM copy for this level is built with -march=x86-64-v3, which may use any of its
-  // extensions (BMI2, LZCNT, MOVBE, F16C, ...), not only AVX2 and FMA.
+    // The GEMM copy for this level is built with -march=x86-64-v3, which may use any of its
+    // extensions (BMI2, LZCNT, MOVBE, F16C, ...), not only AVX2 and FMA.
 #if defined(__clang__)
   bool v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
             __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");

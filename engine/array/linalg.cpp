@@ -112,7 +112,7 @@ std::optional<int64_t> MergedStride(const Array& a, size_t begin, size_t end) {
 // A permuted f32 operand (batch axes, then row axes, then column axes) as strided matrices of
 // rows x cols, or nullopt when Eigen cannot read it in place.
 std::optional<gemm::Strided> AsStridedMatrices(const Array& a, size_t batch_axes, size_t row_axes,
-                                                 int64_t rows, int64_t cols) {
+                                               int64_t rows, int64_t cols) {
   size_t rank = static_cast<size_t>(a.rank());
   std::optional<int64_t> batch = MergedStride(a, 0, batch_axes);
   std::optional<int64_t> row = MergedStride(a, batch_axes, batch_axes + row_axes);
@@ -122,9 +122,9 @@ std::optional<gemm::Strided> AsStridedMatrices(const Array& a, size_t batch_axes
   bool col_major = *row == 1 && *col >= rows;
   if (!row_major && !col_major) return std::nullopt;
   return gemm::Strided{.data = reinterpret_cast<const float*>(a.raw()),
-                         .batch_stride = *batch,
-                         .row_stride = *row,
-                         .col_stride = *col};
+                       .batch_stride = *batch,
+                       .row_stride = *row,
+                       .col_stride = *col};
 }
 
 // Exact modulo 2^64 (every result dtype has at most 32 bits, so wrapping commutes with it).

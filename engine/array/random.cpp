@@ -93,8 +93,8 @@ std::vector<uint32_t> RawBits(const Array& key, const Shape& shape) {
 // The uint32 draws a sampler primitive starts from, contiguous.
 Array DrawsOf(const Array& bits, std::string_view fn) {
   if (bits.dtype() != DType::kUInt32) {
-    ThrowTypeError(fmt::format("{}: random bits must be uint32, got {}", fn,
-                               DTypeName(bits.dtype())));
+    ThrowTypeError(
+        fmt::format("{}: random bits must be uint32, got {}", fn, DTypeName(bits.dtype())));
   }
   return bits.Contiguous();
 }
@@ -468,7 +468,9 @@ Array NormalFromBits(const Array& bits, DType dtype) {
     float* dst = out.data<float>();
     bool use_lanes = UseLanes();
     Chunked(n, [&](size_t begin, size_t end) {
-      if (use_lanes) return lanes::NormalF32(raw + begin, dst + begin, end - begin, &NormalOfDrawF32);
+      if (use_lanes) {
+        return lanes::NormalF32(raw + begin, dst + begin, end - begin, &NormalOfDrawF32);
+      }
       for (size_t i = begin; i < end; ++i) dst[i] = NormalOfDrawF32(raw[i]);
     });
     return out;

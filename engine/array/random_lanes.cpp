@@ -40,7 +40,8 @@ PZ_AVX2_INLINE void Rounds(__m256i& x0, __m256i& x1) {
   Round<R3>(x0, x1);
 }
 
-// The key injection after block `b` (0-based): x0 += ks[(b + 1) % 3], x1 += ks[(b + 2) % 3] + b + 1.
+// The key injection after block `b` (0-based): x0 += ks[(b + 1) % 3], x1 += ks[(b + 2) % 3] + b
+// + 1.
 PZ_AVX2_INLINE void Inject(__m256i& x0, __m256i& x1, uint32_t add0, uint32_t add1) {
   x0 = _mm256_add_epi32(x0, _mm256_set1_epi32(static_cast<int>(add0)));
   x1 = _mm256_add_epi32(x1, _mm256_set1_epi32(static_cast<int>(add1)));
@@ -110,9 +111,9 @@ PZ_AVX2_INLINE __m256 Log1pf(__m256 x, __m256& odd) {
                                 _mm256_cmpgt_epi32(_mm256_set1_epi32(0x31000000), ax));
   bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(hx, _mm256_set1_epi32(0x3ed413d6)));
   // k = 0 where -0.2929 < x < 0.41422: hx > 0 or hx <= (int32)0xbe95f61f.
-  const __m256i small = _mm256_or_si256(
-      _mm256_cmpgt_epi32(hx, _mm256_setzero_si256()),
-      _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(0xbe95f620u)), hx));
+  const __m256i small =
+      _mm256_or_si256(_mm256_cmpgt_epi32(hx, _mm256_setzero_si256()),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(0xbe95f620u)), hx));
   // Elsewhere: u = 1 + x, k its exponent, c the rounding correction over u.
   __m256 u = _mm256_add_ps(one, x);
   __m256i hu = _mm256_castps_si256(u);
@@ -141,8 +142,8 @@ PZ_AVX2_INLINE __m256 Log1pf(__m256 x, __m256& odd) {
   __m256 s = _mm256_div_ps(f, _mm256_add_ps(Float(2.0f), f));
   __m256 z = _mm256_mul_ps(s, s);
   __m256 r = Bits(0x3E178897);  // Lp7, then Horner with separate multiply and add
-  for (uint32_t lp : {0x3E1CD04Fu, 0x3E3A3325u, 0x3E638E29u, 0x3E924925u, 0x3ECCCCCDu,
-                      0x3F2AAAABu}) {
+  for (uint32_t lp :
+       {0x3E1CD04Fu, 0x3E3A3325u, 0x3E638E29u, 0x3E924925u, 0x3ECCCCCDu, 0x3F2AAAABu}) {
     r = _mm256_add_ps(Bits(lp), _mm256_mul_ps(z, r));
   }
   r = _mm256_mul_ps(z, r);
@@ -152,9 +153,9 @@ PZ_AVX2_INLINE __m256 Log1pf(__m256 x, __m256& odd) {
   __m256 ln2_hi = Bits(0x3f317180), ln2_lo = Bits(0x3717f7d1);
   __m256 with_k = _mm256_sub_ps(
       _mm256_mul_ps(kf, ln2_hi),
-      _mm256_sub_ps(_mm256_sub_ps(hfsq, _mm256_add_ps(s_term, _mm256_add_ps(
-                                                                  _mm256_mul_ps(kf, ln2_lo), c))),
-                    f));
+      _mm256_sub_ps(
+          _mm256_sub_ps(hfsq, _mm256_add_ps(s_term, _mm256_add_ps(_mm256_mul_ps(kf, ln2_lo), c))),
+          f));
   __m256 k_zero = _mm256_castsi256_ps(_mm256_cmpeq_epi32(k, _mm256_setzero_si256()));
   return Select(k_zero, no_k, with_k);
 }

@@ -8,9 +8,6 @@
 #include "support/overloaded.h"
 
 namespace pz::eval {
-namespace {
-
-}  // namespace
 
 Value Evaluator::Eval(const lang::Expr& expr, Scope& scope) {
   return std::visit(

@@ -209,7 +209,7 @@ FormatResult UnsupportedConversion(const PercentSpec& spec) {
   char32_t c = spec.conversion;
   char shown = c >= 31 && c <= 126 ? static_cast<char>(c) : '?';
   return FormatError(fmt::format("unsupported format character '{}' (0x{:x}) at index {}", shown,
-                           static_cast<uint32_t>(c), spec.conversion_index));
+                                 static_cast<uint32_t>(c), spec.conversion_index));
 }
 
 // Pads the converted text `str` to the spec's width; `numeric` is CPython's arg->sign, set for
@@ -500,7 +500,8 @@ FormatResult PercentFormatFloat(double value, std::string_view spec) {
   if (IsIntConversion(conv)) {  // int(value): truncation toward zero, of any size.
     if (std::isnan(value)) return FormatError("cannot convert float NaN to integer");
     if (std::isinf(value)) {
-      return FormatError("cannot convert float infinity to integer", FormatErrorKind::kOverflowError);
+      return FormatError("cannot convert float infinity to integer",
+                         FormatErrorKind::kOverflowError);
     }
     double truncated = std::trunc(value);
     std::string digits = IntegralDigits(std::fabs(truncated));
@@ -532,7 +533,9 @@ FormatResult PercentFormatStr(std::string_view value, std::string_view spec) {
   }
   if (conv == 'c') {
     std::u32string chars = DecodeUtf8(value);
-    if (chars.size() != 1) return FormatError("%c requires int or char", FormatErrorKind::kTypeError);
+    if (chars.size() != 1) {
+      return FormatError("%c requires int or char", FormatErrorKind::kTypeError);
+    }
     return PercentChar(chars[0], parsed);
   }
   return UnsupportedConversion(parsed);

@@ -146,7 +146,8 @@ std::optional<FormatResult> ParseSpec(std::string_view text, char32_t default_ty
       break;
   }
   return FormatError(fmt::format("Cannot specify '{}' with '{}'.",
-                           spec.grouping == Grouping::kComma ? ',' : '_', CodeText(spec.type)));
+                                 spec.grouping == Grouping::kComma ? ',' : '_',
+                                 CodeText(spec.type)));
 }
 
 // Groups `digits` from the right with `sep` every `group` digits (0: never) and extends them
@@ -394,8 +395,12 @@ FormatResult FormatStr(std::string_view value, std::string_view spec) {
   if (parsed.no_neg_0) {
     return FormatError("Negative zero coercion (z) not allowed in string format specifier");
   }
-  if (parsed.alternate) return FormatError("Alternate form (#) not allowed in string format specifier");
-  if (parsed.align == '=') return FormatError("'=' alignment not allowed in string format specifier");
+  if (parsed.alternate) {
+    return FormatError("Alternate form (#) not allowed in string format specifier");
+  }
+  if (parsed.align == '=') {
+    return FormatError("'=' alignment not allowed in string format specifier");
+  }
   std::u32string chars = DecodeUtf8(value);
   if (parsed.precision >= 0 && static_cast<int64_t>(chars.size()) > parsed.precision) {
     chars.resize(parsed.precision);

@@ -231,10 +231,11 @@ Value NormCall(Interpreter& interp, CallArgs& args) {
 }  // namespace
 
 void InstallArrayStats(Interpreter& interp, const ArrayModules& m) {
-  AddFunction(interp, {&m.jnp, &m.np}, "var",
-      [](Interpreter& interp, CallArgs& args) { return VarianceCall(interp, args, false); });
+  AddFunction(interp, {&m.jnp, &m.np}, "var", [](Interpreter& interp, CallArgs& args) {
+    return VarianceCall(interp, args, false);
+  });
   AddFunction(interp, {&m.jnp, &m.np}, "std",
-      [](Interpreter& interp, CallArgs& args) { return VarianceCall(interp, args, true); });
+              [](Interpreter& interp, CallArgs& args) { return VarianceCall(interp, args, true); });
   AddFunction(interp, {&m.jnp, &m.np}, "median", [](Interpreter& interp, CallArgs& args) {
     auto b =
         BindArgs(interp, "median", args, {"a", "axis=", "out=", "overwrite_input=", "keepdims="});

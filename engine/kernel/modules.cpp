@@ -359,33 +359,35 @@ void InstallKernelModules(Interpreter& interp) {
 
   // pl: specs
   AddBuiltin(interp, *pl, "BlockSpec",
-      RecordConstructor("BlockSpec", {"block_shape=", "index_map=", "*",
-                                      "memory_space=", "pipeline_mode=", "indexing_mode="}));
-  AddBuiltin(interp, *pl, "GridSpec",
+             RecordConstructor("BlockSpec", {"block_shape=", "index_map=", "*",
+                                             "memory_space=", "pipeline_mode=", "indexing_mode="}));
+  AddBuiltin(
+      interp, *pl, "GridSpec",
       RecordConstructor("GridSpec", {"grid=", "in_specs=", "out_specs=", "scratch_shapes="}));
   AddBuiltin(interp, *pltpu, "PrefetchScalarGridSpec",
-      RecordConstructor("PrefetchScalarGridSpec", {"num_scalar_prefetch", "grid=", "in_specs=",
-                                                   "out_specs=", "scratch_shapes="}));
+             RecordConstructor(
+                 "PrefetchScalarGridSpec",
+                 {"num_scalar_prefetch", "grid=", "in_specs=", "out_specs=", "scratch_shapes="}));
   AddBuiltin(interp, *pl, "Blocked", RecordConstructor("Blocked", {"block_size"}));
   AddBuiltin(interp, *pl, "Element", RecordConstructor("Element", {"block_size", "padding="}));
   AddBuiltin(interp, *pl, "Squeezed", RecordConstructor("Squeezed", {}));
   pl->Set("squeezed", MakeRecord("Squeezed", {}));
   AddBuiltin(interp, *pl, "Buffered",
-      RecordConstructor("Buffered", {"buffer_count=", "*", "use_lookahead="}));
+             RecordConstructor("Buffered", {"buffer_count=", "*", "use_lookahead="}));
   AddBuiltin(interp, *pl, "CostEstimate",
-      RecordConstructor(
-          "CostEstimate",
-          {"flops", "transcendentals", "bytes_accessed", "*", "remote_bytes_transferred="},
-          [](Interpreter& interp, auto& fields) {
-            for (auto& [name, value] : fields) {
-              if (name != "remote_bytes_transferred" && !value.is_int()) {
-                interp.Raise(interp.types().value_error,
-                             fmt::format("CostEstimate {} must be a Python int, "
-                                         "got {}",
-                                         name, interp.TypeName(value)));
-              }
-            }
-          }));
+             RecordConstructor(
+                 "CostEstimate",
+                 {"flops", "transcendentals", "bytes_accessed", "*", "remote_bytes_transferred="},
+                 [](Interpreter& interp, auto& fields) {
+                   for (auto& [name, value] : fields) {
+                     if (name != "remote_bytes_transferred" && !value.is_int()) {
+                       interp.Raise(interp.types().value_error,
+                                    fmt::format("CostEstimate {} must be a Python int, "
+                                                "got {}",
+                                                name, interp.TypeName(value)));
+                     }
+                   }
+                 }));
   auto compiler_params = RecordConstructor(
       "CompilerParams",
       {"dimension_semantics=", "allow_input_fusion=", "vmem_limit_bytes=", "collective_id=",

@@ -55,8 +55,7 @@ ValueId Draw(Interpreter& interp, Trace& trace, const array::Shape& shape) {
                                        "block (e.g. (8, 128)) instead of shape {}",
                                        array::ShapeToString(shape))});
   }
-  return trace.Emit(Op::kPrngRandomBits, {}, {{.shape = shape, .dtype = DType::kInt32}})
-      .results[0];
+  return trace.Emit(Op::kPrngRandomBits, {}, {{.shape = shape, .dtype = DType::kInt32}}).results[0];
 }
 
 // The same as uint32, what jax.random's samplers start from.
@@ -122,9 +121,9 @@ void InstallPrngApi(Interpreter& interp) {
       ValueId id = trace.Lift(value, "a seed");
       const ValueType& type = trace.type(id);
       if (!type.shape.empty() || !array::IsInteger(type.dtype)) {
-        interp.Raise(interp.types().value_error,
-                     fmt::format("All seed data must be scalar integers. Got {}",
-                                 TypeToString(type)));
+        interp.Raise(
+            interp.types().value_error,
+            fmt::format("All seed data must be scalar integers. Got {}", TypeToString(type)));
       }
       seeds.push_back(type.dtype == DType::kInt32 ? id : trace.Convert(id, DType::kInt32));
     }
@@ -179,8 +178,8 @@ void InstallPrngApi(Interpreter& interp) {
                                array::DTypeName(dtype)));
     }
     Check32Bits(interp, dtype);
-    array::Shape shape = b[1] && !b[1]->is_none() ? eval::ToShape(interp, *b[1])
-                                                  : trace.type(p).shape;
+    array::Shape shape =
+        b[1] && !b[1]->is_none() ? eval::ToShape(interp, *b[1]) : trace.type(p).shape;
     ValueId bits = DrawBits(interp, trace, shape);
     return Sample(interp, trace, "pltpu.stateful_bernoulli", {bits, p}, [&](const auto& in) {
       array::Array u = array::UniformFromBits(in[0], dtype, array::Array::Scalar(dtype, 0.0),

@@ -37,8 +37,8 @@ void MatmulSameTiles(const float* x, const float* y, float* out, int64_t n, int6
   }
 }
 
-void FlashSameDots(const float* q, const float* k, const float* v, float* out, int64_t h,
-                   int64_t t, int64_t d, int64_t b) {
+void FlashSameDots(const float* q, const float* k, const float* v, float* out, int64_t h, int64_t t,
+                   int64_t d, int64_t b) {
   const int64_t g = t / b;
   RowMatrix s(b, b), acc(b, d);
   for (int64_t head = 0; head < h; ++head) {
@@ -59,8 +59,8 @@ void FlashSameDots(const float* q, const float* k, const float* v, float* out, i
   }
 }
 
-void FlashFullMath(const float* q, const float* k, const float* v, float* out, int64_t h,
-                   int64_t t, int64_t d, int64_t b) {
+void FlashFullMath(const float* q, const float* k, const float* v, float* out, int64_t h, int64_t t,
+                   int64_t d, int64_t b) {
   const int64_t g = t / b;
   RowMatrix s(b, b), acc(b, d);
   Eigen::ArrayXf m(b), m_new(b), l(b), alpha(b);

@@ -9,13 +9,13 @@
 #define PZ_EIGEN_REF_DECLARE(isa)                                                              \
   namespace pz::bench::isa {                                                                   \
   /* out = x @ y (n x n, row-major) as g^3 products of b x b tiles into a tile accumulator. */ \
-  void MatmulSameTiles(const float* x, const float* y, float* out, int64_t n, int64_t b);       \
+  void MatmulSameTiles(const float* x, const float* y, float* out, int64_t n, int64_t b);      \
   /* Flash attention's two block products per step (heads h, T = S = t, head dim d). */        \
-  void FlashSameDots(const float* q, const float* k, const float* v, float* out, int64_t h,     \
-                     int64_t t, int64_t d, int64_t b);                                          \
+  void FlashSameDots(const float* q, const float* k, const float* v, float* out, int64_t h,    \
+                     int64_t t, int64_t d, int64_t b);                                         \
   /* The whole flash kernel: the products and the online softmax. */                           \
-  void FlashFullMath(const float* q, const float* k, const float* v, float* out, int64_t h,     \
-                     int64_t t, int64_t d, int64_t b);                                          \
+  void FlashFullMath(const float* q, const float* k, const float* v, float* out, int64_t h,    \
+                     int64_t t, int64_t d, int64_t b);                                         \
   }
 
 PZ_EIGEN_REF_DECLARE(ref_baseline)

@@ -343,7 +343,7 @@ void Generator::Statement(int depth) {
         done = Cond();
         break;
       case 24:
-        done = Constant();
+        done = Rare(2) ? Random() : Constant();
         break;
       default:
         done = Rare(4) && Unsupported();

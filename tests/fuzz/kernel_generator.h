@@ -123,6 +123,7 @@ class Generator {
   bool ForiLoop(int depth);
   bool Cond();
   bool Constant();
+  bool Random();
   bool Unsupported();
 
   FuzzedDataProvider& in_;

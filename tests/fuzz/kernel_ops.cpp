@@ -1,7 +1,8 @@
 // Array operations of a generated kernel body: each takes values from the pool, checks that it
 // applies to their shapes and dtypes (returning false when it does not), and adds its result with
 // the shape and dtype JAX gives it: elementwise math, comparisons, reductions, matmuls, shape
-// changes, constants, and operations a TPU kernel cannot lower (jnp.sort, jnp.cumsum).
+// changes, constants, random numbers, and operations a TPU kernel cannot lower (jnp.sort,
+// jnp.cumsum).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -317,6 +318,55 @@ bool Generator::Constant() {
     }
     default:
       Add(fmt::format("jnp.zeros_like({})", a.name), a.shape, a.dtype);
+      return true;
+  }
+}
+
+// Random numbers of a picked value's shape: jax.random from a key made in the kernel (its seed a
+// literal or a program id, sometimes folded with one), or the core's own generator.
+bool Generator::Random() {
+  const Value a = PickValue();
+  std::string shape = ShapeText(a.shape);
+  auto program_id = [&] {
+    return fmt::format("pl.program_id({})", Pick(static_cast<int>(grid_.size())));
+  };
+  std::string seed = !grid_.empty() && Often(2) ? program_id() : std::to_string(Pick(100));
+  if (Rare(4)) {
+    Line(fmt::format("pltpu.prng_seed({})", seed));
+    switch (Pick(3)) {
+      case 0:
+        Add(fmt::format("pltpu.stateful_uniform({}, minval=-1.0)", shape), a.shape, DType::kF32);
+        return true;
+      case 1:
+        Add(fmt::format("pltpu.stateful_normal({})", shape), a.shape, DType::kF32);
+        return true;
+      default:
+        Add(fmt::format("pltpu.prng_random_bits({})", shape), a.shape, DType::kI32);
+        return true;
+    }
+  }
+  std::string key = fmt::format("jax.random.key({})", seed);
+  if (!grid_.empty() && Often(2)) {
+    key = fmt::format("jax.random.fold_in({}, {})", key, program_id());
+  }
+  switch (Pick(5)) {
+    case 0:
+      Add(fmt::format("jax.random.uniform({}, {}, minval=-2.0, maxval=3.0)", key, shape), a.shape,
+          DType::kF32);
+      return true;
+    case 1:
+      Add(fmt::format("jax.random.normal({}, {})", key, shape), a.shape, DType::kF32);
+      return true;
+    case 2:
+      Add(fmt::format("jax.random.bernoulli({}, 0.3, {})", key, shape), a.shape, DType::kBool);
+      return true;
+    case 3:
+      Add(fmt::format("jax.random.bits({}, {}).astype(jnp.int32)", key, shape), a.shape,
+          DType::kI32);
+      return true;
+    default:  // 16-bit draws, which a TPU cannot lower
+      Add(fmt::format("jax.random.uniform({}, {}, jnp.bfloat16)", key, shape), a.shape,
+          DType::kBF16);
       return true;
   }
 }

@@ -210,14 +210,13 @@ TEST(Prims, RandomSamplersTraceToTheirBitsAndTheirStep) {
   tpu::testing::KernelRun r = DumpRun(kRandom);
   ASSERT_FALSE(r.error) << r.rendered;
   std::string ir = KernelDump(r.output);
-  for (const char* op : {"random_seed (", "ProgramId", "random_fold_in (",
-                         "random_bits uint32(8, 128)", "random_uniform float32",
-                         "random_normal float32"}) {
+  for (const char* op :
+       {"random_seed (", "ProgramId", "random_fold_in (", "random_bits uint32(8, 128)",
+        "random_uniform float32", "random_normal float32"}) {
     EXPECT_NE(ir.find(op), std::string::npos) << op << " missing in\n" << ir;
   }
   // jax.random.uniform(fold_in(key(42), 0), (8, 128), minval=-1.0) and normal, in real JAX.
-  EXPECT_NE(r.output.find("[ 0.0605216  -0.37327576] [ 0.07592554 -0.48634264]"),
-            std::string::npos)
+  EXPECT_NE(r.output.find("[ 0.0605216  -0.37327576] [ 0.07592554 -0.48634264]"), std::string::npos)
       << r.output;
 }
 
