@@ -1,7 +1,7 @@
 // lax.dot_general, jnp.dot and jnp.matmul. DotGeneral validates the dimension numbers, views both
 // operands as (batch, M, K) and (batch, K, N) matrices (in place when Eigen can read their layout,
-// else as contiguous copies) and runs one GEMM per batch: Eigen in float32 for floating inputs,
-// an exact 64-bit integer loop for integers and bools.
+// else as contiguous copies) and runs one GEMM per batch: Eigen in float32 for floating inputs
+// (the copy built for this CPU, gemm.h), an exact 64-bit integer loop for integers and bools.
 // Dot and Matmul only choose dimension numbers (and broadcast Matmul's batch axes).
 #include "array/linalg.h"
 
@@ -21,8 +21,6 @@
 
 namespace pz::array {
 namespace {
-
-using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 std::string AxesToString(const std::vector<int>& axes) {
   Shape as_shape(axes.begin(), axes.end());

@@ -141,25 +141,18 @@ std::vector<Index> WithIndexArrays(std::vector<Index> index, const std::vector<A
   return index;
 }
 
+// The reductions that are primitives, with their primitives (jnp.mean is a composition).
+constexpr std::pair<ReduceOp, Prim> kReductions[] = {
+    {ReduceOp::kSum, Prim::kReduceSum}, {ReduceOp::kProd, Prim::kReduceProd},
+    {ReduceOp::kMax, Prim::kReduceMax}, {ReduceOp::kMin, Prim::kReduceMin},
+    {ReduceOp::kAny, Prim::kReduceOr},  {ReduceOp::kAll, Prim::kReduceAnd},
+    {ReduceOp::kArgMax, Prim::kArgmax}, {ReduceOp::kArgMin, Prim::kArgmin}};
+
 ReduceOp ReduceOpOf(Prim prim) {
-  switch (prim) {
-    case Prim::kReduceSum:
-      return ReduceOp::kSum;
-    case Prim::kReduceProd:
-      return ReduceOp::kProd;
-    case Prim::kReduceMax:
-      return ReduceOp::kMax;
-    case Prim::kReduceMin:
-      return ReduceOp::kMin;
-    case Prim::kReduceOr:
-      return ReduceOp::kAny;
-    case Prim::kReduceAnd:
-      return ReduceOp::kAll;
-    case Prim::kArgmax:
-      return ReduceOp::kArgMax;
-    default:
-      return ReduceOp::kArgMin;
+  for (auto [op, p] : kReductions) {
+    if (p == prim) return op;
   }
+  ThrowValueError(fmt::format("{} is not a reduction", PrimName(prim)));
 }
 
 }  // namespace
@@ -168,7 +161,7 @@ std::string_view PrimName(Prim prim) { return kPrims[static_cast<int>(prim)].nam
 bool PrimLowersOnTpu(Prim prim) { return kPrims[static_cast<int>(prim)].tpu; }
 PrimCost PrimCostKind(Prim prim) { return kPrims[static_cast<int>(prim)].cost; }
 
-std::string TpuLoweringLimit(const PrimCall& call) {
+std::optional<TpuLimit> TpuLoweringLimit(const PrimCall& call) {
   DType dtype;
   switch (call.prim) {
     case Prim::kRandomBits:
@@ -179,9 +172,15 @@ std::string TpuLoweringLimit(const PrimCall& call) {
       dtype = std::get<ConvertAttrs>(call.attrs).dtype;
       break;
     default:
-      return "";
+      return std::nullopt;
   }
-  return ItemSize(dtype) == 4 ? "" : "Only 32-bit PRNG supported.";
+  if (ItemSize(dtype) == 4) return std::nullopt;
+  return TpuLimit{
+      .error = "Only 32-bit PRNG supported.",
+      .hint =
+          "a TPU draws random bits in 32-bit words: sample float32 or uint32 and convert the "
+          "result; JAX's interpret mode (interpret=True) and `--semantics interpret` accept "
+          "narrower draws"};
 }
 
 std::string AttrsToString(const PrimCall& call) { return std::visit(AttrsPrinter{}, call.attrs); }
@@ -189,25 +188,8 @@ std::string AttrsToString(const PrimCall& call) { return std::visit(AttrsPrinter
 Prim PrimOf(UnaryOp op) { return detail::kUnaryPrims[static_cast<int>(op)]; }
 Prim PrimOf(BinaryOp op) { return detail::kBinaryPrims[static_cast<int>(op)]; }
 Prim PrimOf(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::kSum:
-      return Prim::kReduceSum;
-    case ReduceOp::kProd:
-      return Prim::kReduceProd;
-    case ReduceOp::kMax:
-      return Prim::kReduceMax;
-    case ReduceOp::kMin:
-      return Prim::kReduceMin;
-    case ReduceOp::kAny:
-      return Prim::kReduceOr;
-    case ReduceOp::kAll:
-      return Prim::kReduceAnd;
-    case ReduceOp::kArgMax:
-      return Prim::kArgmax;
-    case ReduceOp::kArgMin:
-      return Prim::kArgmin;
-    case ReduceOp::kMean:
-      break;
+  for (auto [o, prim] : kReductions) {
+    if (o == op) return prim;
   }
   ThrowValueError("mean is not a primitive");
 }

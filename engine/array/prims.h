@@ -43,9 +43,14 @@ std::string_view PrimName(Prim prim);
 // Whether Mosaic's TPU lowering accepts it.
 bool PrimLowersOnTpu(Prim prim);
 struct PrimCall;
-// Why Mosaic's lowering rejects this call of a primitive it accepts, in its words ("" when it
-// does not): random draws of other than 32 bits.
-std::string TpuLoweringLimit(const PrimCall& call);
+// A call Mosaic's lowering rejects although it accepts the primitive: its error, in Mosaic's
+// words, and what to do instead.
+struct TpuLimit {
+  std::string error;
+  std::string hint;
+};
+// The limit `call` breaks (random draws of other than 32 bits), nullopt when none.
+std::optional<TpuLimit> TpuLoweringLimit(const PrimCall& call);
 PrimCost PrimCostKind(Prim prim);
 
 // ---- Typed attributes -------------------------------------------------------------------------

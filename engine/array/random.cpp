@@ -1,7 +1,8 @@
-// jax.random on threefry2x32 keys. Every sampler starts from RawBits (the partitionable counter
-// scheme of jax._src.random.threefry2x32) and reproduces the float/integer steps of
-// jax._src.random.core in the sampled dtype, so streams match real JAX bit for bit (normal up to
-// the last ulps of log1p inside erf_inv).
+// jax.random on threefry2x32 keys: keys, split and fold_in, and the samplers as the primitives a
+// kernel records (random_bits, then each sampler's step from the 32-bit draws). The draws and the
+// per-draw float steps (random_draws.cpp) follow the partitionable counter scheme of
+// jax._src.random.threefry2x32 and jax._src.random.core in the sampled dtype, so streams match
+// real JAX bit for bit (normal up to the last ulps of log1p inside erf_inv).
 #include "array/random.h"
 
 #include <fmt/format.h>
@@ -9,18 +10,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
 #include <numeric>
-#include <system_error>
-#include <thread>
-#include <tuple>
 #include <type_traits>
 
 #include "array/element.h"
 #include "array/indexing.h"
-#include "array/isa.h"
 #include "array/prims.h"
-#include "array/random_lanes.h"
+#include "array/random_draws.h"
 #include "array/shape_ops.h"
 
 namespace pz::array {
@@ -48,45 +44,10 @@ Array KeyArray(uint32_t word0, uint32_t word1) {
   return key;
 }
 
-// Runs fn(begin, end) over [0, n) in pieces on the machine's hardware threads when n is large.
-// Every stream here is counter based and every value depends on its own draw only, so the
-// pieces are independent and the result is the same however it is split.
-template <typename Fn>
-void Chunked(size_t n, Fn&& fn) {
-  constexpr size_t kParallelFrom = size_t{1} << 18;
-  static const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
-  if (n < kParallelFrom || threads < 2) return fn(size_t{0}, n);
-  size_t piece = (n / threads + 7) & ~size_t{7};
-  std::vector<std::thread> others;
-  for (size_t begin = piece; begin < n; begin += piece) {
-    size_t end = std::min(n, begin + piece);
-    try {
-      others.emplace_back([&fn, begin, end] { fn(begin, end); });
-    } catch (const std::system_error&) {  // no thread to be had: this piece here
-      fn(begin, end);
-    }
-  }
-  fn(0, std::min(n, piece));
-  for (std::thread& t : others) t.join();
-}
-
-// 32 random bits per element: element i hashes the 64-bit counter first + i as (high, low) words
-// and xors the two output words.
-void FillBitsScalar(uint32_t k0, uint32_t k1, uint64_t first, uint32_t* out, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    uint64_t count = first + i;
-    auto [b0, b1] =
-        Threefry2x32(k0, k1, static_cast<uint32_t>(count >> 32), static_cast<uint32_t>(count));
-    out[i] = b0 ^ b1;
-  }
-}
-
-void FillBits(uint32_t k0, uint32_t k1, uint64_t first, uint32_t* out, size_t n);
-
 std::vector<uint32_t> RawBits(const Array& key, const Shape& shape) {
   auto [k0, k1] = KeyWords(key);
   std::vector<uint32_t> bits(static_cast<size_t>(NumElements(shape)));
-  FillBits(k0, k1, 0, bits.data(), bits.size());
+  draws::FillBits(k0, k1, 0, bits.data(), bits.size());
   return bits;
 }
 
@@ -99,27 +60,6 @@ Array DrawsOf(const Array& bits, std::string_view fn) {
   return bits.Contiguous();
 }
 
-// The float in [0, 1) that jax.random.uniform builds from one draw in `dtype`: the top mantissa
-// bits of the draw under an exponent of 1.0, minus 1.
-float UnitFloat(uint32_t bits, DType dtype) {
-  switch (dtype) {
-    case DType::kFloat32: {
-      uint32_t pattern = (bits >> 9) | 0x3F800000u;
-      float f;
-      std::memcpy(&f, &pattern, sizeof f);
-      return f - 1.0f;
-    }
-    case DType::kBFloat16:  // 7 mantissa bits: JAX draws 8 bits and drops one
-      return BFloat16BitsToFloat(static_cast<uint16_t>(((bits & 0xFFu) >> 1) | 0x3F80u)) - 1.0f;
-    case DType::kFloat16:  // 10 mantissa bits from a 16-bit draw
-      return HalfBitsToFloat(static_cast<uint16_t>(((bits & 0xFFFFu) >> 6) | 0x3C00u)) - 1.0f;
-    default:
-      ThrowTypeError(
-          fmt::format("uniform only accepts floating point dtypes, got {}", DTypeName(dtype)));
-  }
-}
-
-// Uniform draws as float32 values already rounded to `dtype`.
 // A bound of a draw broadcast over `shape` (JAX broadcasts bounds to the rank of `shape`, then
 // reshapes the draw to `shape`), contiguous.
 Array BroadcastBound(const Array& bound, const Shape& shape, std::string_view fn) {
@@ -153,29 +93,17 @@ std::vector<float> BoundValues(const Array& bound, const Shape& shape, DType dty
   return std::vector<float>(wide.begin(), wide.end());
 }
 
-// The uniform value of one draw in [lo, hi) (bounds already rounded to `dtype`).
-float UniformOfDraw(uint32_t bits, DType dtype, float lo, float hi) {
-  float span = RoundToDType(hi - lo, dtype);
-  float unit = UnitFloat(bits, dtype);
-  // XLA's CPU backend fuses float32 `unit * span + lo` into one fma; 16-bit floats are
-  // computed in float32 and rounded after each op.
-  float value = dtype == DType::kFloat32
-                    ? std::fma(unit, span, lo)
-                    : RoundToDType(RoundToDType(unit * span, dtype) + lo, dtype);
-  return std::max(lo, value);
-}
-
 std::vector<float> UniformValues(const Array& bits, DType dtype, const Array& minval,
                                  const Array& maxval) {
-  Array draws = DrawsOf(bits, "uniform");
+  Array contiguous = DrawsOf(bits, "uniform");
   const Shape& shape = bits.shape();
   std::vector<float> lo = BoundValues(minval, shape, dtype);
   std::vector<float> hi = BoundValues(maxval, shape, dtype);
-  const uint32_t* raw = draws.data<uint32_t>();
+  const uint32_t* raw = contiguous.data<uint32_t>();
   std::vector<float> values(static_cast<size_t>(NumElements(shape)));
   size_t lo_step = lo.size() == 1 ? 0 : 1, hi_step = hi.size() == 1 ? 0 : 1;
   for (size_t i = 0; i < values.size(); ++i) {
-    values[i] = UniformOfDraw(raw[i], dtype, lo[i * lo_step], hi[i * hi_step]);
+    values[i] = draws::UniformOfDraw(raw[i], dtype, lo[i * lo_step], hi[i * hi_step]);
   }
   return values;
 }
@@ -190,84 +118,6 @@ Array FromFloats(const std::vector<float>& values, DType dtype, const Shape& sha
     }
   });
   return out;
-}
-
-// XLA's float32 erf_inv (Giles, "Approximating the erfinv function", 2010), evaluated in the
-// same order: w = -log1p(-x^2), then a degree-8 polynomial in w - 2.5 or sqrt(w) - 3.
-float ErfInv32(float x) {
-  float w = -std::log1p(x * -x);
-  bool small = w < 5.0f;
-  const float* c = small ? lanes::kErfInvSmall : lanes::kErfInvLarge;
-  w = small ? w - 2.5f : std::sqrt(w) - 3.0f;
-  float p = c[0];
-  for (int i = 1; i < 9; ++i) p = std::fma(p, w, c[i]);
-  if (std::fabs(x) == 1.0f) return x * std::numeric_limits<float>::infinity();
-  return p * x;
-}
-
-// nextafter(-1, 0) in `dtype`: -1 plus half an ulp of 1.0 in that format (normal's lower bound).
-float NormalLow(DType dtype) {
-  int mantissa_bits = dtype == DType::kFloat32 ? 23 : dtype == DType::kFloat16 ? 10 : 7;
-  return -1.0f + std::ldexp(1.0f, -(mantissa_bits + 1));
-}
-
-// jax.random.normal's value of one draw in `dtype`.
-float NormalOfDraw(uint32_t bits, DType dtype) {
-  float v = UniformOfDraw(bits, dtype, NormalLow(dtype), 1.0f);
-  float sqrt2 = RoundToDType(static_cast<float>(std::sqrt(2.0)), dtype);
-  return RoundToDType(sqrt2 * RoundToDType(ErfInv32(v), dtype), dtype);
-}
-
-float NormalOfDrawF32(uint32_t bits) { return NormalOfDraw(bits, DType::kFloat32); }
-
-// Whether the AVX2 lanes (random_lanes.h) agree with the loops here on this machine: threefry on
-// two keys (counters across a 2^32 boundary included), and uniform and normal on draws spread
-// over the whole range plus those whose uniforms lie nearest 0 (where log1pf takes its rare
-// branches); an odd count exercises the lanes' tails.
-bool LanesAgree() {
-  struct Stream {
-    uint32_t k0, k1;
-    uint64_t first;
-  };
-  for (Stream stream : {Stream{0, 42, 0}, Stream{0x12345678, 0x9abcdef0, 0xFFFFFFF0ull}}) {
-    uint32_t want[61], got[61];
-    FillBitsScalar(stream.k0, stream.k1, stream.first, want, 61);
-    lanes::FillBits(stream.k0, stream.k1, stream.first, got, 61);
-    if (std::memcmp(want, got, sizeof want) != 0) return false;
-  }
-  std::vector<uint32_t> draws(4096);
-  FillBitsScalar(7, 11, 0, draws.data(), draws.size());
-  for (uint32_t i = 0; i < (1u << 15); ++i) draws.push_back((i << 17) | (i & 0x1FFFF));
-  for (int d = -2048; d <= 2048; ++d) draws.push_back(0x80000000u + static_cast<uint32_t>(d * 512));
-  for (uint32_t edge : {0u, 1u, 0x1FFu, 0x200u, 0xFFFFFFFFu, 0xFFFFFE00u, 0x7FFFFFFFu}) {
-    draws.push_back(edge);
-  }
-  std::vector<float> got(draws.size()), uniform(draws.size() - 3);
-  lanes::NormalF32(draws.data(), got.data(), draws.size(), &NormalOfDrawF32);
-  lanes::UniformF32(draws.data(), uniform.data(), uniform.size(), -2.0f, 5.0f);
-  for (size_t i = 0; i < draws.size(); ++i) {
-    float want = NormalOfDrawF32(draws[i]);
-    if (std::memcmp(&want, &got[i], sizeof want) != 0) return false;
-    if (i >= uniform.size()) continue;
-    want = UniformOfDraw(draws[i], DType::kFloat32, -2.0f, 5.0f);
-    if (std::memcmp(&want, &uniform[i], sizeof want) != 0) return false;
-  }
-  return true;
-}
-
-// Whether the hot loops run in AVX2 lanes: the CPU has them, PZ_ISA allows them, and they agree
-// with the scalar loops.
-bool UseLanes() {
-  static const bool use = RuntimeIsa() == Isa::kAvx2Fma && lanes::Built() && LanesAgree();
-  return use;
-}
-
-void FillBits(uint32_t k0, uint32_t k1, uint64_t first, uint32_t* out, size_t n) {
-  bool use_lanes = n >= 8 && UseLanes();
-  Chunked(n, [&](size_t begin, size_t end) {
-    if (use_lanes) return lanes::FillBits(k0, k1, first + begin, out + begin, end - begin);
-    FillBitsScalar(k0, k1, first + begin, out + begin, end - begin);
-  });
 }
 
 // Sorts `order` stably by `sort_keys` (lax.sort_key_val with is_stable=True).
@@ -322,8 +172,6 @@ std::pair<uint32_t, uint32_t> Threefry2x32(uint32_t key0, uint32_t key1, uint32_
   }
   return {x0, x1};
 }
-
-bool RandomLanesActive() { return UseLanes(); }
 
 Array Key(int64_t seed) { return KeyArray(0, static_cast<uint32_t>(seed)); }
 
@@ -391,7 +239,7 @@ Array Bits(const Array& key, const Shape& shape, DType dtype) {
   auto [k0, k1] = KeyWords(key);
   Array out = dtype == DType::kUInt32 ? Array::Empty(dtype, shape) : Array::Zeros(dtype, shape);
   if (dtype == DType::kUInt32) {
-    FillBits(k0, k1, 0, out.data<uint32_t>(), static_cast<size_t>(out.size()));
+    draws::FillBits(k0, k1, 0, out.data<uint32_t>(), static_cast<size_t>(out.size()));
     return out;
   }
   std::vector<uint32_t> bits = RawBits(key, shape);
@@ -427,17 +275,12 @@ Array UniformFromBits(const Array& bits, DType dtype, const Array& minval, const
   if (dtype == DType::kFloat32 && minval.size() == 1 && maxval.size() == 1 &&
       static_cast<size_t>(std::max(minval.rank(), maxval.rank())) <= bits.shape().size()) {
     // Scalar bounds (the usual case): straight into the result.
-    Array draws = DrawsOf(bits, "uniform");
-    const uint32_t* raw = draws.data<uint32_t>();
+    Array contiguous = DrawsOf(bits, "uniform");
+    const uint32_t* raw = contiguous.data<uint32_t>();
     auto lo = static_cast<float>(minval.AsType(dtype).GetDouble(0));
     auto hi = static_cast<float>(maxval.AsType(dtype).GetDouble(0));
     Array out = Array::Empty(dtype, bits.shape());
-    float* dst = out.data<float>();
-    bool use_lanes = UseLanes();
-    Chunked(static_cast<size_t>(out.size()), [&](size_t begin, size_t end) {
-      if (use_lanes) return lanes::UniformF32(raw + begin, dst + begin, end - begin, lo, hi);
-      for (size_t i = begin; i < end; ++i) dst[i] = UniformOfDraw(raw[i], dtype, lo, hi);
-    });
+    draws::UniformF32(raw, out.data<float>(), static_cast<size_t>(out.size()), lo, hi);
     return out;
   }
   return FromFloats(UniformValues(bits, dtype, minval, maxval), dtype, bits.shape());
@@ -460,23 +303,16 @@ Array NormalFromBits(const Array& bits, DType dtype) {
     ThrowValueError(
         fmt::format("dtype argument to `normal` must be a float dtype, got {}", DTypeName(dtype)));
   }
-  Array draws = DrawsOf(bits, "normal");
-  const uint32_t* raw = draws.data<uint32_t>();
-  auto n = static_cast<size_t>(draws.size());
+  Array contiguous = DrawsOf(bits, "normal");
+  const uint32_t* raw = contiguous.data<uint32_t>();
+  auto n = static_cast<size_t>(contiguous.size());
   if (dtype == DType::kFloat32) {
     Array out = Array::Empty(dtype, bits.shape());
-    float* dst = out.data<float>();
-    bool use_lanes = UseLanes();
-    Chunked(n, [&](size_t begin, size_t end) {
-      if (use_lanes) {
-        return lanes::NormalF32(raw + begin, dst + begin, end - begin, &NormalOfDrawF32);
-      }
-      for (size_t i = begin; i < end; ++i) dst[i] = NormalOfDrawF32(raw[i]);
-    });
+    draws::NormalF32(raw, out.data<float>(), n);
     return out;
   }
   std::vector<float> values(n);
-  for (size_t i = 0; i < n; ++i) values[i] = NormalOfDraw(raw[i], dtype);
+  for (size_t i = 0; i < n; ++i) values[i] = draws::NormalOfDraw(raw[i], dtype);
   return FromFloats(values, dtype, bits.shape());
 }
 
@@ -593,7 +429,7 @@ Array ShuffleRows(const Array& keys, const Array& x) {
 
 Array Permutation(const Array& key, int64_t n) {
   if (n < 0) ThrowValueError(fmt::format("permutation size must be non-negative, got {}", n));
-  Array indices = Array::Zeros(DType::kInt32, {n});
+  Array indices = Array::Empty(DType::kInt32, {n});
   std::iota(indices.data<int32_t>(), indices.data<int32_t>() + n, 0);
   return Permutation(key, indices);
 }
@@ -602,22 +438,6 @@ Array Permutation(const Array& key, const Array& x) {
   if (x.rank() == 0) ThrowTypeError("x must be an integer or at least 1-dimensional");
   if (ShuffleRounds(x.shape()[0]) == 0) return x.Contiguous();  // zero or one row: no split
   return ShuffleRows(SplitKey(key, 2), x);
-}
-
-void CorePrng::Seed(const std::vector<uint32_t>& seeds) {
-  key0_ = key1_ = 0;
-  for (uint32_t seed : seeds) std::tie(key0_, key1_) = Threefry2x32(key0_, key1_, 0, seed);
-  drawn_ = 0;
-  seeded_ = true;
-}
-
-Array CorePrng::Draw(const Shape& shape) {
-  Array out = Array::Zeros(DType::kInt32, shape);
-  auto n = static_cast<size_t>(out.size());
-  static_assert(sizeof(int32_t) == sizeof(uint32_t));
-  FillBits(key0_, key1_, drawn_, reinterpret_cast<uint32_t*>(out.data<int32_t>()), n);
-  drawn_ += n;
-  return out;
 }
 
 }  // namespace pz::array

@@ -1,6 +1,6 @@
-// random_lanes.h: threefry2x32 and jax.random.normal's float32 steps in AVX2 + FMA lanes. Each
-// function mirrors a scalar loop of random.cpp operation for operation (the same roundings in the
-// same order), which random.cpp checks before it uses them.
+// random_lanes.h: threefry2x32 and jax.random's float32 uniform and normal in AVX2 + FMA lanes.
+// Each function mirrors a scalar loop of random_draws.cpp operation for operation (the same
+// roundings in the same order), which random_draws.cpp checks before it uses them.
 #include "array/random_lanes.h"
 
 #include <cstring>

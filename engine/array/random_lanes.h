@@ -1,7 +1,7 @@
-// jax.random's hot loops eight values at a time with AVX2 and FMA (random.cpp picks them when
-// RuntimeIsa() allows and a check at first use finds them agreeing with its own scalar loops bit
-// for bit). Compiled without floating-point contraction, so that every multiply and add rounds
-// where the scalar code's does.
+// jax.random's hot loops eight values at a time with AVX2 and FMA (random_draws.cpp picks them
+// when RuntimeIsa() allows and a check at first use finds them agreeing with its own scalar
+// loops bit for bit). Compiled without floating-point contraction, so that every multiply and
+// add rounds where the scalar code's does.
 #pragma once
 
 #include <cstddef>

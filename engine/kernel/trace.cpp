@@ -520,17 +520,15 @@ ValueId Trace::Convert(ValueId id, array::DType dtype) {
 void Trace::CheckLowerable(const array::PrimCall& call, std::string_view what) {
   if (!options_.tpu_rules) return;
   if (!array::PrimLowersOnTpu(call.prim)) RaiseUnlowerable(call.prim, what);
-  std::string limit = array::TpuLoweringLimit(call);
-  if (limit.empty()) return;
+  std::optional<array::TpuLimit> limit = array::TpuLoweringLimit(call);
+  if (!limit) return;
   std::vector<std::string> notes;
   if (what != array::PrimName(call.prim)) {
     notes.push_back(fmt::format("{} records the primitive `{}` ({})", what,
                                 array::PrimName(call.prim), array::AttrsToString(call)));
   }
-  notes.push_back(
-      "a TPU draws random bits in 32-bit words: sample float32 or uint32 and convert the result; "
-      "JAX's interpret mode (interpret=True) and `--semantics interpret` accept narrower draws");
-  interp_.RaiseWithNotes(interp_.types().assertion_error, limit, std::move(notes));
+  notes.push_back(std::move(limit->hint));
+  interp_.RaiseWithNotes(interp_.types().assertion_error, limit->error, std::move(notes));
 }
 
 void Trace::RaiseUnlowerable(array::Prim prim, std::string_view what) {

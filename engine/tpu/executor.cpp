@@ -10,6 +10,7 @@
 #include "array/creation.h"
 #include "array/elementwise.h"
 #include "array/linalg.h"
+#include "array/random.h"
 #include "eval/interpreter.h"
 #include "support/check.h"
 #include "tpu/dma.h"

@@ -16,12 +16,15 @@
 #include <vector>
 
 #include "array/array.h"
-#include "array/random.h"
 #include "kernel/backend.h"
 #include "kernel/ir.h"
 #include "support/diagnostic.h"
 #include "support/source.h"
 #include "tpu/options.h"
+
+namespace pz::array {
+class CorePrng;
+}  // namespace pz::array
 
 namespace pz::tpu {
 

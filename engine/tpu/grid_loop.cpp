@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "array/creation.h"
+#include "array/random.h"
 #include "support/check.h"
 #include "tpu/core_machine.h"
 #include "tpu/memory.h"
