@@ -23,8 +23,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -101,6 +103,18 @@ class Program {
   std::string error_;
 };
 
+// A program of tests/bench/programs.py (the file both this benchmark and jax_comparable.py run):
+// `maker` is a call of one of its makers, whose pallas_call on its operands is what is timed.
+std::string SharedProgram(const std::string& maker) {
+  static const std::string source = [] {
+    std::ifstream in(std::string(PZ_BENCH_DIR) + "/programs.py");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }();
+  return source + "\n\ncall, operands = " + maker + "\nbench.register(lambda: call(*operands))\n";
+}
+
 // Runs `program` once per benchmark iteration; false (after SkipWithError) on any failure.
 bool RunTimed(benchmark::State& state, Program& program) {
   if (!program.error().empty()) {
@@ -161,38 +175,8 @@ void SetMatmulFlops(benchmark::State& state) {
                          benchmark::Counter::kIsRate);
 }
 
-// f32 n x n matmul in b x b blocks, grid (n/b, n/b, n/b), an f32 VMEM accumulator.
-std::string MatmulProgram(int64_t n, int64_t b) {
-  return fmt::format(R"(
-def matmul_kernel(x_ref, y_ref, o_ref, acc_ref):
-    @pl.when(pl.program_id(2) == 0)
-    def _():
-        acc_ref[...] = jnp.zeros(acc_ref.shape, jnp.float32)
-
-    acc_ref[...] += jnp.dot(x_ref[...], y_ref[...], preferred_element_type=jnp.float32)
-
-    @pl.when(pl.program_id(2) == pl.num_programs(2) - 1)
-    def _():
-        o_ref[...] = acc_ref[...]
-
-
-n, b = {0}, {1}
-x = jnp.sin(jnp.arange(n * n, dtype=jnp.float32).reshape(n, n) * 0.37)
-y = jnp.cos(jnp.arange(n * n, dtype=jnp.float32).reshape(n, n) * 0.11)
-matmul = pl.pallas_call(
-    matmul_kernel, out_shape=jax.ShapeDtypeStruct((n, n), jnp.float32),
-    grid=(n // b, n // b, n // b),
-    in_specs=[pl.BlockSpec((b, b), lambda i, j, k: (i, k)),
-              pl.BlockSpec((b, b), lambda i, j, k: (k, j))],
-    out_specs=pl.BlockSpec((b, b), lambda i, j, k: (i, j)),
-    scratch_shapes=[pltpu.VMEM((b, b), jnp.float32)])
-bench.register(lambda: matmul(x, y))
-)",
-                     n, b);
-}
-
 void BM_TiledMatmul(benchmark::State& state) {
-  Program program(MatmulProgram(kMatN, kMatBlock));
+  Program program(SharedProgram(fmt::format("matmul_program({}, {})", kMatN, kMatBlock)));
   if (!RunTimed(state, program)) return;
   SetMatmulFlops(state);
 }
@@ -241,56 +225,13 @@ void BM_EigenMatmulSameTiles(benchmark::State& state) {
 
 // ---- Flash attention --------------------------------------------------------------------------
 
-// Grid (heads, T / 128, S / 128); m, l and acc in VMEM scratch; the kv axis is the reduction.
-// `params` goes into the pallas_call as is (e.g. its compiler_params).
-std::string FlashProgram(int64_t heads, int64_t t, int64_t s, int64_t d, int64_t block,
-                         std::string_view params = "") {
-  return fmt::format(R"(
-def flash_kernel(q_ref, k_ref, v_ref, o_ref, m_ref, l_ref, acc_ref):
-    j = pl.program_id(2)
-
-    @pl.when(j == 0)
-    def _():
-        m_ref[...] = jnp.full(m_ref.shape, -jnp.inf, jnp.float32)
-        l_ref[...] = jnp.zeros(l_ref.shape, jnp.float32)
-        acc_ref[...] = jnp.zeros(acc_ref.shape, jnp.float32)
-
-    s = lax.dot_general(q_ref[...], k_ref[...], (((1,), (1,)), ((), ())),
-                        preferred_element_type=jnp.float32)
-    m_prev = m_ref[...]
-    m_new = jnp.maximum(m_prev, jnp.max(s, axis=1, keepdims=True))
-    p = jnp.exp(s - m_new)
-    alpha = jnp.exp(m_prev - m_new)
-    l_ref[...] = alpha * l_ref[...] + jnp.sum(p, axis=1, keepdims=True)
-    acc_ref[...] = alpha * acc_ref[...] + jnp.dot(p, v_ref[...],
-                                                  preferred_element_type=jnp.float32)
-    m_ref[...] = m_new
-
-    @pl.when(j == pl.num_programs(2) - 1)
-    def _():
-        o_ref[...] = acc_ref[...] / l_ref[...]
-
-
-heads, t, s, d, b = {0}, {1}, {2}, {3}, {4}
-scale = 1.0 / d ** 0.5
-q = jnp.sin(jnp.arange(heads * t * d, dtype=jnp.float32).reshape(heads, t, d) * 0.37) * scale
-k = jnp.cos(jnp.arange(heads * s * d, dtype=jnp.float32).reshape(heads, s, d) * 0.23)
-v = jnp.sin(jnp.arange(heads * s * d, dtype=jnp.float32).reshape(heads, s, d) * 0.11 + 1.0)
-flash = pl.pallas_call(
-    flash_kernel, out_shape=jax.ShapeDtypeStruct((heads, t, d), jnp.float32),
-    grid=(heads, t // b, s // b),
-    in_specs=[pl.BlockSpec((None, b, d), lambda h, i, j: (h, i, 0)),
-              pl.BlockSpec((None, b, d), lambda h, i, j: (h, j, 0)),
-              pl.BlockSpec((None, b, d), lambda h, i, j: (h, j, 0))],
-    out_specs=pl.BlockSpec((None, b, d), lambda h, i, j: (h, i, 0)),
-    scratch_shapes=[pltpu.VMEM((b, 1), jnp.float32), pltpu.VMEM((b, 1), jnp.float32),
-                    pltpu.VMEM((b, d), jnp.float32)]{5})
-bench.register(lambda: flash(q, k, v))
-)",
-                     heads, t, s, d, block, params);
-}
-
 constexpr int64_t kFlashHeads = 4, kFlashT = 4096, kFlashD = 128, kFlashBlock = 128;
+
+// The flash attention of programs.py: heads x (t x t) in 128-blocks, head dim 128.
+std::string FlashMaker(int64_t heads, int64_t t, bool parallel_heads) {
+  return fmt::format("flash_program({}, {}, {}, {}, {}, parallel_heads={})", heads, t, t, kFlashD,
+                     kFlashBlock, parallel_heads ? "True" : "False");
+}
 
 void SetFlashFlops(benchmark::State& state) {
   // Two products of (128 x 128) x (128 x 128) per grid step.
@@ -300,7 +241,7 @@ void SetFlashFlops(benchmark::State& state) {
 }
 
 void BM_FlashAttentionForward(benchmark::State& state) {
-  Program program(FlashProgram(kFlashHeads, kFlashT, kFlashT, kFlashD, kFlashBlock));
+  Program program(SharedProgram(FlashMaker(kFlashHeads, kFlashT, false)));
   if (!RunTimed(state, program)) return;
   SetFlashFlops(state);
 }
@@ -310,11 +251,7 @@ void BM_FlashAttentionForward(benchmark::State& state) {
 void BM_FlashAttentionMegacore(benchmark::State& state) {
   tpu::EmulatorOptions options;
   options.cores = static_cast<int>(state.range(0));
-  Program program(FlashProgram(kFlashHeads, kFlashT, kFlashT, kFlashD, kFlashBlock,
-                               ",\n    compiler_params=pltpu.CompilerParams("
-                               "dimension_semantics=(\"parallel\", \"arbitrary\", "
-                               "\"arbitrary\"))"),
-                  options);
+  Program program(SharedProgram(FlashMaker(kFlashHeads, kFlashT, true)), options);
   if (!RunTimed(state, program)) return;
   SetFlashFlops(state);
 }
@@ -369,7 +306,7 @@ int64_t PeakRssKib() {
 // Body of the child process: runs the T = S = `t` flash attention once and prints its peak RSS;
 // exit status 0 on success.
 int FlashMemoryChild(int64_t t) {
-  Program program(FlashProgram(1, t, t, kFlashD, kFlashBlock));
+  Program program(SharedProgram(FlashMaker(1, t, false)));
   if (!program.error().empty() || !program.Run()) {
     std::fputs(program.error().c_str(), stderr);
     return 1;
@@ -404,38 +341,21 @@ void BM_FlashAttentionMemory(benchmark::State& state) {
 
 // ---- Programs to time against real JAX ----------------------------------------------------------
 
-// The three programs of tests/bench/jax_comparable.py, which times the same under real JAX
+// The three programs of programs.py that jax_comparable.py times under real JAX
 // (pl.pallas_call(..., interpret=True), jitted, steady state): 0 a tiled matmul 1024^3 in
 // 256-blocks, 1 flash attention forward H = 2, T = S = 1024, D = 128 in 128-blocks, 2 a vector
 // add of 512 grid steps of (8, 128) f32 blocks. An iteration traces and runs the call.
 void BM_JaxComparable(benchmark::State& state) {
-  std::string source;
-  switch (state.range(0)) {
-    case 0:
-      source = MatmulProgram(1024, 256);
-      state.SetLabel("matmul 1024^3, 256-blocks (64 steps)");
-      break;
-    case 1:
-      source = FlashProgram(2, 1024, 1024, 128, 128);
-      state.SetLabel("flash H=2 T=S=1024 D=128 (128 steps)");
-      break;
-    default:
-      source = R"(
-def add_kernel(x_ref, y_ref, o_ref):
-    o_ref[...] = x_ref[...] + y_ref[...]
-
-
-x = jnp.arange(4096 * 128, dtype=jnp.float32).reshape(4096, 128)
-y = jnp.ones((4096, 128), jnp.float32)
-spec = pl.BlockSpec((8, 128), lambda i: (i, 0))
-add = pl.pallas_call(add_kernel, out_shape=jax.ShapeDtypeStruct((4096, 128), jnp.float32),
-                     grid=(512,), in_specs=[spec, spec], out_specs=spec)
-bench.register(lambda: add(x, y))
-)";
-      state.SetLabel("vector add, 512 steps of (8, 128)");
-      break;
-  }
-  Program program(source);
+  static const struct {
+    const char* maker;
+    const char* label;
+  } kPrograms[] = {
+      {"matmul_program(1024, 256)", "matmul 1024^3, 256-blocks (64 steps)"},
+      {"flash_program(2, 1024, 1024, 128, 128)", "flash H=2 T=S=1024 D=128 (128 steps)"},
+      {"add_program(4096)", "vector add, 512 steps of (8, 128)"},
+  };
+  state.SetLabel(kPrograms[state.range(0)].label);
+  Program program(SharedProgram(kPrograms[state.range(0)].maker));
   RunTimed(state, program);
 }
 
