@@ -2,9 +2,14 @@
 // to dispatch and to generate `help`. Exit codes follow DESIGN.md §6.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace pz::tpu {
+struct EmulatorOptions;
+}  // namespace pz::tpu
 
 namespace pz::cli {
 
@@ -46,6 +51,9 @@ int VerifyCommand(const std::vector<std::string>& args);
 int ExportNotebooksCommand(const std::vector<std::string>& args);
 int DiagramCommand(const std::vector<std::string>& args);
 int ExportDiagramsCommand(const std::vector<std::string>& args);
+// `--backend cuda`: runs every pallas_call on the first CUDA GPU (or, with the environment's
+// PZ_CUDA_DEVICE=host, the generated CUDA on CPU threads); the device's error when there is none.
+std::optional<std::string> UseCudaBackend(tpu::EmulatorOptions& emulator);
 // The interactive course (no arguments).
 int ReplMain();
 

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/terminal.h"
 #include "course/runner.h"
+#include "cuda/cuda_backend.h"
 #include "eval/interpreter.h"
 #include "lang/ast_printer.h"
 #include "lang/parser.h"
@@ -18,6 +19,8 @@ namespace {
 struct RunOptions {
   std::string file;
   bool dump_ast = false;
+  bool cuda = false;       // --backend cuda
+  bool emit_cuda = false;  // --emit-cuda
   eval::InterpreterOptions interpreter;
   tpu::EmulatorOptions emulator;
 };
@@ -67,6 +70,19 @@ std::optional<int> ParseRunOptions(const std::vector<std::string>& args, RunOpti
             "`--cores` is 1 (the default) or 2 (a megacore chip: TPU v4 or v5p; the leading "
             "\"parallel\" grid axes are split across the two TensorCores)");
       }
+    } else if (arg == "--backend" || arg.rfind("--backend=", 0) == 0) {
+      std::optional<std::string> text =
+          arg == "--backend" ? value("--backend") : std::optional(arg.substr(10));
+      if (text == "tpu") {
+        options.cuda = false;
+      } else if (text == "cuda") {
+        options.cuda = true;
+      } else {
+        return UsageError(
+            "`--backend` is `tpu` (the emulated TPU, the default) or `cuda` (an NVIDIA GPU)");
+      }
+    } else if (arg == "--emit-cuda") {
+      options.emit_cuda = true;
     } else if (arg == "--lint") {
       options.emulator.lint = true;
     } else if (arg == "--semantics" || arg.rfind("--semantics=", 0) == 0) {
@@ -116,10 +132,32 @@ std::optional<int> ParseRunOptions(const std::vector<std::string>& args, RunOpti
     }
   }
   if (options.file.empty()) return UsageError("missing FILE.py");
+  if (options.cuda && options.emulator.semantics == tpu::Semantics::kInterpret) {
+    return UsageError(
+        "`--backend cuda` runs `tpu` semantics; `--semantics interpret` is the emulator's");
+  }
+  if (options.cuda && options.emulator.cores != 1) {
+    return UsageError(
+        "`--cores` is the emulated TPU's; `--backend cuda` spreads the grid over the GPU itself");
+  }
   return std::nullopt;
 }
 
 }  // namespace
+
+std::optional<std::string> UseCudaBackend(tpu::EmulatorOptions& emulator) {
+  // PZ_CUDA_DEVICE=host runs the generated CUDA on CPU threads (how the tests check it).
+  const char* target = std::getenv("PZ_CUDA_DEVICE");
+  bool host = target != nullptr && std::string_view(target) == "host";
+  try {
+    std::unique_ptr<cuda::Device> device = host ? cuda::OpenHostDevice() : cuda::OpenGpuDevice();
+    emulator.backend = std::make_shared<cuda::CudaBackend>(
+        cuda::CudaOptions{.timing = emulator.stats}, std::move(device));
+  } catch (const cuda::DeviceError& e) {
+    return std::string(e.what());
+  }
+  return std::nullopt;
+}
 
 // `--dump-ast`: parses and prints the syntax tree without running anything.
 int DumpAst(const std::string& path) {
@@ -143,13 +181,38 @@ int RunCommand(const std::vector<std::string>& args) {
   RunOptions options;
   if (std::optional<int> exit = ParseRunOptions(args, options)) return *exit;
   if (options.dump_ast) return DumpAst(options.file);
-
-  course::PuzzleRun run = course::RunFile(
-      options.file,
-      {.emulator = options.emulator,
-       .interpreter = options.interpreter,
-       .output = [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); },
-       .color = UseColor(stderr)});
+  if (options.cuda) {
+    std::optional<std::string> error = UseCudaBackend(options.emulator);
+    if (error) {
+      std::fprintf(stderr, "pallas-puzzles run: %s\n", error->c_str());
+      return kExitRuntime;
+    }
+  }
+  // --emit-cuda: the kernels of every call, printed as one translation unit on stdout (the
+  // program's own output goes to stderr then).
+  std::vector<cuda::EmittedKernel> kernels;
+  if (options.emit_cuda) {
+    options.emulator.on_trace = [&kernels](const kernel::KernelProgram& program,
+                                           const kernel::GridMapping& mapping) {
+      kernels.push_back(
+          cuda::EmitCall(program, mapping, static_cast<int>(kernels.size()), nullptr));
+    };
+  }
+  FILE* program_out = options.emit_cuda ? stderr : stdout;
+  course::PuzzleRun run =
+      course::RunFile(options.file, {.emulator = options.emulator,
+                                     .interpreter = options.interpreter,
+                                     .output =
+                                         [program_out](std::string_view text) {
+                                           std::fwrite(text.data(), 1, text.size(), program_out);
+                                         },
+                                     .color = UseColor(stderr)});
+  if (options.emit_cuda) {
+    std::vector<const cuda::EmittedKernel*> list;
+    for (const cuda::EmittedKernel& k : kernels) list.push_back(&k);
+    std::string unit = cuda::AssembleUnit(list);
+    std::fwrite(unit.data(), 1, unit.size(), stdout);
+  }
   std::fflush(stdout);
   if (run.status == course::RunStatus::kIoError) {
     std::fprintf(stderr, "pallas-puzzles run: cannot read `%s`\n", options.file.c_str());

@@ -68,6 +68,8 @@ struct CallError {
 class CallReport {
  public:
   virtual ~CallReport() = default;
+  // Lines for `--stats` ("" when the caller formats the report itself, as for the TPU's).
+  virtual std::string Summary() const { return {}; }
 };
 
 struct CallOutcome {

@@ -103,6 +103,10 @@ void ReportWarnings(const kernel::GridMapping& mapping, const kernel::CallOutcom
 
 std::string FormatCallStats(const CallStats& call, const SourceManager& sources, bool timeline) {
   const Counters& c = call.counters;
+  if (!call.backend_summary.empty()) {
+    return fmt::format("stats: pallas_call {} ({}): {}", call.name,
+                       FormatLocation(call.span, sources), call.backend_summary);
+  }
   std::string out = fmt::format(
       "stats: pallas_call {} ({}): {} grid steps, HBM read {} B, HBM written {} B, {} flops, {} "
       "transcendentals, VMEM {} B (blocks double-buffered + scratch)\n",

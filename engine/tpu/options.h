@@ -3,6 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
+
+namespace pz::kernel {
+class Backend;
+struct GridMapping;
+struct KernelProgram;
+}  // namespace pz::kernel
 
 namespace pz::tpu {
 
@@ -55,6 +63,11 @@ struct EmulatorOptions {
   // both cores write, or one core reads while the other writes. `interpret` semantics ignores
   // it, as JAX's interpret=True ignores dimension_semantics.
   int cores = 1;
+  // Runs every pallas_call instead of the emulated TPU when set (`--backend cuda`); the TPU's
+  // detectors, counters and options above then do not apply.
+  std::shared_ptr<kernel::Backend> backend;
+  // Called with every traced call before it runs (`--emit-cuda` collects the kernels).
+  std::function<void(const kernel::KernelProgram&, const kernel::GridMapping&)> on_trace;
 };
 
 }  // namespace pz::tpu

@@ -259,10 +259,13 @@ void AddScratch(const SpecContext& ctx, const Value& scratch_shapes, ParamNamer&
   interp.Throw(ex);
 }
 
+// What stands for the TPU's report when another backend ran a call: no counters, no findings.
+const TpuReport kNoTpuReport;
+
 // Keeps the outputs' records (for `check`) in the session, oldest dropped first.
 void RecordOutputs(const GridMapping& mapping, kernel::CallOutcome& outcome,
-                   const std::vector<Value>& outputs, EmulatorSession& session) {
-  const TpuReport& report = TpuReportOf(outcome);
+                   const std::vector<Value>& outputs, const TpuReport& report,
+                   EmulatorSession& session) {
   bool has_dma_semaphores =
       std::any_of(mapping.scratch.begin(), mapping.scratch.end(), [](const kernel::RefType& ref) {
         return ref.space == MemorySpace::kSemaphore && ref.semaphore == kernel::SemaphoreKind::kDma;
@@ -280,11 +283,13 @@ void RecordOutputs(const GridMapping& mapping, kernel::CallOutcome& outcome,
                         .has_dma_semaphores = has_dma_semaphores,
                         .counters = report.counters};
     record.counters.timeline.clear();
+    record.measured = &report != &kNoTpuReport;
     record.dma = op.space == MemorySpace::kAny;
     if (op.space == MemorySpace::kAny) {
       // Written by DMAs: blocks of the shape they wrote, when uniform; else the whole array.
-      record.block =
-          report.dma_blocks[o].size() == op.shape.size() ? report.dma_blocks[o] : op.shape;
+      record.block = o < report.dma_blocks.size() && report.dma_blocks[o].size() == op.shape.size()
+                         ? report.dma_blocks[o]
+                         : op.shape;
     }
     for (size_t d = 0; d < op.block.size() && op.space != MemorySpace::kAny; ++d) {
       const kernel::BlockDim& dim = op.block[d];
@@ -342,15 +347,18 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
     session->calls.push_back(RecordCall(program, mapping, interp.sources()));
     run.blocks = &session->calls.back().trace;
   }
+  if (options.on_trace) options.on_trace(program, mapping);
   kernel::CallOutcome outcome;
   try {
-    outcome = TpuBackend(options).Run(program, mapping, operands, run);
+    outcome = options.backend ? options.backend->Run(program, mapping, operands, run)
+                              : TpuBackend(options).Run(program, mapping, operands, run);
   } catch (kernel::CallError& error) {
     Raise(interp, error);
   }
 
   // ---- Report --------------------------------------------------------------------------------
-  const TpuReport& report = TpuReportOf(outcome);
+  const auto* tpu_report = dynamic_cast<const TpuReport*>(outcome.report.get());
+  const TpuReport& report = tpu_report ? *tpu_report : kNoTpuReport;
   ReportWarnings(mapping, outcome, report, span, *session);
   if (options.stats) {
     session->stats.push_back({.name = name,
@@ -359,11 +367,14 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
                               .core_counters = report.core_counters,
                               .core_steps = report.core_steps,
                               .grid = mapping.grid,
-                              .megacore_note = report.megacore_note});
+                              .megacore_note = report.megacore_note,
+                              .backend_summary = tpu_report || !outcome.report
+                                                     ? std::string()
+                                                     : outcome.report->Summary()});
   }
   std::vector<Value> outputs;
   for (array::Array& out : outcome.outputs) outputs.push_back(eval::WrapArray(std::move(out)));
-  RecordOutputs(mapping, outcome, outputs, *session);
+  RecordOutputs(mapping, outcome, outputs, report, *session);
   return kernel::Unflatten(interp, signature.outputs, outputs);
 }
 

@@ -25,6 +25,7 @@ struct CallStats {
   std::vector<std::pair<int64_t, int64_t>> core_steps;
   std::vector<int64_t> grid;
   std::string megacore_note;  // why `--cores 2` ran on one core ("" otherwise)
+  std::string backend_summary;  // another backend's report (CallReport::Summary), if any
 };
 
 // Where one output array of a pallas_call came from, kept so `check` can explain a wrong answer
@@ -44,6 +45,8 @@ struct OutputRecord {
   bool uninitialized_is_padding = false;  // the read was of an input block's padding
   bool has_dma_semaphores = false;        // scratch memory may be meant to be filled by DMAs
   Counters counters;                      // the call's work (without its DMA time-line)
+  // False when another backend ran the call (`--backend cuda`): `counters` are not measured.
+  bool measured = true;
 };
 
 // What one pallas_call did with its operands, kept when EmulatorOptions::record_blocks is set:

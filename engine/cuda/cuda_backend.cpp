@@ -1,0 +1,403 @@
+// The CUDA backend (see cuda_backend.h): emit, plan, upload, launch, check the status rows,
+// download.
+#include "cuda/cuda_backend.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "array/creation.h"
+#include "cuda/plan.h"
+#include "support/check.h"
+#include "tpu/executor.h"
+
+namespace pz::cuda {
+
+namespace {
+
+// Shared memory the emitter plans for: the 48 KiB every CUDA GPU gives a block without opting
+// in, so the source is the same whatever device runs it.
+constexpr int64_t kSharedBudget = 48 * 1024;
+
+// Device memory freed when it goes out of scope.
+class Buffer {
+ public:
+  Buffer(Device& device, size_t bytes)
+      : device_(device), ptr_(device.Alloc(std::max<size_t>(bytes, 16))) {}
+  ~Buffer() { device_.Free(ptr_); }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  DevicePtr ptr() const { return ptr_; }
+
+ private:
+  Device& device_;
+  DevicePtr ptr_;
+};
+
+size_t Bytes(const array::Array& a) {
+  return static_cast<size_t>(a.size()) * array::ItemSize(a.dtype());
+}
+
+// The static flop count of a region, loops multiplied by their trip count when it is a constant.
+struct FlopCount {
+  int64_t flops = 0;
+  bool exact = true;
+};
+
+std::optional<int64_t> ConstantValue(const kernel::Function& f, kernel::ValueId id,
+                                     const std::map<kernel::ValueId, int64_t>& constants) {
+  auto it = constants.find(id);
+  if (it == constants.end()) return std::nullopt;
+  (void)f;
+  return it->second;
+}
+
+void CollectConstants(const kernel::Region& region, std::map<kernel::ValueId, int64_t>& out) {
+  for (const kernel::Instr& instr : region.body) {
+    if (instr.op == kernel::Op::kConstant && instr.constant && instr.constant->size() == 1) {
+      out[instr.results[0]] = instr.constant->GetInt(0);
+    }
+    for (const kernel::Region& r : instr.regions) CollectConstants(r, out);
+  }
+}
+
+FlopCount CountFlops(const kernel::Function& f, const kernel::Region& region,
+                     const std::map<kernel::ValueId, int64_t>& constants) {
+  FlopCount total;
+  for (const kernel::Instr& instr : region.body) {
+    total.flops += instr.cost.flops;
+    if (instr.op == kernel::Op::kFor) {
+      FlopCount body = CountFlops(f, instr.regions[0], constants);
+      std::optional<int64_t> lo = ConstantValue(f, instr.operands[0], constants);
+      std::optional<int64_t> hi = ConstantValue(f, instr.operands[1], constants);
+      int64_t trips = lo && hi ? std::max<int64_t>(*hi - *lo, 0) : 1;
+      total.flops += body.flops * trips;
+      total.exact = total.exact && body.exact && lo && hi;
+    } else if (!instr.regions.empty()) {
+      // Branches (and while loops) are counted once, as taken: an estimate.
+      FlopCount most;
+      for (const kernel::Region& r : instr.regions) {
+        FlopCount c = CountFlops(f, r, constants);
+        most.flops = std::max(most.flops, c.flops);
+      }
+      total.flops += most.flops;
+      total.exact = false;
+    }
+  }
+  return total;
+}
+
+std::string FaultMessage(const EmittedKernel& kernel, const kernel::GridMapping& mapping,
+                         const long long* row, const std::vector<int64_t>& point) {
+  const kernel::Instr* instr = row[1] >= 0 && row[1] < static_cast<long long>(kernel.instrs.size())
+                                   ? kernel.instrs[static_cast<size_t>(row[1])]
+                                   : nullptr;
+  (void)instr;
+  (void)mapping;
+  std::string at = tpu::TupleString(point);
+  switch (static_cast<DeviceFault>(row[0])) {
+    case DeviceFault::kIndexOutOfBounds:
+      return fmt::format(
+          "index out of bounds at grid step {}: dimension {} starts at {} and spans {} "
+          "elements, but has {}",
+          at, row[3], row[4], row[5], row[6]);
+    case DeviceFault::kDmaWaitBlocks:
+      return fmt::format(
+          "this DMA wait would block forever at grid step {}: its semaphore holds {} bytes, the "
+          "wait needs {}",
+          at, row[3], row[4]);
+    case DeviceFault::kSemaphoreWaitBlocks:
+      return fmt::format(
+          "this semaphore wait would block forever at grid step {}: the semaphore holds {}, the "
+          "wait needs {}",
+          at, row[3], row[4]);
+    case DeviceFault::kLoopLimit:
+      return fmt::format("this while_loop ran more than {} iterations at grid step {}", row[3], at);
+    default:
+      return fmt::format("the CUDA kernel reported fault {} at grid step {}", row[0], at);
+  }
+}
+
+}  // namespace
+
+std::pair<double, double> PeakOf(const std::string& name) {
+  // Dense bf16 tensor-core TFLOP/s with float accumulation, and memory bandwidth in GB/s, from
+  // the vendors' data sheets.
+  struct Part {
+    const char* key;
+    double tflops, gbps;
+  };
+  static const Part kParts[] = {
+      {"H200", 989.4, 4800},
+      {"H100 PCIe", 756.5, 2000},
+      {"H100 NVL", 835.5, 3900},
+      {"H100", 989.4, 3350},
+      {"A100-SXM4-80GB", 312, 2039},
+      {"A100 80GB PCIe", 312, 1935},
+      {"A100", 312, 1555},
+      {"L40S", 362.1, 864},
+      {"L4", 121, 300},
+      {"RTX 4090", 165.2, 1008},
+      {"A10G", 70, 600},
+      {"A10", 125, 600},
+      {"V100", 125, 900},
+      {"T4", 65, 320},
+  };
+  for (const Part& p : kParts) {
+    if (name.find(p.key) != std::string::npos) return {p.tflops, p.gbps};
+  }
+  return {0, 0};
+}
+
+EmittedKernel EmitCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                       int serial, const std::function<std::string(SourceSpan)>& line_of) {
+  EmitRequest request{.kernel = program.kernel.get(),
+                      .mapping = &mapping,
+                      .name = KernelName(mapping.name, serial),
+                      .origin = fmt::format("pallas_call `{}`{}", mapping.name,
+                                            line_of ? " at " + line_of(mapping.span) : ""),
+                      .shared_budget = kSharedBudget};
+  try {
+    return EmitKernel(request);
+  } catch (const Unmappable& e) {
+    kernel::CallError error{.kind = kernel::CallError::Kind::kRuntimeError,
+                            .message = std::string(e.what()),
+                            .span = e.span()};
+    if (!e.hint().empty()) error.notes.push_back(e.hint());
+    throw error;
+  }
+}
+
+std::string CudaReport::Summary() const {
+  std::string out = fmt::format(
+      "CUDA kernel {} on {}: {} chains of {} steps on {} blocks of {} threads, arena {} B shared + "
+      "{} B global per block\n",
+      kernel, device, chains, steps_per_chain, blocks, threads, shared_bytes, global_bytes);
+  out += fmt::format("stats:   grid: {}\n", split);
+  out += fmt::format("stats:   HBM read {} B, HBM written {} B, {}{} flops\n", hbm_bytes_read,
+                     hbm_bytes_written, flops_exact ? "" : "about ", flops);
+  if (milliseconds > 0) {
+    double seconds = milliseconds / 1000;
+    double tflops = static_cast<double>(flops) / seconds / 1e12;
+    double gbps = static_cast<double>(hbm_bytes_read + hbm_bytes_written) / seconds / 1e9;
+    out += fmt::format(
+        "stats:   time {:.4f} ms (median of 7 after 2 warm-ups): {:.3f} TFLOP/s, {:.1f} GB/s",
+        milliseconds, tflops, gbps);
+    if (peak_tflops > 0) {
+      out +=
+          fmt::format(" ({:.1f}% of {:.0f} TFLOP/s bf16 peak, {:.1f}% of {:.0f} GB/s)",
+                      100 * tflops / peak_tflops, peak_tflops, 100 * gbps / peak_gbps, peak_gbps);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+kernel::CallOutcome CudaBackend::Run(const kernel::KernelProgram& program,
+                                     const kernel::GridMapping& mapping,
+                                     const kernel::CallOperands& operands,
+                                     const kernel::RunOptions& run) {
+  EmittedKernel kernel = EmitCall(program, mapping, serial_++, run.line_of);
+  GridSplit split = SplitGridForCuda(program, mapping);
+  StepTable table = BuildStepTable(program, mapping, operands, split, kernel.table_columns,
+                                   kernel.operand_column, run);
+  Device& dev = *device_;
+  const DeviceInfo& info = dev.info();
+  std::string unit = AssembleUnit({&kernel});
+  ModuleId module = 0;
+  try {
+    module = dev.Load(unit, kernel.name);
+  } catch (const DeviceError& e) {
+    throw kernel::CallError{.kind = kernel::CallError::Kind::kRuntimeError,
+                            .message =
+                                "the generated CUDA kernel did not compile (an engine bug; please "
+                                "report it with this program)",
+                            .span = mapping.span,
+                            .notes = {std::string(e.what())}};
+  }
+
+  unsigned threads = options_.threads ? options_.threads : (info.host ? 4u : 256u);
+  int64_t max_blocks = info.host ? 4 : std::max(1, info.multiprocessors) * 4;
+  // Keep the global arenas within 4 GiB.
+  if (kernel.global_bytes > 0) {
+    max_blocks = std::min<int64_t>(max_blocks,
+                                   std::max<int64_t>((int64_t{4} << 30) / kernel.global_bytes, 1));
+  }
+  unsigned blocks = static_cast<unsigned>(std::clamp<int64_t>(split.chains, 1, max_blocks));
+
+  // HBM: prefetch arrays, inputs, outputs (aliased ones start as their input, others as poison).
+  std::vector<std::unique_ptr<Buffer>> hbm;
+  auto upload = [&](const array::Array& a) {
+    array::Array c = a.Contiguous();
+    hbm.push_back(std::make_unique<Buffer>(dev, Bytes(c)));
+    dev.CopyToDevice(hbm.back()->ptr(), c.raw(), Bytes(c));
+  };
+  for (const array::Array& a : operands.prefetch) upload(a);
+  for (const array::Array& a : operands.inputs) upload(a);
+  for (size_t o = 0; o < mapping.outputs.size(); ++o) {
+    const kernel::BlockMapping& op = mapping.outputs[o];
+    auto alias =
+        std::find_if(mapping.aliases.begin(), mapping.aliases.end(),
+                     [&](const auto& entry) { return entry.second == static_cast<int>(o); });
+    upload(alias != mapping.aliases.end() ? operands.inputs[static_cast<size_t>(alias->first)]
+                                          : tpu::Poison(op.shape, op.dtype));
+  }
+  Buffer status(dev, static_cast<size_t>(blocks) * kStatusWords * sizeof(long long));
+  dev.Memset(status.ptr(), 0, static_cast<size_t>(blocks) * kStatusWords * sizeof(long long));
+  Buffer steps(dev, table.rows.size() * sizeof(int64_t));
+  dev.CopyToDevice(steps.ptr(), table.rows.data(), table.rows.size() * sizeof(int64_t));
+  size_t arena_stride = static_cast<size_t>((kernel.global_bytes + 255) / 256 * 256);
+  Buffer arena(dev, arena_stride * blocks);
+  std::vector<uint64_t> args(kArgOperands + hbm.size());
+  args[kArgStatus] = status.ptr();
+  args[kArgTable] = steps.ptr();
+  args[kArgGlobalArena] = arena.ptr();
+  args[kArgChains] = static_cast<uint64_t>(split.chains);
+  args[kArgArenaStride] = arena_stride;
+  args[kArgSteps] = static_cast<uint64_t>(split.steps_per_chain);
+  for (size_t i = 0; i < hbm.size(); ++i) args[kArgOperands + i] = hbm[i]->ptr();
+  Buffer arg_buffer(dev, args.size() * sizeof(uint64_t));
+  dev.CopyToDevice(arg_buffer.ptr(), args.data(), args.size() * sizeof(uint64_t));
+
+  LaunchConfig config{.kernel = kernel.name,
+                      .grid = blocks,
+                      .block = threads,
+                      .shared_bytes = static_cast<size_t>(kernel.shared_bytes),
+                      .args = arg_buffer.ptr()};
+  try {
+    dev.Launch(module, config);
+  } catch (const DeviceError& e) {
+    throw kernel::CallError{.kind = kernel::CallError::Kind::kRuntimeError,
+                            .message = std::string(e.what()),
+                            .span = mapping.span};
+  }
+
+  // Faults: the one at the earliest grid step.
+  std::vector<long long> rows(static_cast<size_t>(blocks) * kStatusWords);
+  dev.CopyToHost(rows.data(), status.ptr(), rows.size() * sizeof(long long));
+  const long long* first = nullptr;
+  int64_t first_step = 0;
+  for (unsigned b = 0; b < blocks; ++b) {
+    const long long* row = rows.data() + static_cast<size_t>(b) * kStatusWords;
+    if (row[0] == 0) continue;
+    int64_t linear = table.linear_step.at(static_cast<size_t>(row[2]));
+    if (!first || linear < first_step) {
+      first = row;
+      first_step = linear;
+    }
+  }
+  if (first) {
+    std::vector<int64_t> point = tpu::UnravelIndex(first_step, mapping.grid);
+    const kernel::Instr* instr = kernel.instrs.at(static_cast<size_t>(first[1]));
+    throw kernel::CallError{
+        .kind = static_cast<DeviceFault>(first[0]) == DeviceFault::kIndexOutOfBounds
+                    ? kernel::CallError::Kind::kIndexError
+                    : kernel::CallError::Kind::kRuntimeError,
+        .message = FaultMessage(kernel, mapping, first, point),
+        .span = instr->span};
+  }
+
+  auto report = std::make_unique<CudaReport>();
+  if (options_.timing) {
+    std::vector<double> times;
+    try {
+      times = dev.Time(module, config, 2, 7);
+    } catch (const DeviceError& e) {
+      throw kernel::CallError{.kind = kernel::CallError::Kind::kRuntimeError,
+                              .message = std::string(e.what()),
+                              .span = mapping.span};
+    }
+    std::sort(times.begin(), times.end());
+    report->milliseconds = times.empty() ? 0 : times[times.size() / 2];
+  }
+
+  // Outputs, and which grid step's write-back last stored each element.
+  kernel::CallOutcome outcome;
+  size_t first_output = operands.prefetch.size() + operands.inputs.size();
+  for (size_t o = 0; o < mapping.outputs.size(); ++o) {
+    const kernel::BlockMapping& op = mapping.outputs[o];
+    array::Array out = array::Array::Empty(op.dtype, op.shape);
+    dev.CopyToHost(out.raw(), hbm[first_output + o]->ptr(), Bytes(out));
+    outcome.outputs.push_back(std::move(out));
+    bool aliased =
+        std::any_of(mapping.aliases.begin(), mapping.aliases.end(),
+                    [&](const auto& entry) { return entry.second == static_cast<int>(o); });
+    // The device does not record which DMA wrote what: a pl.ANY output counts as written by the
+    // last grid step.
+    double start = op.space == kernel::MemorySpace::kAny
+                       ? static_cast<double>(mapping.num_steps() - 1)
+                   : aliased ? -2.0
+                             : -1.0;
+    outcome.writer.push_back(
+        array::Full(op.shape, {start, array::DType::kInt32}, array::DType::kInt32));
+  }
+  int64_t total = static_cast<int64_t>(table.linear_step.size());
+  size_t num_operands = mapping.inputs.size() + mapping.outputs.size();
+  for (size_t k = 0; k < num_operands; ++k) {
+    int64_t column = kernel.operand_column[k];
+    const kernel::BlockMapping& op = mapping.operand(k);
+    if (column < 0) continue;
+    size_t rank = op.shape.size();
+    int64_t window_bytes = static_cast<int64_t>(array::ItemSize(op.dtype));
+    std::vector<int64_t> extent(rank);
+    for (size_t d = 0; d < rank; ++d) {
+      extent[d] = op.block[d].kind == kernel::BlockDim::Kind::kSqueezed ? 1 : op.block[d].size;
+    }
+    for (int64_t row = 0; row < total; ++row) {
+      int64_t s = row % split.steps_per_chain;
+      const int64_t* r = table.rows.data() + row * table.columns + column;
+      int64_t neighbour =
+          op.is_output ? (s + 1 < split.steps_per_chain ? row + 1 : -1) : (s > 0 ? row - 1 : -1);
+      bool moved = neighbour < 0 ||
+                   !std::equal(r, r + rank, table.rows.data() + neighbour * table.columns + column);
+      if (!moved) continue;
+      // The window clipped to the array.
+      int64_t lo[array::kMaxRank], len[array::kMaxRank], elements = 1;
+      for (size_t d = 0; d < rank; ++d) {
+        lo[d] = std::max<int64_t>(r[d], 0);
+        len[d] = std::max<int64_t>(std::min(r[d] + extent[d], op.shape[d]) - lo[d], 0);
+        elements *= len[d];
+      }
+      (op.is_output ? report->hbm_bytes_written : report->hbm_bytes_read) +=
+          elements * window_bytes;
+      if (!op.is_output || elements == 0) continue;
+      array::Array& writer = outcome.writer[k - mapping.inputs.size()];
+      int32_t* w = reinterpret_cast<int32_t*>(writer.raw());
+      int32_t step = static_cast<int32_t>(table.linear_step[static_cast<size_t>(row)]);
+      std::vector<int64_t> c(rank, 0);
+      array::Shape strides(rank, 1);
+      for (size_t d = rank; d-- > 1;) strides[d - 1] = strides[d] * op.shape[d];
+      for (int64_t i = 0; i < elements; ++i) {
+        int64_t offset = 0, rest = i;
+        for (size_t d = rank; d-- > 0;) {
+          offset += (lo[d] + rest % len[d]) * strides[d];
+          rest /= len[d];
+        }
+        w[offset] = step;
+      }
+    }
+  }
+
+  std::map<kernel::ValueId, int64_t> constants;
+  CollectConstants(program.kernel->body, constants);
+  FlopCount flops = CountFlops(*program.kernel, program.kernel->body, constants);
+  report->kernel = kernel.name;
+  report->device = info.name;
+  report->split = split.note;
+  report->chains = split.chains;
+  report->steps_per_chain = split.steps_per_chain;
+  report->blocks = blocks;
+  report->threads = threads;
+  report->shared_bytes = kernel.shared_bytes;
+  report->global_bytes = kernel.global_bytes;
+  report->flops = flops.flops * mapping.num_steps();
+  report->flops_exact = flops.exact;
+  auto [tflops, gbps] = PeakOf(info.name);
+  report->peak_tflops = tflops;
+  report->peak_gbps = gbps;
+  outcome.report = std::move(report);
+  return outcome;
+}
+
+}  // namespace pz::cuda

@@ -1,0 +1,65 @@
+// The CUDA backend: kernel::Backend over a cuda::Device. Each call's kernel IR becomes a CUDA
+// kernel (emit.h), its grid a set of chains with a step table (plan.h); the device compiles and
+// runs it, and the outputs come back. `--emit-cuda` collects the translation unit of every call.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuda/device.h"
+#include "cuda/emit.h"
+#include "kernel/backend.h"
+
+namespace pz::cuda {
+
+struct CudaOptions {
+  // Time each call (median of several launches after a warm-up) for `--stats`.
+  bool timing = false;
+  // Threads per CUDA block; 0 picks 256 on a GPU and 4 on the host.
+  unsigned threads = 0;
+};
+
+// What a call did on the device (kernel::CallOutcome::report).
+struct CudaReport final : kernel::CallReport {
+  std::string kernel;  // the CUDA function
+  std::string device;  // the device's name
+  std::string split;   // how the grid became chains (plan.h)
+  int64_t chains = 1;
+  int64_t steps_per_chain = 1;
+  unsigned blocks = 1, threads = 1;
+  int64_t shared_bytes = 0, global_bytes = 0;         // per CUDA block
+  int64_t hbm_bytes_read = 0, hbm_bytes_written = 0;  // by the pipeline's fetches and write-backs
+  int64_t flops = 0;        // the body's static count over the grid (loops by static trip count)
+  bool flops_exact = true;  // false when a loop bound or branch was not static
+  double milliseconds = 0;  // median kernel time, when timed
+  double peak_tflops = 0, peak_gbps = 0;  // the device's, when known
+  std::string Summary() const override;
+};
+
+// The kernel source of a call as the backend emits it (no device needed); `serial` numbers the
+// calls of a program.
+EmittedKernel EmitCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                       int serial, const std::function<std::string(SourceSpan)>& line_of);
+
+class CudaBackend final : public kernel::Backend {
+ public:
+  // Runs on `device` (OpenGpuDevice, or OpenHostDevice for the generated code on CPU threads).
+  CudaBackend(CudaOptions options, std::unique_ptr<Device> device)
+      : options_(options), device_(std::move(device)) {}
+  kernel::CallOutcome Run(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                          const kernel::CallOperands& operands,
+                          const kernel::RunOptions& options) override;
+
+ private:
+  CudaOptions options_;
+  std::unique_ptr<Device> device_;
+  int serial_ = 0;
+};
+
+// Peak dense TFLOP/s (bf16 with float accumulation) and memory GB/s of a known GPU by name; 0s
+// when unknown.
+std::pair<double, double> PeakOf(const std::string& device_name);
+
+}  // namespace pz::cuda

@@ -1,0 +1,97 @@
+// The kernel IR of one pallas_call as a CUDA kernel (CUDA C++ source), and the translation unit
+// holding every kernel a program launches.
+//
+// How a call maps onto CUDA (DESIGN.md, the `cuda` layer): the host orders the grid steps as
+// chains (plan.h): one chain per point of the "parallel" axes, the other axes stepped in order
+// inside it. One CUDA block runs a chain at a time (blocks stride over the chains). Per step it
+// reads the grid point and every pipelined operand's window from the host's step table,
+// fetches the input windows that changed into their block buffers (out-of-array elements get
+// the dtype's poison, NaN or the minimum), runs the body, and writes back each output window
+// whose next step moves it elsewhere (or at the chain's end), clipped to the array. Block
+// buffers, scratch, semaphores and every array value of the body live in the block's arena:
+// shared memory when everything fits, else global memory. Elementwise work runs one element
+// per thread, strided over the block; scalars are computed by every thread alike, so all
+// control flow is uniform and `__syncthreads()` may appear anywhere.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernel/grid_mapping.h"
+#include "kernel/ir.h"
+#include "support/source.h"
+
+namespace pz::cuda {
+
+// An instruction (or call) the CUDA backend cannot map: a user-facing error at `span`.
+class Unmappable : public std::runtime_error {
+ public:
+  Unmappable(const std::string& message, SourceSpan span, std::string hint = "")
+      : std::runtime_error(message), span_(span), hint_(std::move(hint)) {}
+  SourceSpan span() const { return span_; }
+  const std::string& hint() const { return hint_; }
+
+ private:
+  SourceSpan span_;
+  std::string hint_;
+};
+
+// Error codes the generated code leaves in its status row (see Status in cuda_backend.cpp).
+enum class DeviceFault : int64_t {
+  kNone = 0,
+  kIndexOutOfBounds = 1,     // detail: dimension, start, window extent, the dimension's size
+  kDmaWaitBlocks = 2,        // detail: the semaphore's count, the bytes waited for
+  kSemaphoreWaitBlocks = 3,  // detail: the semaphore's count, the value waited for
+  kLoopLimit = 4,            // detail: the iteration limit
+};
+
+// Status row of one CUDA block: {fault, instruction number, step (chain order), detail...}.
+inline constexpr int kStatusWords = 8;
+// The arguments every generated kernel reads from its `args` array, before the operands.
+enum KernelArg : int {
+  kArgStatus = 0,       // long long[grid * kStatusWords]
+  kArgTable = 1,        // the step table (plan.h)
+  kArgGlobalArena = 2,  // global memory for the blocks' arenas
+  kArgChains = 3,       // the number of chains
+  kArgArenaStride = 4,  // bytes of global arena per CUDA block
+  kArgSteps = 5,        // the steps of a chain
+  kArgOperands = 6,     // then the HBM arrays: prefetch, inputs, outputs
+};
+// The loop bound of a `while_loop` on the device: more iterations are a fault.
+inline constexpr int64_t kMaxWhileIterations = int64_t{1} << 31;
+
+struct EmitRequest {
+  const kernel::Function* kernel = nullptr;
+  const kernel::GridMapping* mapping = nullptr;
+  std::string name;             // the CUDA function's name (a C identifier)
+  std::string origin;           // "pallas_call `add` at add.py:12", for the comment
+  int64_t steps_per_chain = 1;  // the sequential steps of a chain
+  int64_t shared_budget = 48 * 1024;
+};
+
+struct EmittedKernel {
+  std::string name;
+  std::string source;  // the kernel function and its constant tables
+  int64_t shared_bytes = 0;
+  int64_t global_bytes = 0;  // per CUDA block
+  bool arena_in_shared = false;
+  // Instructions in the numbering the status rows use (pre-order).
+  std::vector<const kernel::Instr*> instrs;
+  // Row layout of the step table: the grid indices, then per pipelined operand its window start
+  // per dimension; `operand_column[k]` is -1 for operands in pl.ANY (not pipelined).
+  int64_t table_columns = 0;
+  std::vector<int64_t> operand_column;
+};
+
+// Writes the kernel for one call. Throws Unmappable for what has no CUDA mapping.
+EmittedKernel EmitKernel(const EmitRequest& request);
+
+// One translation unit: the prelude, then the kernels.
+std::string AssembleUnit(const std::vector<const EmittedKernel*>& kernels);
+
+// "pz_add_kernel_0": a C identifier from a call's name and its number in the program.
+std::string KernelName(const std::string& call_name, int serial);
+
+}  // namespace pz::cuda

@@ -1,0 +1,207 @@
+// The grid split and step table of a call on CUDA (see plan.h).
+#include "cuda/plan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "support/check.h"
+#include "tpu/executor.h"
+
+namespace pz::cuda {
+
+namespace {
+
+// Whether the kernel keeps state from one grid step to the next outside its output blocks.
+std::string StatefulReason(const kernel::KernelProgram& program,
+                           const kernel::GridMapping& mapping) {
+  const kernel::Function& f = *program.kernel;
+  for (const kernel::RefType& ref : f.refs) {
+    if (ref.role == kernel::RefRole::kScratch) return "it has scratch buffers";
+  }
+  std::string reason;
+  std::function<void(const kernel::Region&)> walk = [&](const kernel::Region& region) {
+    for (const kernel::Instr& instr : region.body) {
+      if (!reason.empty()) return;
+      if (instr.op == kernel::Op::kDmaStart) reason = "it starts DMAs";
+      if (instr.op == kernel::Op::kStore) {
+        kernel::RefRole role = f.refs.at(static_cast<size_t>(instr.ref.ref)).role;
+        if (role == kernel::RefRole::kInput || role == kernel::RefRole::kPrefetch) {
+          reason = "it stores into an input";
+        }
+      }
+      for (const kernel::Region& r : instr.regions) walk(r);
+    }
+  };
+  walk(f.body);
+  (void)mapping;
+  return reason;
+}
+
+}  // namespace
+
+GridSplit SplitGridForCuda(const kernel::KernelProgram& program,
+                           const kernel::GridMapping& mapping) {
+  GridSplit split;
+  size_t rank = mapping.grid.size();
+  std::vector<bool> parallel(rank, false);
+  if (!mapping.dimension_semantics.empty()) {
+    for (size_t a = 0; a < rank && a < mapping.dimension_semantics.size(); ++a) {
+      const std::string& s = mapping.dimension_semantics[a];
+      parallel[a] = s == "parallel" || s == "core_parallel";
+    }
+    split.note = "parallel axes from dimension_semantics";
+  } else if (std::string reason = StatefulReason(program, mapping); !reason.empty()) {
+    split.note = "no dimension_semantics and " + reason + ": every axis runs in order";
+  } else {
+    // Axes every output's index map returns as they are: distinct points write distinct blocks.
+    parallel.assign(rank, true);
+    for (const kernel::BlockMapping& op : mapping.outputs) {
+      std::vector<bool> seen(rank, false);
+      kernel::DirectMap direct =
+          op.index_map ? kernel::AnalyzeIndexMap(*op.index_map) : kernel::DirectMap{.ok = true};
+      if (!direct.ok || op.space == kernel::MemorySpace::kAny) seen.assign(rank, false);
+      for (const auto& [axis, value] : direct.entries) {
+        if (axis >= 0) seen[static_cast<size_t>(axis)] = true;
+      }
+      for (size_t a = 0; a < rank; ++a) parallel[a] = parallel[a] && seen[a];
+    }
+    split.note = "no dimension_semantics: the axes each output's index map follows run in parallel";
+  }
+  for (size_t a = 0; a < rank; ++a) {
+    (parallel[a] ? split.parallel : split.sequential).push_back(static_cast<int>(a));
+    (parallel[a] ? split.chains : split.steps_per_chain) *= mapping.grid[a];
+  }
+  return split;
+}
+
+StepTable BuildStepTable(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                         const kernel::CallOperands& operands, GridSplit& split, int64_t columns,
+                         const std::vector<int64_t>& operand_column,
+                         const kernel::RunOptions& run) {
+  (void)program;
+  size_t rank = mapping.grid.size();
+  int64_t total = mapping.num_steps();
+  if (total * std::max<int64_t>(columns, 1) > (int64_t{1} << 27)) {
+    throw kernel::CallError{.kind = kernel::CallError::Kind::kValueError,
+                            .message = fmt::format("a grid of {} steps is too large for the CUDA "
+                                                   "backend's step table",
+                                                   total),
+                            .span = mapping.span};
+  }
+  // Index maps run on the reference executor over the prefetch arrays.
+  std::vector<tpu::RefBuffer> prefetch;
+  for (const array::Array& a : operands.prefetch) prefetch.push_back({.data = tpu::Copy(a)});
+  std::vector<int64_t> point(rank, 0);
+  tpu::ExecContext ctx;
+  ctx.grid_point = &point;
+  ctx.tick = run.tick;
+  for (tpu::RefBuffer& b : prefetch) ctx.refs.push_back(&b);
+  size_t num_operands = mapping.inputs.size() + mapping.outputs.size();
+  std::vector<std::unique_ptr<tpu::Executor>> maps(num_operands);
+  std::vector<kernel::DirectMap> direct(num_operands);
+  for (size_t k = 0; k < num_operands; ++k) {
+    const kernel::BlockMapping& op = mapping.operand(k);
+    if (operand_column[k] < 0 || !op.index_map) continue;
+    direct[k] = kernel::AnalyzeIndexMap(*op.index_map);
+    if (!direct[k].ok) maps[k] = std::make_unique<tpu::Executor>(*op.index_map, ctx);
+  }
+
+  auto fill = [&](StepTable& table) {
+    table.columns = columns;
+    table.rows.assign(static_cast<size_t>(total * columns), 0);
+    table.linear_step.assign(static_cast<size_t>(total), 0);
+    std::vector<int64_t> index;
+    for (int64_t row = 0; row < total; ++row) {
+      int64_t chain = row / split.steps_per_chain, step = row % split.steps_per_chain;
+      // The grid point: the chain's parallel coordinates, the step's sequential ones.
+      for (size_t i = split.parallel.size(); i-- > 0;) {
+        int a = split.parallel[i];
+        point[static_cast<size_t>(a)] = chain % mapping.grid[static_cast<size_t>(a)];
+        chain /= mapping.grid[static_cast<size_t>(a)];
+      }
+      for (size_t i = split.sequential.size(); i-- > 0;) {
+        int a = split.sequential[i];
+        point[static_cast<size_t>(a)] = step % mapping.grid[static_cast<size_t>(a)];
+        step /= mapping.grid[static_cast<size_t>(a)];
+      }
+      int64_t linear = 0;
+      for (size_t a = 0; a < rank; ++a) linear = linear * mapping.grid[a] + point[a];
+      table.linear_step[static_cast<size_t>(row)] = linear;
+      int64_t* r = table.rows.data() + row * columns;
+      for (size_t a = 0; a < rank; ++a) r[a] = point[a];
+      for (size_t k = 0; k < num_operands; ++k) {
+        if (operand_column[k] < 0) continue;
+        const kernel::BlockMapping& op = mapping.operand(k);
+        index.clear();
+        if (!op.index_map) {
+          index.assign(op.block.size(), 0);
+        } else if (direct[k].ok) {
+          for (const auto& [axis, value] : direct[k].entries) {
+            index.push_back(axis >= 0 ? point[static_cast<size_t>(axis)] : value);
+          }
+        } else {
+          std::vector<array::Array> params;
+          for (int64_t g : point) {
+            params.push_back(array::Array::Scalar(array::DType::kInt32, static_cast<double>(g)));
+          }
+          for (const array::Array& a : maps[k]->Run(params)) index.push_back(a.GetInt(0));
+        }
+        for (size_t d = 0; d < op.block.size(); ++d) {
+          const kernel::BlockDim& b = op.block[d];
+          int64_t start = index[d];
+          if (b.kind == kernel::BlockDim::Kind::kBlocked) {
+            start = index[d] * b.size;
+            if (index[d] < 0 || (start >= op.shape[d] && op.shape[d] > 0)) {
+              throw kernel::CallError{
+                  .kind = kernel::CallError::Kind::kIndexError,
+                  .message = fmt::format(
+                      "block index {} of `{}` is out of range at grid step {}: dimension {} has "
+                      "{} blocks of {}",
+                      tpu::TupleString(index), op.name, tpu::TupleString(point), d,
+                      (op.shape[d] + b.size - 1) / std::max<int64_t>(b.size, 1), b.size),
+                  .span = op.span};
+            }
+          } else if (b.kind == kernel::BlockDim::Kind::kElement) {
+            start = index[d] - b.pad_lo;
+          }
+          r[operand_column[k] + static_cast<int64_t>(d)] = start;
+        }
+      }
+    }
+  };
+  StepTable table;
+  fill(table);
+  if (split.chains <= 1) return table;
+  // Two chains must never write one output window: that would race on the GPU.
+  for (size_t k = mapping.inputs.size(); k < num_operands; ++k) {
+    if (operand_column[k] < 0) continue;
+    size_t rank_k = mapping.operand(k).shape.size();
+    std::map<std::vector<int64_t>, int64_t> owner;
+    for (int64_t row = 0; row < total; ++row) {
+      const int64_t* r = table.rows.data() + row * columns + operand_column[k];
+      std::vector<int64_t> window(r, r + rank_k);
+      int64_t chain = row / split.steps_per_chain;
+      auto [it, fresh] = owner.emplace(window, chain);
+      if (!fresh && it->second != chain) {
+        split.note = fmt::format(
+            "every axis runs in order: `{}` is written at one block from two points of the "
+            "parallel axes",
+            mapping.operand(k).name);
+        split.sequential.clear();
+        for (size_t a = 0; a < rank; ++a) split.sequential.push_back(static_cast<int>(a));
+        split.parallel.clear();
+        split.chains = 1;
+        split.steps_per_chain = total;
+        StepTable serial;
+        fill(serial);
+        return serial;
+      }
+    }
+  }
+  return table;
+}
+
+}  // namespace pz::cuda

@@ -1,0 +1,46 @@
+// How one call's grid runs on CUDA blocks (emit.h): which axes are "parallel" (one chain per
+// point of them, each chain run by one CUDA block) and which are stepped in order inside a chain,
+// and the step table the kernel reads: per step of each chain, the grid point and every
+// pipelined operand's window start, computed on the host from the index maps (evaluated by the
+// reference executor, so scalar-prefetch index maps work as on the emulator).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernel/backend.h"
+#include "kernel/grid_mapping.h"
+#include "kernel/program.h"
+
+namespace pz::cuda {
+
+struct GridSplit {
+  std::vector<int> parallel;    // grid axes whose points are chains
+  std::vector<int> sequential;  // grid axes stepped inside a chain, in row-major order
+  int64_t chains = 1;
+  int64_t steps_per_chain = 1;
+  std::string note;  // why the split is what it is (for --stats)
+};
+
+// The split from the call's dimension semantics: "parallel" axes as given; without semantics,
+// the axes every output's index map returns unchanged, when the kernel keeps no state between
+// steps (no scratch, semaphores, DMAs or stores into inputs); else every axis in order.
+GridSplit SplitGridForCuda(const kernel::KernelProgram& program,
+                           const kernel::GridMapping& mapping);
+
+struct StepTable {
+  std::vector<int64_t> rows;  // chains * steps_per_chain rows of `columns`
+  int64_t columns = 0;
+  std::vector<int64_t> linear_step;  // per row: the row-major grid step it is
+};
+
+// Evaluates the index maps at every grid point in chain order (rows of `columns`: the grid
+// point, then per operand with column >= 0 its window start per dimension). Throws
+// kernel::CallError for a block index out of range (tpu semantics). When two chains would write
+// one output window, falls back to a single chain (the split's note says so).
+StepTable BuildStepTable(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                         const kernel::CallOperands& operands, GridSplit& split, int64_t columns,
+                         const std::vector<int64_t>& operand_column, const kernel::RunOptions& run);
+
+}  // namespace pz::cuda
