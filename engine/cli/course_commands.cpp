@@ -19,6 +19,7 @@ struct Parsed {
   std::vector<std::string> positional;
   bool json = false;
   bool yes = false;
+  bool cuda = false;  // check --backend cuda
   std::string only;
 };
 
@@ -31,6 +32,15 @@ std::optional<int> Parse(const std::string& command, const std::vector<std::stri
       parsed.json = true;
     } else if (a == "--yes" || a == "-y") {
       parsed.yes = true;
+    } else if (command == "check" && (a == "--backend" || a.rfind("--backend=", 0) == 0)) {
+      std::string value = a == "--backend" ? (i + 1 < args.size() ? args[++i] : "") : a.substr(10);
+      if (value != "tpu" && value != "cuda") {
+        std::fprintf(stderr,
+                     "pallas-puzzles check: `--backend` is `tpu` (the emulated TPU, the default) "
+                     "or `cuda` (an NVIDIA GPU)\n");
+        return kExitUsage;
+      }
+      parsed.cuda = value == "cuda";
     } else if (a == "--only" && i + 1 < args.size()) {
       parsed.only = args[++i];
     } else if (a == "--help" || a == "-h") {
@@ -57,7 +67,8 @@ int WithPuzzle(const std::string& command, const std::vector<std::string>& args,
                bool need_workspace, int (*action)(CourseContext&, const course::PuzzleEntry&)) {
   Parsed parsed;
   if (auto exit = Parse(command, args, 1, parsed)) return *exit;
-  CourseContext ctx{.color = UseColor(stdout), .json = parsed.json, .confirmed = parsed.yes};
+  CourseContext ctx{
+      .color = UseColor(stdout), .json = parsed.json, .confirmed = parsed.yes, .cuda = parsed.cuda};
   if (auto exit = ctx.Load(need_workspace)) return *exit;
   const course::PuzzleEntry* p = ctx.Resolve(parsed.positional.empty() ? "" : parsed.positional[0]);
   if (!p) return kExitUsage;

@@ -233,6 +233,12 @@ int ShowAction(CourseContext& ctx, const course::PuzzleEntry& p) {
 int CheckAction(CourseContext& ctx, const course::PuzzleEntry& p) {
   fs::path file = ctx.FileOf(p);
   course::RunOptions options = CourseRunOptions(ctx.color);
+  if (ctx.cuda) {
+    if (std::optional<std::string> error = UseCudaBackend(options.emulator)) {
+      std::fprintf(stderr, "pallas-puzzles check: %s\n", error->c_str());
+      return kExitRuntime;
+    }
+  }
   if (!ctx.json) {
     Out(ctx.Dim(fmt::format("checking {} {} ({})", p.short_name(), p.title, Relative(file))) +
         "\n");
@@ -248,7 +254,8 @@ int CheckAction(CourseContext& ctx, const course::PuzzleEntry& p) {
   }
   course::PuzzleRun run = course::RunFile(file, options);
   std::fflush(stdout);
-  if (ctx.workspace) {
+  // Progress counts checks on the emulated TPU only: another backend skips its measurements.
+  if (ctx.workspace && !ctx.cuda) {
     course::PuzzleProgress& q = ctx.progress.Of(p.name());
     ++q.checks;
     if (run.passed() && !q.solved) {

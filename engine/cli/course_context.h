@@ -22,6 +22,8 @@ struct CourseContext {
   bool json = false;  // subcommands with --json print data instead of text
   // When set, the learner has confirmed showing the solution before passing.
   bool confirmed = false;
+  // `check --backend cuda`: run the puzzle's calls on a GPU (outputs only; no progress kept).
+  bool cuda = false;
 
   // Finds and loads the course (and the workspace and progress, when `need_workspace` or one
   // exists). Prints why not and returns an exit code on failure.

@@ -88,13 +88,11 @@ FlopCount CountFlops(const kernel::Function& f, const kernel::Region& region,
   return total;
 }
 
-std::string FaultMessage(const EmittedKernel& kernel, const kernel::GridMapping& mapping,
+std::string FaultMessage(const EmittedKernel& kernel, const kernel::Function& kernel_fn,
                          const long long* row, const std::vector<int64_t>& point) {
   const kernel::Instr* instr = row[1] >= 0 && row[1] < static_cast<long long>(kernel.instrs.size())
                                    ? kernel.instrs[static_cast<size_t>(row[1])]
                                    : nullptr;
-  (void)instr;
-  (void)mapping;
   std::string at = tpu::TupleString(point);
   switch (static_cast<DeviceFault>(row[0])) {
     case DeviceFault::kIndexOutOfBounds:
@@ -112,6 +110,19 @@ std::string FaultMessage(const EmittedKernel& kernel, const kernel::GridMapping&
           "this semaphore wait would block forever at grid step {}: the semaphore holds {}, the "
           "wait needs {}",
           at, row[3], row[4]);
+    case DeviceFault::kSemaphoreNonzero: {
+      const kernel::RefType& ref = kernel_fn.refs.at(static_cast<size_t>(row[3]));
+      std::string name = ref.name + (ref.shape.empty() ? "" : fmt::format("[{}]", row[4]));
+      if (instr && instr->op == kernel::Op::kDmaStart) {
+        return fmt::format(
+            "the DMA started here in grid step {} was never waited: its semaphore `{}` is "
+            "non-zero when the kernel ends",
+            at, name);
+      }
+      return fmt::format(
+          "semaphore `{}` holds {} when the kernel ends (last signalled here in grid step {})",
+          name, row[5], at);
+    }
     case DeviceFault::kLoopLimit:
       return fmt::format("this while_loop ran more than {} iterations at grid step {}", row[3], at);
     default:
@@ -294,7 +305,7 @@ kernel::CallOutcome CudaBackend::Run(const kernel::KernelProgram& program,
         .kind = static_cast<DeviceFault>(first[0]) == DeviceFault::kIndexOutOfBounds
                     ? kernel::CallError::Kind::kIndexError
                     : kernel::CallError::Kind::kRuntimeError,
-        .message = FaultMessage(kernel, mapping, first, point),
+        .message = FaultMessage(kernel, *program.kernel, first, point),
         .span = instr->span};
   }
 

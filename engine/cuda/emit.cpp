@@ -253,7 +253,7 @@ std::vector<std::string> Unravel(Writer& w, const Shape& shape, const std::strin
     names[d] = fmt::format("pz_{}{}", prefix, d);
     std::string e = strides[d] == 1 ? i : fmt::format("({} / {})", i, strides[d]);
     if (d > 0) e = fmt::format("{} % {}", e, shape[d]);
-    w.Line(fmt::format("const long long {} = {};", names[d], e));
+    w.Line(fmt::format("[[maybe_unused]] const long long {} = {};", names[d], e));
   }
   return names;
 }
@@ -355,6 +355,13 @@ class Emitter {
   Access Resolve(const Instr& instr, const kernel::RefPath& path);
   void CopyBetween(const Access& src, const Access& dst, bool add);
   std::string Fault(const Instr& instr, DeviceFault fault, const std::vector<std::string>& detail);
+  // Records `instr` and the step as the last to raise the semaphore element `sem` reaches.
+  std::string NoteRaise(const Instr& instr, const Access& sem) const {
+    int64_t n = std::max<int64_t>(Count(f_.refs.at(static_cast<size_t>(sem_ref_)).shape), 1);
+    return fmt::format("{0}[{1} + {2}] = {3}; {0}[{4} + {2}] = pz_step;", sem.base, n, sem.offset,
+                       Number(instr), 2 * n);
+  }
+  kernel::RefId sem_ref_ = -1;  // the semaphore ref Resolve last resolved
 
   const EmitRequest& req_;
   const kernel::Function& f_;
@@ -428,7 +435,10 @@ EmittedKernel Emitter::Run() {
     int64_t item = ref.space == kernel::MemorySpace::kSemaphore
                        ? 8
                        : static_cast<int64_t>(array::ItemSize(ref.dtype));
-    ref_slot_[r] = AddSlot(std::max<int64_t>(Count(ref.shape), 1) * item, true);
+    // A semaphore keeps, beside its counts, the instruction and step that last raised each one
+    // (for the error when one is left non-zero).
+    int64_t copies = ref.space == kernel::MemorySpace::kSemaphore ? 3 : 1;
+    ref_slot_[r] = AddSlot(std::max<int64_t>(Count(ref.shape), 1) * item * copies, true);
   }
   CollectRegion(f_.body);
   // Placement: everything in shared memory when it fits; else the refs there when they fit and
@@ -472,16 +482,16 @@ EmittedKernel Emitter::Run() {
       "extern \"C\" __global__ void {}(const unsigned long long* __restrict__ pz_args) {{",
       req_.name));
   w_.Line("PZ_SHARED_DECL");
-  w_.Line(fmt::format(
-      "long long* const pz_status = (long long*)pz_args[{}] + {} * (long long)blockIdx.x;",
-      static_cast<int>(kArgStatus), kStatusWords));
-  w_.Line("(void)pz_status;");
+  w_.Line(
+      fmt::format("[[maybe_unused]] long long* const pz_status = (long long*)pz_args[{}] + {} * "
+                  "(long long)blockIdx.x;",
+                  static_cast<int>(kArgStatus), kStatusWords));
   w_.Line(fmt::format("const long long* const pz_table = (const long long*)pz_args[{}];",
                       static_cast<int>(kArgTable)));
-  w_.Line(fmt::format(
-      "char* const pz_gmem = (char*)pz_args[{}] + (long long)blockIdx.x * (long long)pz_args[{}];",
-      static_cast<int>(kArgGlobalArena), static_cast<int>(kArgArenaStride)));
-  w_.Line("(void)pz_gmem;");
+  w_.Line(
+      fmt::format("[[maybe_unused]] char* const pz_gmem = (char*)pz_args[{}] + (long "
+                  "long)blockIdx.x * (long long)pz_args[{}];",
+                  static_cast<int>(kArgGlobalArena), static_cast<int>(kArgArenaStride)));
   w_.Line(fmt::format("const long long pz_chains = (long long)pz_args[{}];",
                       static_cast<int>(kArgChains)));
   // HBM arrays.
@@ -490,9 +500,9 @@ EmittedKernel Emitter::Run() {
     DType d =
         i < num_prefetch ? mapping_.prefetch[i].dtype : mapping_.operand(i - num_prefetch).dtype;
     hbm.push_back(fmt::format("pz_hbm{}", i));
-    w_.Line(fmt::format("{}* const {} = ({}*)pz_args[{}];", StorageType(d), hbm.back(),
-                        StorageType(d), static_cast<int>(kArgOperands) + static_cast<int>(i)));
-    w_.Line(fmt::format("(void){};", hbm.back()));
+    w_.Line(fmt::format("[[maybe_unused]] {}* const {} = ({}*)pz_args[{}];", StorageType(d),
+                        hbm.back(), StorageType(d),
+                        static_cast<int>(kArgOperands) + static_cast<int>(i)));
   }
   // Refs.
   for (size_t r = 0; r < f_.refs.size(); ++r) {
@@ -500,21 +510,20 @@ EmittedKernel Emitter::Run() {
     std::string type =
         ref.space == kernel::MemorySpace::kSemaphore ? "long long" : StorageType(ref.dtype);
     std::string where = ref_slot_[r] >= 0 ? slot_pointer(ref_slot_[r], type) : hbm.at(r);
-    w_.Line(fmt::format("{}* const r{} = {};  // {}", type, r, where, ref.name));
-    w_.Line(fmt::format("(void)r{};", r));
+    w_.Line(fmt::format("[[maybe_unused]] {}* const r{} = {};  // {}", type, r, where, ref.name));
   }
   // Values: arrays point into the arena, scalars are registers.
   for (size_t v = 0; v < f_.values.size(); ++v) {
     const kernel::ValueType& t = f_.values[v];
     if (t.shape.empty()) {
-      w_.Line(fmt::format("{} v{} = {};", RegType(t.dtype), v, Literal(t.dtype, 0)));
+      w_.Line(
+          fmt::format("[[maybe_unused]] {} v{} = {};", RegType(t.dtype), v, Literal(t.dtype, 0)));
     } else if (value_slot_[v] >= 0) {
-      w_.Line(fmt::format("{}* v{} = {};", StorageType(t.dtype), v,
+      w_.Line(fmt::format("[[maybe_unused]] {}* v{} = {};", StorageType(t.dtype), v,
                           slot_pointer(value_slot_[v], StorageType(t.dtype))));
     } else {
-      w_.Line(fmt::format("{}* v{} = nullptr;", StorageType(t.dtype), v));
+      w_.Line(fmt::format("[[maybe_unused]] {}* v{} = nullptr;", StorageType(t.dtype), v));
     }
-    w_.Line(fmt::format("(void)v{};", v));
   }
   for (auto& [instr, temps] : temp_slots_) {
     for (size_t k = 0; k < temps.size(); ++k) {
@@ -524,12 +533,20 @@ EmittedKernel Emitter::Run() {
                           slot_pointer(temps[k], StorageType(d))));
     }
   }
-  // Semaphores start at zero.
+  // Block and scratch buffers start as the emulator's poison (so reading them before writing
+  // shows as it does there), semaphores at zero.
+  for (size_t r = 0; r < f_.refs.size(); ++r) {
+    const kernel::RefType& ref = f_.refs[r];
+    if (ref_slot_[r] < 0 || ref.space == kernel::MemorySpace::kSemaphore) continue;
+    w_.Line(fmt::format(
+        "for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) r{}[pz_i] = {};",
+        std::max<int64_t>(Count(ref.shape), 1), r, PoisonStorage(ref.dtype)));
+  }
   for (size_t r = 0; r < f_.refs.size(); ++r) {
     if (f_.refs[r].space != kernel::MemorySpace::kSemaphore || ref_slot_[r] < 0) continue;
     w_.Line(fmt::format(
         "for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) r{}[pz_i] = 0;",
-        std::max<int64_t>(Count(f_.refs[r].shape), 1), r));
+        3 * std::max<int64_t>(Count(f_.refs[r].shape), 1), r));
   }
   Sync();
 
@@ -542,8 +559,7 @@ EmittedKernel Emitter::Run() {
   w_.Line("const long long pz_step = pz_chain * pz_steps + pz_s;");
   w_.Line(fmt::format("const long long* const pz_e = pz_table + pz_step * {};", columns));
   for (size_t a = 0; a < mapping_.grid.size(); ++a) {
-    w_.Line(fmt::format("const int pz_g{} = (int)pz_e[{}];", a, a));
-    w_.Line(fmt::format("(void)pz_g{};", a));
+    w_.Line(fmt::format("[[maybe_unused]] const int pz_g{} = (int)pz_e[{}];", a, a));
   }
   // A window moved: its starts differ from the neighbouring step's.
   auto moved = [&](int64_t column, size_t rank, int64_t neighbour) {
@@ -601,6 +617,20 @@ EmittedKernel Emitter::Run() {
   Sync();
   w_.Close();
   w_.Close();
+  // Every semaphore is back at zero when the kernel ends (a TPU crashes otherwise).
+  for (size_t r = 0; r < f_.refs.size(); ++r) {
+    if (f_.refs[r].space != kernel::MemorySpace::kSemaphore || ref_slot_[r] < 0) continue;
+    int64_t n = std::max<int64_t>(Count(f_.refs[r].shape), 1);
+    w_.Open(fmt::format("for (long long pz_i = 0; pz_i < {}; ++pz_i) {{", n));
+    w_.Open(fmt::format("if (r{}[pz_i] != 0) {{", r));
+    w_.Line(fmt::format(
+        "if (threadIdx.x == 0) pz_fault(pz_status, {}, r{}[{} + pz_i], r{}[{} + pz_i], {}, pz_i, "
+        "r{}[pz_i], 0);",
+        static_cast<int64_t>(DeviceFault::kSemaphoreNonzero), r, n, r, 2 * n, r, r));
+    w_.Line("return;");
+    w_.Close();
+    w_.Close();
+  }
   w_.Close();
   out.source = tables_.text() + w_.text();
   out.instrs = instrs_;
@@ -650,6 +680,15 @@ void Emitter::EmitInstr(const Instr& instr) {
     case Op::kSemaphoreRead:
       return EmitSemaphore(instr);
     case Op::kRunScoped:
+      // Fresh buffers: poisoned, semaphores at zero.
+      for (kernel::RefId r : instr.scoped) {
+        const kernel::RefType& ref = f_.refs.at(static_cast<size_t>(r));
+        w_.Line(fmt::format(
+            "for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) r{}[pz_i] = {};",
+            std::max<int64_t>(Count(ref.shape), 1), r,
+            ref.space == kernel::MemorySpace::kSemaphore ? "0" : PoisonStorage(ref.dtype)));
+      }
+      Sync();
       EmitRegion(instr.regions[0]);
       for (size_t k = 0; k < instr.results.size(); ++k) {
         w_.Line(fmt::format("{} = {};", Name(instr.results[k]), Name(instr.regions[0].yields[k])));
@@ -677,6 +716,7 @@ Access Emitter::Resolve(const Instr& instr, const kernel::RefPath& path) {
   a.base = fmt::format("r{}", path.ref);
   a.dtype = ref.dtype;
   a.semaphore = ref.space == kernel::MemorySpace::kSemaphore;
+  if (a.semaphore) sem_ref_ = path.ref;
   a.shape = ref.shape;
   a.strides = Strides(ref.shape);
   int64_t constant = 0;
@@ -775,7 +815,8 @@ void Emitter::EmitDma(const Instr& instr) {
     int64_t bytes = Count(src.shape) * static_cast<int64_t>(array::ItemSize(src.dtype));
     Sync();
     CopyBetween(src, dst, instr.add);
-    w_.Line(fmt::format("if (threadIdx.x == 0) {} += {};", count, bytes));
+    w_.Line(fmt::format("if (threadIdx.x == 0) {{ {} += {}; {} }}", count, bytes,
+                        NoteRaise(instr, sem)));
     Sync();
     return;
   }
@@ -799,7 +840,8 @@ void Emitter::EmitSemaphore(const Instr& instr) {
   }
   std::string amount = "(long long)" + Name(instr.operands[0]);
   if (instr.op == Op::kSemaphoreSignal) {
-    w_.Line(fmt::format("if (threadIdx.x == 0) {} += {};", count, amount));
+    w_.Line(fmt::format("if (threadIdx.x == 0) {{ {} += {}; {} }}", count, amount,
+                        NoteRaise(instr, sem)));
     Sync();
     return;
   }

@@ -45,6 +45,8 @@ enum class DeviceFault : int64_t {
   kDmaWaitBlocks = 2,        // detail: the semaphore's count, the bytes waited for
   kSemaphoreWaitBlocks = 3,  // detail: the semaphore's count, the value waited for
   kLoopLimit = 4,            // detail: the iteration limit
+  kSemaphoreNonzero = 5,     // at the kernel's end; instruction: the last to raise it; step:
+                             // when; detail: the semaphore ref, its element, its count
 };
 
 // Status row of one CUDA block: {fault, instruction number, step (chain order), detail...}.

@@ -40,6 +40,59 @@ std::string StatefulReason(const kernel::KernelProgram& program,
   return reason;
 }
 
+// An output block left and come back to in the grid's order is an error, as on the emulated TPU
+// (which runs the grid in row-major order whatever the split here).
+void CheckRevisits(const kernel::GridMapping& mapping, const StepTable& table,
+                   const std::vector<int64_t>& operand_column) {
+  int64_t total = static_cast<int64_t>(table.linear_step.size());
+  std::vector<int64_t> row_of(static_cast<size_t>(total));
+  for (int64_t row = 0; row < total; ++row) {
+    row_of[static_cast<size_t>(table.linear_step[static_cast<size_t>(row)])] = row;
+  }
+  size_t rank = mapping.grid.size();
+  for (size_t o = 0; o < mapping.outputs.size(); ++o) {
+    size_t k = mapping.inputs.size() + o;
+    if (operand_column[k] < 0) continue;
+    const kernel::BlockMapping& op = mapping.outputs[o];
+    using Point = std::vector<int64_t>;
+    std::map<Point, std::pair<Point, Point>> seen;  // block -> first and last grid point
+    Point current;
+    for (int64_t step = 0; step < total; ++step) {
+      const int64_t* r = table.rows.data() + row_of[static_cast<size_t>(step)] * table.columns;
+      Point point(r, r + rank), block;
+      for (size_t d = 0; d < op.block.size(); ++d) {
+        const kernel::BlockDim& b = op.block[d];
+        int64_t start = r[operand_column[k] + static_cast<int64_t>(d)];
+        block.push_back(b.kind == kernel::BlockDim::Kind::kBlocked
+                            ? start / std::max<int64_t>(b.size, 1)
+                        : b.kind == kernel::BlockDim::Kind::kElement ? start + b.pad_lo
+                                                                     : start);
+      }
+      if (step > 0 && block == current) {
+        seen[block].second = point;
+        continue;
+      }
+      if (auto it = seen.find(block); it != seen.end()) {
+        throw kernel::CallError{
+            .kind = kernel::CallError::Kind::kIndexError,
+            .message = fmt::format(
+                "Revisited block {} of output {} in grid step {}. The block was previously "
+                "visited in grid steps {} through {}",
+                tpu::TupleString(block), op.name, tpu::TupleString(point),
+                tpu::TupleString(it->second.first), tpu::TupleString(it->second.second)),
+            .span = op.span,
+            .notes = {"an output block is written back to HBM when the pipeline moves to another "
+                      "block, and never read back: coming back to it later starts from a fresh, "
+                      "uninitialised buffer and overwrites the earlier result",
+                      "make all grid steps that write one output block consecutive: put the "
+                      "reduction axis last in the grid (and mark it \"arbitrary\")"}};
+      }
+      seen[block] = {point, point};
+      current = block;
+    }
+  }
+}
+
 }  // namespace
 
 GridSplit SplitGridForCuda(const kernel::KernelProgram& program,
@@ -174,6 +227,7 @@ StepTable BuildStepTable(const kernel::KernelProgram& program, const kernel::Gri
   };
   StepTable table;
   fill(table);
+  CheckRevisits(mapping, table, operand_column);
   if (split.chains <= 1) return table;
   // Two chains must never write one output window: that would race on the GPU.
   for (size_t k = mapping.inputs.size(); k < num_operands; ++k) {

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# One test of the CUDA backend on one program (see README.md here):
+#   cuda_test.sh host CLI FILE      the program runs with --backend cuda on the host device
+#                                   (the generated CUDA compiled by the C++ compiler, run on
+#                                   threads); every check must pass
+#   cuda_test.sh gpu CLI FILE       the same on a GPU; skipped (77) where there is none
+#   cuda_test.sh nvcc CLI FILE      the generated unit compiles with `nvcc -cubin` for sm_80 and
+#                                   sm_90 without a warning; skipped (77) without nvcc
+#   cuda_test.sh golden CLI FILE GOLDEN   --emit-cuda prints GOLDEN exactly (PZ_UPDATE_GOLDEN=1
+#                                   rewrites it)
+#   cuda_test.sh same CLI FILE      stdout is the same on the emulated TPU and on the host device;
+#                                   a program the emulator rejects fails at the same place
+set -u
+mode=$1 cli=$2 file=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# A run that passed: exit 0, no FAILED line, at least one PASSED line when it checks anything.
+expect_pass() {
+  local rc=$1 out=$2
+  if [ "$rc" -ne 0 ] || grep -q '^FAILED' "$out"; then
+    echo "--- $file failed (exit $rc) with --backend cuda:"
+    cat "$out"
+    exit 1
+  fi
+}
+
+case $mode in
+  host)
+    PZ_CUDA_DEVICE=host "$cli" run --backend cuda "$file" >"$tmp/out" 2>&1
+    expect_pass $? "$tmp/out"
+    ;;
+  gpu)
+    "$cli" run --backend cuda --stats "$file" >"$tmp/out" 2>&1
+    rc=$?
+    if [ $rc -eq 70 ] && grep -q 'needs an NVIDIA GPU\|needs NVRTC\|no CUDA' "$tmp/out"; then
+      echo "skipped: $(head -1 "$tmp/out")"
+      exit 77
+    fi
+    expect_pass $rc "$tmp/out"
+    cat "$tmp/out"
+    ;;
+  nvcc)
+    if ! command -v nvcc >/dev/null; then
+      echo "skipped: nvcc is not on the PATH, so the generated CUDA is not compile-checked"
+      exit 77
+    fi
+    "$cli" run --emit-cuda "$file" >"$tmp/unit.cu" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+    for arch in sm_80 sm_90; do
+      if ! nvcc -cubin -arch=$arch -o "$tmp/unit.$arch.cubin" "$tmp/unit.cu" >"$tmp/nvcc" 2>&1 ||
+         grep -q 'warning' "$tmp/nvcc"; then
+        echo "--- nvcc -arch=$arch on the unit of $file:"
+        cat "$tmp/nvcc"
+        exit 1
+      fi
+    done
+    ;;
+  golden)
+    golden=$4
+    "$cli" run --emit-cuda "$file" >"$tmp/unit.cu" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+    if [ "${PZ_UPDATE_GOLDEN:-}" = 1 ]; then
+      cp "$tmp/unit.cu" "$golden"
+      echo "updated $golden"
+    elif ! diff -u "$golden" "$tmp/unit.cu"; then
+      echo "--- the CUDA emitted for $file differs from $golden (PZ_UPDATE_GOLDEN=1 rewrites it)"
+      exit 1
+    fi
+    ;;
+  same)
+    "$cli" run "$file" >"$tmp/tpu" 2>"$tmp/tpu.err"
+    rc_tpu=$?
+    PZ_CUDA_DEVICE=host "$cli" run --backend cuda "$file" >"$tmp/cuda" 2>"$tmp/cuda.err"
+    rc_cuda=$?
+    if [ $rc_tpu -ne 0 ]; then
+      # A program the emulator rejects: the CUDA backend must reject it at the same place.
+      where_tpu=$(grep -m1 -o '^[^ ]*:[0-9]*:[0-9]*: error' "$tmp/tpu.err")
+      where_cuda=$(grep -m1 -o '^[^ ]*:[0-9]*:[0-9]*: error' "$tmp/cuda.err")
+      if [ $rc_cuda -ne $rc_tpu ] || [ -z "$where_tpu" ] || [ "$where_tpu" != "$where_cuda" ]; then
+        echo "--- $file: the emulated TPU fails (exit $rc_tpu), the CUDA backend exits $rc_cuda:"
+        cat "$tmp/tpu.err" "$tmp/cuda.err"
+        exit 1
+      fi
+      exit 0
+    fi
+    if [ $rc_cuda -ne 0 ] || ! diff -u "$tmp/tpu" "$tmp/cuda"; then
+      echo "--- $file: the CUDA backend (exit $rc_cuda) differs from the emulated TPU"
+      cat "$tmp/cuda.err"
+      exit 1
+    fi
+    ;;
+  *)
+    echo "unknown mode $mode"; exit 2 ;;
+esac

@@ -1,0 +1,333 @@
+// ---- prelude: written by pallas-puzzles, the same in every unit -------------------------------
+#ifdef __CUDACC__
+#define PZ_DEVICE __device__ __forceinline__
+#define PZ_SHARED_DECL extern __shared__ __align__(16) char pz_smem[];
+#define PZ_TRAP() __trap()
+#else
+// Plain C++: the host shim. One OS thread per CUDA thread; blocks run one after the other.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#define PZ_DEVICE static inline
+#define __global__
+#define __device__
+#define __restrict__ __restrict
+struct pz_dim3 { unsigned x = 0, y = 1, z = 1; };
+static thread_local pz_dim3 threadIdx, blockIdx, blockDim, gridDim;
+static thread_local char* pz_host_shared = nullptr;
+static thread_local void (*pz_host_sync)(void*) = nullptr;
+static thread_local void* pz_host_sync_context = nullptr;
+extern "C" void pz_host_bind(unsigned thread, unsigned block, unsigned block_dim,
+                             unsigned grid_dim, char* shared, void (*sync)(void*),
+                             void* sync_context) {
+  threadIdx.x = thread;
+  blockIdx.x = block;
+  blockDim.x = block_dim;
+  gridDim.x = grid_dim;
+  pz_host_shared = shared;
+  pz_host_sync = sync;
+  pz_host_sync_context = sync_context;
+}
+static inline void __syncthreads() { pz_host_sync(pz_host_sync_context); }
+#define PZ_SHARED_DECL char* const pz_smem = pz_host_shared;
+#define PZ_TRAP() __builtin_trap()
+using std::isnan;
+using std::isinf;
+using std::signbit;
+#endif
+// ---- dtypes: 16-bit floats kept as their bits; arithmetic in float ------------------------------
+PZ_DEVICE float pz_f32_from_bits(unsigned u) { float f; memcpy(&f, &u, 4); return f; }
+PZ_DEVICE unsigned pz_bits_of_f32(float f) { unsigned u; memcpy(&u, &f, 4); return u; }
+PZ_DEVICE float pz_bf16_f32(unsigned short b) { return pz_f32_from_bits((unsigned)b << 16); }
+PZ_DEVICE unsigned short pz_f32_bf16(float f) {
+  unsigned u = pz_bits_of_f32(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (unsigned short)((u >> 16) | 0x40u);  // NaN
+  u += 0x7fffu + ((u >> 16) & 1u);  // round to nearest even
+  return (unsigned short)(u >> 16);
+}
+PZ_DEVICE float pz_f16_f32(unsigned short h) {
+  unsigned sign = (unsigned)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+  if (exp == 0x1fu) return pz_f32_from_bits(sign | 0x7f800000u | (man << 13));
+  if (exp == 0) {
+    float v = (float)man * 5.9604644775390625e-08f;  // 2^-24
+    return sign ? -v : v;
+  }
+  return pz_f32_from_bits(sign | ((exp + 112u) << 23) | (man << 13));
+}
+PZ_DEVICE unsigned short pz_f32_f16(float f) {
+  unsigned u = pz_bits_of_f32(f), sign = (u >> 16) & 0x8000u;
+  unsigned a = u & 0x7fffffffu;
+  if (a > 0x7f800000u) return (unsigned short)(sign | 0x7e00u);
+  if (a >= 0x477ff000u) return (unsigned short)(sign | 0x7c00u);  // rounds to infinity
+  if (a < 0x38800000u) {  // subnormal or zero in half: round at 2^-24
+    float v = pz_f32_from_bits(a) * 16777216.0f;  // exact scaling by 2^24
+    float r = rintf(v);
+    return (unsigned short)(sign | (unsigned)r);
+  }
+  unsigned rounded = a + 0xfffu + ((a >> 13) & 1u);
+  return (unsigned short)(sign | ((rounded - 0x38000000u) >> 13));
+}
+PZ_DEVICE float pz_round_bf16(float f) { return pz_bf16_f32(pz_f32_bf16(f)); }
+PZ_DEVICE float pz_round_f16(float f) { return pz_f16_f32(pz_f32_f16(f)); }
+// convert_element_type from float to an integer: truncation, saturating, NaN -> 0.
+PZ_DEVICE long long pz_f2i(float v, long long lo, long long hi) {
+  if (isnan(v)) return 0;
+  double t = trunc((double)v);
+  if (t <= (double)lo) return lo;
+  if (t >= (double)hi) return hi;
+  return (long long)t;
+}
+
+// ---- elementwise semantics of the array layer (XLA on CPU) --------------------------------------
+PZ_DEVICE float pz_fmax(float a, float b) {
+  if (isnan(a) || isnan(b)) return pz_f32_from_bits(0x7fc00000u);
+  if (a == b) return signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+PZ_DEVICE float pz_fmin(float a, float b) {
+  if (isnan(a) || isnan(b)) return pz_f32_from_bits(0x7fc00000u);
+  if (a == b) return signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+PZ_DEVICE float pz_fsign(float v) { return isnan(v) ? v : v > 0 ? 1.0f : v < 0 ? -1.0f : v; }
+PZ_DEVICE float pz_ffloordiv(float a, float b) {
+  float mod = fmodf(a, b);
+  float div = (b == 0 ? a : a - mod) / b;
+  if (mod != 0 && pz_fsign(b) != pz_fsign(mod)) div -= 1.0f;
+  return roundf(div);
+}
+PZ_DEVICE float pz_fmod(float a, float b) {
+  float trunc_ = fmodf(a, b);
+  return (trunc_ != 0 && ((trunc_ < 0) != (b < 0))) ? trunc_ + b : trunc_;
+}
+PZ_DEVICE float pz_rsqrt(float x) { return 1.0f / sqrtf(x); }
+PZ_DEVICE float pz_logistic(float x) { return 1.0f / (1.0f + expf(-x)); }
+PZ_DEVICE float pz_fpow_int(float base, long long y) {
+  bool invert = y < 0;
+  unsigned long long n = invert ? (unsigned long long)(-y) : (unsigned long long)y;
+  float acc = 1.0f;
+  while (n) {
+    if (n & 1) acc *= base;
+    base *= base;
+    n >>= 1;
+  }
+  return invert ? 1.0f / acc : acc;
+}
+// Integers: x / 0 is -1, x % 0 is x (XLA); floor division and the divisor-signed remainder.
+PZ_DEVICE long long pz_idiv(long long a, long long b) { return b == 0 ? -1 : a / b; }
+PZ_DEVICE long long pz_irem(long long a, long long b) { return b == 0 ? a : a % b; }
+PZ_DEVICE long long pz_ifloordiv(long long a, long long b, bool is_signed) {
+  long long q = pz_idiv(a, b);
+  if (is_signed && ((a > 0) - (a < 0)) != ((b > 0) - (b < 0)) && pz_irem(a, b) != 0) --q;
+  return q;
+}
+PZ_DEVICE long long pz_imod(long long a, long long b) {
+  if (b == 0) b = 1;
+  long long t = a % b;
+  return (t != 0 && ((t < 0) != (b < 0))) ? t + b : t;
+}
+PZ_DEVICE long long pz_ipow(long long base, long long exponent, long long mask, bool is_signed,
+                            int bits) {
+  // jnp.power on integers: binary exponentiation over the exponent's low 6 bits, wrapping.
+  unsigned long long e = (unsigned long long)exponent & (unsigned long long)mask;
+  unsigned long long acc = (base == 0 && exponent != 0) ? 0 : 1, b = (unsigned long long)base;
+  for (int i = 0; i < 6; ++i) {
+    if (e & 1) acc *= b;
+    b *= b;
+    e >>= 1;
+  }
+  acc &= (unsigned long long)mask;
+  if (is_signed && bits < 64 && (acc >> (bits - 1)) & 1) return (long long)(acc | ~(unsigned long long)mask);
+  return (long long)acc;
+}
+PZ_DEVICE long long pz_shl(long long a, long long b, int bits) {
+  return (b < 0 || b >= bits) ? 0 : (long long)((unsigned long long)a << b);
+}
+PZ_DEVICE long long pz_sar(long long a, long long b, int bits) {
+  return (b < 0 || b >= bits) ? (a < 0 ? -1 : 0) : (a >> b);
+}
+PZ_DEVICE unsigned long long pz_shr(unsigned long long a, long long b, int bits) {
+  return (b < 0 || b >= bits) ? 0 : (a >> b);
+}
+PZ_DEVICE long long pz_clampll(long long v, long long lo, long long hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+// A fault of the kernel (emit.h's DeviceFault): its status row, read by the host after the launch.
+PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long long step,
+                        long long a, long long b, long long c, long long d) {
+  status[0] = code;
+  status[1] = instr;
+  status[2] = step;
+  status[3] = a;
+  status[4] = b;
+  status[5] = c;
+  status[6] = d;
+}
+// ---- end of prelude -------------------------------------------------------------------------------
+
+// pallas_call `moving_sum_kernel`
+extern "C" __global__ void pz_moving_sum_kernel_0(const unsigned long long* __restrict__ pz_args) {
+  PZ_SHARED_DECL
+  [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
+  const long long* const pz_table = (const long long*)pz_args[1];
+  [[maybe_unused]] char* const pz_gmem = (char*)pz_args[2] + (long long)blockIdx.x * (long long)pz_args[4];
+  const long long pz_chains = (long long)pz_args[3];
+  [[maybe_unused]] float* const pz_hbm0 = (float*)pz_args[6];
+  [[maybe_unused]] float* const pz_hbm1 = (float*)pz_args[7];
+  [[maybe_unused]] float* const r0 = pz_hbm0;  // x_hbm
+  [[maybe_unused]] float* const r1 = (float*)(pz_smem + 0);  // o_ref
+  [[maybe_unused]] float* const r2 = (float*)(pz_smem + 4096);  // buf
+  [[maybe_unused]] long long* const r3 = (long long*)(pz_smem + 20480);  // sems
+  [[maybe_unused]] int v0 = (int)0LL;
+  [[maybe_unused]] int v1 = (int)0LL;
+  [[maybe_unused]] int v2 = (int)0LL;
+  [[maybe_unused]] int v3 = (int)0LL;
+  [[maybe_unused]] bool v4 = false;
+  [[maybe_unused]] int v5 = (int)0LL;
+  [[maybe_unused]] int v6 = (int)0LL;
+  [[maybe_unused]] int v7 = (int)0LL;
+  [[maybe_unused]] bool v8 = false;
+  [[maybe_unused]] int v9 = (int)0LL;
+  [[maybe_unused]] int v10 = (int)0LL;
+  [[maybe_unused]] int v11 = (int)0LL;
+  [[maybe_unused]] int v12 = (int)0LL;
+  [[maybe_unused]] int v13 = (int)0LL;
+  [[maybe_unused]] int v14 = (int)0LL;
+  [[maybe_unused]] int v15 = (int)0LL;
+  [[maybe_unused]] int v16 = (int)0LL;
+  [[maybe_unused]] float* v17 = (float*)(pz_smem + 20528);
+  [[maybe_unused]] float* v18 = (float*)(pz_smem + 24624);
+  [[maybe_unused]] float* v19 = (float*)(pz_smem + 28720);
+  [[maybe_unused]] float* v20 = (float*)(pz_smem + 32816);
+  [[maybe_unused]] float* v21 = (float*)(pz_smem + 36912);
+  for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (long long pz_i = threadIdx.x; pz_i < 4096; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (long long pz_i = threadIdx.x; pz_i < 6; pz_i += blockDim.x) r3[pz_i] = 0;
+  __syncthreads();
+  const long long pz_steps = (long long)pz_args[5];
+  for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
+    for (long long pz_s = 0; pz_s < pz_steps; ++pz_s) {
+      const long long pz_step = pz_chain * pz_steps + pz_s;
+      const long long* const pz_e = pz_table + pz_step * 3;
+      [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
+      __syncthreads();
+      v0 = pz_g0;
+      v1 = (int)2LL;
+      {
+        v2 = (int)(int)(pz_imod((long long)(v0), (long long)(v1)));
+      }
+      v3 = (int)0LL;
+      {
+        v4 = (((int)(int)((v0) == (v3))) != 0);
+      }
+      if (v4) {
+        __syncthreads();
+        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          r2[0 + pz_c0 * 128 + pz_c1] = r0[0 + pz_c0 * 128 + pz_c1];
+        }
+        if (threadIdx.x == 0) { r3[0] += 8192; r3[2 + 0] = 6; r3[4 + 0] = pz_step; }
+        __syncthreads();
+      } else {
+      }
+      v5 = (int)1LL;
+      {
+        v6 = (int)(int)((unsigned long long)(v0) + (unsigned long long)(v5));
+      }
+      v7 = (int)4LL;
+      {
+        v8 = (((int)(int)((v6) < (v7))) != 0);
+      }
+      if (v8) {
+        v9 = (int)1LL;
+        {
+          v10 = (int)(int)((unsigned long long)(v0) + (unsigned long long)(v9));
+        }
+        v11 = (int)1LL;
+        {
+          v12 = (int)(int)((unsigned long long)(v11) - (unsigned long long)(v2));
+        }
+        v13 = (int)8LL;
+        {
+          v14 = (int)(int)((unsigned long long)(v10) * (unsigned long long)(v13));
+        }
+        if ((long long)v12 < 0 || (long long)v12 + 0 >= 2) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 18, pz_step, (long long)(0), (long long)((long long)v12), (long long)(1), (long long)(2)); return; }
+        if ((long long)v14 < 0 || (long long)v14 + 15 >= 40) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 18, pz_step, (long long)(0), (long long)((long long)v14), (long long)(16), (long long)(40)); return; }
+        if ((long long)v12 < 0 || (long long)v12 + 0 >= 2) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 18, pz_step, (long long)(0), (long long)((long long)v12), (long long)(1), (long long)(2)); return; }
+        __syncthreads();
+        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          r2[0 + (long long)v12 * 2048 + pz_c0 * 128 + pz_c1] = r0[0 + (long long)v14 * 128 + pz_c0 * 128 + pz_c1];
+        }
+        if (threadIdx.x == 0) { r3[0 + (long long)v12] += 8192; r3[2 + 0 + (long long)v12] = 18; r3[4 + 0 + (long long)v12] = pz_step; }
+        __syncthreads();
+      } else {
+      }
+      v15 = (int)8LL;
+      {
+        v16 = (int)(int)((unsigned long long)(v0) * (unsigned long long)(v15));
+      }
+      if ((long long)v2 < 0 || (long long)v2 + 0 >= 2) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 21, pz_step, (long long)(0), (long long)((long long)v2), (long long)(1), (long long)(2)); return; }
+      __syncthreads();
+      if (r3[0 + (long long)v2] < 8192) { if (threadIdx.x == 0) pz_fault(pz_status, 2, 21, pz_step, (long long)(r3[0 + (long long)v2]), (long long)(8192), (long long)(0), (long long)(0)); return; }
+      __syncthreads();
+      if (threadIdx.x == 0) r3[0 + (long long)v2] -= 8192;
+      __syncthreads();
+      if ((long long)v2 < 0 || (long long)v2 + 0 >= 2) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 22, pz_step, (long long)(0), (long long)((long long)v2), (long long)(1), (long long)(2)); return; }
+      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+        v17[pz_i] = r2[0 + (long long)v2 * 2048 + pz_c0 * 128 + pz_c1];
+      }
+      __syncthreads();
+      if ((long long)v2 < 0 || (long long)v2 + 0 >= 2) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 23, pz_step, (long long)(0), (long long)((long long)v2), (long long)(1), (long long)(2)); return; }
+      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+        v18[pz_i] = r2[128 + (long long)v2 * 2048 + pz_c0 * 128 + pz_c1];
+      }
+      __syncthreads();
+      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+        v19[pz_i] = (float)((v17[pz_i]) + (v18[pz_i]));
+      }
+      __syncthreads();
+      if ((long long)v2 < 0 || (long long)v2 + 0 >= 2) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 25, pz_step, (long long)(0), (long long)((long long)v2), (long long)(1), (long long)(2)); return; }
+      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+        v20[pz_i] = r2[256 + (long long)v2 * 2048 + pz_c0 * 128 + pz_c1];
+      }
+      __syncthreads();
+      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+        v21[pz_i] = (float)((v19[pz_i]) + (v20[pz_i]));
+      }
+      __syncthreads();
+      __syncthreads();
+      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+        r1[0 + pz_c0 * 128 + pz_c1] = v21[pz_i];
+      }
+      __syncthreads();
+      __syncthreads();
+      if (pz_s == pz_steps - 1 || pz_e[1] != pz_e[4] || pz_e[2] != pz_e[5]) {  // write back o_ref
+        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+          [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_w1 = pz_i % 128;
+          const long long pz_a0 = pz_e[1] + pz_w0;
+          const long long pz_a1 = pz_e[2] + pz_w1;
+          if (true && pz_a0 >= 0 && pz_a0 < 32 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm1[pz_a0 * 128 + pz_a1 * 1] = r1[pz_i];
+        }
+      }
+      __syncthreads();
+    }
+  }
+  for (long long pz_i = 0; pz_i < 2; ++pz_i) {
+    if (r3[pz_i] != 0) {
+      if (threadIdx.x == 0) pz_fault(pz_status, 5, r3[2 + pz_i], r3[4 + pz_i], 3, pz_i, r3[pz_i], 0);
+      return;
+    }
+  }
+}
