@@ -8,6 +8,8 @@
 #                                   sm_90 without a warning; skipped (77) without nvcc
 #   cuda_test.sh golden CLI FILE GOLDEN   --emit-cuda prints GOLDEN exactly (PZ_UPDATE_GOLDEN=1
 #                                   rewrites it)
+#   cuda_test.sh error CLI FILE     fails on the host device at the line marked `# cuda-error: TEXT`
+#   cuda_test.sh nogpu CLI FILE     without a CUDA driver: exit 70 and the backend's message
 #   cuda_test.sh same CLI FILE      stdout is the same on the emulated TPU and on the host device;
 #                                   a program the emulator rejects fails at the same place
 set -u
@@ -85,6 +87,34 @@ case $mode in
     if [ $rc_cuda -ne 0 ] || ! diff -u "$tmp/tpu" "$tmp/cuda"; then
       echo "--- $file: the CUDA backend (exit $rc_cuda) differs from the emulated TPU"
       cat "$tmp/cuda.err"
+      exit 1
+    fi
+    ;;
+  error)
+    # The program fails on the CUDA backend (exit 70) at the line marked `# cuda-error: TEXT`,
+    # with TEXT in the message.
+    line=$(grep -n '# cuda-error: ' "$file" | head -1 | cut -d: -f1)
+    text=$(grep -m1 -o '# cuda-error: .*' "$file" | sed 's/# cuda-error: //')
+    PZ_CUDA_DEVICE=host "$cli" run --backend cuda "$file" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -ne 70 ] || ! grep -q "^$file:$line:[0-9]*: error: .*$text" "$tmp/err"; then
+      echo "--- $file: expected exit 70 and an error at line $line with: $text; got exit $rc:"
+      cat "$tmp/err"
+      exit 1
+    fi
+    ;;
+  nogpu)
+    # Where the machine has no CUDA driver, --backend cuda says so and exits 70.
+    if [ -e /dev/nvidia0 ] || ldconfig -p 2>/dev/null | grep -q 'libcuda.so.1'; then
+      echo "skipped: this machine has a CUDA driver"
+      exit 77
+    fi
+    "$cli" run --backend cuda "$file" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    expected="pallas-puzzles run: the CUDA backend needs an NVIDIA GPU and its driver (libcuda.so.1 was not found)"
+    if [ $rc -ne 70 ] || [ "$(cat "$tmp/err")" != "$expected" ]; then
+      echo "--- expected exit 70 and: $expected; got exit $rc:"
+      cat "$tmp/err"
       exit 1
     fi
     ;;

@@ -1,0 +1,224 @@
+// The pieces of the CUDA emitter (emit.h) shared by its files: dtypes as C types and
+// expressions, index arithmetic, the writer, and the Emitter itself (emit.cpp: the kernel's
+// frame, memory and control flow; emit_prims.cpp: the primitives).
+#pragma once
+
+#include <fmt/format.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "array/prims.h"
+#include "cuda/emit.h"
+
+namespace pz::cuda::detail {
+
+using array::DType;
+using array::Prim;
+using array::Shape;
+using kernel::Instr;
+using kernel::Op;
+using kernel::ValueId;
+
+// ---- dtypes as C types -----------------------------------------------------------------------
+
+bool IsFloat(DType d);
+bool IsUnsignedInt(DType d);
+bool IsSignedInt(DType d);
+int Bits(DType d);
+
+// The type an element is stored as in memory.
+std::string StorageType(DType d);
+
+// The type a value is computed in (16-bit floats as float, rounded to their precision).
+std::string RegType(DType d);
+
+// Memory -> register.
+std::string LoadExpr(DType d, const std::string& lvalue);
+
+// Register -> memory.
+std::string StoreExpr(DType d, const std::string& value);
+
+// A register value wrapped into dtype d's range (integers) or rounded to its precision.
+std::string Normalize(DType d, const std::string& x);
+
+int64_t MinOf(DType d);
+int64_t MaxOf(DType d);
+
+std::string IntLit(int64_t v);
+
+std::string FloatLit(float f);
+
+// A register literal of dtype d holding `v` (already representable).
+std::string Literal(DType d, double v);
+
+// A register value of dtype `from` as dtype `to` (convert_element_type).
+std::string Cast(DType from, DType to, const std::string& x);
+
+// The poison uninitialised block memory holds (tpu semantics): NaN, the minimum, True.
+std::string PoisonStorage(DType d);
+
+Shape Strides(const Shape& shape);
+
+int64_t Count(const Shape& shape);
+
+// ---- a writer with indentation ---------------------------------------------------------------
+
+class Writer {
+ public:
+  void Line(const std::string& s) {
+    text_.append(static_cast<size_t>(indent_) * 2, ' ');
+    text_ += s;
+    text_ += '\n';
+  }
+  void Open(const std::string& s) {
+    Line(s);
+    ++indent_;
+  }
+  void Close(const std::string& s = "}") {
+    --indent_;
+    Line(s);
+  }
+  // Closes a block and opens the next on one line ("} else {").
+  void Reopen(const std::string& s) {
+    --indent_;
+    Line(s);
+    ++indent_;
+  }
+  std::string& text() { return text_; }
+
+ private:
+  std::string text_;
+  int indent_ = 0;
+};
+
+// The coordinates of linear index `i` in `shape` as declarations `c<prefix><d>` (size-1
+
+// dimensions are 0 and get none); returns the names ("0" for those).
+std::vector<std::string> Unravel(Writer& w, const Shape& shape, const std::string& i,
+                                 const std::string& prefix);
+
+// base + Σ coordinate * stride, skipping zero terms.
+std::string Affine(const std::string& base, const std::vector<std::string>& coords,
+                   const std::vector<int64_t>& strides);
+
+// Broadcast strides of an operand of `shape` inside a result of `out` (numpy alignment).
+std::vector<int64_t> BroadcastStrides(const Shape& shape, const Shape& out);
+
+// ---- the emitter -----------------------------------------------------------------------------
+
+struct Slot {
+  int64_t offset = 0;
+  int64_t bytes = 0;
+  bool is_ref = false;
+};
+
+// A view of memory: element (c_0, ..., c_n) is at base[offset + Σ c_d * strides_d].
+struct Access {
+  std::string base;
+  DType dtype = DType::kFloat32;
+  bool semaphore = false;
+  Shape shape;
+  std::vector<int64_t> strides;
+  std::string offset;
+};
+
+class Emitter {
+ public:
+  explicit Emitter(const EmitRequest& request)
+      : req_(request), f_(*request.kernel), mapping_(*request.mapping) {}
+
+  EmittedKernel Run();
+
+ private:
+  const kernel::ValueType& TypeOf(ValueId v) const { return f_.values[static_cast<size_t>(v)]; }
+  bool IsScalar(ValueId v) const { return TypeOf(v).shape.empty(); }
+  std::string Name(ValueId v) const { return fmt::format("v{}", v); }
+  // The register value of element `index` of `v` (a scalar ignores the index).
+  std::string Elem(ValueId v, const std::string& index) const {
+    if (IsScalar(v)) return Name(v);
+    return LoadExpr(TypeOf(v).dtype, Name(v) + "[" + index + "]");
+  }
+  int Number(const Instr& instr) const { return numbers_.at(&instr); }
+  [[noreturn]] void Fail(const Instr& instr, const std::string& what,
+                         const std::string& hint = "") const {
+    throw Unmappable(what, instr.span, hint);
+  }
+
+  // Layout.
+  void NumberRegion(const kernel::Region& region);
+  void CollectRegion(const kernel::Region& region);
+  int64_t AddSlot(int64_t bytes, bool is_ref);
+  // Emission.
+  void EmitRegion(const kernel::Region& region);
+  void EmitInstr(const Instr& instr);
+  void EmitPrim(const Instr& instr);
+  void Sync() { w_.Line("__syncthreads();"); }
+  // Writes each element of `out` (loop over its elements, or all threads alike for a scalar):
+  // `body` returns the register value of element `pz_i` (given the writer for declarations).
+  template <typename Body>
+  void ForEachElement(ValueId out, Body&& body);
+  void EmitElementwise(const Instr& instr);
+  std::string UnaryExpr(const Instr& instr, Prim prim, DType d, const std::string& x);
+  std::string BinaryExpr(const Instr& instr, Prim prim, DType d, const std::string& a,
+                         const std::string& b);
+  void EmitReduce(const Instr& instr);
+  void EmitDot(const Instr& instr);
+  void EmitMove(const Instr& instr);
+  void EmitGatherMap(ValueId out, ValueId in, const array::Array& map);
+  void EmitConstant(const Instr& instr);
+  void EmitLoad(const Instr& instr);
+  void EmitStore(const Instr& instr);
+  void EmitDma(const Instr& instr);
+  void EmitSemaphore(const Instr& instr);
+  void EmitLoop(const Instr& instr);
+  void EmitCond(const Instr& instr);
+  void AssignCarries(const std::vector<ValueId>& targets, const std::vector<ValueId>& sources,
+                     const std::vector<int64_t>& slots);
+  void CopyValue(const std::string& dst_pointer, ValueId src);
+  Access Resolve(const Instr& instr, const kernel::RefPath& path);
+  void CopyBetween(const Access& src, const Access& dst, bool add);
+  std::string Fault(const Instr& instr, DeviceFault fault, const std::vector<std::string>& detail);
+  // Records `instr` and the step as the last to raise the semaphore element `sem` reaches.
+  std::string NoteRaise(const Instr& instr, const Access& sem) const {
+    int64_t n = std::max<int64_t>(Count(f_.refs.at(static_cast<size_t>(sem_ref_)).shape), 1);
+    return fmt::format("{0}[{1} + {2}] = {3}; {0}[{4} + {2}] = pz_step;", sem.base, n, sem.offset,
+                       Number(instr), 2 * n);
+  }
+  kernel::RefId sem_ref_ = -1;  // the semaphore ref Resolve last resolved
+
+  const EmitRequest& req_;
+  const kernel::Function& f_;
+  const kernel::GridMapping& mapping_;
+  Writer w_;
+  Writer tables_;
+  std::map<const Instr*, int> numbers_;
+  std::vector<const Instr*> instrs_;
+  std::vector<Slot> slots_;
+  std::vector<int64_t> value_slot_;                           // per value: slot index or -1
+  std::vector<int64_t> ref_slot_;                             // per ref: slot index or -1
+  std::map<const Instr*, std::vector<int64_t>> carry_slots_;  // loops: per array carry
+  std::map<const Instr*, std::vector<int64_t>> temp_slots_;   // loops: staging for swaps
+  std::vector<std::string> coords_;                           // the current element's coordinates
+};
+
+template <typename Body>
+void Emitter::ForEachElement(ValueId out, Body&& body) {
+  const kernel::ValueType& t = TypeOf(out);
+  if (t.shape.empty()) {
+    w_.Open("{");
+    std::string value = body(w_);
+    w_.Line(fmt::format("{} = {};", Name(out), value));
+    w_.Close();
+    return;
+  }
+  w_.Open(fmt::format("for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) {{",
+                      Count(t.shape)));
+  std::string value = body(w_);
+  w_.Line(fmt::format("{}[pz_i] = {};", Name(out), StoreExpr(t.dtype, value)));
+  w_.Close();
+  Sync();
+}
+
+}  // namespace pz::cuda::detail

@@ -1,0 +1,783 @@
+// The CUDA emitter's primitives (see emit.h): elementwise ops, reductions, products, constants and
+// data movement, each as strided loops over the result's elements.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <optional>
+#include <variant>
+
+#include "array/creation.h"
+#include "cuda/emit_internal.h"
+#include "support/check.h"
+
+namespace pz::cuda::detail {
+
+// ---- primitives -------------------------------------------------------------------------------
+
+// The emitter each primitive goes to. Every primitive of prims.def is listed (no default): a new
+// one does not compile (-Wswitch) until it is given a family here.
+enum class Family { kUnary, kBinary, kReduction, kDot, kMove, kNotYet };
+
+Family FamilyOf(Prim prim) {
+  switch (prim) {
+    case Prim::kNeg:
+    case Prim::kCopy:
+    case Prim::kAbs:
+    case Prim::kNot:
+    case Prim::kLogicalNot:
+    case Prim::kExp:
+    case Prim::kExp2:
+    case Prim::kLog:
+    case Prim::kLog1p:
+    case Prim::kExpm1:
+    case Prim::kSqrt:
+    case Prim::kRsqrt:
+    case Prim::kTanh:
+    case Prim::kSin:
+    case Prim::kCos:
+    case Prim::kTan:
+    case Prim::kErf:
+    case Prim::kLogistic:
+    case Prim::kSign:
+    case Prim::kFloor:
+    case Prim::kCeil:
+    case Prim::kRound:
+    case Prim::kIsNan:
+    case Prim::kIsInf:
+    case Prim::kIsFinite:
+    case Prim::kSquare:
+    case Prim::kReciprocal:
+    case Prim::kIntegerPow:
+    case Prim::kConvertElementType:
+    case Prim::kBitcastConvertType:
+      return Family::kUnary;
+    case Prim::kAdd:
+    case Prim::kSub:
+    case Prim::kMul:
+    case Prim::kDiv:
+    case Prim::kFloorDivide:
+    case Prim::kRemainder:
+    case Prim::kPow:
+    case Prim::kMax:
+    case Prim::kMin:
+    case Prim::kAnd:
+    case Prim::kOr:
+    case Prim::kXor:
+    case Prim::kShiftLeft:
+    case Prim::kShiftRightArithmetic:
+    case Prim::kShiftRightLogical:
+    case Prim::kEq:
+    case Prim::kNe:
+    case Prim::kLt:
+    case Prim::kLe:
+    case Prim::kGt:
+    case Prim::kGe:
+    case Prim::kLogicalAnd:
+    case Prim::kLogicalOr:
+    case Prim::kAtan2:
+    case Prim::kSelectN:
+    case Prim::kClamp:
+      return Family::kBinary;
+    case Prim::kReduceSum:
+    case Prim::kReduceProd:
+    case Prim::kReduceMax:
+    case Prim::kReduceMin:
+    case Prim::kReduceOr:
+    case Prim::kReduceAnd:
+    case Prim::kArgmax:
+    case Prim::kArgmin:
+      return Family::kReduction;
+    case Prim::kDotGeneral:
+      return Family::kDot;
+    case Prim::kReshape:
+    case Prim::kTranspose:
+    case Prim::kBroadcastInDim:
+    case Prim::kSqueeze:
+    case Prim::kExpandDims:
+    case Prim::kRev:
+    case Prim::kSlice:
+    case Prim::kDynamicSlice:
+    case Prim::kConcatenate:
+    case Prim::kSplit:
+    case Prim::kPad:
+    case Prim::kRoll:
+    case Prim::kTile:
+    case Prim::kRepeat:
+    case Prim::kIota:
+      return Family::kMove;
+    case Prim::kCumsum:
+    case Prim::kSort:
+    case Prim::kArgsort:
+    case Prim::kScatter:
+    case Prim::kGather:
+    case Prim::kRandomSeed:
+    case Prim::kRandomFoldIn:
+    case Prim::kRandomSplit:
+    case Prim::kRandomBits:
+    case Prim::kRandomUniform:
+    case Prim::kRandomNormal:
+    case Prim::kRandomShuffle:
+    case Prim::kRandomRandint:
+      return Family::kNotYet;
+  }
+  PZ_UNREACHABLE();
+}
+
+void Emitter::EmitPrim(const Instr& instr) {
+  Prim prim = kernel::PrimOf(instr.op);
+  switch (FamilyOf(prim)) {
+    case Family::kUnary:
+    case Family::kBinary:
+      return EmitElementwise(instr);
+    case Family::kReduction:
+      return EmitReduce(instr);
+    case Family::kDot:
+      return EmitDot(instr);
+    case Family::kMove:
+      return EmitMove(instr);
+    case Family::kNotYet:
+      break;
+  }
+  Fail(instr, fmt::format("the CUDA backend cannot run `{}` yet", array::PrimName(prim)),
+       "run this kernel on the emulated TPU (without `--backend cuda`)");
+}
+
+std::string Emitter::UnaryExpr(const Instr& instr, Prim prim, DType d, const std::string& x) {
+  bool f = IsFloat(d);
+  auto float_only = [&](const char* fn) {
+    if (!f)
+      Fail(instr, fmt::format("`{}` of {} on the CUDA backend", array::PrimName(prim),
+                              array::DTypeName(d)));
+    return fmt::format("{}({})", fn, x);
+  };
+  switch (prim) {
+    case Prim::kNeg:
+      if (d == DType::kBool) return x;
+      return f ? "-(" + x + ")" : "(long long)0 - (long long)(" + x + ")";
+    case Prim::kCopy:
+      return x;
+    case Prim::kAbs:
+      if (f) return "fabsf(" + x + ")";
+      return IsUnsignedInt(d) || d == DType::kBool
+                 ? x
+                 : "((" + x + ") < 0 ? -(long long)(" + x + ") : (long long)(" + x + "))";
+    case Prim::kNot:
+      return d == DType::kBool ? "!(" + x + ")" : "~(" + x + ")";
+    case Prim::kLogicalNot:
+      return "!(" + x + ")";
+    case Prim::kExp:
+      return float_only("expf");
+    case Prim::kExp2:
+      return float_only("exp2f");
+    case Prim::kLog:
+      return float_only("logf");
+    case Prim::kLog1p:
+      return float_only("log1pf");
+    case Prim::kExpm1:
+      return float_only("expm1f");
+    case Prim::kSqrt:
+      return float_only("sqrtf");
+    case Prim::kRsqrt:
+      return float_only("pz_rsqrt");
+    case Prim::kTanh:
+      return float_only("tanhf");
+    case Prim::kSin:
+      return float_only("sinf");
+    case Prim::kCos:
+      return float_only("cosf");
+    case Prim::kTan:
+      return float_only("tanf");
+    case Prim::kErf:
+      return float_only("erff");
+    case Prim::kLogistic:
+      return float_only("pz_logistic");
+    case Prim::kSign:
+      if (f) return "pz_fsign(" + x + ")";
+      if (IsUnsignedInt(d)) return "((" + x + ") > 0 ? 1 : 0)";
+      return "(((" + x + ") > 0) - ((" + x + ") < 0))";
+    case Prim::kFloor:
+      return f ? "floorf(" + x + ")" : x;
+    case Prim::kCeil:
+      return f ? "ceilf(" + x + ")" : x;
+    case Prim::kRound:
+      return f ? "rintf(" + x + ")" : x;
+    case Prim::kIsNan:
+      return f ? "isnan(" + x + ")" : "false";
+    case Prim::kIsInf:
+      return f ? "isinf(" + x + ")" : "false";
+    case Prim::kIsFinite:
+      return f ? "isfinite(" + x + ")" : "true";
+    case Prim::kSquare:
+      return f ? "(" + x + ") * (" + x + ")" : "(long long)(" + x + ") * (long long)(" + x + ")";
+    case Prim::kReciprocal:
+      return float_only("1.0f / ");
+    default:
+      Fail(instr, fmt::format("the CUDA backend cannot run `{}` yet", array::PrimName(prim)));
+  }
+}
+
+std::string Emitter::BinaryExpr(const Instr& instr, Prim prim, DType d, const std::string& a,
+                                const std::string& b) {
+  bool f = IsFloat(d);
+  bool boolean = d == DType::kBool;
+  std::string la = "(long long)(" + a + ")", lb = "(long long)(" + b + ")";
+  std::string ua = "(unsigned long long)(" + a + ")", ub = "(unsigned long long)(" + b + ")";
+  auto infix = [&](const char* op) { return fmt::format("({}) {} ({})", a, op, b); };
+  switch (prim) {
+    case Prim::kAdd:
+      return f ? infix("+") : boolean ? infix("||") : ua + " + " + ub;
+    case Prim::kSub:
+      return f ? infix("-") : ua + " - " + ub;
+    case Prim::kMul:
+      return f ? infix("*") : boolean ? infix("&&") : ua + " * " + ub;
+    case Prim::kDiv:
+      if (f) return infix("/");
+      return IsUnsignedInt(d) ? fmt::format("({} == 0 ? ~0ull : {} / {})", ub, ua, ub)
+                              : fmt::format("pz_idiv({}, {})", la, lb);
+    case Prim::kFloorDivide:
+      if (f) return fmt::format("pz_ffloordiv({}, {})", a, b);
+      return IsUnsignedInt(d) ? fmt::format("({} == 0 ? ~0ull : {} / {})", ub, ua, ub)
+                              : fmt::format("pz_ifloordiv({}, {}, true)", la, lb);
+    case Prim::kRemainder:
+      if (f) return fmt::format("pz_fmod({}, {})", a, b);
+      return IsUnsignedInt(d) ? fmt::format("({} == 0 ? {} : {} % {})", ub, ua, ua, ub)
+                              : fmt::format("pz_imod({}, {})", la, lb);
+    case Prim::kPow:
+      if (f) return fmt::format("powf({}, {})", a, b);
+      return fmt::format("pz_ipow({}, {}, {}, {}, {})", la, lb,
+                         IntLit(static_cast<int64_t>((uint64_t{1} << Bits(d)) - 1)),
+                         IsSignedInt(d) ? "true" : "false", Bits(d));
+    case Prim::kMax:
+      if (f) return fmt::format("pz_fmax({}, {})", a, b);
+      return fmt::format("(({}) > ({}) ? ({}) : ({}))", a, b, a, b);
+    case Prim::kMin:
+      if (f) return fmt::format("pz_fmin({}, {})", a, b);
+      return fmt::format("(({}) < ({}) ? ({}) : ({}))", a, b, a, b);
+    case Prim::kAnd:
+      return boolean ? infix("&&") : infix("&");
+    case Prim::kOr:
+      return boolean ? infix("||") : infix("|");
+    case Prim::kXor:
+      return boolean ? infix("!=") : infix("^");
+    case Prim::kShiftLeft:
+      return fmt::format("pz_shl({}, {}, {})", la, lb, Bits(d));
+    case Prim::kShiftRightArithmetic:
+      return fmt::format("pz_sar({}, {}, {})", la, lb, Bits(d));
+    case Prim::kShiftRightLogical:
+      return fmt::format("pz_shr({} & {}, {}, {})", ua,
+                         IntLit(static_cast<int64_t>((uint64_t{1} << Bits(d)) - 1)), lb, Bits(d));
+    case Prim::kEq:
+      return infix("==");
+    case Prim::kNe:
+      return infix("!=");
+    case Prim::kLt:
+      return infix("<");
+    case Prim::kLe:
+      return infix("<=");
+    case Prim::kGt:
+      return infix(">");
+    case Prim::kGe:
+      return infix(">=");
+    case Prim::kLogicalAnd:
+      return infix("&&");
+    case Prim::kLogicalOr:
+      return infix("||");
+    case Prim::kAtan2:
+      return fmt::format("atan2f({}, {})", a, b);
+    default:
+      Fail(instr, fmt::format("the CUDA backend cannot run `{}` yet", array::PrimName(prim)));
+  }
+}
+
+bool IsComparison(Prim p) {
+  return p == Prim::kEq || p == Prim::kNe || p == Prim::kLt || p == Prim::kLe || p == Prim::kGt ||
+         p == Prim::kGe;
+}
+
+void Emitter::EmitElementwise(const Instr& instr) {
+  Prim prim = kernel::PrimOf(instr.op);
+  ValueId out = instr.results[0];
+  DType rd = TypeOf(out).dtype;
+  const Shape& shape = TypeOf(out).shape;
+  // The register value of operand k at the current element, converted to dtype `to`.
+  auto operand = [&](Writer&, size_t k, DType to) {
+    ValueId v = instr.operands[k];
+    std::string index = "pz_i";
+    if (!IsScalar(v) && TypeOf(v).shape != shape) {
+      index = Affine("", coords_, BroadcastStrides(TypeOf(v).shape, shape));
+    }
+    return Cast(TypeOf(v).dtype, to, Elem(v, index));
+  };
+  auto needs_coords = [&] {
+    for (ValueId v : instr.operands) {
+      if (!IsScalar(v) && TypeOf(v).shape != shape) return true;
+    }
+    return false;
+  };
+  ForEachElement(out, [&](Writer& w) -> std::string {
+    coords_.clear();
+    if (!shape.empty() && needs_coords()) coords_ = Unravel(w, shape, "pz_i", "c");
+    if (std::optional<array::UnaryOp> op = array::UnaryOpOf(prim); op || prim == Prim::kCopy) {
+      DType in = TypeOf(instr.operands[0]).dtype;
+      bool to_bool = prim == Prim::kIsNan || prim == Prim::kIsInf || prim == Prim::kIsFinite ||
+                     prim == Prim::kLogicalNot;
+      DType compute = to_bool ? in : rd;
+      std::string x = operand(w, 0, compute);
+      return Cast(compute, rd, Normalize(compute, UnaryExpr(instr, prim, compute, x)));
+    }
+    switch (prim) {
+      case Prim::kIntegerPow: {
+        int64_t y = std::get<array::IntegerPowAttrs>(instr.prim.attrs).y;
+        std::string x = operand(w, 0, rd);
+        if (IsFloat(rd)) return Normalize(rd, fmt::format("pz_fpow_int({}, {})", x, IntLit(y)));
+        return Normalize(rd,
+                         fmt::format("pz_ipow((long long)({}), {}, {}, {}, {})", x, IntLit(y),
+                                     IntLit(static_cast<int64_t>((uint64_t{1} << Bits(rd)) - 1)),
+                                     IsSignedInt(rd) ? "true" : "false", Bits(rd)));
+      }
+      case Prim::kConvertElementType:
+        return operand(w, 0, rd);
+      case Prim::kBitcastConvertType: {
+        DType in = TypeOf(instr.operands[0]).dtype;
+        if (array::ItemSize(in) != array::ItemSize(rd)) {
+          Fail(instr, "the CUDA backend bitcasts only between dtypes of one width");
+        }
+        std::string x = Elem(instr.operands[0], "pz_i");
+        if (in == DType::kFloat32) x = "pz_bits_of_f32(" + x + ")";
+        if (in == DType::kBFloat16) x = "pz_f32_bf16(" + x + ")";
+        if (in == DType::kFloat16) x = "pz_f32_f16(" + x + ")";
+        if (rd == DType::kFloat32) return "pz_f32_from_bits((unsigned)(" + x + "))";
+        if (rd == DType::kBFloat16) return "pz_bf16_f32((unsigned short)(" + x + "))";
+        if (rd == DType::kFloat16) return "pz_f16_f32((unsigned short)(" + x + "))";
+        return Normalize(rd, x);
+      }
+      case Prim::kSelectN: {
+        std::string p = operand(w, 0, DType::kBool);
+        return fmt::format("({}) ? ({}) : ({})", p, operand(w, 2, rd), operand(w, 1, rd));
+      }
+      case Prim::kClamp: {
+        std::string lo = operand(w, 0, rd), x = operand(w, 1, rd), hi = operand(w, 2, rd);
+        if (IsFloat(rd)) return fmt::format("pz_fmin(pz_fmax({}, {}), {})", x, lo, hi);
+        return fmt::format("(({0}) < ({1}) ? ({1}) : ({0}) > ({2}) ? ({2}) : ({0}))", x, lo, hi);
+      }
+      default:
+        break;
+    }
+    if (array::BinaryOpOf(prim) || prim == Prim::kShiftRightLogical) {
+      DType compute = rd;
+      if (IsComparison(prim) || prim == Prim::kLogicalAnd || prim == Prim::kLogicalOr) {
+        ValueId a = instr.operands[0], b = instr.operands[1];
+        compute =
+            array::Promote({TypeOf(a).dtype, TypeOf(a).weak}, {TypeOf(b).dtype, TypeOf(b).weak})
+                .dtype;
+        if (prim == Prim::kLogicalAnd || prim == Prim::kLogicalOr) compute = DType::kBool;
+      }
+      std::string a = operand(w, 0, compute), b = operand(w, 1, compute);
+      std::string e = BinaryExpr(instr, prim, compute, a, b);
+      return compute == rd ? Normalize(rd, e) : Cast(compute, rd, Normalize(compute, e));
+    }
+    Fail(instr, fmt::format("the CUDA backend cannot run `{}` yet", array::PrimName(prim)),
+         "run this kernel on the emulated TPU (without `--backend cuda`)");
+  });
+}
+
+void Emitter::EmitReduce(const Instr& instr) {
+  Prim prim = kernel::PrimOf(instr.op);
+  if (prim == Prim::kCumsum || prim == Prim::kSort || prim == Prim::kArgsort) {
+    Fail(instr, fmt::format("the CUDA backend cannot run `{}` yet", array::PrimName(prim)),
+         "run this kernel on the emulated TPU (without `--backend cuda`)");
+  }
+  ValueId in = instr.operands[0], out = instr.results[0];
+  const Shape& shape = TypeOf(in).shape;
+  DType id = TypeOf(in).dtype, od = TypeOf(out).dtype;
+  std::vector<bool> reduced(shape.size(), true);
+  bool arg = prim == Prim::kArgmax || prim == Prim::kArgmin;
+  if (arg) {
+    const auto& attrs = std::get<array::ReduceAttrs>(instr.prim.attrs);
+    if (attrs.axes && attrs.axes->size() == 1) {
+      int axis = (*attrs.axes)[0];
+      if (axis < 0) axis += static_cast<int>(shape.size());
+      reduced.assign(shape.size(), false);
+      reduced[static_cast<size_t>(axis)] = true;
+    }
+  } else {
+    const auto& attrs = std::get<array::ReduceAttrs>(instr.prim.attrs);
+    if (attrs.axes) {
+      reduced.assign(shape.size(), false);
+      for (int axis : *attrs.axes) {
+        if (axis < 0) axis += static_cast<int>(shape.size());
+        reduced[static_cast<size_t>(axis)] = true;
+      }
+    }
+  }
+  Shape kept_shape, red_shape;
+  std::vector<int64_t> kept_strides, red_strides;
+  Shape strides = Strides(shape);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    (reduced[d] ? red_shape : kept_shape).push_back(shape[d]);
+    (reduced[d] ? red_strides : kept_strides).push_back(strides[d]);
+  }
+  bool f = IsFloat(id);
+  std::string acc_type, init, combine;
+  std::string x = "pz_x";
+  switch (prim) {
+    case Prim::kReduceSum:
+      acc_type = IsFloat(od) ? "float" : "long long";
+      init = "0";
+      combine = IsFloat(od)
+                    ? "pz_acc += " + Cast(id, od, x) + ";"
+                    : "pz_acc = (long long)((unsigned long long)pz_acc + (unsigned long long)(" +
+                          Cast(id, od, x) + "));";
+      break;
+    case Prim::kReduceProd:
+      acc_type = IsFloat(od) ? "float" : "long long";
+      init = "1";
+      combine = IsFloat(od)
+                    ? "pz_acc *= " + Cast(id, od, x) + ";"
+                    : "pz_acc = (long long)((unsigned long long)pz_acc * (unsigned long long)(" +
+                          Cast(id, od, x) + "));";
+      break;
+    case Prim::kReduceMax:
+    case Prim::kReduceMin: {
+      bool max = prim == Prim::kReduceMax;
+      acc_type = RegType(id);
+      if (f) {
+        init = max ? "-INFINITY" : "INFINITY";
+        init = FloatLit(max ? -std::numeric_limits<float>::infinity()
+                            : std::numeric_limits<float>::infinity());
+        combine = fmt::format("pz_acc = {}(pz_acc, {});", max ? "pz_fmax" : "pz_fmin", x);
+      } else {
+        init = id == DType::kBool ? (max ? "false" : "true") : IntLit(max ? MinOf(id) : MaxOf(id));
+        combine = fmt::format("if ({} {} pz_acc) pz_acc = {};", x, max ? ">" : "<", x);
+      }
+      break;
+    }
+    case Prim::kReduceOr:
+      acc_type = "bool";
+      init = "false";
+      combine = "pz_acc = pz_acc || (" + x + ");";
+      break;
+    case Prim::kReduceAnd:
+      acc_type = "bool";
+      init = "true";
+      combine = "pz_acc = pz_acc && (" + x + ");";
+      break;
+    case Prim::kArgmax:
+    case Prim::kArgmin: {
+      bool max = prim == Prim::kArgmax;
+      acc_type = "long long";
+      init = "0";
+      // The first maximum; a NaN wins at once (numpy).
+      std::string best_init = f ? FloatLit(max ? -std::numeric_limits<float>::infinity()
+                                               : std::numeric_limits<float>::infinity())
+                                : IntLit(max ? MinOf(id) : MaxOf(id));
+      if (id == DType::kBool) best_init = max ? "false" : "true";
+      combine = fmt::format(
+          "if (!pz_nan) {{ if ({}) {{ pz_acc = pz_r; pz_nan = true; }} else if (pz_r == 0 || {} {} "
+          "pz_best) {{ pz_best = {}; pz_acc = pz_r; }} }}",
+          f ? "isnan(" + x + ")" : "false", x, max ? ">" : "<", x);
+      combine = "{ " + combine + " }";
+      init =
+          "0; " + RegType(id) + " pz_best = " + best_init + "; bool pz_nan = false; (void)pz_nan";
+      break;
+    }
+    default:
+      Fail(instr, fmt::format("the CUDA backend cannot run `{}` yet", array::PrimName(prim)));
+  }
+  ForEachElement(out, [&](Writer& w) -> std::string {
+    std::vector<std::string> kc;
+    if (!TypeOf(out).shape.empty())
+      kc = Unravel(w, kept_shape, "pz_i", "k");
+    else
+      kc.assign(kept_shape.size(), "0");
+    w.Line(fmt::format("const long long pz_base = {};", Affine("", kc, kept_strides)));
+    w.Line(fmt::format("{} pz_acc = {};", acc_type, init));
+    w.Open(fmt::format("for (long long pz_r = 0; pz_r < {}; ++pz_r) {{", Count(red_shape)));
+    std::vector<std::string> rc = Unravel(w, red_shape, "pz_r", "r");
+    w.Line(fmt::format(
+        "const {} pz_x = {};", RegType(id),
+        LoadExpr(id, fmt::format("{}[pz_base + {}]", Name(in), Affine("", rc, red_strides)))));
+    w.Line(combine);
+    w.Close();
+    if (arg) return Cast(DType::kInt32, od, "(int)pz_acc");
+    if (acc_type == "long long") return Normalize(od, "pz_acc");
+    return Cast(acc_type == "bool" ? DType::kBool : (IsFloat(od) ? DType::kFloat32 : id), od,
+                "pz_acc");
+  });
+}
+
+void Emitter::EmitDot(const Instr& instr) {
+  const auto& attrs = std::get<array::DotAttrs>(instr.prim.attrs);
+  const array::DotDimensionNumbers& dims = attrs.dims;
+  ValueId lhs = instr.operands[0], rhs = instr.operands[1], out = instr.results[0];
+  const Shape& ls = TypeOf(lhs).shape;
+  const Shape& rs = TypeOf(rhs).shape;
+  Shape lst = Strides(ls), rst = Strides(rs);
+  auto contains = [](const std::vector<int>& v, size_t d) {
+    return std::find(v.begin(), v.end(), static_cast<int>(d)) != v.end();
+  };
+  // Result dimensions: batch, lhs free, rhs free; each with its stride in lhs and rhs.
+  Shape out_shape;
+  std::vector<int64_t> out_l, out_r;
+  for (size_t b = 0; b < dims.lhs_batch.size(); ++b) {
+    out_shape.push_back(ls[static_cast<size_t>(dims.lhs_batch[b])]);
+    out_l.push_back(lst[static_cast<size_t>(dims.lhs_batch[b])]);
+    out_r.push_back(rst[static_cast<size_t>(dims.rhs_batch[b])]);
+  }
+  for (size_t d = 0; d < ls.size(); ++d) {
+    if (contains(dims.lhs_batch, d) || contains(dims.lhs_contracting, d)) continue;
+    out_shape.push_back(ls[d]);
+    out_l.push_back(lst[d]);
+    out_r.push_back(0);
+  }
+  for (size_t d = 0; d < rs.size(); ++d) {
+    if (contains(dims.rhs_batch, d) || contains(dims.rhs_contracting, d)) continue;
+    out_shape.push_back(rs[d]);
+    out_l.push_back(0);
+    out_r.push_back(rst[d]);
+  }
+  if (out_shape != TypeOf(out).shape) Fail(instr, "internal: dot_general's result shape");
+  Shape k_shape;
+  std::vector<int64_t> k_l, k_r;
+  for (size_t c = 0; c < dims.lhs_contracting.size(); ++c) {
+    k_shape.push_back(ls[static_cast<size_t>(dims.lhs_contracting[c])]);
+    k_l.push_back(lst[static_cast<size_t>(dims.lhs_contracting[c])]);
+    k_r.push_back(rst[static_cast<size_t>(dims.rhs_contracting[c])]);
+  }
+  DType ld = TypeOf(lhs).dtype, rd = TypeOf(rhs).dtype, od = TypeOf(out).dtype;
+  bool float_acc = IsFloat(od) || IsFloat(ld) || IsFloat(rd);
+  DType acc = float_acc ? DType::kFloat32 : DType::kInt32;
+  ForEachElement(out, [&](Writer& w) -> std::string {
+    std::vector<std::string> c;
+    if (!out_shape.empty()) c = Unravel(w, out_shape, "pz_i", "o");
+    w.Line(fmt::format("const long long pz_lb = {};", Affine("", c, out_l)));
+    w.Line(fmt::format("const long long pz_rb = {};", Affine("", c, out_r)));
+    w.Line(fmt::format("{} pz_acc = 0;", float_acc ? "float" : "long long"));
+    w.Open(fmt::format("for (long long pz_r = 0; pz_r < {}; ++pz_r) {{", Count(k_shape)));
+    std::vector<std::string> kc = Unravel(w, k_shape, "pz_r", "r");
+    std::string a = Cast(ld, acc, Elem(lhs, "pz_lb + " + Affine("", kc, k_l)));
+    std::string b = Cast(rd, acc, Elem(rhs, "pz_rb + " + Affine("", kc, k_r)));
+    if (float_acc) {
+      w.Line(fmt::format("pz_acc = fmaf({}, {}, pz_acc);", a, b));
+    } else {
+      w.Line(fmt::format("pz_acc += (long long)({}) * (long long)({});", a, b));
+    }
+    w.Close();
+    return float_acc ? Cast(DType::kFloat32, od, "pz_acc") : Normalize(od, "pz_acc");
+  });
+}
+
+void Emitter::EmitConstant(const Instr& instr) {
+  const array::Array& c = *instr.constant;
+  ValueId out = instr.results[0];
+  DType d = TypeOf(out).dtype;
+  array::Array values = c.AsType(d).Contiguous();
+  auto element = [&](int64_t i) { return values.GetDouble(i); };
+  if (IsScalar(out)) {
+    w_.Line(fmt::format("{} = {};", Name(out), Literal(d, element(0))));
+    return;
+  }
+  int64_t n = values.size();
+  bool uniform = true;
+  for (int64_t i = 1; i < n && uniform; ++i) {
+    uniform = std::memcmp(reinterpret_cast<const char*>(values.raw()) + i * array::ItemSize(d),
+                          reinterpret_cast<const char*>(values.raw()), array::ItemSize(d)) == 0;
+  }
+  if (uniform) {
+    ForEachElement(out, [&](Writer&) { return Literal(d, element(0)); });
+    return;
+  }
+  if (n > (int64_t{1} << 20))
+    Fail(instr, "a constant array of more than 2^20 elements in a kernel");
+  std::string table = fmt::format("pz_{}_c{}", req_.name, out);
+  std::string text = fmt::format("__device__ const {} {}[{}] = {{", StorageType(d), table, n);
+  for (int64_t i = 0; i < n; ++i) {
+    if (i % 8 == 0) text += "\n  ";
+    std::string lit;
+    if (d == DType::kFloat32) {
+      lit = FloatLit(static_cast<float>(element(i)));
+    } else if (d == DType::kBFloat16 || d == DType::kFloat16) {
+      uint16_t bits;
+      std::memcpy(&bits, reinterpret_cast<const char*>(values.raw()) + i * 2, 2);
+      lit = fmt::format("0x{:04x}", bits);
+    } else {
+      lit = IntLit(static_cast<int64_t>(element(i)));
+    }
+    text += lit + ",";
+  }
+  tables_.Line(text + "\n};");
+  w_.Line(fmt::format(
+      "for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) {}[pz_i] = ({}){}[pz_i];",
+      n, Name(out), StorageType(d), table));
+  Sync();
+}
+
+// out[i] = in[map[i]]: the map is what the primitive computes from an iota of the input's
+// shape, emitted as an affine function of the output coordinates when it is one, else a table.
+void Emitter::EmitGatherMap(ValueId out, ValueId in, const array::Array& map) {
+  const Shape& shape = TypeOf(out).shape;
+  array::Array m = map.AsType(DType::kInt32).Contiguous();
+  const auto* idx = reinterpret_cast<const int32_t*>(m.raw());
+  int64_t n = m.size();
+  if (IsScalar(out)) {
+    w_.Line(fmt::format("{} = {};", Name(out),
+                        IsScalar(in) ? Name(in) : Elem(in, std::to_string(idx[0]))));
+    return;
+  }
+  if (IsScalar(in)) {
+    ForEachElement(out, [&](Writer&) { return Name(in); });
+    return;
+  }
+  // Fit base + Σ c_d * s_d.
+  Shape strides = Strides(shape);
+  std::vector<int64_t> fit(shape.size(), 0);
+  int64_t base = n ? idx[0] : 0;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] > 1) fit[d] = idx[strides[d]] - base;
+  }
+  bool affine = true;
+  for (int64_t i = 0; i < n && affine; ++i) {
+    int64_t expect = base, r = i;
+    for (size_t d = shape.size(); d-- > 0;) {
+      expect += (r % shape[d]) * fit[d];
+      r /= shape[d];
+    }
+    affine = expect == idx[i];
+  }
+  DType d = TypeOf(out).dtype;
+  if (affine) {
+    ForEachElement(out, [&](Writer& w) {
+      std::vector<std::string> c = Unravel(w, shape, "pz_i", "c");
+      return Elem(in, Affine(std::to_string(base), c, fit));
+    });
+    return;
+  }
+  std::string table = fmt::format("pz_{}_m{}", req_.name, out);
+  std::string text = fmt::format("__device__ const int {}[{}] = {{", table, n);
+  for (int64_t i = 0; i < n; ++i) {
+    if (i % 16 == 0) text += "\n  ";
+    text += std::to_string(idx[i]) + ",";
+  }
+  tables_.Line(text + "\n};");
+  (void)d;
+  ForEachElement(out, [&](Writer&) { return Elem(in, table + "[pz_i]"); });
+}
+
+void Emitter::EmitMove(const Instr& instr) {
+  Prim prim = kernel::PrimOf(instr.op);
+  ValueId out = instr.results.empty() ? kernel::kNoValue : instr.results[0];
+  switch (prim) {
+    case Prim::kIota: {
+      const auto& attrs = std::get<array::IotaAttrs>(instr.prim.attrs);
+      DType d = TypeOf(out).dtype;
+      ForEachElement(out, [&](Writer& w) {
+        std::vector<std::string> c = Unravel(w, attrs.shape, "pz_i", "c");
+        return Cast(DType::kInt32, d, "(int)" + c[static_cast<size_t>(attrs.dimension)]);
+      });
+      return;
+    }
+    case Prim::kConcatenate: {
+      int axis = std::get<array::ConcatAttrs>(instr.prim.attrs).axis;
+      const Shape& shape = TypeOf(out).shape;
+      if (axis < 0) axis += static_cast<int>(shape.size());
+      Shape out_strides = Strides(shape);
+      int64_t at = 0;
+      DType d = TypeOf(out).dtype;
+      for (ValueId part : instr.operands) {
+        const Shape& ps = TypeOf(part).shape;
+        w_.Open(fmt::format("for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) {{",
+                            Count(ps)));
+        std::vector<std::string> c = Unravel(w_, ps, "pz_i", "c");
+        std::vector<int64_t> st(out_strides.begin(), out_strides.end());
+        w_.Line(
+            fmt::format("{}[{}] = {};", Name(out),
+                        Affine(std::to_string(at * out_strides[static_cast<size_t>(axis)]), c, st),
+                        StoreExpr(d, Cast(TypeOf(part).dtype, d, Elem(part, "pz_i")))));
+        w_.Close();
+        at += ps[static_cast<size_t>(axis)];
+      }
+      Sync();
+      return;
+    }
+    case Prim::kPad: {
+      const auto& attrs = std::get<array::PadAttrs>(instr.prim.attrs);
+      ValueId in = instr.operands[0];
+      const Shape& shape = TypeOf(out).shape;
+      const Shape& is = TypeOf(in).shape;
+      Shape ist = Strides(is);
+      DType d = TypeOf(out).dtype;
+      ForEachElement(out, [&](Writer& w) {
+        std::vector<std::string> c = Unravel(w, shape, "pz_i", "c");
+        std::string inside = "true", offset = "0";
+        for (size_t k = 0; k < shape.size(); ++k) {
+          std::string src = fmt::format("({} - {})", c[k], attrs.widths[k].first);
+          inside += fmt::format(" && {} >= 0 && {} < {}", src, src, is[k]);
+          offset += fmt::format(" + {} * {}", src, ist[k]);
+        }
+        return fmt::format("({}) ? {} : {}", inside, Cast(TypeOf(in).dtype, d, Elem(in, offset)),
+                           Literal(d, attrs.value));
+      });
+      return;
+    }
+    case Prim::kDynamicSlice: {
+      ValueId in = instr.operands[0];
+      const Shape& is = TypeOf(in).shape;
+      const Shape& shape = TypeOf(out).shape;
+      Shape ist = Strides(is);
+      std::string base = "0";
+      for (size_t k = 0; k < is.size(); ++k) {
+        base += fmt::format(" + pz_clampll((long long){}, 0, {}) * {}", Name(instr.operands[k + 1]),
+                            is[k] - shape[k], ist[k]);
+      }
+      ForEachElement(out, [&](Writer& w) {
+        std::vector<std::string> c = Unravel(w, shape, "pz_i", "c");
+        return Elem(in, Affine("(" + base + ")", c, ist));
+      });
+      return;
+    }
+    case Prim::kSplit: {
+      const auto& attrs = std::get<array::SplitAttrs>(instr.prim.attrs);
+      ValueId in = instr.operands[0];
+      const Shape& is = TypeOf(in).shape;
+      int axis = attrs.axis < 0 ? attrs.axis + static_cast<int>(is.size()) : attrs.axis;
+      Shape ist = Strides(is);
+      int64_t at = 0;
+      for (ValueId part : instr.results) {
+        const Shape& ps = TypeOf(part).shape;
+        ForEachElement(part, [&](Writer& w) {
+          std::vector<std::string> c = Unravel(w, ps, "pz_i", "c");
+          return Elem(in, Affine(std::to_string(at * ist[static_cast<size_t>(axis)]), c, ist));
+        });
+        at += ps[static_cast<size_t>(axis)];
+      }
+      return;
+    }
+    case Prim::kGather:
+    case Prim::kScatter:
+    case Prim::kRandomShuffle:
+      Fail(instr, fmt::format("the CUDA backend cannot run `{}` yet", array::PrimName(prim)),
+           "run this kernel on the emulated TPU (without `--backend cuda`)");
+    default:
+      break;
+  }
+  // The other moves permute, repeat or drop elements: learn which from an iota.
+  ValueId in = instr.operands.at(0);
+  int64_t n = Count(TypeOf(in).shape);
+  if (n >= (int64_t{1} << 24))
+    Fail(instr, "an operand of more than 2^24 elements on the CUDA backend");
+  array::Array iota =
+      array::Arange({0, DType::kInt32}, array::ScalarArg{static_cast<double>(n), DType::kInt32},
+                    std::nullopt, DType::kInt32);
+  if (!TypeOf(in).shape.empty())
+    iota = array::Reshape(iota, TypeOf(in).shape);
+  else
+    iota = array::Array::Scalar(DType::kInt32, 0);
+  std::vector<array::Array> results = array::RunPrim(instr.prim, {iota});
+  EmitGatherMap(out, in, results.at(0));
+}
+
+}  // namespace pz::cuda::detail
