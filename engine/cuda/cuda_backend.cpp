@@ -25,7 +25,13 @@ class Buffer {
  public:
   Buffer(Device& device, size_t bytes)
       : device_(device), ptr_(device.Alloc(std::max<size_t>(bytes, 16))) {}
-  ~Buffer() { device_.Free(ptr_); }
+  ~Buffer() {
+    try {
+      device_.Free(ptr_);
+    } catch (const DeviceError&) {
+      // A device that failed already reported why; a destructor must not throw.
+    }
+  }
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
   DevicePtr ptr() const { return ptr_; }
@@ -209,6 +215,20 @@ kernel::CallOutcome CudaBackend::Run(const kernel::KernelProgram& program,
                                      const kernel::GridMapping& mapping,
                                      const kernel::CallOperands& operands,
                                      const kernel::RunOptions& run) {
+  try {
+    return RunOnDevice(program, mapping, operands, run);
+  } catch (const DeviceError& e) {
+    // Memory, copies or a launch failed on the device: an error at the call.
+    throw kernel::CallError{.kind = kernel::CallError::Kind::kRuntimeError,
+                            .message = fmt::format("the CUDA device failed: {}", e.what()),
+                            .span = mapping.span};
+  }
+}
+
+kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& program,
+                                             const kernel::GridMapping& mapping,
+                                             const kernel::CallOperands& operands,
+                                             const kernel::RunOptions& run) {
   EmittedKernel kernel = EmitCall(program, mapping, serial_++, run.line_of);
   GridSplit split = SplitGridForCuda(program, mapping);
   StepTable table = BuildStepTable(program, mapping, operands, split, kernel.table_columns,

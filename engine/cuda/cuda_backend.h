@@ -53,6 +53,11 @@ class CudaBackend final : public kernel::Backend {
                           const kernel::RunOptions& options) override;
 
  private:
+  kernel::CallOutcome RunOnDevice(const kernel::KernelProgram& program,
+                                  const kernel::GridMapping& mapping,
+                                  const kernel::CallOperands& operands,
+                                  const kernel::RunOptions& options);
+
   CudaOptions options_;
   std::unique_ptr<Device> device_;
   int serial_ = 0;

@@ -107,7 +107,9 @@ GridSplit SplitGridForCuda(const kernel::KernelProgram& program,
     }
     split.note = "parallel axes from dimension_semantics";
   } else if (std::string reason = StatefulReason(program, mapping); !reason.empty()) {
-    split.note = "no dimension_semantics and " + reason + ": every axis runs in order";
+    split.note = "no dimension_semantics and " + reason +
+                 ": every axis runs in order, on one CUDA block (mark the independent axes "
+                 "\"parallel\" to spread them over the GPU)";
   } else {
     // Axes every output's index map returns as they are: distinct points write distinct blocks.
     parallel.assign(rank, true);

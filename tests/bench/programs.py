@@ -20,17 +20,22 @@ def matmul_kernel(x_ref, y_ref, o_ref, acc_ref):
         o_ref[...] = acc_ref[...]
 
 
-# f32 n x n matmul in b x b blocks, grid (n/b, n/b, n/b), an f32 VMEM accumulator.
-def matmul_program(n, b, interpret=False):
-    x = jnp.sin(jnp.arange(n * n, dtype=jnp.float32).reshape(n, n) * 0.37)
-    y = jnp.cos(jnp.arange(n * n, dtype=jnp.float32).reshape(n, n) * 0.11)
+# n x n matmul in b x b blocks, grid (n/b, n/b, n/b) with the output axes "parallel", an f32
+# VMEM accumulator; the operands in `dtype` (float32, or bfloat16 for the MXU's native products),
+# the result in float32.
+def matmul_program(n, b, interpret=False, dtype=jnp.float32):
+    x = jnp.sin(jnp.arange(n * n, dtype=jnp.float32).reshape(n, n) * 0.37).astype(dtype)
+    y = jnp.cos(jnp.arange(n * n, dtype=jnp.float32).reshape(n, n) * 0.11).astype(dtype)
     call = pl.pallas_call(
         matmul_kernel, out_shape=jax.ShapeDtypeStruct((n, n), jnp.float32),
         grid=(n // b, n // b, n // b),
         in_specs=[pl.BlockSpec((b, b), lambda i, j, k: (i, k)),
                   pl.BlockSpec((b, b), lambda i, j, k: (k, j))],
         out_specs=pl.BlockSpec((b, b), lambda i, j, k: (i, j)),
-        scratch_shapes=[pltpu.VMEM((b, b), jnp.float32)], interpret=interpret)
+        scratch_shapes=[pltpu.VMEM((b, b), jnp.float32)],
+        compiler_params=pltpu.CompilerParams(
+            dimension_semantics=("parallel", "parallel", "arbitrary")),
+        interpret=interpret)
     return call, (x, y)
 
 
@@ -85,12 +90,12 @@ def add_kernel(x_ref, y_ref, o_ref):
     o_ref[...] = x_ref[...] + y_ref[...]
 
 
-# A vector add of (rows, 128) f32 in (8, 128) blocks: rows / 8 grid steps.
-def add_program(rows, interpret=False):
+# A vector add of (rows, 128) f32 in (block_rows, 128) blocks: rows / block_rows grid steps.
+def add_program(rows, interpret=False, block_rows=8):
     x = jnp.arange(rows * 128, dtype=jnp.float32).reshape(rows, 128)
     y = jnp.ones((rows, 128), jnp.float32)
-    spec = pl.BlockSpec((8, 128), lambda i: (i, 0))
+    spec = pl.BlockSpec((block_rows, 128), lambda i: (i, 0))
     call = pl.pallas_call(add_kernel, out_shape=jax.ShapeDtypeStruct((rows, 128), jnp.float32),
-                          grid=(rows // 8,), in_specs=[spec, spec], out_specs=spec,
+                          grid=(rows // block_rows,), in_specs=[spec, spec], out_specs=spec,
                           interpret=interpret)
     return call, (x, y)
