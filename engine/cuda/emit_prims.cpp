@@ -426,27 +426,23 @@ void Emitter::EmitReduce(const Instr& instr) {
   std::string x = "pz_x";
   switch (prim) {
     case Prim::kReduceSum:
+    case Prim::kReduceProd: {
+      // Floats accumulate in float; integers in 64 bits, wrapping as the result dtype does.
+      const char* op = prim == Prim::kReduceSum ? "+" : "*";
       acc_type = IsFloat(od) ? "float" : "long long";
-      init = "0";
-      combine = IsFloat(od)
-                    ? "pz_acc += " + Cast(id, od, x) + ";"
-                    : "pz_acc = (long long)((unsigned long long)pz_acc + (unsigned long long)(" +
-                          Cast(id, od, x) + "));";
+      init = prim == Prim::kReduceSum ? "0" : "1";
+      combine = IsFloat(od) ? fmt::format("pz_acc = pz_acc {} {};", op, Cast(id, od, x))
+                            : fmt::format(
+                                  "pz_acc = (long long)((unsigned long long)pz_acc {} "
+                                  "(unsigned long long)({}));",
+                                  op, Cast(id, od, x));
       break;
-    case Prim::kReduceProd:
-      acc_type = IsFloat(od) ? "float" : "long long";
-      init = "1";
-      combine = IsFloat(od)
-                    ? "pz_acc *= " + Cast(id, od, x) + ";"
-                    : "pz_acc = (long long)((unsigned long long)pz_acc * (unsigned long long)(" +
-                          Cast(id, od, x) + "));";
-      break;
+    }
     case Prim::kReduceMax:
     case Prim::kReduceMin: {
       bool max = prim == Prim::kReduceMax;
       acc_type = RegType(id);
       if (f) {
-        init = max ? "-INFINITY" : "INFINITY";
         init = FloatLit(max ? -std::numeric_limits<float>::infinity()
                             : std::numeric_limits<float>::infinity());
         combine = fmt::format("pz_acc = {}(pz_acc, {});", max ? "pz_fmax" : "pz_fmin", x);

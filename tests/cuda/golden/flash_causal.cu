@@ -461,7 +461,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
           for (long long pz_r = 0; pz_r < 16; ++pz_r) {
             [[maybe_unused]] const long long pz_r0 = pz_r;
             const float pz_x = v38[pz_base + pz_r0];
-            pz_acc += pz_x;
+            pz_acc = pz_acc + pz_x;
           }
           v41[pz_i] = pz_acc;
         }

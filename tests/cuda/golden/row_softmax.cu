@@ -236,7 +236,7 @@ extern "C" __global__ void pz_softmax_kernel_0(const unsigned long long* __restr
         for (long long pz_r = 0; pz_r < 256; ++pz_r) {
           [[maybe_unused]] const long long pz_r0 = pz_r;
           const float pz_x = v3[pz_base + pz_r0];
-          pz_acc += pz_x;
+          pz_acc = pz_acc + pz_x;
         }
         v4[pz_i] = pz_acc;
       }
@@ -340,7 +340,7 @@ extern "C" __global__ void pz_softmax_kernel_1(const unsigned long long* __restr
         for (long long pz_r = 0; pz_r < 384; ++pz_r) {
           [[maybe_unused]] const long long pz_r0 = pz_r;
           const float pz_x = v3[pz_base + pz_r0];
-          pz_acc += pz_x;
+          pz_acc = pz_acc + pz_x;
         }
         v4[pz_i] = pz_acc;
       }
