@@ -282,7 +282,12 @@ int CheckAction(CourseContext& ctx, const course::PuzzleEntry& p) {
   }
   std::fputs(run.diagnostics.c_str(), stderr);
   std::fflush(stderr);
-  if (run.passed()) {
+  if (run.passed() && ctx.cuda) {
+    Out(ctx.Green(fmt::format("✓ {} {} passed on the CUDA backend", p.short_name(), p.title)));
+    Out(ctx.Dim("  (outputs only: progress counts checks on the emulated TPU, without "
+                "`--backend cuda`)") +
+        "\n");
+  } else if (run.passed()) {
     Out(ctx.Green(fmt::format("✓ {} {} passed", p.short_name(), p.title)));
     Out(ctx.Dim("  (`next` goes on, `solution` shows the reference solution)") + "\n");
   } else {

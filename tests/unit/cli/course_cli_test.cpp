@@ -128,6 +128,26 @@ TEST_F(CourseCli, PassingCheckIsSavedInProgress) {
   EXPECT_TRUE(Has(list, "1 of 2 solved")) << list.output;
 }
 
+// `check --backend cuda` runs the puzzle's calls as generated CUDA (here on the host device) and
+// keeps no progress: measurements are the emulator's.
+TEST_F(CourseCli, CheckOnTheCudaBackendKeepsNoProgress) {
+  Init();
+  Solve("01_double");
+  Result r = InWorkspace("check --backend cuda 01_intro/01_double");
+  // Without a driver and without the host device, the backend's own error.
+  if (r.exit_code == 70) {
+    EXPECT_TRUE(Has(r, "the CUDA backend needs an NVIDIA GPU")) << r.output;
+  }
+  setenv("PZ_CUDA_DEVICE", "host", 1);
+  Result on_host = InWorkspace("check --backend cuda 01_intro/01_double");
+  unsetenv("PZ_CUDA_DEVICE");
+  EXPECT_EQ(on_host.exit_code, 0) << on_host.output;
+  EXPECT_TRUE(Has(on_host, "PASSED double")) << on_host.output;
+  EXPECT_TRUE(Has(on_host, "passed on the CUDA backend")) << on_host.output;
+  EXPECT_FALSE(Progress()["puzzles"].contains("01_intro/01_double"));
+  EXPECT_EQ(InWorkspace("check --backend gpu 1.1").exit_code, 64);
+}
+
 TEST_F(CourseCli, CheckJsonSchema) {
   Init();
   Result r = InWorkspace("check --json 1.1");
