@@ -193,9 +193,10 @@ int RunCommand(const std::vector<std::string>& args) {
   std::vector<cuda::EmittedKernel> kernels;
   if (options.emit_cuda) {
     options.emulator.on_trace = [&kernels](const kernel::KernelProgram& program,
-                                           const kernel::GridMapping& mapping) {
+                                           const kernel::GridMapping& mapping,
+                                           const std::function<std::string(SourceSpan)>& line_of) {
       kernels.push_back(
-          cuda::EmitCall(program, mapping, static_cast<int>(kernels.size()), nullptr));
+          cuda::EmitCall(program, mapping, static_cast<int>(kernels.size()), line_of));
     };
   }
   FILE* program_out = options.emit_cuda ? stderr : stdout;

@@ -5,6 +5,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
+
+#include "support/source.h"
 
 namespace pz::kernel {
 class Backend;
@@ -66,8 +69,11 @@ struct EmulatorOptions {
   // Runs every pallas_call instead of the emulated TPU when set (`--backend cuda`); the TPU's
   // detectors, counters and options above then do not apply.
   std::shared_ptr<kernel::Backend> backend;
-  // Called with every traced call before it runs (`--emit-cuda` collects the kernels).
-  std::function<void(const kernel::KernelProgram&, const kernel::GridMapping&)> on_trace;
+  // Called with every traced call before it runs, and how to name a source line ("line 12"):
+  // `--emit-cuda` collects the kernels.
+  std::function<void(const kernel::KernelProgram&, const kernel::GridMapping&,
+                     const std::function<std::string(SourceSpan)>&)>
+      on_trace;
 };
 
 }  // namespace pz::tpu

@@ -347,7 +347,7 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
     session->calls.push_back(RecordCall(program, mapping, interp.sources()));
     run.blocks = &session->calls.back().trace;
   }
-  if (options.on_trace) options.on_trace(program, mapping);
+  if (options.on_trace) options.on_trace(program, mapping, run.line_of);
   kernel::CallOutcome outcome;
   try {
     outcome = options.backend ? options.backend->Run(program, mapping, operands, run)

@@ -165,7 +165,7 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 }
 // ---- end of prelude -------------------------------------------------------------------------------
 
-// pallas_call `softmax_kernel`
+// pallas_call `softmax_kernel` at line 92
 extern "C" __global__ void pz_softmax_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
   [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
@@ -269,7 +269,7 @@ extern "C" __global__ void pz_softmax_kernel_0(const unsigned long long* __restr
   }
 }
 
-// pallas_call `softmax_kernel`
+// pallas_call `softmax_kernel` at line 92
 extern "C" __global__ void pz_softmax_kernel_1(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
   [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
