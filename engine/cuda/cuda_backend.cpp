@@ -11,6 +11,7 @@
 #include "cuda/plan.h"
 #include "support/check.h"
 #include "tpu/executor.h"
+#include "tpu/memory.h"
 
 namespace pz::cuda {
 
@@ -51,11 +52,10 @@ struct FlopCount {
   bool exact = true;
 };
 
-std::optional<int64_t> ConstantValue(const kernel::Function& f, kernel::ValueId id,
+std::optional<int64_t> ConstantValue(kernel::ValueId id,
                                      const std::map<kernel::ValueId, int64_t>& constants) {
   auto it = constants.find(id);
   if (it == constants.end()) return std::nullopt;
-  (void)f;
   return it->second;
 }
 
@@ -68,15 +68,15 @@ void CollectConstants(const kernel::Region& region, std::map<kernel::ValueId, in
   }
 }
 
-FlopCount CountFlops(const kernel::Function& f, const kernel::Region& region,
+FlopCount CountFlops(const kernel::Region& region,
                      const std::map<kernel::ValueId, int64_t>& constants) {
   FlopCount total;
   for (const kernel::Instr& instr : region.body) {
     total.flops += instr.cost.flops;
     if (instr.op == kernel::Op::kFor) {
-      FlopCount body = CountFlops(f, instr.regions[0], constants);
-      std::optional<int64_t> lo = ConstantValue(f, instr.operands[0], constants);
-      std::optional<int64_t> hi = ConstantValue(f, instr.operands[1], constants);
+      FlopCount body = CountFlops(instr.regions[0], constants);
+      std::optional<int64_t> lo = ConstantValue(instr.operands[0], constants);
+      std::optional<int64_t> hi = ConstantValue(instr.operands[1], constants);
       int64_t trips = lo && hi ? std::max<int64_t>(*hi - *lo, 0) : 1;
       total.flops += body.flops * trips;
       total.exact = total.exact && body.exact && lo && hi;
@@ -84,7 +84,7 @@ FlopCount CountFlops(const kernel::Function& f, const kernel::Region& region,
       // Branches (and while loops) are counted once, as taken: an estimate.
       FlopCount most;
       for (const kernel::Region& r : instr.regions) {
-        FlopCount c = CountFlops(f, r, constants);
+        FlopCount c = CountFlops(r, constants);
         most.flops = std::max(most.flops, c.flops);
       }
       total.flops += most.flops;
@@ -231,8 +231,8 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& progra
                                              const kernel::RunOptions& run) {
   EmittedKernel kernel = EmitCall(program, mapping, serial_++, run.line_of);
   GridSplit split = SplitGridForCuda(program, mapping);
-  StepTable table = BuildStepTable(program, mapping, operands, split, kernel.table_columns,
-                                   kernel.operand_column, run);
+  StepTable table =
+      BuildStepTable(mapping, operands, split, kernel.table_columns, kernel.operand_column, run);
   Device& dev = *device_;
   const DeviceInfo& info = dev.info();
   std::string unit = AssembleUnit({&kernel});
@@ -394,25 +394,14 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& progra
           elements * window_bytes;
       if (!op.is_output || elements == 0) continue;
       array::Array& writer = outcome.writer[k - mapping.inputs.size()];
-      int32_t* w = reinterpret_cast<int32_t*>(writer.raw());
-      int32_t step = static_cast<int32_t>(table.linear_step[static_cast<size_t>(row)]);
-      std::vector<int64_t> c(rank, 0);
-      array::Shape strides(rank, 1);
-      for (size_t d = rank; d-- > 1;) strides[d - 1] = strides[d] * op.shape[d];
-      for (int64_t i = 0; i < elements; ++i) {
-        int64_t offset = 0, rest = i;
-        for (size_t d = rank; d-- > 0;) {
-          offset += (lo[d] + rest % len[d]) * strides[d];
-          rest /= len[d];
-        }
-        w[offset] = step;
-      }
+      tpu::StampBox(writer, lo, len, rank,
+                    static_cast<int32_t>(table.linear_step[static_cast<size_t>(row)]));
     }
   }
 
   std::map<kernel::ValueId, int64_t> constants;
   CollectConstants(program.kernel->body, constants);
-  FlopCount flops = CountFlops(*program.kernel, program.kernel->body, constants);
+  FlopCount flops = CountFlops(program.kernel->body, constants);
   report->kernel = kernel.name;
   report->device = info.name;
   report->split = split.note;

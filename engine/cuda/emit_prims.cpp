@@ -644,7 +644,6 @@ void Emitter::EmitGatherMap(ValueId out, ValueId in, const array::Array& map) {
     }
     affine = expect == idx[i];
   }
-  DType d = TypeOf(out).dtype;
   if (affine) {
     ForEachElement(out, [&](Writer& w) {
       std::vector<std::string> c = Unravel(w, shape, "pz_i", "c");
@@ -659,7 +658,6 @@ void Emitter::EmitGatherMap(ValueId out, ValueId in, const array::Array& map) {
     text += std::to_string(idx[i]) + ",";
   }
   tables_.Line(text + "\n};");
-  (void)d;
   ForEachElement(out, [&](Writer&) { return Elem(in, table + "[pz_i]"); });
 }
 

@@ -15,8 +15,7 @@ namespace pz::cuda {
 namespace {
 
 // Whether the kernel keeps state from one grid step to the next outside its output blocks.
-std::string StatefulReason(const kernel::KernelProgram& program,
-                           const kernel::GridMapping& mapping) {
+std::string StatefulReason(const kernel::KernelProgram& program) {
   const kernel::Function& f = *program.kernel;
   for (const kernel::RefType& ref : f.refs) {
     if (ref.role == kernel::RefRole::kScratch) return "it has scratch buffers";
@@ -36,7 +35,6 @@ std::string StatefulReason(const kernel::KernelProgram& program,
     }
   };
   walk(f.body);
-  (void)mapping;
   return reason;
 }
 
@@ -106,7 +104,7 @@ GridSplit SplitGridForCuda(const kernel::KernelProgram& program,
       parallel[a] = s == "parallel" || s == "core_parallel";
     }
     split.note = "parallel axes from dimension_semantics";
-  } else if (std::string reason = StatefulReason(program, mapping); !reason.empty()) {
+  } else if (std::string reason = StatefulReason(program); !reason.empty()) {
     split.note = "no dimension_semantics and " + reason +
                  ": every axis runs in order, on one CUDA block (mark the independent axes "
                  "\"parallel\" to spread them over the GPU)";
@@ -132,11 +130,10 @@ GridSplit SplitGridForCuda(const kernel::KernelProgram& program,
   return split;
 }
 
-StepTable BuildStepTable(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
-                         const kernel::CallOperands& operands, GridSplit& split, int64_t columns,
+StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallOperands& operands,
+                         GridSplit& split, int64_t columns,
                          const std::vector<int64_t>& operand_column,
                          const kernel::RunOptions& run) {
-  (void)program;
   size_t rank = mapping.grid.size();
   int64_t total = mapping.num_steps();
   if (total * std::max<int64_t>(columns, 1) > (int64_t{1} << 27)) {

@@ -39,8 +39,8 @@ struct StepTable {
 // point, then per operand with column >= 0 its window start per dimension). Throws
 // kernel::CallError for a block index out of range (tpu semantics). When two chains would write
 // one output window, falls back to a single chain (the split's note says so).
-StepTable BuildStepTable(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
-                         const kernel::CallOperands& operands, GridSplit& split, int64_t columns,
+StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallOperands& operands,
+                         GridSplit& split, int64_t columns,
                          const std::vector<int64_t>& operand_column, const kernel::RunOptions& run);
 
 }  // namespace pz::cuda

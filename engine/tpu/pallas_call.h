@@ -24,7 +24,7 @@ struct CallStats {
   std::vector<Counters> core_counters;
   std::vector<std::pair<int64_t, int64_t>> core_steps;
   std::vector<int64_t> grid;
-  std::string megacore_note;  // why `--cores 2` ran on one core ("" otherwise)
+  std::string megacore_note;    // why `--cores 2` ran on one core ("" otherwise)
   std::string backend_summary;  // another backend's report (CallReport::Summary), if any
 };
 

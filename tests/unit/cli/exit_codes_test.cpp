@@ -89,7 +89,8 @@ TEST(ExitCodes, UnreadableFileIs74) {
 TEST(Cli, HelpIsGeneratedFromTheCommandTable) {
   Result r = RunCli("help");
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_NE(r.output.find("run [--backend tpu|cuda] [--emit-cuda] [--semantics tpu|interpret]"), std::string::npos);
+  EXPECT_NE(r.output.find("run [--backend tpu|cuda] [--emit-cuda] [--semantics tpu|interpret]"),
+            std::string::npos);
   EXPECT_NE(r.output.find("[--max-steps N]"), std::string::npos);
 }
 
