@@ -181,11 +181,6 @@ Array Array::Scalar(DType dtype, double value) {
   return a;
 }
 
-int64_t Array::size() const {
-  int64_t n = 1;
-  for (int64_t d : shape_) n *= d;
-  return n;
-}
 
 bool Array::IsContiguous() const {
   // strides_ == ContiguousStrides(shape_), without building the vector (hot in kernels).

@@ -74,6 +74,15 @@ class Buffer {
   size_t size_;
 };
 
+// a == b for shapes, as an inline loop (shapes are short: std::vector's == calls memcmp).
+inline bool SameDims(const Shape& a, const Shape& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 class Array {
  public:
   Array() = default;  // a 0-d float32 zero is NOT implied: default arrays are empty shells
@@ -92,7 +101,11 @@ class Array {
   DType dtype() const { return dtype_; }
   const Shape& shape() const { return shape_; }
   int rank() const { return static_cast<int>(shape_.size()); }
-  int64_t size() const;
+  int64_t size() const {
+    int64_t n = 1;
+    for (int64_t d : shape_) n *= d;
+    return n;
+  }
   // Strides in elements (not bytes); may be zero (broadcast) or negative (flip).
   const std::vector<int64_t>& strides() const { return strides_; }
   int64_t offset() const { return offset_; }
@@ -134,6 +147,12 @@ class Array {
 
   // True when both share one buffer (used by aliasing checks).
   bool SharesStorageWith(const Array& other) const { return buffer_ == other.buffer_; }
+  // True when no other array (or view) holds this one's storage, and the array covers all of
+  // it in row-major order: its elements may be overwritten in place (see BinaryInto).
+  bool Reusable(DType dtype, const Shape& shape) const {
+    return buffer_ != nullptr && buffer_.use_count() == 1 && dtype_ == dtype &&
+           SameDims(shape_, shape) && IsContiguous();
+  }
   // The identity of the buffer (for telling arrays apart while recording primitives).
   const void* storage() const { return buffer_.get(); }
 

@@ -50,25 +50,6 @@ std::optional<DType> ParseDTypeName(std::string_view name) {
   return std::nullopt;
 }
 
-size_t ItemSize(DType dtype) {
-  switch (dtype) {
-    case DType::kBool:
-    case DType::kInt8:
-    case DType::kUInt8:
-      return 1;
-    case DType::kInt16:
-    case DType::kUInt16:
-    case DType::kBFloat16:
-    case DType::kFloat16:
-      return 2;
-    case DType::kInt32:
-    case DType::kUInt32:
-    case DType::kFloat32:
-      return 4;
-  }
-  return 4;
-}
-
 bool IsFloating(DType d) {
   return d == DType::kBFloat16 || d == DType::kFloat16 || d == DType::kFloat32;
 }

@@ -32,7 +32,25 @@ std::string_view DTypeName(DType dtype);
 // 64-bit names to their 32-bit counterparts ("float64" → float32, "int64" → int32,
 // "uint64" → uint32). nullopt for unknown names.
 std::optional<DType> ParseDTypeName(std::string_view name);
-size_t ItemSize(DType dtype);
+// Bytes per element (inline: every array access asks).
+inline constexpr size_t ItemSize(DType dtype) {
+  switch (dtype) {
+    case DType::kBool:
+    case DType::kInt8:
+    case DType::kUInt8:
+      return 1;
+    case DType::kInt16:
+    case DType::kUInt16:
+    case DType::kBFloat16:
+    case DType::kFloat16:
+      return 2;
+    case DType::kInt32:
+    case DType::kUInt32:
+    case DType::kFloat32:
+      return 4;
+  }
+  return 4;
+}
 bool IsFloating(DType dtype);
 bool IsInteger(DType dtype);   // signed or unsigned, not bool
 bool IsUnsigned(DType dtype);  // uint8/16/32

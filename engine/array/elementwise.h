@@ -72,10 +72,16 @@ enum class UnaryOp {
 // on floats, shifts on bools, subtracting bools) and kValueError for shapes that do not
 // broadcast.
 Array Binary(BinaryOp op, const Array& a, const Array& b);
+// The same, into `slot`: the result replaces it, written into its storage when `slot` is
+// Reusable for the result (a kernel's value of the previous grid step), else freshly allocated.
+// `slot` may not be `a` or `b`.
+void BinaryInto(BinaryOp op, const Array& a, const Array& b, Array& slot);
 
 // `op(a)` with JAX's result dtype (exp of an integer is float32, floor of an integer stays an
 // integer, isnan is bool). Throws kTypeError/kValueError as JAX does (-x of bool, ~x of float).
 Array Unary(UnaryOp op, const Array& a);
+// The same, into `slot` (as BinaryInto).
+void UnaryInto(UnaryOp op, const Array& a, Array& slot);
 
 // lax.integer_pow: `a` to the static power `y` by repeated multiplication (bool becomes int32;
 // a negative power of an integer is a TypeError).

@@ -108,7 +108,7 @@ void RunBinary(const Array& a, const Array& b, Array& out, Op op) {
   const auto* pa = reinterpret_cast<const StorageOf<In>*>(a.raw());
   const auto* pb = reinterpret_cast<const StorageOf<In>*>(b.raw());
   auto* po = reinterpret_cast<StorageOf<Out>*>(out.raw());
-  if (a.shape() == out.shape() && b.shape() == out.shape() && a.IsContiguous() &&
+  if (SameDims(a.shape(), out.shape()) && SameDims(b.shape(), out.shape()) && a.IsContiguous() &&
       b.IsContiguous() && out.IsContiguous()) {
     // The common case in kernels (two blocks of one shape): one flat loop, no stride tables.
     int64_t n = out.size();
@@ -386,39 +386,50 @@ Array IntegerPow(const Array& a, int64_t y) {
 }
 
 Array Binary(BinaryOp op, const Array& a, const Array& b) {
+  Array out;
+  BinaryInto(op, a, b, out);
+  return out;
+}
+
+void BinaryInto(BinaryOp op, const Array& a, const Array& b, Array& slot) {
   if (op == BinaryOp::kPow && b.rank() == 0 && !IsFloating(b.dtype())) {
-    return IntegerPow(a, b.GetInt(0));
+    slot = IntegerPow(a, b.GetInt(0));
+    return;
   }
   if (Recording()) {
     // JAX's right shift is two primitives: logical for unsigned integers.
     bool logical =
         op == BinaryOp::kRShift &&
         IsUnsigned(Promote({a.dtype(), a.weak_type()}, {b.dtype(), b.weak_type()}).dtype);
-    return RecordPrimitive({logical ? Prim::kShiftRightLogical : PrimOf(op), NoAttrs{}}, {a, b},
+    slot = RecordPrimitive({logical ? Prim::kShiftRightLogical : PrimOf(op), NoAttrs{}}, {a, b},
                            [&] { return Binary(op, a, b); });
+    return;
   }
   TypeInfo promoted = Promote({a.dtype(), a.weak_type()}, {b.dtype(), b.weak_type()});
   DType operand = OperandDType(op, promoted.dtype);
-  Shape shape = BinaryShape(op, a.shape(), b.shape());
+  // Operands of one shape (the common case in kernels) need no broadcast rule and no new shape.
+  bool same = SameDims(a.shape(), b.shape());
+  Shape shape = same ? Shape() : BinaryShape(op, a.shape(), b.shape());
+  const Shape& result_shape = same ? a.shape() : shape;
   Array converted_a, converted_b;  // only when an operand needs a cast (no copies otherwise)
   const Array& x = a.dtype() == operand ? a : (converted_a = a.AsType(operand));
   const Array& y = b.dtype() == operand ? b : (converted_b = b.AsType(operand));
-  if (op == BinaryOp::kDiv && y.size() < NumElements(shape)) {
+  if (op == BinaryOp::kDiv && y.size() < NumElements(result_shape)) {
     // XLA rewrites A / broadcast(B) into A * broadcast(1 / B), which rounds twice; so does JAX
     // on CPU for `x / 3.0` or `x / row`, and so do we.
     // bfloat16 is computed in float32 inside that fusion and rounded once; float16 is native.
     DType inner = operand == DType::kBFloat16 ? DType::kFloat32 : operand;
     Array product =
         Binary(BinaryOp::kMul, x.AsType(inner), Unary(UnaryOp::kReciprocal, y.AsType(inner)));
-    Array out = product.AsType(operand);
-    out.set_weak_type(promoted.weak);
-    return out;
+    slot = product.AsType(operand);
+    slot.set_weak_type(promoted.weak);
+    return;
   }
   bool to_bool = IsComparison(op);
-  Array out = Array::Empty(to_bool ? DType::kBool : operand, std::move(shape));
-  out.set_weak_type(!to_bool && promoted.weak);
-  DispatchDType(operand, [&](auto tag) { Dispatch<decltype(tag)::value>(op, x, y, out); });
-  return out;
+  DType result = to_bool ? DType::kBool : operand;
+  if (!slot.Reusable(result, result_shape)) slot = Array::Empty(result, result_shape);
+  slot.set_weak_type(!to_bool && promoted.weak);
+  DispatchDType(operand, [&](auto tag) { Dispatch<decltype(tag)::value>(op, x, y, slot); });
 }
 
 }  // namespace pz::array

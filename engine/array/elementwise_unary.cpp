@@ -254,12 +254,22 @@ void Dispatch(UnaryOp op, const Array& a, Array& out) {
 }  // namespace
 
 Array Unary(UnaryOp op, const Array& a) {
+  Array out;
+  UnaryInto(op, a, out);
+  return out;
+}
+
+void UnaryInto(UnaryOp op, const Array& a, Array& slot) {
   if (Recording()) {
-    return RecordPrimitive({PrimOf(op), NoAttrs{}}, {a}, [&] { return Unary(op, a); });
+    slot = RecordPrimitive({PrimOf(op), NoAttrs{}}, {a}, [&] { return Unary(op, a); });
+    return;
   }
   DType dtype = a.dtype();
   constexpr std::string_view kNumeric = "integer, floating, complexfloating";
-  if (op == UnaryOp::kPos) return a;
+  if (op == UnaryOp::kPos) {
+    slot = a;
+    return;
+  }
   if (IsBool(dtype) && op == UnaryOp::kNeg) Reject("neg", dtype, kNumeric);
   if (IsBool(dtype) && op == UnaryOp::kSign) Reject("sign", dtype, kNumeric);
   if (IsBool(dtype) && op == UnaryOp::kRound) {
@@ -271,17 +281,20 @@ Array Unary(UnaryOp op, const Array& a) {
   }
   // Rounding an integer is the identity.
   bool rounding = op == UnaryOp::kFloor || op == UnaryOp::kCeil || op == UnaryOp::kRound;
-  if (rounding && IsInteger(dtype)) return a;
+  if (rounding && IsInteger(dtype)) {
+    slot = a;
+    return;
+  }
 
   DType operand = dtype;
   if (IsFloatValued(op) && !IsFloating(dtype)) operand = DType::kFloat32;
   if (op == UnaryOp::kSquare && IsBool(dtype)) operand = DType::kInt32;
   Array x = operand == dtype ? a : a.AsType(operand);
   bool to_bool = IsPredicate(op) || (IsBool(operand) && op == UnaryOp::kInvert);
-  Array out = Array::Empty(to_bool ? DType::kBool : operand, a.shape());
-  out.set_weak_type(!to_bool && a.weak_type());
-  DispatchDType(operand, [&](auto tag) { Dispatch<decltype(tag)::value>(op, x, out); });
-  return out;
+  DType result = to_bool ? DType::kBool : operand;
+  if (!slot.Reusable(result, a.shape())) slot = Array::Empty(result, a.shape());
+  slot.set_weak_type(!to_bool && a.weak_type());
+  DispatchDType(operand, [&](auto tag) { Dispatch<decltype(tag)::value>(op, x, slot); });
 }
 
 }  // namespace pz::array

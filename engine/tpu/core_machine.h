@@ -25,7 +25,7 @@ namespace pz::tpu {
 // An operand's window for one block index vector: start and size per array dimension.
 struct Window {
   size_t rank = 0;
-  std::array<int64_t, array::kMaxRank> start{}, size{};
+  std::array<int64_t, array::kMaxRank> start, size;  // the first `rank` entries
 };
 
 // The window of `op`'s block at `index` (kElement dimensions: `index` is an element offset).

@@ -152,9 +152,8 @@ void Executor::MarkUses(const kernel::Region& region, int depth, std::vector<int
 }
 
 void Executor::DetachViews(const Instr& instr, const RefBuffer* buffer) {
-  int32_t position = position_.at(&instr);
+  int32_t position = -1;  // looked up only when some value shares the storage
   for (size_t v = 0; v < env_.size(); ++v) {
-    if (def_[v] >= position || last_use_[v] <= position) continue;
     Array& value = env_[v];
     bool shared = false;
     if (buffer != nullptr) {
@@ -164,7 +163,10 @@ void Executor::DetachViews(const Instr& instr, const RefBuffer* buffer) {
         shared |= value.SharesStorageWith(context_.refs[ref]->data);
       }
     }
-    if (shared) value = Copy(value);
+    if (!shared) continue;
+    if (position < 0) position = position_.at(&instr);
+    if (def_[v] >= position || last_use_[v] <= position) continue;
+    value = Copy(value);
   }
 }
 
@@ -194,7 +196,10 @@ Executor::Place Executor::Locate(const Instr& instr, const kernel::RefPath& path
   RefBuffer* buffer = context_.refs[path.ref];
   PZ_CHECK(buffer != nullptr);
   const array::Shape& buffer_shape = buffer->data.shape();
-  Place place{.buffer = buffer, .rank = buffer_shape.size(), .offset = buffer->data.offset()};
+  Place place;  // shape and strides left uninitialised past `rank` (no 128-byte clear per access)
+  place.buffer = buffer;
+  place.rank = buffer_shape.size();
+  place.offset = buffer->data.offset();
   PZ_CHECK(place.rank <= static_cast<size_t>(array::kMaxRank));
   std::copy(buffer_shape.begin(), buffer_shape.end(), place.shape.begin());
   std::copy(buffer->data.strides().begin(), buffer->data.strides().end(), place.strides.begin());
@@ -363,7 +368,12 @@ void Executor::Load(const Instr& instr) {
   }
   NoteRead(instr, instr.ref.ref, place);
   // A whole buffer is shared, not copied: DetachViews copies it before the buffer changes.
-  env_[instr.results[0]] = place.whole ? place.buffer->data : Copy(DataView(place));
+  // (Assigned in place: the value slot keeps its shape storage from the previous step.)
+  if (place.whole) {
+    env_[instr.results[0]] = place.buffer->data;
+  } else {
+    env_[instr.results[0]] = Copy(DataView(place));
+  }
 }
 
 void Executor::Store(const Instr& instr) {
@@ -396,12 +406,15 @@ void Executor::RunPrim(const Instr& instr) {
     context_.counters->transcendentals += instr.cost.transcendentals;
   }
   // The elementwise families straight to their kernels (no operand or result vectors).
+  // The result goes into the storage of the value this instruction made last time (the
+  // previous grid step's or loop iteration's) when nothing else holds it any more.
   if (std::optional<array::BinaryOp> op = array::BinaryOpOf(instr.prim.prim)) {
-    env_[instr.results[0]] = array::Binary(*op, env_[instr.operands[0]], env_[instr.operands[1]]);
+    array::BinaryInto(*op, env_[instr.operands[0]], env_[instr.operands[1]],
+                      env_[instr.results[0]]);
     return;
   }
   if (std::optional<array::UnaryOp> op = array::UnaryOpOf(instr.prim.prim)) {
-    env_[instr.results[0]] = array::Unary(*op, env_[instr.operands[0]]);
+    array::UnaryInto(*op, env_[instr.operands[0]], env_[instr.results[0]]);
     return;
   }
   std::vector<Array> inputs;

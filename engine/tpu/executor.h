@@ -116,9 +116,9 @@ class Executor {
   struct Place {
     RefBuffer* buffer = nullptr;
     size_t rank = 0;
-    int64_t offset = 0;  // elements into the buffer's storage
-    std::array<int64_t, array::kMaxRank> shape{}, strides{};
-    bool whole = false;  // every element of the buffer, in order
+    int64_t offset = 0;                                   // elements into the buffer's storage
+    std::array<int64_t, array::kMaxRank> shape, strides;  // the first `rank` entries
+    bool whole = false;                                   // every element of the buffer, in order
   };
   // Checks dynamic indices against the bounds.
   Place Locate(const kernel::Instr& instr, const kernel::RefPath& path, bool is_write);

@@ -40,9 +40,14 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
   const std::vector<Array>& inputs = operands.inputs;
   interpret_ = options_.semantics == Semantics::kInterpret;
   const kernel::Function& kernel = *program_.kernel;
-  // HBM arrays. Inputs are private copies (the kernel may write to its input blocks).
+  // HBM arrays. An input is a private copy where the call can write it: a pl.ANY input (DMAs
+  // may land in it) or any input in interpret semantics (every block is written back). A
+  // pipelined input is only ever read, so it is shared as it is.
   hbm_inputs_.clear();
-  for (size_t i = 0; i < inputs.size(); ++i) hbm_inputs_.push_back(Copy(inputs[i]));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    bool written = interpret_ || mapping_.inputs[i].space == kernel::MemorySpace::kAny;
+    hbm_inputs_.push_back(written || !inputs[i].IsContiguous() ? Copy(inputs[i]) : inputs[i]);
+  }
   for (size_t o = 0; o < mapping_.outputs.size(); ++o) {
     const BlockMapping& op = mapping_.outputs[o];
     auto alias = std::find_if(mapping_.aliases.begin(), mapping_.aliases.end(),

@@ -125,6 +125,50 @@ TEST(Elementwise, ClipWithOnlyOneBound) {
   EXPECT_EQ(Clip(x, std::nullopt, lo).ToDoubles(), (std::vector<double>{-4, 0, 0}));
 }
 
+TEST(Elementwise, BinaryIntoWritesIntoAnUnsharedSlotOfTheResultsShape) {
+  Array x = Array::FromDoubles(DType::kFloat32, {3}, {1, 2, 3});
+  Array y = Array::FromDoubles(DType::kFloat32, {3}, {10, 20, 30});
+  Array slot = Array::FromDoubles(DType::kFloat32, {3}, {0, 0, 0});
+  const void* storage = slot.storage();
+  BinaryInto(BinaryOp::kAdd, x, y, slot);
+  EXPECT_EQ(slot.storage(), storage);
+  EXPECT_EQ(slot.ToDoubles(), (std::vector<double>{11, 22, 33}));
+  UnaryInto(UnaryOp::kNeg, x, slot);
+  EXPECT_EQ(slot.storage(), storage);
+  EXPECT_EQ(slot.ToDoubles(), (std::vector<double>{-1, -2, -3}));
+  // A comparison gives bool: a float32 slot is replaced, not reinterpreted.
+  BinaryInto(BinaryOp::kLt, x, y, slot);
+  EXPECT_NE(slot.storage(), storage);
+  EXPECT_EQ(slot.dtype(), DType::kBool);
+}
+
+TEST(Elementwise, BinaryIntoLeavesStorageOthersHoldAlone) {
+  Array x = Array::FromDoubles(DType::kFloat32, {2}, {1, 2});
+  Array slot = Array::FromDoubles(DType::kFloat32, {2}, {5, 6});
+  Array other = slot;  // e.g. a loop carry still holding last iteration's value
+  BinaryInto(BinaryOp::kMul, x, x, slot);
+  EXPECT_FALSE(slot.SharesStorageWith(other));
+  EXPECT_EQ(other.ToDoubles(), (std::vector<double>{5, 6}));
+  EXPECT_EQ(slot.ToDoubles(), (std::vector<double>{1, 4}));
+  // A view of part of a buffer is not the whole of it.
+  Array wide = Array::FromDoubles(DType::kFloat32, {4}, {1, 2, 3, 4});
+  Array view = wide.View({2}, {1}, 2);
+  wide = Array();
+  BinaryInto(BinaryOp::kAdd, x, x, view);
+  EXPECT_EQ(view.ToDoubles(), (std::vector<double>{2, 4}));
+  EXPECT_TRUE(view.IsContiguous());
+  // Broadcasting into a slot of the broadcast shape, and a slot of another shape.
+  Array row = Array::FromDoubles(DType::kFloat32, {1, 2}, {1, 2});
+  Array col = Array::FromDoubles(DType::kFloat32, {2, 1}, {10, 20});
+  Array grid = Array::Zeros(DType::kFloat32, {2, 2});
+  const void* storage = grid.storage();
+  BinaryInto(BinaryOp::kAdd, row, col, grid);
+  EXPECT_EQ(grid.storage(), storage);
+  EXPECT_EQ(grid.ToDoubles(), (std::vector<double>{11, 12, 21, 22}));
+  BinaryInto(BinaryOp::kAdd, x, x, grid);
+  EXPECT_EQ(grid.shape(), (Shape{2}));
+}
+
 TEST(Elementwise, UlpDistanceCountsRepresentableSteps) {
   EXPECT_EQ(UlpDistance(1.0, std::nextafter(1.0f, 2.0f), DType::kFloat32), 1);
   EXPECT_EQ(UlpDistance(-0.0, 0.0, DType::kFloat32), 0);
