@@ -181,18 +181,6 @@ Array Array::Scalar(DType dtype, double value) {
   return a;
 }
 
-
-bool Array::IsContiguous() const {
-  // strides_ == ContiguousStrides(shape_), without building the vector (hot in kernels).
-  if (offset_ != 0 || strides_.size() != shape_.size()) return false;
-  int64_t stride = 1;
-  for (size_t i = shape_.size(); i-- > 0;) {
-    if (strides_[i] != stride) return false;
-    stride *= std::max<int64_t>(shape_[i], 1);
-  }
-  return buffer_->size() == static_cast<size_t>(size()) * ItemSize(dtype_);
-}
-
 namespace {
 
 // Copies between a strided layout (`shape`, `strides` in elements from `strided`) and a

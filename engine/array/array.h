@@ -114,7 +114,16 @@ class Array {
   bool weak_type() const { return weak_type_; }
   void set_weak_type(bool weak) { weak_type_ = weak; }
 
-  bool IsContiguous() const;
+  bool IsContiguous() const {
+    // strides_ == ContiguousStrides(shape_), without building the vector (inline: hot in kernels).
+    if (offset_ != 0 || strides_.size() != shape_.size()) return false;
+    int64_t stride = 1;
+    for (size_t i = shape_.size(); i-- > 0;) {
+      if (strides_[i] != stride) return false;
+      stride *= shape_[i] > 1 ? shape_[i] : 1;
+    }
+    return buffer_->size() == static_cast<size_t>(size()) * ItemSize(dtype_);
+  }
   // This array if contiguous (row-major, offset 0 into its own buffer), else a contiguous copy.
   Array Contiguous() const;
   // Element pointer for contiguous arrays.

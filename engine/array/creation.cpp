@@ -48,11 +48,13 @@ Array Empty(const Shape& shape, DType dtype) { return Zeros(shape, dtype); }
 
 Array Full(const Shape& shape, ScalarArg fill, std::optional<DType> dtype) {
   Array value = Array::Scalar(dtype.value_or(fill.dtype), fill.value);
-  Array out = Array::Zeros(value.dtype(), shape);
-  // Zeros is already zero-filled; otherwise copy the scalar's bytes into every element.
+  // A zero fill is what Zeros gives; otherwise the scalar's bytes go into every element of an
+  // array that is not cleared first.
   size_t item = ItemSize(value.dtype());
   const std::byte* v = value.raw();
-  if (std::any_of(v, v + item, [](std::byte b) { return b != std::byte{0}; })) {
+  bool zero = std::none_of(v, v + item, [](std::byte b) { return b != std::byte{0}; });
+  Array out = zero ? Array::Zeros(value.dtype(), shape) : Array::Empty(value.dtype(), shape);
+  if (!zero) {
     auto fill_as = [&](auto tag) {
       using T = decltype(tag);
       T x;

@@ -179,6 +179,11 @@ std::vector<Array> Executor::Run(const std::vector<Array>& params) {
   return out;
 }
 
+void Executor::RunBody() {
+  PZ_CHECK(function_.body.params.empty());
+  RunRegion(function_.body);
+}
+
 void Executor::RunRegion(const kernel::Region& region) {
   for (const Instr& instr : region.body) RunInstr(instr);
 }
@@ -370,7 +375,14 @@ void Executor::Load(const Instr& instr) {
   // A whole buffer is shared, not copied: DetachViews copies it before the buffer changes.
   // (Assigned in place: the value slot keeps its shape storage from the previous step.)
   if (place.whole) {
-    env_[instr.results[0]] = place.buffer->data;
+    Array& value = env_[instr.results[0]];
+    // The previous step's load of this buffer is often still there, the very same view.
+    if (!value.SharesStorageWith(place.buffer->data) || value.offset() != 0 ||
+        !array::SameDims(value.shape(), place.buffer->data.shape()) || !value.IsContiguous() ||
+        value.dtype() != place.buffer->data.dtype()) {
+      value = place.buffer->data;
+    }
+    value.set_weak_type(place.buffer->data.weak_type());
   } else {
     env_[instr.results[0]] = Copy(DataView(place));
   }

@@ -105,6 +105,8 @@ class Executor {
   Executor(const kernel::Function& function, ExecContext& context);
   // Runs the function with its params bound to `params`; returns its yields.
   std::vector<array::Array> Run(const std::vector<array::Array>& params);
+  // Runs a function without params or yields (a kernel body), building no vectors.
+  void RunBody();
 
  private:
   void RunRegion(const kernel::Region& region);

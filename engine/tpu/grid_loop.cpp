@@ -169,7 +169,7 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
     }
     for (size_t k = 0; k < states_.size(); ++k) Enter(k, index[k], t);
     dma.SetStep(t, point_);
-    executor.Run({});
+    executor.RunBody();
     dma.EndStep(pipelined);
     static const std::vector<int64_t> kNoNextStep;
     for (size_t k = 0; k < states_.size(); ++k) {

@@ -26,9 +26,21 @@ void CopyBox(const Array& src, const int64_t* src_lo, Array& dst, const int64_t*
     std::memcpy(t, s, item);
     return;
   }
-  int64_t counter[array::kMaxRank] = {};
   size_t last = rank - 1;
   bool rows = ss[last] == 1 && ts[last] == 1;
+  if (rows) {
+    // Leading dimensions whose rows follow one another in both arrays make one run of memory:
+    // a whole block of a row-major array (or any box spanning full rows) is a single memcpy.
+    int64_t run = extent[last];
+    size_t d = last;
+    while (d > 0 && ss[d - 1] == run && ts[d - 1] == run) run *= extent[--d];
+    if (d == 0) {
+      std::memcpy(t + t_base * static_cast<int64_t>(item), s + s_base * static_cast<int64_t>(item),
+                  static_cast<size_t>(run) * item);
+      return;
+    }
+  }
+  int64_t counter[array::kMaxRank] = {};
   while (true) {
     int64_t so = s_base, to = t_base;
     for (size_t d = 0; d < last; ++d) {
