@@ -114,6 +114,17 @@ class Array {
   bool weak_type() const { return weak_type_; }
   void set_weak_type(bool weak) { weak_type_ = weak; }
 
+  // True when the elements are laid out row-major without gaps from offset() on (a contiguous
+  // array, or a window of whole rows of one): flat loops may walk it.
+  bool IsDense() const {
+    if (strides_.size() != shape_.size()) return false;
+    int64_t stride = 1;
+    for (size_t i = shape_.size(); i-- > 0;) {
+      if (shape_[i] != 1 && strides_[i] != stride) return false;
+      stride *= shape_[i];
+    }
+    return true;
+  }
   bool IsContiguous() const {
     // strides_ == ContiguousStrides(shape_), without building the vector (inline: hot in kernels).
     if (offset_ != 0 || strides_.size() != shape_.size()) return false;

@@ -108,8 +108,8 @@ void RunBinary(const Array& a, const Array& b, Array& out, Op op) {
   const auto* pa = reinterpret_cast<const StorageOf<In>*>(a.raw());
   const auto* pb = reinterpret_cast<const StorageOf<In>*>(b.raw());
   auto* po = reinterpret_cast<StorageOf<Out>*>(out.raw());
-  if (SameDims(a.shape(), out.shape()) && SameDims(b.shape(), out.shape()) && a.IsContiguous() &&
-      b.IsContiguous() && out.IsContiguous()) {
+  if (SameDims(a.shape(), out.shape()) && SameDims(b.shape(), out.shape()) && a.IsDense() &&
+      b.IsDense() && out.IsDense()) {
     // The common case in kernels (two blocks of one shape): one flat loop, no stride tables.
     int64_t n = out.size();
     for (int64_t i = 0; i < n; ++i) {

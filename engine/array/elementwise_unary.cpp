@@ -140,7 +140,7 @@ void Dispatch(UnaryOp op, const Array& a, Array& out) {
       case UnaryOp::kExp:
         if constexpr (D == DType::kFloat32) {
           // Two passes (the same values): exp in lanes (exp_f32.h), then the flush.
-          if (a.IsContiguous()) {
+          if (a.IsDense() && out.IsDense()) {
             ExpF32(a.data<float>(), out.data<float>(), a.size());
           } else {
             RunUnary<D, D>(a, out, [](float x) { return std::exp(x); });

@@ -31,6 +31,9 @@ struct Window {
 // The window of `op`'s block at `index` (kElement dimensions: `index` is an element offset).
 Window WindowOf(const kernel::BlockMapping& op, const std::vector<int64_t>& index);
 
+// Input blocks of at least this many bytes may be borrowed from HBM (RefBuffer::borrowed).
+inline constexpr int64_t kBorrowMinBytes = 16 * 1024;
+
 // The pipeline's state for one blocked operand.
 struct OperandState {
   RefBuffer buffer;
@@ -41,7 +44,12 @@ struct OperandState {
   std::vector<int64_t> blocks_per_dim;
   int64_t current_key = -1;
   array::Array full_data, full_shadow;  // the buffer (and shadow) viewed with the array's rank
-  std::vector<int64_t> current;         // block index resident, when `resident`
+  array::Array own;  // the buffer's own storage (`buffer.data` when not borrowed)
+  // Inputs: whole blocks may be borrowed from HBM (see RefBuffer::borrowed); `shadow_set` says
+  // the shadow is all set already.
+  bool can_borrow = false;
+  bool shadow_set = false;
+  std::vector<int64_t> current;  // block index resident, when `resident`
   bool resident = false;
   // Outputs: block index -> [first step, last step] of its visit (tpu semantics).
   std::map<std::vector<int64_t>, std::pair<int64_t, int64_t>> visits;
@@ -89,6 +97,10 @@ class CoreMachine {
   void CheckInBounds(size_t k, const Window& w, const std::vector<int64_t>& index);
   [[noreturn]] [[gnu::cold]] void FailOutOfBounds(size_t k, const Window& w,
                                                   const std::vector<int64_t>& index, size_t d);
+  // Makes input `k`'s buffer a view of its window `w` in HBM when it may borrow it (see
+  // RefBuffer::borrowed) and `w` lies wholly inside the array; else gives the buffer its own
+  // storage back. Returns whether it borrowed.
+  bool Borrow(size_t k, const Window& w);
   // Copies the in-bounds part of `w` between HBM and the buffer (either direction); returns the
   // bytes moved.
   int64_t Transfer(size_t k, const Window& w, bool to_buffer, bool poison_rest);

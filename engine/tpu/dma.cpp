@@ -35,20 +35,23 @@ MemRegion RegionOf(const RefBuffer& buffer, const array::Array& view) {
     if (n == 0) return region;
   }
   // The first and last elements of a box view are its corners: unravel both offsets against the
-  // buffer's row-major strides.
+  // buffer's strides, outermost first (row-major, or a borrowed window's strides into HBM).
   const array::Shape& shape = buffer.data.shape();
+  const std::vector<int64_t>& strides = buffer.data.strides();
   int64_t first = view.offset() - buffer.data.offset();
   int64_t last = first;
   for (size_t d = 0; d < view.shape().size(); ++d) {
     last += (view.shape()[d] - 1) * view.strides()[d];
   }
   region.rank = shape.size();
-  for (size_t d = shape.size(); d-- > 0;) {
-    int64_t n = std::max<int64_t>(shape[d], 1);
-    region.lo[d] = first % n;
-    region.hi[d] = last % n;
-    first /= n;
-    last /= n;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    int64_t stride = std::max<int64_t>(strides[d], 1);
+    region.lo[d] = shape[d] > 1 ? first / stride : 0;
+    region.hi[d] = shape[d] > 1 ? last / stride : 0;
+    if (shape[d] > 1) {
+      first %= stride;
+      last %= stride;
+    }
     if (region.lo[d] > region.hi[d]) std::swap(region.lo[d], region.hi[d]);
   }
   region.empty = false;

@@ -247,7 +247,8 @@ Executor::Place Executor::Locate(const Instr& instr, const kernel::RefPath& path
     }
     place.rank = rank;
   }
-  place.whole = whole && place.rank == buffer_shape.size() && buffer->data.IsContiguous();
+  place.whole = whole && place.rank == buffer_shape.size() &&
+                (buffer->borrowed || buffer->data.IsContiguous());
   return place;
 }
 
@@ -351,7 +352,8 @@ void Executor::NoteRead(const Instr& instr, kernel::RefId ref, const Window& win
 }
 
 void Executor::NoteRead(const Instr& instr, kernel::RefId ref, const Place& place) {
-  if (context_.uninitialized == nullptr || context_.uninitialized->seen || !place.buffer->tracked) {
+  if (context_.uninitialized == nullptr || context_.uninitialized->seen || !place.buffer->tracked ||
+      place.buffer->borrowed) {  // (a borrowed window is data throughout)
     return;
   }
   if (AllSet(place.buffer->initialized, place.rank, place.shape.data(), place.strides.data(),

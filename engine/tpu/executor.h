@@ -35,9 +35,14 @@ using EmulationError = kernel::CallError;
 // Memory a ref is bound to: a contiguous buffer of the ref's shape, and its shadow (one uint8
 // per element, 1 = holds data the program put there) when tracking is on.
 struct RefBuffer {
-  array::Array data;         // contiguous, offset 0
+  array::Array data;         // contiguous, offset 0 (unless `borrowed`)
   array::Array initialized;  // kUInt8, same shape, contiguous; only when `tracked`
   bool tracked = false;
+  // `data` is a strided view of an input's window in HBM instead of a copy of it: the pipeline
+  // does this for a block wholly inside its array when the kernel only ever loads from the ref
+  // and nothing writes that HBM array during the call, so the two cannot be told apart. Its
+  // shadow is all set.
+  bool borrowed = false;
 };
 
 // The first read of uninitialised memory seen during a pallas_call.

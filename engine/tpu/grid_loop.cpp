@@ -15,6 +15,24 @@ namespace pz::tpu {
 
 using array::Array;
 
+namespace {
+
+// Marks in `written` every ref some instruction of `region` does more with than load from
+// (stores, DMAs either way, run_scoped allocations).
+void MarkWrittenRefs(const kernel::Region& region, std::vector<bool>& written) {
+  for (const kernel::Instr& instr : region.body) {
+    if (instr.op != kernel::Op::kLoad) {
+      for (const kernel::RefPath* path : kernel::RefPathsOf(instr)) {
+        written[static_cast<size_t>(path->ref)] = true;
+      }
+    }
+    for (kernel::RefId ref : instr.scoped) written[static_cast<size_t>(ref)] = true;
+    for (const kernel::Region& inner : instr.regions) MarkWrittenRefs(inner, written);
+  }
+}
+
+}  // namespace
+
 CoreMachine::CoreMachine(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
                          const EmulatorOptions& options, const kernel::RunOptions& run,
                          const CoreSpec& core)
@@ -73,6 +91,19 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
   // Per-operand buffers.
   for (const BlockMapping& op : mapping_.inputs) states_.push_back(MakeState(op));
   for (const BlockMapping& op : mapping_.outputs) states_.push_back(MakeState(op));
+  // Inputs the kernel only loads from, whose HBM array nothing writes during the call, borrow
+  // their whole blocks instead of copying them (RefBuffer::borrowed).
+  std::vector<bool> written(kernel.refs.size(), false);
+  MarkWrittenRefs(kernel.body, written);
+  for (size_t i = 0; i < mapping_.inputs.size(); ++i) {
+    // (Small blocks are cheaper to copy than to describe as a view.)
+    int64_t bytes = array::NumElements(mapping_.inputs[i].ref_shape) *
+                    static_cast<int64_t>(array::ItemSize(mapping_.inputs[i].dtype));
+    states_[i].can_borrow = !interpret_ && bytes >= kBorrowMinBytes &&
+                            mapping_.inputs[i].space == kernel::MemorySpace::kVmem &&
+                            mapping_.aliases.count(static_cast<int>(i)) == 0 &&
+                            !written[prefetch_.size() + i] && hbm_inputs_[i].IsContiguous();
+  }
   for (const kernel::RefType& ref : kernel.refs) {
     if (ref.role != kernel::RefRole::kScratch && ref.role != kernel::RefRole::kScoped) continue;
     RefBuffer b{.data = Poison(ref.shape, ref.dtype)};

@@ -80,6 +80,7 @@ OperandState CoreMachine::MakeState(const BlockMapping& op) {
     }
     if (total <= (int64_t{1} << 22)) s.visit_table.assign(static_cast<size_t>(total), {-1, -1});
   }
+  s.own = s.buffer.data;
   s.full_data = FullRank(s.buffer.data, op);
   if (s.buffer.tracked) s.full_shadow = FullRank(s.buffer.initialized, op);
   return s;
@@ -158,6 +159,7 @@ int64_t CoreMachine::Transfer(size_t k, const Window& w, bool to_buffer, bool po
     }
   }
   if (to_buffer) {
+    s.shadow_set = false;
     if (partial && poison_rest) s.buffer.data.Assign(Poison(op.ref_shape, op.dtype));
     CopyBox(Hbm(k), lo, full, blo, extent, rank);
     if (s.buffer.tracked) {
@@ -181,6 +183,36 @@ int64_t CoreMachine::Transfer(size_t k, const Window& w, bool to_buffer, bool po
     }
   }
   return bytes;
+}
+
+bool CoreMachine::Borrow(size_t k, const Window& w) {
+  OperandState& s = states_[k];
+  const BlockMapping& op = OperandAt(k);
+  bool inside = s.can_borrow;
+  for (size_t d = 0; d < w.rank && inside; ++d) {
+    inside = w.start[d] >= 0 && w.start[d] + w.size[d] <= op.shape[d];
+  }
+  if (!inside) {
+    if (s.buffer.borrowed) {
+      s.buffer.data = s.own;
+      s.buffer.borrowed = false;
+    }
+    return false;
+  }
+  const Array& hbm = Hbm(k);
+  std::vector<int64_t> strides;
+  int64_t offset = hbm.offset();
+  for (size_t d = 0; d < w.rank; ++d) {
+    offset += w.start[d] * hbm.strides()[d];
+    if (op.block[d].kind != kernel::BlockDim::Kind::kSqueezed) strides.push_back(hbm.strides()[d]);
+  }
+  s.buffer.data = hbm.View(op.ref_shape, std::move(strides), offset);
+  s.buffer.borrowed = true;
+  if (s.buffer.tracked && !s.shadow_set) {
+    std::memset(s.buffer.initialized.data<uint8_t>(), 1, s.buffer.initialized.size());
+    s.shadow_set = true;
+  }
+  return true;
 }
 
 Window CoreMachine::Clamp(const BlockMapping& op, Window w) {
@@ -253,6 +285,9 @@ void CoreMachine::Enter(size_t k, const std::vector<int64_t>& index, int64_t t) 
     if (s.buffer.tracked) {
       std::memset(s.buffer.initialized.data<uint8_t>(), 0, s.buffer.initialized.size());
     }
+  } else if (Borrow(k, w)) {
+    result_.counters.hbm_bytes_read +=
+        array::NumElements(op.ref_shape) * static_cast<int64_t>(array::ItemSize(op.dtype));
   } else {
     result_.counters.hbm_bytes_read += Transfer(k, w, true, true);
   }
