@@ -397,10 +397,12 @@ void Executor::Store(const Instr& instr) {
                               RegionOf(*context_.refs[instr.ref.ref], DataView(place)), true);
   }
   DetachViews(instr, place.buffer);
-  const Array& value = env_[instr.operands[0]];
+  Array& value = env_[instr.operands[0]];
   Array& data = place.buffer->data;
-  if (IsDense(place.rank, place.shape.data(), place.strides.data()) && value.IsContiguous() &&
-      value.dtype() == data.dtype()) {
+  if (SwapIntoScratch(instr, place, value)) {
+    // (the value's storage is the buffer's now)
+  } else if (IsDense(place.rank, place.shape.data(), place.strides.data()) &&
+             value.IsContiguous() && value.dtype() == data.dtype()) {
     size_t item = array::ItemSize(value.dtype());
     // memmove: the value may be the buffer itself (`x_ref[...] = x_ref[...]`).
     std::memmove(data.raw() + (place.offset - data.offset()) * static_cast<int64_t>(item),
@@ -412,6 +414,22 @@ void Executor::Store(const Instr& instr) {
     SetAll(place.buffer->initialized, place.rank, place.shape.data(), place.strides.data(),
            place.offset);
   }
+}
+
+bool Executor::SwapIntoScratch(const Instr& instr, const Place& place, Array& value) {
+  constexpr int64_t kMinBytes = 4096;  // below this a copy costs less than finding out
+  Array& data = place.buffer->data;
+  if (!place.whole || function_.refs[instr.ref.ref].role != kernel::RefRole::kScratch ||
+      (context_.dma != nullptr && context_.dma->busy()) ||
+      data.size() * static_cast<int64_t>(array::ItemSize(data.dtype())) < kMinBytes ||
+      !value.Reusable(data.dtype(), data.shape()) ||
+      last_use_[instr.operands[0]] > position_.at(&instr)) {
+    return false;
+  }
+  bool weak = data.weak_type();
+  std::swap(data, value);
+  data.set_weak_type(weak);
+  return true;
 }
 
 void Executor::RunPrim(const Instr& instr) {

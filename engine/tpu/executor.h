@@ -142,6 +142,10 @@ class Executor {
   void NoteRead(const kernel::Instr& instr, kernel::RefId ref, const Place& place);
   void Load(const kernel::Instr& instr);
   void Store(const kernel::Instr& instr);
+  // A store of a whole scratch buffer from a value nothing else holds and nothing reads after
+  // it: the buffer takes the value's storage (and the dead value the buffer's old storage)
+  // instead of copying. Not while a DMA is in flight (its ends hold views of buffers).
+  bool SwapIntoScratch(const kernel::Instr& instr, const Place& place, array::Array& value);
   // Before `instr` writes `buffer` (every buffer a DMA may land in, when null): the values
   // still to be read after it that share the buffer's storage (loads of whole buffers, and what
   // was computed from them without copying) get copies of their own.

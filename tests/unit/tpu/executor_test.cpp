@@ -45,6 +45,50 @@ TEST(Executor, LoadedValueSurvivesAStoreToItsRef) {
   }
 }
 
+// Big scratch stores may hand the value's storage to the buffer instead of copying it; only for
+// a value nothing reads afterwards.
+TEST(Executor, ValueStillReadAfterItsStoreIntoScratchKeepsItsOwnStorage) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_ref, o_ref, s):
+    v = x_ref[...] * 2.0
+    s[...] = v
+    s[0, 0] = 100.0
+    o_ref[...] = v + s[...]
+    w = v + 1.0
+    s[...] = w
+    o_ref[1, 0] = s[1, 0] + w[1, 0]
+
+
+x = jnp.ones((32, 128), jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((32, 128), jnp.float32),
+                     scratch_shapes=[pltpu.VMEM((32, 128), jnp.float32)])(x)
+print(out[0, 0], out[0, 1], out[1, 0], float(out.sum()))
+)"),
+            "102.0 4.0 6.0 " + std::to_string(4 * 32 * 128 + 98 + 2) + ".0\n");
+}
+
+TEST(Executor, ScratchTakingAValuesStorageKeepsItAcrossGridSteps) {
+  // Step 0 stores 3 (its storage moves into `s`), then 11; step 1 loads 11 and stores 11 again
+  // from the storage the first store gave up.
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_ref, o_ref, s):
+    @pl.when(pl.program_id(0) == 0)
+    def _():
+        s[...] = x_ref[...] * 3.0
+
+    prev = s[...]
+    s[...] = x_ref[...] + 10.0
+    o_ref[...] = prev + s[...] * (pl.program_id(0) + 1).astype(jnp.float32)
+
+
+x = jnp.ones((32, 128), jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((32, 128), jnp.float32), grid=(2,),
+                     scratch_shapes=[pltpu.VMEM((32, 128), jnp.float32)])(x)
+print(out[0, 0], float(out.min()), float(out.max()))
+)"),
+            "33.0 33.0 33.0\n");
+}
+
 TEST(Executor, ViewOfALoadedValueSurvivesAStore) {
   // reshape and indexing of a value give views of its storage, which is the ref's buffer.
   EXPECT_EQ(RunBody(R"(
