@@ -74,7 +74,8 @@ class Buffer {
   size_t size_;
 };
 
-// a == b for shapes, as an inline loop (shapes are short: std::vector's == calls memcmp).
+// a == b for shapes (or block indices), as an inline loop (they are short: std::vector's ==
+// calls memcmp).
 inline bool SameDims(const Shape& a, const Shape& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -167,6 +168,11 @@ class Array {
 
   // True when both share one buffer (used by aliasing checks).
   bool SharesStorageWith(const Array& other) const { return buffer_ == other.buffer_; }
+  // True when both are the same view: one buffer, dtype, offset, shape and strides.
+  bool SameView(const Array& other) const {
+    return buffer_ == other.buffer_ && dtype_ == other.dtype_ && offset_ == other.offset_ &&
+           SameDims(shape_, other.shape_) && SameDims(strides_, other.strides_);
+  }
   // True when no other array (or view) holds this one's storage, and the array covers all of
   // it in row-major order: its elements may be overwritten in place (see BinaryInto).
   bool Reusable(DType dtype, const Shape& shape) const {

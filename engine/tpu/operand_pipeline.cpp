@@ -39,15 +39,6 @@ Window WindowOf(const kernel::BlockMapping& op, const std::vector<int64_t>& inde
 
 namespace {
 
-// a == b for block indices, inline (they are short: a call to memcmp costs more than the loop).
-bool SameIndex(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t d = 0; d < a.size(); ++d) {
-    if (a[d] != b[d]) return false;
-  }
-  return true;
-}
-
 // "[0:8, 128:256]": a window as the slices it covers.
 std::string WindowString(const Window& w) {
   std::string s = "[";
@@ -253,7 +244,7 @@ void CoreMachine::Enter(size_t k, const std::vector<int64_t>& index, int64_t t) 
     s.current = index;
     return;
   }
-  bool changed = !s.resident || !SameIndex(s.current, index);
+  bool changed = !s.resident || !array::SameDims(s.current, index);
   s.resident = true;
   if (!changed) {
     if (IsOutput(k)) VisitOf(s, index).second = t;
@@ -306,7 +297,7 @@ void CoreMachine::Leave(size_t k, const std::vector<int64_t>& index,
     return;
   }
   if (!IsOutput(k)) return;
-  if (next.empty() || !SameIndex(next, index)) {
+  if (next.empty() || !array::SameDims(next, index)) {
     result_.counters.hbm_bytes_written += Transfer(k, WindowOf(op, index), false, false);
   }
 }

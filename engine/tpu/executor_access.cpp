@@ -1,0 +1,270 @@
+// The executor's accesses to ref memory (see executor.h): locating an indexed access as a box of
+// the ref's buffer, the uninitialised-read check on its shadow, loads (a whole buffer shared, not
+// copied), stores (a big scratch buffer may take a dead value's storage), and DetachViews, which
+// keeps values still to be read apart from a buffer about to be written.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "support/check.h"
+#include "tpu/dma.h"
+#include "tpu/executor.h"
+
+namespace pz::tpu {
+
+using array::Array;
+using kernel::Instr;
+
+void Executor::DetachViews(const Instr& instr, const RefBuffer* buffer) {
+  int32_t position = -1;  // looked up only when some value shares the storage
+  for (size_t v = 0; v < env_.size(); ++v) {
+    Array& value = env_[v];
+    bool shared = false;
+    if (buffer != nullptr) {
+      shared = value.SharesStorageWith(buffer->data);
+    } else {
+      for (kernel::RefId ref : dma_destinations_) {
+        shared |= value.SharesStorageWith(context_.refs[ref]->data);
+      }
+    }
+    if (!shared) continue;
+    if (position < 0) position = position_.at(&instr);
+    if (def_[v] >= position || last_use_[v] <= position) continue;
+    value = Copy(value);
+  }
+}
+
+Executor::Place Executor::Locate(const Instr& instr, const kernel::RefPath& path, bool is_write) {
+  const kernel::RefType& ref = function_.refs[path.ref];
+  RefBuffer* buffer = context_.refs[path.ref];
+  PZ_CHECK(buffer != nullptr);
+  const array::Shape& buffer_shape = buffer->data.shape();
+  Place place;  // shape and strides left uninitialised past `rank` (no 128-byte clear per access)
+  place.buffer = buffer;
+  place.rank = buffer_shape.size();
+  place.offset = buffer->data.offset();
+  PZ_CHECK(place.rank <= static_cast<size_t>(array::kMaxRank));
+  std::copy(buffer_shape.begin(), buffer_shape.end(), place.shape.begin());
+  std::copy(buffer->data.strides().begin(), buffer->data.strides().end(), place.strides.begin());
+  bool whole = true;
+  for (const kernel::Indexer& indexer : path.indexers) {
+    size_t rank = 0;
+    for (size_t d = 0; d < indexer.size(); ++d) {
+      const kernel::DimIndex& dim = indexer[d];
+      int64_t start = dim.start;
+      if (dim.dynamic_start != kernel::kNoValue) start += ScalarInt(dim.dynamic_start);
+      int64_t extent = dim.is_int ? 1 : (dim.size == 0 ? 0 : (dim.size - 1) * dim.stride + 1);
+      int64_t n = place.shape[d];
+      if (start < 0 || start + extent > n) {
+        if (context_.semantics == Semantics::kInterpret) {
+          start = std::clamp<int64_t>(start, 0, std::max<int64_t>(n - extent, 0));
+        } else {
+          std::string window =
+              dim.is_int ? std::to_string(start)
+                         : fmt::format("{}:{}{}", start, start + extent,
+                                       dim.stride != 1 ? fmt::format(":{}", dim.stride) : "");
+          Fail(instr, EmulationError::Kind::kIndexError,
+               fmt::format("Out-of-bounds {} of {}: index {} on dimension {} of size {} (grid "
+                           "step {})",
+                           is_write ? "write" : "read", ref.name, window, d, n,
+                           context_.GridPointString()),
+               {"the index was computed while the kernel ran (from pl.program_id, a loop index "
+                "or loaded data); on a TPU this touches memory outside the buffer",
+                "check the arithmetic of the start against the ref's shape, or mask the "
+                "ragged part instead of reading past the end"});
+        }
+      }
+      whole &= !dim.is_int && start == 0 && dim.size == n && (dim.stride == 1 || n <= 1);
+      place.offset += start * place.strides[d];
+      if (!dim.is_int) {
+        // In place: rank <= d, so entry d is read before it is overwritten.
+        place.shape[rank] = dim.size;
+        place.strides[rank] = place.strides[d] * dim.stride;
+        ++rank;
+      }
+    }
+    place.rank = rank;
+  }
+  place.whole = whole && place.rank == buffer_shape.size() &&
+                (buffer->borrowed || buffer->data.IsContiguous());
+  return place;
+}
+
+Array Executor::DataView(const Place& place) {
+  if (place.whole) return place.buffer->data;
+  return place.buffer->data.View(
+      array::Shape(place.shape.begin(), place.shape.begin() + place.rank),
+      std::vector<int64_t>(place.strides.begin(), place.strides.begin() + place.rank),
+      place.offset);
+}
+
+Executor::Window Executor::Resolve(const Instr& instr, const kernel::RefPath& path, bool is_write) {
+  Place place = Locate(instr, path, is_write);
+  Window window{.data = DataView(place), .tracked = place.buffer->tracked};
+  if (window.tracked) {
+    window.initialized = place.buffer->initialized.View(window.data.shape(), window.data.strides(),
+                                                        window.data.offset());
+  }
+  return window;
+}
+
+namespace {
+
+// Calls row(offset, count, stride) for every row along the last dimension of a box of `rank`
+// dimensions (`shape`, `strides` in elements from `offset`); nothing for an empty box, one row of
+// one element for rank 0. Stops early when `row` returns false.
+template <typename Row>
+bool ForEachRow(size_t rank, const int64_t* shape, const int64_t* strides, int64_t offset,
+                Row&& row) {
+  for (size_t d = 0; d < rank; ++d) {
+    if (shape[d] == 0) return true;
+  }
+  if (rank == 0) return row(offset, int64_t{1}, int64_t{1});
+  int64_t counter[array::kMaxRank] = {};
+  size_t last = rank - 1;
+  while (true) {
+    int64_t o = offset;
+    for (size_t d = 0; d < last; ++d) o += counter[d] * strides[d];
+    if (!row(o, shape[last], strides[last])) return false;
+    size_t d = last;
+    while (d-- > 0) {
+      if (++counter[d] < shape[d]) break;
+      counter[d] = 0;
+    }
+    if (d == static_cast<size_t>(-1)) return true;
+  }
+}
+
+// True when every element of the place's box of its buffer's shadow is non-zero.
+bool AllSet(const Array& shadow, size_t rank, const int64_t* shape, const int64_t* strides,
+            int64_t offset) {
+  const auto* base = reinterpret_cast<const uint8_t*>(shadow.raw()) - shadow.offset();
+  return ForEachRow(rank, shape, strides, offset, [&](int64_t o, int64_t n, int64_t stride) {
+    const uint8_t* p = base + o;
+    if (stride == 1) return std::memchr(p, 0, static_cast<size_t>(n)) == nullptr;
+    for (int64_t i = 0; i < n; ++i) {
+      if (p[i * stride] == 0) return false;
+    }
+    return true;
+  });
+}
+
+// Marks the box as initialised.
+void SetAll(Array& shadow, size_t rank, const int64_t* shape, const int64_t* strides,
+            int64_t offset) {
+  uint8_t* base = reinterpret_cast<uint8_t*>(shadow.raw()) - shadow.offset();
+  ForEachRow(rank, shape, strides, offset, [&](int64_t o, int64_t n, int64_t stride) {
+    uint8_t* p = base + o;
+    if (stride == 1) {
+      std::memset(p, 1, static_cast<size_t>(n));
+    } else {
+      for (int64_t i = 0; i < n; ++i) p[i * stride] = 1;
+    }
+    return true;
+  });
+}
+
+// True when the box is one run of memory in row-major order.
+bool IsDense(size_t rank, const int64_t* shape, const int64_t* strides) {
+  int64_t expected = 1;
+  for (size_t d = rank; d-- > 0;) {
+    if (shape[d] != 1 && strides[d] != expected) return false;
+    expected *= shape[d];
+  }
+  return true;
+}
+
+}  // namespace
+
+void Executor::NoteRead(const Instr& instr, kernel::RefId ref, const Window& window) {
+  if (context_.uninitialized != nullptr && !context_.uninitialized->seen && window.tracked &&
+      !AllSet(window.initialized, window.initialized.shape().size(),
+              window.initialized.shape().data(), window.initialized.strides().data(),
+              window.initialized.offset())) {
+    context_.uninitialized->seen = true;
+    context_.uninitialized->span = instr.span;
+    context_.uninitialized->ref = function_.refs[ref].name;
+    context_.uninitialized->grid_point =
+        context_.grid_point ? *context_.grid_point : std::vector<int64_t>{};
+  }
+}
+
+void Executor::NoteRead(const Instr& instr, kernel::RefId ref, const Place& place) {
+  if (context_.uninitialized == nullptr || context_.uninitialized->seen || !place.buffer->tracked ||
+      place.buffer->borrowed) {  // (a borrowed window is data throughout)
+    return;
+  }
+  if (AllSet(place.buffer->initialized, place.rank, place.shape.data(), place.strides.data(),
+             place.offset)) {
+    return;
+  }
+  context_.uninitialized->seen = true;
+  context_.uninitialized->span = instr.span;
+  context_.uninitialized->ref = function_.refs[ref].name;
+  context_.uninitialized->grid_point =
+      context_.grid_point ? *context_.grid_point : std::vector<int64_t>{};
+}
+
+void Executor::Load(const Instr& instr) {
+  Place place = Locate(instr, instr.ref, false);
+  if (context_.dma != nullptr && context_.dma->busy()) {
+    context_.dma->CheckAccess(instr, instr.ref.ref,
+                              RegionOf(*context_.refs[instr.ref.ref], DataView(place)), false);
+  }
+  NoteRead(instr, instr.ref.ref, place);
+  // A whole buffer is shared, not copied: DetachViews copies it before the buffer changes.
+  // (Assigned in place: the value slot keeps its shape storage from the previous step.)
+  if (place.whole) {
+    Array& value = env_[instr.results[0]];
+    // The previous step's load of this buffer is often still there, the very same view.
+    if (!value.SameView(place.buffer->data)) value = place.buffer->data;
+    value.set_weak_type(place.buffer->data.weak_type());
+  } else {
+    env_[instr.results[0]] = Copy(DataView(place));
+  }
+}
+
+void Executor::Store(const Instr& instr) {
+  Place place = Locate(instr, instr.ref, true);
+  if (context_.dma != nullptr && context_.dma->busy()) {
+    context_.dma->CheckAccess(instr, instr.ref.ref,
+                              RegionOf(*context_.refs[instr.ref.ref], DataView(place)), true);
+  }
+  DetachViews(instr, place.buffer);
+  Array& value = env_[instr.operands[0]];
+  Array& data = place.buffer->data;
+  if (SwapIntoScratch(instr, place, value)) {
+    // (the value's storage is the buffer's now)
+  } else if (IsDense(place.rank, place.shape.data(), place.strides.data()) &&
+             value.IsContiguous() && value.dtype() == data.dtype()) {
+    size_t item = array::ItemSize(value.dtype());
+    // memmove: the value may be the buffer itself (`x_ref[...] = x_ref[...]`).
+    std::memmove(data.raw() + (place.offset - data.offset()) * static_cast<int64_t>(item),
+                 value.raw(), static_cast<size_t>(value.size()) * item);
+  } else {
+    DataView(place).Assign(value);
+  }
+  if (place.buffer->tracked) {
+    SetAll(place.buffer->initialized, place.rank, place.shape.data(), place.strides.data(),
+           place.offset);
+  }
+}
+
+bool Executor::SwapIntoScratch(const Instr& instr, const Place& place, Array& value) {
+  constexpr int64_t kMinBytes = 4096;  // below this a copy costs less than finding out
+  Array& data = place.buffer->data;
+  if (!place.whole || function_.refs[instr.ref.ref].role != kernel::RefRole::kScratch ||
+      (context_.dma != nullptr && context_.dma->busy()) ||
+      data.size() * static_cast<int64_t>(array::ItemSize(data.dtype())) < kMinBytes ||
+      !value.Reusable(data.dtype(), data.shape()) ||
+      last_use_[instr.operands[0]] > position_.at(&instr)) {
+    return false;
+  }
+  bool weak = data.weak_type();
+  std::swap(data, value);
+  data.set_weak_type(weak);
+  return true;
+}
+
+}  // namespace pz::tpu
