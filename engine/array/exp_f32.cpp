@@ -1,7 +1,9 @@
-// ExpF32 (exp_f32.h): glibc's expf (sysdeps/ieee754/flt-32/e_expf.c, as built with FMA) in AVX2
-// lanes: exp(x) = 2^(k/32) * 2^(r/32) with k = round(x * 32 / ln 2), a table of 2^(i/32) and a
-// cubic in r, all in double precision and rounded to float once. Inputs outside (-88, 88), NaN
-// included, take the library call.
+// ExpF32 (exp_f32.h): glibc's expf (sysdeps/ieee754/flt-32/e_expf.c, as built with FMA) in
+// vector lanes: exp(x) = 2^(k/32) * 2^(r/32) with k = round(x * 32 / ln 2), a table of 2^(i/32)
+// and a cubic in r, all in double precision and rounded to float once. Inputs outside (-88, 88),
+// NaN included, take the library call. AVX2 runs four values at a time and gathers the table
+// entries; AVX-512 runs eight and picks them from registers (two two-register permutes and a
+// blend), which measured about 1.6 times faster.
 #include "array/exp_f32.h"
 
 #include <cmath>
@@ -79,11 +81,58 @@ __attribute__((target("avx2,fma"))) void ExpLanes(const float* in, float* out, i
   for (int64_t i = whole; i < n; ++i) out[i] = std::exp(in[i]);
 }
 
-// True when the lanes agree with the library on this machine: the CPU has the instructions
-// and the C library's expf is the algorithm above (checked on a sweep of the fast range and
-// its edges).
-bool LanesMatchLibrary() {
-  if (RuntimeIsa() != Isa::kAvx2Fma) return false;
+// GCC 12's AVX-512 headers start some conversions from _mm512_undefined, which its
+// -Wmaybe-uninitialized reports as a use of an uninitialised value, a false alarm.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma"))) void ExpLanes512(
+    const float* in, float* out, int64_t n) {
+  const __m512d inv_ln2n = _mm512_set1_pd(FromBits(kInvLn2N));
+  const __m512d shift = _mm512_set1_pd(FromBits(kShift));
+  const __m512d c0 = _mm512_set1_pd(FromBits(kC0));
+  const __m512d c1 = _mm512_set1_pd(FromBits(kC1));
+  const __m512d c2 = _mm512_set1_pd(FromBits(kC2));
+  const __m512d one = _mm512_set1_pd(1.0);
+  // The table in four registers of eight entries; bit 4 of an index picks the upper pair.
+  const __m512i table0 = _mm512_loadu_si512(kTable), table1 = _mm512_loadu_si512(kTable + 8);
+  const __m512i table2 = _mm512_loadu_si512(kTable + 16), table3 = _mm512_loadu_si512(kTable + 24);
+  const __m512i upper_half = _mm512_set1_epi64(16);
+  const __m256i top_mask = _mm256_set1_epi32(0x7ff);
+  const __m256i large = _mm256_set1_epi32(kLargeTop);
+  int64_t whole = n - n % 8;
+  for (int64_t i = 0; i < whole; i += 8) {
+    __m256 x = _mm256_loadu_ps(in + i);
+    __m256i top = _mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(x), 20), top_mask);
+    if (_mm256_movemask_epi8(_mm256_cmpgt_epi32(top, large)) != 0) {
+      for (int k = 0; k < 8; ++k) out[i + k] = std::exp(in[i + k]);
+      continue;
+    }
+    __m512d xd = _mm512_cvtps_pd(x);
+    __m512d kd = _mm512_fmadd_pd(inv_ln2n, xd, shift);
+    __m512i ki = _mm512_castpd_si512(kd);
+    kd = _mm512_sub_pd(kd, shift);
+    __m512d r = _mm512_fmsub_pd(inv_ln2n, xd, kd);
+    __m512i lower = _mm512_permutex2var_epi64(table0, ki, table1);
+    __m512i upper = _mm512_permutex2var_epi64(table2, ki, table3);
+    __m512i t = _mm512_mask_blend_epi64(_mm512_test_epi64_mask(ki, upper_half), lower, upper);
+    __m512d s = _mm512_castsi512_pd(_mm512_add_epi64(t, _mm512_slli_epi64(ki, 47)));
+    __m512d z = _mm512_fmadd_pd(r, c0, c1);
+    __m512d r2 = _mm512_mul_pd(r, r);
+    __m512d y = _mm512_fmadd_pd(r, c2, one);
+    y = _mm512_fmadd_pd(z, r2, y);
+    _mm256_storeu_ps(out + i, _mm512_cvtpd_ps(_mm512_mul_pd(y, s)));
+  }
+  for (int64_t i = whole; i < n; ++i) out[i] = std::exp(in[i]);
+}
+
+#pragma GCC diagnostic pop
+
+using Lanes = void (*)(const float*, float*, int64_t);
+
+// True when these lanes agree with the library on this machine, i.e. the C library's expf is
+// the algorithm above (checked on a sweep of the fast range and its edges). The caller has
+// checked that the CPU has the lanes' instructions.
+bool LanesMatchLibrary(Lanes lanes) {
   constexpr int kCount = 4096;
   float in[kCount], got[kCount];
   for (int i = 0; i < kCount; ++i) {
@@ -93,7 +142,7 @@ bool LanesMatchLibrary() {
   in[1] = -0.0f;
   in[2] = 1e-30f;
   in[3] = std::nextafter(88.0f, 0.0f);
-  ExpLanes(in, got, kCount);
+  lanes(in, got, kCount);
   for (int i = 0; i < kCount; ++i) {
     float want = std::exp(in[i]);
     if (std::memcmp(&want, &got[i], sizeof want) != 0) return false;
@@ -107,8 +156,13 @@ bool LanesMatchLibrary() {
 
 void ExpF32(const float* in, float* out, int64_t n) {
 #ifdef PZ_EXP_F32_LANES
-  static const bool lanes = LanesMatchLibrary();
-  if (lanes) return ExpLanes(in, out, n);
+  static const Lanes lanes = [] {
+    Isa isa = RuntimeIsa();
+    if (isa == Isa::kAvx512 && LanesMatchLibrary(&ExpLanes512)) return &ExpLanes512;
+    if (isa >= Isa::kAvx2Fma && LanesMatchLibrary(&ExpLanes)) return &ExpLanes;
+    return static_cast<Lanes>(nullptr);
+  }();
+  if (lanes != nullptr) return lanes(in, out, n);
 #endif
   for (int64_t i = 0; i < n; ++i) out[i] = std::exp(in[i]);
 }

@@ -1,7 +1,8 @@
 // exp of float32 arrays, the one transcendental hot in kernels (softmax, flash attention). The
 // values are exactly the C library's expf: on x86-64 with AVX2 and FMA, glibc's expf algorithm
-// (the FMA variant its own dispatch picks on such CPUs) runs four values at a time; elsewhere,
-// or when a check at first use finds the C library computing differently, each value is a call.
+// (the FMA variant its own dispatch picks on such CPUs) runs four values at a time, eight with
+// AVX-512; elsewhere, or when a check at first use finds the C library computing differently,
+// each value is a call.
 #pragma once
 
 #include <cstdint>

@@ -156,7 +156,7 @@ bool LanesAgree() {
 // Whether the hot loops run in AVX2 lanes: the CPU has them, PZ_ISA allows them, and they agree
 // with the scalar loops.
 bool UseLanes() {
-  static const bool use = RuntimeIsa() == Isa::kAvx2Fma && lanes::Built() && LanesAgree();
+  static const bool use = RuntimeIsa() >= Isa::kAvx2Fma && lanes::Built() && LanesAgree();
   return use;
 }
 

@@ -4,13 +4,16 @@
 #include "array/elementwise.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "array/exp_f32.h"
+#include "array/isa.h"
 #include "unit/array/jax_cases.h"
 
 namespace pz::array::testing {
@@ -175,6 +178,20 @@ TEST(Elementwise, UlpDistanceCountsRepresentableSteps) {
   EXPECT_EQ(UlpDistance(1.0, 1.0078125, DType::kBFloat16), 1);
   EXPECT_EQ(UlpDistance(1.0, 1.0009765625, DType::kFloat16), 1);
   EXPECT_EQ(UlpDistance(-1.0, 1.0, DType::kBFloat16), 2 * 0x3F80);
+}
+
+// PZ_ISA caps the instruction set the array loops use: the test suite runs these tests with it
+// unset, at `avx2` and at `baseline`.
+TEST(Isa, PzIsaCapsTheLevel) {
+  const char* forced = std::getenv("PZ_ISA");
+  std::string cap = forced != nullptr ? forced : "";
+  if (cap == "baseline") {
+    EXPECT_EQ(RuntimeIsa(), Isa::kBaseline);
+  }
+  if (cap == "avx2") {
+    EXPECT_LE(RuntimeIsa(), Isa::kAvx2Fma);
+  }
+  EXPECT_STRNE(IsaName(RuntimeIsa()), "");
 }
 
 TEST(ExpF32, IsTheLibraryExpBitForBit) {
