@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/terminal.h"
+#include "course/divergence.h"
 #include "course/puzzle_file.h"
 #include "support/source.h"
 
@@ -254,6 +255,15 @@ int CheckAction(CourseContext& ctx, const course::PuzzleEntry& p) {
   }
   course::PuzzleRun run = course::RunFile(file, options);
   std::fflush(stdout);
+  // A failed check: where the kernel first parts from the solution's, on the emulated TPU.
+  std::optional<course::Divergence> divergence;
+  if (run.status == course::RunStatus::kFailed) {
+    std::error_code ec;
+    fs::path solution = ctx.course.SolutionPath(p);
+    if (fs::is_regular_file(solution, ec)) {
+      divergence = course::FindDivergence(file, solution, CourseRunOptions(false));
+    }
+  }
   // Progress counts checks on the emulated TPU only: another backend skips its measurements.
   if (ctx.workspace && !ctx.cuda) {
     course::PuzzleProgress& q = ctx.progress.Of(p.name());
@@ -277,9 +287,14 @@ int CheckAction(CourseContext& ctx, const course::PuzzleEntry& p) {
                {"checks", checks},
                {"error", run.error},
                {"output", run.output},
-               {"diagnostics", run.diagnostics}});
+               {"diagnostics", run.diagnostics},
+               {"divergence", divergence ? json{{"summary", divergence->summary},
+                                                {"lines", divergence->lines},
+                                                {"patterns", divergence->patterns}}
+                                         : json(nullptr)}});
     return run.exit_code();
   }
+  if (divergence) Out(course::FormatDivergence(*divergence));
   std::fputs(run.diagnostics.c_str(), stderr);
   std::fflush(stderr);
   if (run.passed() && ctx.cuda) {

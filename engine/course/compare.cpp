@@ -10,6 +10,25 @@
 #include "tpu/executor.h"
 
 namespace pz::course {
+
+std::string IndexString(const std::vector<int64_t>& index) {
+  std::string s = "[";
+  for (size_t i = 0; i < index.size(); ++i) s += (i ? ", " : "") + std::to_string(index[i]);
+  return s + "]";
+}
+
+std::string ValueString(array::DType dtype, double value) {
+  if (std::isnan(value)) return "nan";
+  return array::IsFloating(dtype) ? fmt::format("{:.6g}", value)
+                                  : array::FormatScalar(dtype, value);
+}
+
+bool Close(double a, double e, Tolerance tol) {
+  if (std::isnan(a) || std::isnan(e)) return std::isnan(a) && std::isnan(e);
+  if (std::isinf(e) || std::isinf(a)) return a == e;
+  return std::fabs(a - e) <= tol.atol + tol.rtol * std::fabs(e);
+}
+
 namespace {
 
 using array::Array;
@@ -25,25 +44,7 @@ constexpr int kMaxMaps = 3;
 constexpr int kMaxMovedSearches = 8;
 constexpr int64_t kMaxMovedCandidates = 256;
 
-std::string IndexString(const std::vector<int64_t>& index) {
-  std::string s = "[";
-  for (size_t i = 0; i < index.size(); ++i) s += (i ? ", " : "") + std::to_string(index[i]);
-  return s + "]";
-}
-
 std::string ShapeString(const Shape& shape) { return tpu::TupleString(shape); }
-
-std::string ValueString(array::DType dtype, double value) {
-  if (std::isnan(value)) return "nan";
-  return array::IsFloating(dtype) ? fmt::format("{:.6g}", value)
-                                  : array::FormatScalar(dtype, value);
-}
-
-bool Close(double a, double e, Tolerance tol) {
-  if (std::isnan(a) || std::isnan(e)) return std::isnan(a) && std::isnan(e);
-  if (std::isinf(e) || std::isinf(a)) return a == e;
-  return std::fabs(a - e) <= tol.atol + tol.rtol * std::fabs(e);
-}
 
 enum class BlockStatus { kOk, kWrong, kNaN, kNever };
 
@@ -65,6 +66,8 @@ class BlockMap {
         shape_(shape),
         tol_(tol),
         record_(record) {}
+
+  void set_first_write(std::string where) { first_write_ = std::move(where); }
 
   // False when the map cannot be drawn (too many blocks).
   bool Build() {
@@ -242,6 +245,11 @@ class BlockMap {
           "no DMA ever wrote `{}`: it is in pl.ANY, so the kernel copies its result there "
           "(`pltpu.make_async_copy(src, {}.at[...], sem)`, started and waited)",
           record_.operand, record_.operand));
+    } else if (all_never && !first_write_.empty()) {
+      lines.push_back(fmt::format(
+          "the kernel writes `{}` at {}, but no grid step ever ran that line: the branch "
+          "around it was never taken",
+          record_.operand, first_write_));
     } else if (all_never) {
       lines.push_back(fmt::format(
           "nothing was ever stored into `{}`: a kernel writes its result with `{}[...] = value`",
@@ -293,6 +301,7 @@ class BlockMap {
   const Shape& shape_;
   Tolerance tol_;
   const tpu::OutputRecord& record_;
+  std::string first_write_;  // where the kernel writes the output ("line 87"), if it does
   std::vector<int64_t> block_, blocks_;
   std::vector<BlockInfo> info_;
 };
@@ -363,6 +372,10 @@ LeafReport CompareLeaf(const Array& actual, const Array& expected, Tolerance tol
   if (record != nullptr && record->blocked && record->writer.shape() == actual.shape() &&
       record->block.size() == actual.shape().size()) {
     map.emplace(a, e, bad, actual.shape(), tol, *record);
+    if (sources != nullptr && record->first_write.valid()) {
+      const SourceFile& file = sources->Get(record->first_write.file);
+      map->set_first_write(fmt::format("line {}", file.Locate(record->first_write.begin).line));
+    }
     if (!map->Build()) map.reset();
   }
   if (map && !index.empty()) {

@@ -22,6 +22,13 @@ struct Tolerance {
 // integers and bool exact.
 Tolerance DefaultTolerance(array::DType dtype);
 
+// |actual - expected| <= atol + rtol * |expected|; NaN matches only NaN, an infinity only itself.
+bool Close(double actual, double expected, Tolerance tol);
+// An element for messages: "0.182715" (six significant digits), "nan", "7".
+std::string ValueString(array::DType dtype, double value);
+// "[3, 5]".
+std::string IndexString(const std::vector<int64_t>& index);
+
 struct LeafReport {
   bool passed = false;
   std::string summary;             // one line: "37 of 8192 elements differ (atol 1e-05, ...)"

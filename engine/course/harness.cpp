@@ -253,7 +253,8 @@ Value CheckSaves(Interpreter& interp, eval::CallArgs& args, HarnessState& state)
   const tpu::OutputRecord& base_record = RecordOf(interp, *bound[0], "check_saves", "baseline");
   const tpu::OutputRecord& mine_record = RecordOf(interp, *bound[1], "check_saves", "result");
   if (!base_record.measured || !mine_record.measured) {
-    return Report(interp, state, {.name = title, .passed = true, .span = span}, NotMeasured(title));
+    return Report(interp, state, {.name = title, .passed = true, .span = span, .values = false},
+                  NotMeasured(title));
   }
   const tpu::Counters& base = base_record.counters;
   const tpu::Counters& mine = mine_record.counters;
@@ -281,7 +282,8 @@ Value CheckSaves(Interpreter& interp, eval::CallArgs& args, HarnessState& state)
                 : "  the baseline's work still happens; leave the steps or copies out (index maps "
                   "that repeat the previous block index copy nothing)\n";
   }
-  return Report(interp, state, {.name = title, .passed = passed, .span = span}, text);
+  return Report(interp, state, {.name = title, .passed = passed, .span = span, .values = false},
+                text);
 }
 
 // `check_overlap(result, *, at_least, name=None)`: a check that at least the fraction
@@ -299,7 +301,8 @@ Value CheckOverlap(Interpreter& interp, eval::CallArgs& args, HarnessState& stat
   std::string title = bound[2] && !bound[2]->is_none() ? interp.Str(*bound[2]) : "check_overlap";
   const tpu::OutputRecord& record = RecordOf(interp, *bound[0], "check_overlap", "result");
   if (!record.measured) {
-    return Report(interp, state, {.name = title, .passed = true, .span = span}, NotMeasured(title));
+    return Report(interp, state, {.name = title, .passed = true, .span = span, .values = false},
+                  NotMeasured(title));
   }
   const tpu::Counters& c = record.counters;
   int64_t total = 0;
@@ -318,7 +321,8 @@ Value CheckOverlap(Interpreter& interp, eval::CallArgs& args, HarnessState& stat
         "next block before computing on the current one (double buffering), and wait for it "
         "only when its data is needed\n";
   }
-  return Report(interp, state, {.name = title, .passed = passed, .span = span}, text);
+  return Report(interp, state, {.name = title, .passed = passed, .span = span, .values = false},
+                text);
 }
 }  // namespace
 

@@ -17,7 +17,8 @@ namespace pz::course {
 struct CheckOutcome {
   std::string name;
   bool passed = false;
-  SourceSpan span;  // the check(...) call
+  SourceSpan span;     // the check(...) call
+  bool values = true;  // false for checks of what the emulator counted (check_saves, ...)
 };
 
 struct HarnessState {

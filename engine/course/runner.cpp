@@ -47,9 +47,11 @@ std::string_view StatusName(RunStatus status) {
   return "unknown";
 }
 
-PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options) {
+PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
+                  SourceManager* keep_sources) {
   PuzzleRun run;
-  SourceManager sources;
+  SourceManager own_sources;
+  SourceManager& sources = keep_sources != nullptr ? *keep_sources : own_sources;
   std::optional<FileId> id = sources.Load(file.string());
   if (!id) {
     run.status = RunStatus::kIoError;

@@ -50,7 +50,10 @@ struct PuzzleRun {
   int exit_code() const;
 };
 
-PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options);
+// `sources`, when given, keeps the program's files after the run (to render spans of what it
+// recorded); by default they are dropped with the run.
+PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
+                  SourceManager* sources = nullptr);
 
 std::string_view StatusName(RunStatus status);
 

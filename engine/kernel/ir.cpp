@@ -167,6 +167,19 @@ std::vector<const RefPath*> RefPathsOf(const Instr& instr) {
   return paths;
 }
 
+const Instr* FirstWriteTo(const Region& region, RefId ref) {
+  for (const Instr& instr : region.body) {
+    if (instr.op == Op::kStore && instr.ref.ref == ref) return &instr;
+    if (instr.op == Op::kDmaStart && instr.copy.size() == 2 && instr.copy[1].ref == ref) {
+      return &instr;
+    }
+    for (const Region& inner : instr.regions) {
+      if (const Instr* found = FirstWriteTo(inner, ref)) return found;
+    }
+  }
+  return nullptr;
+}
+
 std::vector<ValueId> DynamicOperands(const RefPath& path) {
   std::vector<ValueId> ids;
   for (const Indexer& indexer : path.indexers) {

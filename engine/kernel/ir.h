@@ -142,6 +142,9 @@ struct Function {
 std::vector<ValueId> DynamicOperands(const RefPath& path);
 // The ref paths an instruction reaches: `ref` (when set), then `copy`.
 std::vector<const RefPath*> RefPathsOf(const Instr& instr);
+// The first instruction of `region` (nested regions included, in program order) that writes
+// `ref`: a store into it or a DMA into it; null when none does.
+const Instr* FirstWriteTo(const Region& region, RefId ref);
 // The shape of a ref after applying `indexers` to `shape` (int dims removed).
 array::Shape IndexedShape(array::Shape shape, const std::vector<Indexer>& indexers);
 

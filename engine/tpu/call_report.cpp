@@ -36,10 +36,13 @@ CallRecord RecordCall(const kernel::KernelProgram& program, const kernel::GridMa
   return record;
 }
 
-void ReportWarnings(const kernel::GridMapping& mapping, const kernel::CallOutcome& outcome,
-                    const TpuReport& report, SourceSpan span, EmulatorSession& session) {
+void ReportWarnings(const kernel::Function& kernel, const kernel::GridMapping& mapping,
+                    const kernel::CallOutcome& outcome, const TpuReport& report, SourceSpan span,
+                    EmulatorSession& session) {
   for (size_t o = 0; o < mapping.outputs.size(); ++o) {
     const kernel::BlockMapping& op = mapping.outputs[o];
+    auto ref = static_cast<kernel::RefId>(mapping.prefetch.size() + mapping.inputs.size() + o);
+    const kernel::Instr* write = kernel::FirstWriteTo(kernel.body, ref);
     const array::Array& writer = outcome.writer[o];
     int64_t missing = 0;
     const int32_t* w = writer.data<int32_t>();
@@ -57,13 +60,22 @@ void ReportWarnings(const kernel::GridMapping& mapping, const kernel::CallOutcom
                                                   "into every element, from memory the kernel "
                                                   "has written",
                                                   op.name)
+                                : missing == writer.size() && write != nullptr
+                                    ? fmt::format("the kernel writes `{}` here, but no grid step "
+                                                  "ever ran this line: the branch around it was "
+                                                  "never taken",
+                                                  op.name)
                                 : missing == writer.size()
                                     ? fmt::format("the kernel never stores into `{}`; it writes "
                                                   "its result with `{}[...] = value`",
                                                   op.name, op.name)
                                     : "check that the grid covers the whole output (grid = "
                                       "pl.cdiv(n, block)) and that the out_specs index map "
-                                      "reaches every block"}}});
+                                      "reaches every block",
+                     .span = missing == writer.size() && write != nullptr &&
+                                     op.space != kernel::MemorySpace::kAny
+                                 ? std::optional<SourceSpan>(write->span)
+                                 : std::nullopt}}});
     }
   }
   if (report.uninitialized.seen) {

@@ -18,8 +18,9 @@ namespace pz::tpu {
 bool InputPadding(const kernel::GridMapping& mapping, const std::string& ref);
 
 // Appends the call's warnings to `session.warnings`; `span` is the pallas_call.
-void ReportWarnings(const kernel::GridMapping& mapping, const kernel::CallOutcome& outcome,
-                    const TpuReport& report, SourceSpan span, EmulatorSession& session);
+void ReportWarnings(const kernel::Function& kernel, const kernel::GridMapping& mapping,
+                    const kernel::CallOutcome& outcome, const TpuReport& report, SourceSpan span,
+                    EmulatorSession& session);
 
 // The record of the call for EmulatorSession::calls, its trace still empty.
 CallRecord RecordCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,

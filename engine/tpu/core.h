@@ -17,6 +17,7 @@
 #include "support/source.h"
 #include "tpu/executor.h"
 #include "tpu/options.h"
+#include "tpu/step_record.h"
 
 namespace pz::tpu {
 
@@ -49,6 +50,10 @@ struct CoreSpec {
   std::mutex* callbacks = nullptr;
   // Records the block indices of every step (RunOptions::blocks); only with one core.
   kernel::BlockTrace* trace = nullptr;
+  // Records the buffers after every step (EmulatorOptions::recorder) into `recording`, within
+  // the recorder's byte budget; only with one core.
+  StepRecorder* recorder = nullptr;
+  CallRecording* recording = nullptr;
 };
 
 // The HBM elements one core touched. HBM buffers are numbered outputs first, then the inputs

@@ -89,6 +89,12 @@ class CoreMachine {
   // it read and wrote are stamped.
   void Landed(const DmaEndpoint& src, const DmaEndpoint& dst, int64_t step, SourceSpan span);
 
+  // After step `t` (`index`: its block indices, `next`: the next step's, empty after the last):
+  // copies the scratch buffers, the resident output blocks and the pl.ANY outputs into the step
+  // record.
+  void Snapshot(int64_t t, const std::vector<std::vector<int64_t>>& index,
+                const std::vector<std::vector<int64_t>>& next);
+
   // ---- operand_pipeline.cpp -------------------------------------------------------------------
   OperandState MakeState(const BlockMapping& op);
   // Stops the call at operand `k` (recording where in the block trace).
@@ -136,6 +142,8 @@ class CoreMachine {
   std::vector<RefBuffer> scratch_;
   std::vector<int64_t> point_;
   ExecContext map_ctx_;
+  ExecContext* kctx_ = nullptr;        // the kernel's, while Run runs
+  std::vector<uint64_t> seen_writes_;  // per ref: RefBuffer::writes at its last snapshot
   std::vector<std::unique_ptr<Executor>> map_executors_;
   std::vector<kernel::DirectMap> direct_;
 };

@@ -14,6 +14,7 @@
 #include "eval/interpreter.h"
 #include "support/check.h"
 #include "tpu/dma.h"
+#include "tpu/step_record.h"
 
 namespace pz::tpu {
 
@@ -224,6 +225,7 @@ void Executor::RunInstr(const Instr& instr) {
         return;
       case Op::kCond: {
         bool taken = env_[instr.operands[0]].GetDouble(0) != 0;
+        if (context_.branches != nullptr) context_.branches->Count(instr, taken);
         const kernel::Region& region = instr.regions[taken ? 0 : 1];
         RunRegion(region);
         for (size_t i = 0; i < instr.results.size(); ++i) {

@@ -28,6 +28,8 @@ class CorePrng;
 
 namespace pz::tpu {
 
+class BranchCounter;
+
 // A failure found while running a kernel, at an instruction (or a BlockSpec): the backend
 // interface's CallError, thrown as it is out of TpuBackend::Run.
 using EmulationError = kernel::CallError;
@@ -43,6 +45,10 @@ struct RefBuffer {
   // and nothing writes that HBM array during the call, so the two cannot be told apart. Its
   // shadow is all set.
   bool borrowed = false;
+  // The store or DMA that last wrote the buffer (empty before any), for `check`'s divergence
+  // search.
+  SourceSpan last_write;
+  uint64_t writes = 0;  // stores and DMAs into the buffer so far (with `last_write`)
 };
 
 // The first read of uninitialised memory seen during a pallas_call.
@@ -101,6 +107,8 @@ struct ExecContext {
   std::mutex* callbacks = nullptr;
   // The core's random number generator (pltpu.prng_seed / prng_random_bits); null in index maps.
   array::CorePrng* prng = nullptr;
+  // Counts the branches `pl.when` / `lax.cond` take, when a step record is kept; else null.
+  BranchCounter* branches = nullptr;
   // "(2, 0)" for messages.
   std::string GridPointString() const;
 };

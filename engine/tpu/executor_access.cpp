@@ -249,6 +249,8 @@ void Executor::Store(const Instr& instr) {
     SetAll(place.buffer->initialized, place.rank, place.shape.data(), place.strides.data(),
            place.offset);
   }
+  place.buffer->last_write = instr.span;
+  ++place.buffer->writes;
 }
 
 bool Executor::SwapIntoScratch(const Instr& instr, const Place& place, Array& value) {

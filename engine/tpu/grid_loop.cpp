@@ -141,6 +141,10 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
   PZ_CHECK(kctx.refs.size() == kernel.refs.size());
   DmaEngine dma(kernel, options_, run_.line_of, result_.counters);
   kctx.dma = &dma;
+  kctx_ = &kctx;
+  CallRecording* recording = core_.recording;
+  BranchCounter branches;
+  if (recording != nullptr) kctx.branches = &branches;
   dma.on_land = [this](const DmaEndpoint& src, const DmaEndpoint& dst, int64_t step,
                        SourceSpan span) { Landed(src, dst, step, span); };
   std::vector<kernel::RefId> pipelined;  // block buffers the pipeline refills or writes back
@@ -180,6 +184,10 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
     step_ = t;
     point_.assign(this_point.begin(), this_point.end());
     if (trace_ && t < kernel::BlockTrace::kMaxSteps) trace_->steps.push_back(index);
+    if (recording != nullptr) {
+      branches.SetStep(t);
+      recording->blocks.push_back(index);
+    }
     ++result_.counters.grid_steps;
     if (interpret_) {
       for (size_t i = 0; i < prefetch_.size(); ++i) {
@@ -207,14 +215,64 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
       bool last = t + 1 == total;
       Leave(k, index[k], last ? kNoNextStep : next_index[k], t);  // no copy of the next index
     }
+    if (recording != nullptr) {
+      Snapshot(t, index, t + 1 == total ? std::vector<std::vector<int64_t>>{} : next_index);
+      recording->steps_run = t + 1;
+    }
     std::swap(index, next_index);
     this_point.swap(next_point);
   }
   dma.Finish();
+  if (recording != nullptr) recording->branches = branches.Take();
+  kctx_ = nullptr;
   for (size_t o = 0; o < mapping_.outputs.size(); ++o) {
     if (!dma_uniform_[o]) result_.dma_blocks[o].clear();
   }
   return CoreResult{.result = std::move(result_), .access = std::move(access_)};
+}
+
+void CoreMachine::Snapshot(int64_t t, const std::vector<std::vector<int64_t>>& index,
+                           const std::vector<std::vector<int64_t>>& next) {
+  CallRecording& recording = *core_.recording;
+  StepRecorder& recorder = *core_.recorder;
+  if (recording.truncated) return;
+  if (seen_writes_.empty()) seen_writes_.assign(kctx_->refs.size(), 0);
+  auto take = [&](kernel::RefId ref, const Array& data, std::vector<int64_t> block,
+                  bool written_back) {
+    int64_t bytes = data.size() * static_cast<int64_t>(array::ItemSize(data.dtype()));
+    if (recorder.used_bytes + bytes > recorder.budget_bytes) {
+      recording.truncated = true;
+      return;
+    }
+    recorder.used_bytes += bytes;
+    const RefBuffer& buffer = *kctx_->refs[static_cast<size_t>(ref)];
+    uint64_t& seen = seen_writes_[static_cast<size_t>(ref)];
+    recording.snapshots.push_back({.step = t,
+                                   .ref = ref,
+                                   .data = Copy(data),
+                                   .last_write = buffer.last_write,
+                                   .written = buffer.writes != seen,
+                                   .block = std::move(block),
+                                   .written_back = written_back});
+    seen = buffer.writes;
+  };
+  const kernel::Function& kernel = *program_.kernel;
+  // Scratch first: where both differ after a step, the scratch is the likelier cause.
+  for (size_t r = 0; r < kernel.refs.size() && !recording.truncated; ++r) {
+    const kernel::RefType& type = kernel.refs[r];
+    if (type.role == kernel::RefRole::kScratch && type.space != kernel::MemorySpace::kSemaphore) {
+      take(static_cast<kernel::RefId>(r), kctx_->refs[r]->data, {}, false);
+    }
+  }
+  for (size_t k = mapping_.inputs.size(); k < states_.size() && !recording.truncated; ++k) {
+    auto ref = static_cast<kernel::RefId>(prefetch_.size() + k);
+    if (OperandAt(k).space == kernel::MemorySpace::kAny) {
+      take(ref, Hbm(k), {}, false);
+    } else {
+      bool back = interpret_ || next.empty() || !array::SameDims(next[k], index[k]);
+      take(ref, states_[k].buffer.data, index[k], back);
+    }
+  }
 }
 
 void CoreMachine::Track(RefBuffer& b) {
@@ -258,6 +316,11 @@ int CoreMachine::AnyOperandOf(kernel::RefId ref) const {
 
 void CoreMachine::Landed(const DmaEndpoint& src, const DmaEndpoint& dst, int64_t step,
                          SourceSpan span) {
+  if (kctx_ != nullptr && dst.ref >= 0) {
+    RefBuffer& written = *kctx_->refs[static_cast<size_t>(dst.ref)];
+    written.last_write = span;
+    ++written.writes;
+  }
   int dst_k = AnyOperandOf(dst.ref), src_k = AnyOperandOf(src.ref);
   if (dst_k < 0 && src_k < 0) return;
   auto box = [](const MemRegion& r, int64_t* lo, int64_t* extent) {

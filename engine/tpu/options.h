@@ -17,6 +17,8 @@ struct KernelProgram;
 
 namespace pz::tpu {
 
+struct StepRecorder;
+
 enum class Semantics {
   // The TPU pipeline machine (default): per-operand VMEM buffers, fetch on block-index change,
   // write-back on change or at the end, outputs never read from HBM, scratch persistent and
@@ -69,6 +71,10 @@ struct EmulatorOptions {
   // Runs every pallas_call instead of the emulated TPU when set (`--backend cuda`); the TPU's
   // detectors, counters and options above then do not apply.
   std::shared_ptr<kernel::Backend> backend;
+  // When set, every pallas_call runs on one core and records its configuration, operands and
+  // buffers step by step there (step_record.h; `check` compares a failing kernel with the
+  // solution's this way).
+  std::shared_ptr<StepRecorder> recorder;
   // Called with every traced call before it runs, and how to name a source line ("line 12"):
   // `--emit-cuda` collects the kernels.
   std::function<void(const kernel::KernelProgram&, const kernel::GridMapping&,

@@ -263,9 +263,9 @@ void AddScratch(const SpecContext& ctx, const Value& scratch_shapes, ParamNamer&
 const TpuReport kNoTpuReport;
 
 // Keeps the outputs' records (for `check`) in the session, oldest dropped first.
-void RecordOutputs(const GridMapping& mapping, kernel::CallOutcome& outcome,
-                   const std::vector<Value>& outputs, const TpuReport& report,
-                   EmulatorSession& session) {
+void RecordOutputs(const kernel::Function& kernel, const GridMapping& mapping,
+                   kernel::CallOutcome& outcome, const std::vector<Value>& outputs,
+                   const TpuReport& report, EmulatorSession& session) {
   bool has_dma_semaphores =
       std::any_of(mapping.scratch.begin(), mapping.scratch.end(), [](const kernel::RefType& ref) {
         return ref.space == MemorySpace::kSemaphore && ref.semaphore == kernel::SemaphoreKind::kDma;
@@ -282,6 +282,10 @@ void RecordOutputs(const GridMapping& mapping, kernel::CallOutcome& outcome,
                         .uninitialized_is_padding = InputPadding(mapping, report.uninitialized.ref),
                         .has_dma_semaphores = has_dma_semaphores,
                         .counters = report.counters};
+    auto ref = static_cast<kernel::RefId>(mapping.prefetch.size() + mapping.inputs.size() + o);
+    if (const kernel::Instr* write = kernel::FirstWriteTo(kernel.body, ref)) {
+      record.first_write = write->span;
+    }
     record.counters.timeline.clear();
     record.measured = &report != &kNoTpuReport;
     record.dma = op.space == MemorySpace::kAny;
@@ -359,7 +363,7 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   // ---- Report --------------------------------------------------------------------------------
   const auto* tpu_report = dynamic_cast<const TpuReport*>(outcome.report.get());
   const TpuReport& report = tpu_report ? *tpu_report : kNoTpuReport;
-  ReportWarnings(mapping, outcome, report, span, *session);
+  ReportWarnings(*program.kernel, mapping, outcome, report, span, *session);
   if (options.stats) {
     session->stats.push_back({.name = name,
                               .span = span,
@@ -374,7 +378,7 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   }
   std::vector<Value> outputs;
   for (array::Array& out : outcome.outputs) outputs.push_back(eval::WrapArray(std::move(out)));
-  RecordOutputs(mapping, outcome, outputs, report, *session);
+  RecordOutputs(*program.kernel, mapping, outcome, outputs, report, *session);
   return kernel::Unflatten(interp, signature.outputs, outputs);
 }
 

@@ -41,6 +41,8 @@ struct OutputRecord {
   // In pl.ANY: written by the kernel's DMAs, whose common shape (when they have one) is `block`.
   bool dma = false;
   array::Array writer;  // kernel::CallOutcome::writer of this output
+  // The kernel's first store (or DMA) into this output, in program order; invalid when none.
+  SourceSpan first_write;
   UninitializedRead uninitialized;
   bool uninitialized_is_padding = false;  // the read was of an input block's padding
   bool has_dma_semaphores = false;        // scratch memory may be meant to be filled by DMAs

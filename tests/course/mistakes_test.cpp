@@ -20,6 +20,7 @@
 #include <variant>
 #include <vector>
 
+#include "course/divergence.h"
 #include "course/puzzle_file.h"
 #include "course/runner.h"
 #include "support/source.h"
@@ -100,9 +101,13 @@ TEST_P(LearnerMistake, FailsWithTheIntendedExplanation) {
   pz::course::RunOptions options;
   options.emulator.lint = true;
   pz::course::PuzzleRun run = pz::course::RunFile(run_path, options);
+  // `check` adds where the kernel first parts from the solution's.
+  std::optional<pz::course::Divergence> divergence =
+      pz::course::FindDivergence(run_path, solution_path, options);
   fs::remove(run_path);
   EXPECT_FALSE(run.passed()) << "the mistake passes its checks: " << mistake.description;
   std::string everything = run.output + run.diagnostics;
+  if (divergence) everything += pz::course::FormatDivergence(*divergence);
   EXPECT_NE(everything.find(mistake.explains), std::string::npos)
       << "expected `" << mistake.explains << "` in:\n"
       << everything;

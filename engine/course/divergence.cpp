@@ -1,0 +1,496 @@
+#include "course/divergence.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "array/dtype.h"
+#include "course/compare.h"
+#include "tpu/executor.h"
+#include "tpu/step_record.h"
+
+namespace pz::course {
+namespace {
+
+namespace fs = std::filesystem;
+using array::Array;
+using tpu::BufferSnapshot;
+using tpu::CallRecording;
+
+// A program run with step records, and the files its spans point into.
+struct Recorded {
+  SourceManager sources;
+  PuzzleRun run;
+  std::vector<CallRecording> calls;
+};
+
+std::unique_ptr<Recorded> Record(const fs::path& file, RunOptions options) {
+  auto out = std::make_unique<Recorded>();
+  auto recorder = std::make_shared<tpu::StepRecorder>();
+  options.emulator.recorder = recorder;
+  options.emulator.backend = nullptr;  // the emulated TPU, whatever ran the check
+  options.emulator.stats = false;
+  options.emulator.dump_ir = false;
+  options.emulator.on_trace = nullptr;
+  options.output = nullptr;
+  out->run = RunFile(file, options, &out->sources);
+  out->calls = std::move(recorder->calls);
+  return out;
+}
+
+// The first element (flat, row-major) where `got` and `want` differ beyond `tol`; -1 when none.
+// Both are contiguous copies of one shape.
+int64_t FirstDifference(const Array& got, const Array& want, Tolerance tol) {
+  for (int64_t i = 0; i < want.size(); ++i) {
+    if (!Close(got.GetDouble(i), want.GetDouble(i), tol)) return i;
+  }
+  return -1;
+}
+
+// "store" or "DMA", for a write FirstWriteTo found.
+std::string WriteName(const kernel::Instr& instr) {
+  return instr.op == kernel::Op::kDmaStart ? "DMA" : "store";
+}
+
+std::string Plural(int64_t n, std::string_view word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+class Comparer {
+ public:
+  Comparer(const Recorded& mine, const Recorded& solution) : me_(mine), sol_(solution) {}
+
+  std::optional<Divergence> Run() {
+    size_t n = std::min(me_.calls.size(), sol_.calls.size());
+    for (size_t i = 0; i < n; ++i) {
+      if (CompareCall(me_.calls[i], sol_.calls[i])) return std::move(d_);
+    }
+    if (n == 0) return std::nullopt;
+    if (me_.calls.size() != sol_.calls.size()) {
+      d_.summary = fmt::format(
+          "your program ran {} and the solution {}; the first {} matched the solution's step "
+          "by step",
+          Plural(static_cast<int64_t>(me_.calls.size()), "pallas_call"),
+          static_cast<int64_t>(sol_.calls.size()), n);
+      return std::move(d_);
+    }
+    d_.summary = fmt::format(
+        "every pallas_call ({}) matched the solution's at every grid step (scratch after each "
+        "step, output blocks when written back)",
+        n);
+    d_.lines.push_back(
+        "so the difference comes from the code around the kernels, or is below float32's "
+        "tolerance (1e-05) inside them");
+    return std::move(d_);
+  }
+
+ private:
+  // Line text, trimmed, of the line `span` starts on (in the learner's file).
+  std::string LineText(SourceSpan span) const {
+    if (!span.valid()) return "";
+    const SourceFile& file = me_.sources.Get(span.file);
+    std::string_view line = file.Line(file.Locate(span.begin).line);
+    size_t first = line.find_first_not_of(" \t");
+    return first == std::string_view::npos ? "" : std::string(line.substr(first));
+  }
+  std::string Line(SourceSpan span) const {
+    if (!span.valid()) return "?";
+    return fmt::format("line {}", me_.sources.Get(span.file).Locate(span.begin).line);
+  }
+  std::string At(SourceSpan span) const {
+    return fmt::format("{}: {}", Line(span), LineText(span));
+  }
+  static std::string Point(const CallRecording& call, int64_t step) {
+    return tpu::TupleString(tpu::UnravelIndex(step, call.mapping.grid));
+  }
+  std::string CallName(const CallRecording& call) const {
+    return fmt::format("pallas_call `{}` ({})", call.name, Line(call.span));
+  }
+
+  // Fills d_ and returns true at the first difference between the two calls.
+  bool CompareCall(const CallRecording& me, const CallRecording& sol) {
+    return CompareConfiguration(me, sol) || CompareOperands(me, sol) || CompareSteps(me, sol);
+  }
+
+  void Configuration(const CallRecording& me, std::string summary, SourceSpan span) {
+    d_.summary = std::move(summary);
+    d_.lines.push_back(fmt::format("configured at {}", At(span)));
+    d_.lines.push_back(fmt::format(
+        "{} is configured differently from the solution's, so its steps were not compared",
+        CallName(me)));
+    d_.patterns.push_back("configuration");
+  }
+
+  bool CompareConfiguration(const CallRecording& me, const CallRecording& sol) {
+    const kernel::GridMapping& a = me.mapping;
+    const kernel::GridMapping& b = sol.mapping;
+    if (a.grid != b.grid) {
+      Configuration(me,
+                    fmt::format("the grid of `{}` is {}; the solution's is {}", me.name,
+                                tpu::TupleString(a.grid), tpu::TupleString(b.grid)),
+                    me.span);
+      return true;
+    }
+    if (a.inputs.size() != b.inputs.size() || a.outputs.size() != b.outputs.size() ||
+        a.prefetch.size() != b.prefetch.size()) {
+      Configuration(me,
+                    fmt::format("`{}` takes {} inputs and {} outputs; the solution's {} and {}",
+                                me.name, a.prefetch.size() + a.inputs.size(), a.outputs.size(),
+                                b.prefetch.size() + b.inputs.size(), b.outputs.size()),
+                    me.span);
+      return true;
+    }
+    for (size_t k = 0; k < a.inputs.size() + a.outputs.size(); ++k) {
+      const kernel::BlockMapping& x = a.operand(k);
+      const kernel::BlockMapping& y = b.operand(k);
+      if (x.ref_shape != y.ref_shape || x.space != y.space) {
+        Configuration(
+            me,
+            fmt::format("`{}` sees blocks of {}; the solution's `{}` sees {}", x.name,
+                        tpu::TupleString(x.ref_shape), y.name, tpu::TupleString(y.ref_shape)),
+            x.span);
+        return true;
+      }
+    }
+    if (a.scratch.size() != b.scratch.size()) {
+      Configuration(me,
+                    fmt::format("`{}` has {}; the solution's has {}", me.name,
+                                Plural(static_cast<int64_t>(a.scratch.size()), "scratch buffer"),
+                                b.scratch.size()),
+                    me.span);
+      return true;
+    }
+    for (size_t s = 0; s < a.scratch.size(); ++s) {
+      const kernel::RefType& x = a.scratch[s];
+      const kernel::RefType& y = b.scratch[s];
+      if (x.shape != y.shape || x.dtype != y.dtype || x.space != y.space) {
+        Configuration(me,
+                      fmt::format("scratch buffer {} (`{}`) is {} {}; the solution's (`{}`) is "
+                                  "{} {}",
+                                  s, x.name, array::DTypeName(x.dtype), tpu::TupleString(x.shape),
+                                  y.name, array::DTypeName(y.dtype), tpu::TupleString(y.shape)),
+                      me.span);
+        return true;
+      }
+    }
+    size_t steps = std::min(me.blocks.size(), sol.blocks.size());
+    for (size_t t = 0; t < steps; ++t) {
+      for (size_t k = 0; k < me.blocks[t].size() && k < sol.blocks[t].size(); ++k) {
+        if (me.blocks[t][k] == sol.blocks[t][k]) continue;
+        const kernel::BlockMapping& x = a.operand(k);
+        Configuration(
+            me,
+            fmt::format("at grid step {}, the index map of `{}` gives block {}; the "
+                        "solution's gives {}",
+                        Point(me, static_cast<int64_t>(t)), x.name,
+                        tpu::TupleString(me.blocks[t][k]), tpu::TupleString(sol.blocks[t][k])),
+            x.span);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  bool CompareOperands(const CallRecording& me, const CallRecording& sol) {
+    auto compare = [&](const Array& x, const Array& y, const std::string& what) {
+      if (x.shape() != y.shape() || x.dtype() != y.dtype()) {
+        d_.summary = fmt::format("{} of {} is {} {}; the solution's is {} {}", what, CallName(me),
+                                 array::DTypeName(x.dtype()), tpu::TupleString(x.shape()),
+                                 array::DTypeName(y.dtype()), tpu::TupleString(y.shape()));
+      } else {
+        int64_t at = FirstDifference(x, y, DefaultTolerance(y.dtype()));
+        if (at < 0) return false;
+        d_.summary = fmt::format("{} of {} holds {} at {}; the solution's holds {}", what,
+                                 CallName(me), ValueString(x.dtype(), x.GetDouble(at)),
+                                 IndexString(tpu::UnravelIndex(at, x.shape())),
+                                 ValueString(y.dtype(), y.GetDouble(at)));
+      }
+      d_.lines.push_back(
+          "the call gets other operands than the solution's: the difference is in the code that "
+          "computes them, before the kernel runs");
+      d_.patterns.push_back("operands");
+      return true;
+    };
+    for (size_t i = 0; i < me.prefetch.size(); ++i) {
+      std::string what = fmt::format(
+          "scalar-prefetch operand {} (`{}`)", i,
+          i < me.mapping.prefetch.size() ? me.mapping.prefetch[i].name : std::string("?"));
+      if (compare(me.prefetch[i], sol.prefetch[i], what)) return true;
+    }
+    for (size_t i = 0; i < me.inputs.size(); ++i) {
+      std::string what = fmt::format("input `{}`", me.mapping.inputs[i].name);
+      if (compare(me.inputs[i], sol.inputs[i], what)) return true;
+    }
+    return false;
+  }
+
+  bool CompareSteps(const CallRecording& me, const CallRecording& sol) {
+    size_t n = std::min(me.snapshots.size(), sol.snapshots.size());
+    for (size_t i = 0; i < n; ++i) {
+      const BufferSnapshot& x = me.snapshots[i];
+      const BufferSnapshot& y = sol.snapshots[i];
+      if (x.step != y.step || x.ref != y.ref || x.data.shape() != y.data.shape()) return false;
+      // A resident output block counts where it is written back, and in between where both
+      // kernels wrote it during the step (a kernel may fill its output only at the end).
+      bool resident = !x.block.empty() && !x.written_back && !y.written_back;
+      if (resident && !(x.written && y.written)) continue;
+      Tolerance tol = DefaultTolerance(y.data.dtype());
+      int64_t at = FirstDifference(x.data, y.data, tol);
+      if (at < 0) continue;
+      Explain(me, i, at, tol);
+      return true;
+    }
+    return false;
+  }
+
+  // The learner's snapshot of the same buffer before snapshot `i`, or null.
+  static const BufferSnapshot* Previous(const CallRecording& call, size_t i) {
+    for (size_t j = i; j-- > 0;) {
+      if (call.snapshots[j].ref == call.snapshots[i].ref) return &call.snapshots[j];
+    }
+    return nullptr;
+  }
+
+  void Explain(const CallRecording& me, size_t i, int64_t at, Tolerance tol) {
+    const BufferSnapshot& x = me.snapshots[i];
+    const BufferSnapshot& y = FindSolutionSnapshot(me, i);
+    const kernel::RefType& ref = me.refs[static_cast<size_t>(x.ref)];
+    bool output = ref.role == kernel::RefRole::kOutput;
+    std::string element = IndexString(tpu::UnravelIndex(at, x.data.shape()));
+    std::string got = ValueString(x.data.dtype(), x.data.GetDouble(at));
+    std::string want = ValueString(y.data.dtype(), y.data.GetDouble(at));
+    std::string where = fmt::format("{}, grid step {}", CallName(me), Point(me, x.step));
+    if (output && !x.block.empty() && x.written_back) {
+      d_.summary = fmt::format(
+          "block {} of output `{}`, written back after grid step {}, holds {} at {} of the "
+          "block; the solution's holds {}",
+          tpu::TupleString(x.block), ref.name, Point(me, x.step), got, element, want);
+    } else if (output && !x.block.empty()) {
+      d_.summary = fmt::format(
+          "after grid step {}, block {} of output `{}` holds {} at {} of the block; the "
+          "solution's holds {}",
+          Point(me, x.step), tpu::TupleString(x.block), ref.name, got, element, want);
+    } else if (output) {
+      d_.summary = fmt::format(
+          "after grid step {}, output `{}` holds {} at {}; the solution's "
+          "holds {}",
+          Point(me, x.step), ref.name, got, element, want);
+    } else {
+      d_.summary = fmt::format(
+          "after grid step {}, scratch `{}` holds {} at {}; the solution's "
+          "holds {}",
+          Point(me, x.step), ref.name, got, element, want);
+    }
+    d_.lines.push_back(fmt::format("in {}", where));
+    if (x.last_write.valid()) {
+      d_.lines.push_back(fmt::format("`{}` was last written at {}", ref.name, At(x.last_write)));
+    } else {
+      d_.lines.push_back(fmt::format("nothing had written `{}` yet", ref.name));
+    }
+    if (x.step > 0) {
+      d_.lines.push_back("every earlier grid step matched the solution's");
+    }
+    const BufferSnapshot* previous = Previous(me, i);
+    if (NeverRanPattern(me, x) || NotResetPattern(me, x)) return;
+    if (previous == nullptr || CarriedOverPattern(me, x, y, *previous, tol)) return;
+    if (NewOutputBlock(me, x.step) < 0) NotRescaledPattern(x, y, *previous, tol);
+  }
+
+  // The output operand whose block changes at grid step `t` (from step t - 1), or -1.
+  static int64_t NewOutputBlock(const CallRecording& me, int64_t t) {
+    if (t <= 0 || static_cast<size_t>(t) >= me.blocks.size()) return -1;
+    const auto& now = me.blocks[static_cast<size_t>(t)];
+    const auto& before = me.blocks[static_cast<size_t>(t - 1)];
+    for (size_t k = me.mapping.inputs.size(); k < now.size() && k < before.size(); ++k) {
+      if (now[k] != before[k]) return static_cast<int64_t>(k);
+    }
+    return -1;
+  }
+
+  // A new output block starts at this step, and the write that resets the buffer sits under a
+  // branch that ran at earlier steps but not at this one.
+  bool NotResetPattern(const CallRecording& me, const BufferSnapshot& x) {
+    int64_t k = NewOutputBlock(me, x.step);
+    if (k < 0) return false;
+    auto t = static_cast<size_t>(x.step);
+    for (const tpu::BranchRecord& branch : me.branches) {
+      if (branch.instr->regions.empty() || branch.first_taken < 0 || branch.first_taken >= x.step ||
+          (t < branch.taken_at.size() && branch.taken_at[t])) {
+        continue;
+      }
+      const kernel::Instr* write = kernel::FirstWriteTo(branch.instr->regions[0], x.ref);
+      if (write == nullptr) continue;
+      const kernel::RefType& ref = me.refs[static_cast<size_t>(x.ref)];
+      const kernel::BlockMapping& out = me.mapping.operand(static_cast<size_t>(k));
+      d_.lines.push_back(fmt::format(
+          "why: at grid step {} the output block of `{}` moves from {} to {}; there the "
+          "solution's `{}` starts afresh, but yours still holds the previous block's state",
+          Point(me, x.step), out.name, tpu::TupleString(me.blocks[t - 1][static_cast<size_t>(k)]),
+          tpu::TupleString(me.blocks[t][static_cast<size_t>(k)]), ref.name));
+      int64_t before = branch.first_taken;  // the last step before this one that ran it
+      for (size_t s = std::min(t, branch.taken_at.size()); s-- > 0;) {
+        if (branch.taken_at[s]) {
+          before = static_cast<int64_t>(s);
+          break;
+        }
+      }
+      d_.lines.push_back(fmt::format(
+          "the reset at {} runs only under `{}` ({}), which held at {} of {} grid steps, not at "
+          "this one (before it, last at {})",
+          Line(write->span), LineText(branch.span), Line(branch.span), branch.taken,
+          branch.taken + branch.skipped, Point(me, before)));
+      d_.patterns.push_back("not-reset");
+      return true;
+    }
+    return false;
+  }
+
+  const BufferSnapshot& FindSolutionSnapshot(const CallRecording& me, size_t i) const {
+    size_t call = static_cast<size_t>(&me - me_.calls.data());
+    return sol_.calls[call].snapshots[i];
+  }
+
+  // Nothing ever wrote the buffer, and a write into it sits under a `pl.when` whose condition
+  // never held.
+  bool NeverRanPattern(const CallRecording& me, const BufferSnapshot& x) {
+    if (x.last_write.valid()) return false;
+    const kernel::RefType& ref = me.refs[static_cast<size_t>(x.ref)];
+    for (const tpu::BranchRecord& branch : me.branches) {
+      if (branch.taken != 0 || branch.instr->regions.empty() ||
+          kernel::FirstWriteTo(branch.instr->regions[0], x.ref) == nullptr) {
+        continue;
+      }
+      const kernel::Instr* store = kernel::FirstWriteTo(branch.instr->regions[0], x.ref);
+      std::string range;
+      for (size_t d = 0; d < me.mapping.grid.size(); ++d) {
+        range +=
+            fmt::format("{}program_id({}) runs 0 to {}", d ? ", " : "", d, me.mapping.grid[d] - 1);
+      }
+      d_.lines.push_back(fmt::format(
+          "why: the {} into `{}` is under `{}` ({}), whose condition was false at every one of "
+          "the {} grid steps ({})",
+          store != nullptr ? WriteName(*store) + " at " + Line(store->span) : std::string("write"),
+          ref.name, LineText(branch.span), Line(branch.span), me.steps_run, range));
+      d_.patterns.push_back("when-never-true");
+      return true;
+    }
+    return false;
+  }
+
+  // got - want == previous: the buffer kept its old contents where the solution started afresh.
+  bool CarriedOverPattern(const CallRecording& me, const BufferSnapshot& x, const BufferSnapshot& y,
+                          const BufferSnapshot& previous, Tolerance tol) {
+    const Array& got = x.data;
+    const Array& want = y.data;
+    const Array& prev = previous.data;
+    if (prev.shape() != got.shape() || !array::IsFloating(got.dtype())) return false;
+    bool any = false;
+    for (int64_t i = 0; i < got.size(); ++i) {
+      double p = prev.GetDouble(i);
+      if (!Close(got.GetDouble(i) - want.GetDouble(i), p, tol)) return false;
+      any |= std::fabs(p) > tol.atol;
+    }
+    if (!any) return false;
+    const kernel::RefType& ref = me.refs[static_cast<size_t>(x.ref)];
+    std::string changed;
+    size_t t = static_cast<size_t>(x.step);
+    size_t s = static_cast<size_t>(previous.step);
+    if (t < me.blocks.size() && s < me.blocks.size()) {
+      for (size_t k = me.mapping.inputs.size(); k < me.blocks[t].size(); ++k) {
+        if (me.blocks[t][k] != me.blocks[s][k]) {
+          changed = fmt::format(" when the output block of `{}` changed from {} to {}",
+                                me.mapping.operand(k).name, tpu::TupleString(me.blocks[s][k]),
+                                tpu::TupleString(me.blocks[t][k]));
+          break;
+        }
+      }
+    }
+    d_.lines.push_back(fmt::format(
+        "why: `{}` holds the solution's value plus what it held after grid step {}: it was not "
+        "reset{}",
+        ref.name, Point(me, previous.step), changed));
+    for (const tpu::BranchRecord& branch : me.branches) {
+      if (branch.instr->regions.empty() ||
+          kernel::FirstWriteTo(branch.instr->regions[0], x.ref) == nullptr)
+        continue;
+      const kernel::Instr* store = kernel::FirstWriteTo(branch.instr->regions[0], x.ref);
+      d_.lines.push_back(fmt::format(
+          "the write at {} runs only under `{}`, which held at {} of {} grid steps{}",
+          store != nullptr ? Line(store->span) : Line(branch.span), LineText(branch.span),
+          branch.taken, branch.taken + branch.skipped,
+          branch.last_taken >= 0 ? fmt::format(" (the last: {})", Point(me, branch.last_taken))
+                                 : std::string()));
+      break;
+    }
+    d_.patterns.push_back("carried-over");
+    return true;
+  }
+
+  // got - want == c * previous, row by row (the last axis), with 0 <= c < 1: a running sum that
+  // keeps its old value where the solution scales it down first (online softmax's correction).
+  bool NotRescaledPattern(const BufferSnapshot& x, const BufferSnapshot& y,
+                          const BufferSnapshot& previous, Tolerance tol) {
+    const Array& got = x.data;
+    const Array& want = y.data;
+    const Array& prev = previous.data;
+    if (prev.shape() != got.shape() || !array::IsFloating(got.dtype()) || got.shape().empty()) {
+      return false;
+    }
+    int64_t row = std::max<int64_t>(got.shape().back(), 1);
+    double low = 1, high = 0;
+    for (int64_t r = 0; r < got.size() / row; ++r) {
+      // The factor from the row's largest previous value, then every element checked with it.
+      int64_t pivot = r * row;
+      for (int64_t j = r * row; j < (r + 1) * row; ++j) {
+        if (std::fabs(prev.GetDouble(j)) > std::fabs(prev.GetDouble(pivot))) pivot = j;
+      }
+      double p = prev.GetDouble(pivot);
+      if (std::fabs(p) <= tol.atol) continue;
+      double c = (got.GetDouble(pivot) - want.GetDouble(pivot)) / p;
+      if (!(c >= -tol.rtol && c < 1)) return false;
+      for (int64_t j = r * row; j < (r + 1) * row; ++j) {
+        if (!Close(got.GetDouble(j) - want.GetDouble(j), c * prev.GetDouble(j), tol)) return false;
+      }
+      low = std::min(low, c);
+      high = std::max(high, c);
+    }
+    if (high <= tol.rtol) return false;
+    d_.lines.push_back(fmt::format(
+        "why: it differs from the solution's by a fraction ({:.2g} to {:.2g}) of what it held "
+        "before, row by row: a running sum that is not rescaled when the running maximum "
+        "changes (online softmax multiplies it by exp(m_old - m_new) before adding)",
+        std::max(low, 0.0) + 0.0, high));
+    d_.patterns.push_back("not-rescaled");
+    return true;
+  }
+
+  const Recorded& me_;
+  const Recorded& sol_;
+  Divergence d_;
+};
+
+}  // namespace
+
+std::optional<Divergence> FindDivergence(const fs::path& program, const fs::path& solution,
+                                         const RunOptions& options) {
+  std::unique_ptr<Recorded> sol = Record(solution, options);
+  if (!sol->run.passed()) return std::nullopt;
+  std::unique_ptr<Recorded> me = Record(program, options);
+  // Only a wrong value is searched for: a check of counters (check_saves) fails with the right
+  // values.
+  bool wrong_values = std::any_of(me->run.checks.begin(), me->run.checks.end(),
+                                  [](const CheckOutcome& c) { return !c.passed && c.values; });
+  if (me->run.status != RunStatus::kFailed || !wrong_values) return std::nullopt;
+  return Comparer(*me, *sol).Run();
+}
+
+std::string FormatDivergence(const Divergence& divergence) {
+  std::string out = "first difference from the solution, run on the same inputs:\n";
+  out += "  " + divergence.summary + "\n";
+  for (const std::string& line : divergence.lines) out += "    " + line + "\n";
+  return out;
+}
+
+}  // namespace pz::course

@@ -1,0 +1,122 @@
+// FindDivergence on edits of the course's solutions: the first step and buffer where the edited
+// kernel parts from the solution's, and the pattern named for it.
+#include "course/divergence.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "support/source.h"
+
+namespace pz::course {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path Solution(const std::string& puzzle) {
+  return fs::path(PZ_SOURCE_DIR) / "solutions" / (puzzle + ".py");
+}
+
+// The solution of `puzzle` with `before` (which must occur once) replaced by `after`, written to
+// a file of its own; the divergence of that file from the solution.
+std::optional<Divergence> DivergenceOfEdit(const std::string& puzzle, const std::string& before,
+                                           const std::string& after) {
+  std::optional<std::string> text = ReadFile(Solution(puzzle));
+  EXPECT_TRUE(text.has_value());
+  if (!text) return std::nullopt;
+  size_t at = text->find(before);
+  EXPECT_NE(at, std::string::npos) << before;
+  if (at == std::string::npos) return std::nullopt;
+  text->replace(at, before.size(), after);
+  std::string name = puzzle;
+  std::replace(name.begin(), name.end(), '/', '_');
+  fs::path dir = fs::path(::testing::TempDir()) /
+                 ("pz_divergence_" + name + "_" +
+                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::create_directories(dir);
+  fs::path file = dir / "puzzle.py";
+  std::ofstream(file) << *text;
+  std::optional<Divergence> d = FindDivergence(file, Solution(puzzle), RunOptions{});
+  fs::remove_all(dir);
+  return d;
+}
+
+bool Has(const Divergence& d, const std::string& pattern) {
+  return std::find(d.patterns.begin(), d.patterns.end(), pattern) != d.patterns.end();
+}
+
+std::string Text(const Divergence& d) { return FormatDivergence(d); }
+
+TEST(Divergence, AnAccumulatorNotRescaledIsNamedAtItsFirstStep) {
+  auto d = DivergenceOfEdit("03_attention/03_flash_forward",
+                            "acc_ref[...] = acc_ref[...] * corr + jnp.dot(p, v_ref[...])",
+                            "acc_ref[...] = acc_ref[...] + jnp.dot(p, v_ref[...])");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "not-rescaled")) << Text(*d);
+  // The first key/value step matches (nothing to rescale yet); the second does not.
+  EXPECT_NE(d->summary.find("after grid step (0, 1), scratch `acc_ref`"), std::string::npos)
+      << Text(*d);
+  EXPECT_NE(Text(*d).find("last written at line 82"), std::string::npos) << Text(*d);
+}
+
+TEST(Divergence, AStoreUnderAWhenThatNeverHoldsNamesTheCondition) {
+  auto d =
+      DivergenceOfEdit("03_attention/03_flash_forward", "@pl.when(kv == pl.num_programs(1) - 1)",
+                       "@pl.when(kv == pl.num_programs(1))");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "when-never-true")) << Text(*d);
+  EXPECT_NE(Text(*d).find("`@pl.when(kv == pl.num_programs(1))` (line 85)"), std::string::npos)
+      << Text(*d);
+  EXPECT_NE(Text(*d).find("program_id(1) runs 0 to 3"), std::string::npos) << Text(*d);
+}
+
+TEST(Divergence, AnAccumulatorResetOnlyOnceCarriesIntoTheNextOutputBlock) {
+  auto d = DivergenceOfEdit("01_basics/08_tiled_matmul", "@pl.when(k == 0)",
+                            "@pl.when((k == 0) & (pl.program_id(1) == 0))");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "not-reset")) << Text(*d);
+  EXPECT_NE(Text(*d).find("the output block of `o_ref` moves from (0, 0) to (0, 1)"),
+            std::string::npos)
+      << Text(*d);
+}
+
+TEST(Divergence, AnotherIndexMapIsReportedAsConfigurationAtItsLine) {
+  auto d = DivergenceOfEdit("03_attention/03_flash_forward",
+                            "pl.BlockSpec((bk, H), lambda i, kv: (kv, 0)),\n        "
+                            "pl.BlockSpec((bk, H), lambda i, kv: (kv, 0)),",
+                            "pl.BlockSpec((bk, H), lambda i, kv: (kv, 0)),\n        "
+                            "pl.BlockSpec((bk, H), lambda i, kv: (0, 0)),");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "configuration")) << Text(*d);
+  EXPECT_NE(d->summary.find("the index map of `v_ref` gives block (0, 0); the solution's gives "
+                            "(1, 0)"),
+            std::string::npos)
+      << Text(*d);
+}
+
+TEST(Divergence, NothingToTellWhenTheProgramPasses) {
+  EXPECT_FALSE(FindDivergence(Solution("01_basics/08_tiled_matmul"),
+                              Solution("01_basics/08_tiled_matmul"), RunOptions{})
+                   .has_value());
+}
+
+TEST(Divergence, ACheckOfCountersIsNotAWrongValue) {
+  // Computing the blocks above the diagonal and masking them gives the right numbers; only
+  // check_saves fails, so there is no divergence to look for.
+  auto d = DivergenceOfEdit("03_attention/04_causal",
+                            "    @pl.when(full)\n"
+                            "    def _full():\n"
+                            "        fold_block(scores(), v_ref, m_ref, l_ref, acc_ref)\n"
+                            "\n"
+                            "    @pl.when(partial)\n"
+                            "    def _partial():\n",
+                            "    @pl.when(full | partial | ~(full | partial))\n"
+                            "    def _partial():\n");
+  EXPECT_FALSE(d.has_value()) << (d ? Text(*d) : "");
+}
+
+}  // namespace
+}  // namespace pz::course
