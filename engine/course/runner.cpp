@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "lang/parser.h"
 #include "support/diagnostic.h"
 #include "tpu/call_report.h"
@@ -85,7 +87,32 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
   InstallHarness(interpreter);
   std::optional<Diagnostic> error = interpreter.RunModule(std::move(module));
   const tpu::EmulatorSession& session = *tpu::SessionOf(interpreter);
+  // A warning repeated by later calls (the same place and advice; counts in the message may
+  // differ) is printed once, with how often it recurred.
+  std::vector<const Diagnostic*> shown;
+  std::vector<int> repeats;
   for (const Diagnostic& warning : session.warnings) {
+    auto same = std::find_if(shown.begin(), shown.end(), [&](const Diagnostic* d) {
+      if (!(d->span == warning.span) || d->notes.size() != warning.notes.size()) return false;
+      for (size_t i = 0; i < d->notes.size(); ++i) {
+        if (d->notes[i].message != warning.notes[i].message) return false;
+      }
+      return true;
+    });
+    if (same != shown.end()) {
+      ++repeats[static_cast<size_t>(same - shown.begin())];
+      continue;
+    }
+    shown.push_back(&warning);
+    repeats.push_back(0);
+  }
+  for (size_t i = 0; i < shown.size(); ++i) {
+    Diagnostic warning = *shown[i];
+    if (repeats[i] > 0) {
+      warning.notes.push_back(
+          {.message = fmt::format("the same warning came from {} later pallas_call{}", repeats[i],
+                                  repeats[i] == 1 ? "" : "s")});
+    }
     run.diagnostics += Render(warning, sources, render);
   }
   for (const tpu::CallStats& call : session.stats) {

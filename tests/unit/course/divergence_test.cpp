@@ -120,3 +120,46 @@ TEST(Divergence, ACheckOfCountersIsNotAWrongValue) {
 
 }  // namespace
 }  // namespace pz::course
+
+namespace pz::course {
+namespace {
+
+TEST(RunFile, AWarningRepeatedByLaterCallsIsPrintedOnce) {
+  fs::path dir = fs::path(::testing::TempDir()) / "pz_runner_repeated_warning";
+  fs::create_directories(dir);
+  fs::path file = dir / "program.py";
+  std::ofstream(file) << R"(import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+
+
+def kernel(x_ref, o_ref):
+    @pl.when(pl.program_id(0) == 9)
+    def _():
+        o_ref[...] = x_ref[...]
+
+
+def run(n):
+    return pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((n, 128), jnp.float32),
+                          grid=(n // 8,), in_specs=[pl.BlockSpec((8, 128), lambda i: (i, 0))],
+                          out_specs=pl.BlockSpec((8, 128), lambda i: (i, 0)))(
+                              jnp.ones((n, 128), jnp.float32))
+
+
+run(16)
+run(32)
+run(64)
+)";
+  PuzzleRun run = RunFile(file, RunOptions{});
+  fs::remove_all(dir);
+  const std::string& text = run.diagnostics;
+  size_t first = text.find("were never written by any grid step");
+  ASSERT_NE(first, std::string::npos) << text;
+  EXPECT_EQ(text.find("were never written by any grid step", first + 1), std::string::npos) << text;
+  EXPECT_NE(text.find("the same warning came from 2 later pallas_calls"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("no grid step ever ran this line"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace pz::course
