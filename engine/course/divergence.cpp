@@ -106,7 +106,7 @@ class Comparer {
     return tpu::TupleString(tpu::UnravelIndex(step, call.mapping.grid));
   }
   std::string CallName(const CallRecording& call) const {
-    return fmt::format("pallas_call `{}` ({})", call.name, Line(call.span));
+    return fmt::format("pallas_call `{}` ({})", call.mapping.name, Line(call.mapping.span));
   }
 
   // Fills d_ and returns true at the first difference between the two calls.
@@ -128,18 +128,19 @@ class Comparer {
     const kernel::GridMapping& b = sol.mapping;
     if (a.grid != b.grid) {
       Configuration(me,
-                    fmt::format("the grid of `{}` is {}; the solution's is {}", me.name,
+                    fmt::format("the grid of `{}` is {}; the solution's is {}", me.mapping.name,
                                 tpu::TupleString(a.grid), tpu::TupleString(b.grid)),
-                    me.span);
+                    me.mapping.span);
       return true;
     }
     if (a.inputs.size() != b.inputs.size() || a.outputs.size() != b.outputs.size() ||
         a.prefetch.size() != b.prefetch.size()) {
-      Configuration(me,
-                    fmt::format("`{}` takes {} inputs and {} outputs; the solution's {} and {}",
-                                me.name, a.prefetch.size() + a.inputs.size(), a.outputs.size(),
-                                b.prefetch.size() + b.inputs.size(), b.outputs.size()),
-                    me.span);
+      Configuration(
+          me,
+          fmt::format("`{}` takes {} inputs and {} outputs; the solution's {} and {}",
+                      me.mapping.name, a.prefetch.size() + a.inputs.size(), a.outputs.size(),
+                      b.prefetch.size() + b.inputs.size(), b.outputs.size()),
+          me.mapping.span);
       return true;
     }
     for (size_t k = 0; k < a.inputs.size() + a.outputs.size(); ++k) {
@@ -156,10 +157,10 @@ class Comparer {
     }
     if (a.scratch.size() != b.scratch.size()) {
       Configuration(me,
-                    fmt::format("`{}` has {}; the solution's has {}", me.name,
+                    fmt::format("`{}` has {}; the solution's has {}", me.mapping.name,
                                 Plural(static_cast<int64_t>(a.scratch.size()), "scratch buffer"),
                                 b.scratch.size()),
-                    me.span);
+                    me.mapping.span);
       return true;
     }
     for (size_t s = 0; s < a.scratch.size(); ++s) {
@@ -171,7 +172,7 @@ class Comparer {
                                   "{} {}",
                                   s, x.name, array::DTypeName(x.dtype), tpu::TupleString(x.shape),
                                   y.name, array::DTypeName(y.dtype), tpu::TupleString(y.shape)),
-                      me.span);
+                      me.mapping.span);
         return true;
       }
     }
@@ -239,7 +240,7 @@ class Comparer {
       Tolerance tol = DefaultTolerance(y.data.dtype());
       int64_t at = FirstDifference(x.data, y.data, tol);
       if (at < 0) continue;
-      Explain(me, i, at, tol);
+      Explain(me, i, y, at, tol);
       return true;
     }
     return false;
@@ -253,10 +254,11 @@ class Comparer {
     return nullptr;
   }
 
-  void Explain(const CallRecording& me, size_t i, int64_t at, Tolerance tol) {
+  // Snapshot `i` of `me` differs from the solution's `y` at element `at`.
+  void Explain(const CallRecording& me, size_t i, const BufferSnapshot& y, int64_t at,
+               Tolerance tol) {
     const BufferSnapshot& x = me.snapshots[i];
-    const BufferSnapshot& y = FindSolutionSnapshot(me, i);
-    const kernel::RefType& ref = me.refs[static_cast<size_t>(x.ref)];
+    const kernel::RefType& ref = me.kernel->refs[static_cast<size_t>(x.ref)];
     bool output = ref.role == kernel::RefRole::kOutput;
     std::string element = IndexString(tpu::UnravelIndex(at, x.data.shape()));
     std::string got = ValueString(x.data.dtype(), x.data.GetDouble(at));
@@ -272,16 +274,10 @@ class Comparer {
           "after grid step {}, block {} of output `{}` holds {} at {} of the block; the "
           "solution's holds {}",
           Point(me, x.step), tpu::TupleString(x.block), ref.name, got, element, want);
-    } else if (output) {
-      d_.summary = fmt::format(
-          "after grid step {}, output `{}` holds {} at {}; the solution's "
-          "holds {}",
-          Point(me, x.step), ref.name, got, element, want);
     } else {
       d_.summary = fmt::format(
-          "after grid step {}, scratch `{}` holds {} at {}; the solution's "
-          "holds {}",
-          Point(me, x.step), ref.name, got, element, want);
+          "after grid step {}, {} `{}` holds {} at {}; the solution's holds {}", Point(me, x.step),
+          output ? "output" : "scratch", ref.name, got, element, want);
     }
     d_.lines.push_back(fmt::format("in {}", where));
     if (x.last_write.valid()) {
@@ -298,6 +294,34 @@ class Comparer {
     if (NewOutputBlock(me, x.step) < 0) NotRescaledPattern(x, y, *previous, tol);
   }
 
+  // A `pl.when` / `lax.cond` whose taken branch writes a buffer, and that write.
+  struct GuardedWrite {
+    const tpu::BranchRecord* branch;
+    const kernel::Instr* write;
+  };
+  static std::vector<GuardedWrite> GuardedWrites(const CallRecording& me, kernel::RefId ref) {
+    std::vector<GuardedWrite> found;
+    for (const tpu::BranchRecord& branch : me.branches) {
+      if (branch.instr->regions.empty()) continue;
+      if (const kernel::Instr* write = kernel::FirstWriteTo(branch.instr->regions[0], ref)) {
+        found.push_back({&branch, write});
+      }
+    }
+    return found;
+  }
+
+  // "the output block of `o_ref` moves from (0, 0) to (0, 1)" at a step that starts a new output
+  // block; "" at any other.
+  static std::string BlockMove(const CallRecording& me, int64_t t) {
+    int64_t k = NewOutputBlock(me, t);
+    if (k < 0) return "";
+    auto step = static_cast<size_t>(t);
+    auto o = static_cast<size_t>(k);
+    return fmt::format("the output block of `{}` moves from {} to {}", me.mapping.operand(o).name,
+                       tpu::TupleString(me.blocks[step - 1][o]),
+                       tpu::TupleString(me.blocks[step][o]));
+  }
+
   // The output operand whose block changes at grid step `t` (from step t - 1), or -1.
   static int64_t NewOutputBlock(const CallRecording& me, int64_t t) {
     if (t <= 0 || static_cast<size_t>(t) >= me.blocks.size()) return -1;
@@ -312,67 +336,45 @@ class Comparer {
   // A new output block starts at this step, and the write that resets the buffer sits under a
   // branch that ran at earlier steps but not at this one.
   bool NotResetPattern(const CallRecording& me, const BufferSnapshot& x) {
-    int64_t k = NewOutputBlock(me, x.step);
-    if (k < 0) return false;
+    std::string move = BlockMove(me, x.step);
+    if (move.empty()) return false;
     auto t = static_cast<size_t>(x.step);
-    for (const tpu::BranchRecord& branch : me.branches) {
-      if (branch.instr->regions.empty() || branch.first_taken < 0 || branch.first_taken >= x.step ||
-          (t < branch.taken_at.size() && branch.taken_at[t])) {
-        continue;
-      }
-      const kernel::Instr* write = kernel::FirstWriteTo(branch.instr->regions[0], x.ref);
-      if (write == nullptr) continue;
-      const kernel::RefType& ref = me.refs[static_cast<size_t>(x.ref)];
-      const kernel::BlockMapping& out = me.mapping.operand(static_cast<size_t>(k));
+    for (const auto& [branch, write] : GuardedWrites(me, x.ref)) {
+      int64_t before = branch->LastTakenBefore(x.step);
+      if (before < 0 || (t < branch->taken_at.size() && branch->taken_at[t])) continue;
+      const kernel::RefType& ref = me.kernel->refs[static_cast<size_t>(x.ref)];
       d_.lines.push_back(fmt::format(
-          "why: at grid step {} the output block of `{}` moves from {} to {}; there the "
-          "solution's `{}` starts afresh, but yours still holds the previous block's state",
-          Point(me, x.step), out.name, tpu::TupleString(me.blocks[t - 1][static_cast<size_t>(k)]),
-          tpu::TupleString(me.blocks[t][static_cast<size_t>(k)]), ref.name));
-      int64_t before = branch.first_taken;  // the last step before this one that ran it
-      for (size_t s = std::min(t, branch.taken_at.size()); s-- > 0;) {
-        if (branch.taken_at[s]) {
-          before = static_cast<int64_t>(s);
-          break;
-        }
-      }
+          "why: at grid step {} {}; there the solution's `{}` starts afresh, but yours still "
+          "holds the previous block's state",
+          Point(me, x.step), move, ref.name));
       d_.lines.push_back(fmt::format(
           "the reset at {} runs only under `{}` ({}), which held at {} of {} grid steps, not at "
           "this one (before it, last at {})",
-          Line(write->span), LineText(branch.span), Line(branch.span), branch.taken,
-          branch.taken + branch.skipped, Point(me, before)));
+          Line(write->span), LineText(branch->span), Line(branch->span), branch->taken,
+          branch->taken + branch->skipped, Point(me, before)));
       d_.patterns.push_back("not-reset");
       return true;
     }
     return false;
   }
 
-  const BufferSnapshot& FindSolutionSnapshot(const CallRecording& me, size_t i) const {
-    size_t call = static_cast<size_t>(&me - me_.calls.data());
-    return sol_.calls[call].snapshots[i];
-  }
-
   // Nothing ever wrote the buffer, and a write into it sits under a `pl.when` whose condition
   // never held.
   bool NeverRanPattern(const CallRecording& me, const BufferSnapshot& x) {
     if (x.last_write.valid()) return false;
-    const kernel::RefType& ref = me.refs[static_cast<size_t>(x.ref)];
-    for (const tpu::BranchRecord& branch : me.branches) {
-      if (branch.taken != 0 || branch.instr->regions.empty() ||
-          kernel::FirstWriteTo(branch.instr->regions[0], x.ref) == nullptr) {
-        continue;
-      }
-      const kernel::Instr* store = kernel::FirstWriteTo(branch.instr->regions[0], x.ref);
+    const kernel::RefType& ref = me.kernel->refs[static_cast<size_t>(x.ref)];
+    for (const auto& [branch, write] : GuardedWrites(me, x.ref)) {
+      if (branch->taken != 0) continue;
       std::string range;
       for (size_t d = 0; d < me.mapping.grid.size(); ++d) {
         range +=
             fmt::format("{}program_id({}) runs 0 to {}", d ? ", " : "", d, me.mapping.grid[d] - 1);
       }
       d_.lines.push_back(fmt::format(
-          "why: the {} into `{}` is under `{}` ({}), whose condition was false at every one of "
-          "the {} grid steps ({})",
-          store != nullptr ? WriteName(*store) + " at " + Line(store->span) : std::string("write"),
-          ref.name, LineText(branch.span), Line(branch.span), me.steps_run, range));
+          "why: the {} at {} into `{}` is under `{}` ({}), whose condition was false at every "
+          "one of the {} grid steps ({})",
+          WriteName(*write), Line(write->span), ref.name, LineText(branch->span),
+          Line(branch->span), me.steps_run, range));
       d_.patterns.push_back("when-never-true");
       return true;
     }
@@ -393,36 +395,21 @@ class Comparer {
       any |= std::fabs(p) > tol.atol;
     }
     if (!any) return false;
-    const kernel::RefType& ref = me.refs[static_cast<size_t>(x.ref)];
-    std::string changed;
-    size_t t = static_cast<size_t>(x.step);
-    size_t s = static_cast<size_t>(previous.step);
-    if (t < me.blocks.size() && s < me.blocks.size()) {
-      for (size_t k = me.mapping.inputs.size(); k < me.blocks[t].size(); ++k) {
-        if (me.blocks[t][k] != me.blocks[s][k]) {
-          changed = fmt::format(" when the output block of `{}` changed from {} to {}",
-                                me.mapping.operand(k).name, tpu::TupleString(me.blocks[s][k]),
-                                tpu::TupleString(me.blocks[t][k]));
-          break;
-        }
-      }
-    }
+    const kernel::RefType& ref = me.kernel->refs[static_cast<size_t>(x.ref)];
+    std::string move = BlockMove(me, x.step);
     d_.lines.push_back(fmt::format(
         "why: `{}` holds the solution's value plus what it held after grid step {}: it was not "
         "reset{}",
-        ref.name, Point(me, previous.step), changed));
-    for (const tpu::BranchRecord& branch : me.branches) {
-      if (branch.instr->regions.empty() ||
-          kernel::FirstWriteTo(branch.instr->regions[0], x.ref) == nullptr)
-        continue;
-      const kernel::Instr* store = kernel::FirstWriteTo(branch.instr->regions[0], x.ref);
+        ref.name, Point(me, previous.step), move.empty() ? std::string() : " when " + move));
+    std::vector<GuardedWrite> resets = GuardedWrites(me, x.ref);
+    if (!resets.empty()) {
+      const auto& [branch, write] = resets.front();
+      int64_t last = branch->LastTakenBefore(x.step + 1);
       d_.lines.push_back(fmt::format(
           "the write at {} runs only under `{}`, which held at {} of {} grid steps{}",
-          store != nullptr ? Line(store->span) : Line(branch.span), LineText(branch.span),
-          branch.taken, branch.taken + branch.skipped,
-          branch.last_taken >= 0 ? fmt::format(" (the last: {})", Point(me, branch.last_taken))
-                                 : std::string()));
-      break;
+          Line(write->span), LineText(branch->span), branch->taken, branch->taken + branch->skipped,
+          last >= 0 ? fmt::format(" (up to this one, last at {})", Point(me, last))
+                    : std::string()));
     }
     d_.patterns.push_back("carried-over");
     return true;

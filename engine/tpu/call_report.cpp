@@ -41,13 +41,18 @@ void ReportWarnings(const kernel::Function& kernel, const kernel::GridMapping& m
                     EmulatorSession& session) {
   for (size_t o = 0; o < mapping.outputs.size(); ++o) {
     const kernel::BlockMapping& op = mapping.outputs[o];
-    auto ref = static_cast<kernel::RefId>(mapping.prefetch.size() + mapping.inputs.size() + o);
-    const kernel::Instr* write = kernel::FirstWriteTo(kernel.body, ref);
     const array::Array& writer = outcome.writer[o];
     int64_t missing = 0;
     const int32_t* w = writer.data<int32_t>();
     for (int64_t i = 0; i < writer.size(); ++i) missing += w[i] == -1;
     if (missing > 0) {
+      // A pipelined output nothing wrote, although the kernel has a store into it: no step ran
+      // the store.
+      const kernel::Instr* write = nullptr;
+      if (missing == writer.size() && op.space != kernel::MemorySpace::kAny) {
+        auto ref = static_cast<kernel::RefId>(mapping.prefetch.size() + mapping.inputs.size() + o);
+        write = kernel::FirstWriteTo(kernel.body, ref);
+      }
       session.warnings.push_back(Diagnostic{
           .severity = Severity::kWarning,
           .phase = Phase::kEmulate,
@@ -55,27 +60,25 @@ void ReportWarnings(const kernel::Function& kernel, const kernel::GridMapping& m
                                  "step; they hold garbage",
                                  missing, writer.size(), op.name),
           .span = span,
-          .notes = {{.message = op.space == kernel::MemorySpace::kAny
-                                    ? fmt::format("`{}` is in pl.ANY, so only DMAs write it: copy "
-                                                  "into every element, from memory the kernel "
-                                                  "has written",
-                                                  op.name)
-                                : missing == writer.size() && write != nullptr
-                                    ? fmt::format("the kernel writes `{}` here, but no grid step "
-                                                  "ever ran this line: the branch around it was "
-                                                  "never taken",
-                                                  op.name)
-                                : missing == writer.size()
-                                    ? fmt::format("the kernel never stores into `{}`; it writes "
-                                                  "its result with `{}[...] = value`",
-                                                  op.name, op.name)
-                                    : "check that the grid covers the whole output (grid = "
-                                      "pl.cdiv(n, block)) and that the out_specs index map "
-                                      "reaches every block",
-                     .span = missing == writer.size() && write != nullptr &&
-                                     op.space != kernel::MemorySpace::kAny
-                                 ? std::optional<SourceSpan>(write->span)
-                                 : std::nullopt}}});
+          .notes = {
+              {.message = op.space == kernel::MemorySpace::kAny
+                              ? fmt::format("`{}` is in pl.ANY, so only DMAs write it: copy "
+                                            "into every element, from memory the kernel "
+                                            "has written",
+                                            op.name)
+                          : write != nullptr
+                              ? fmt::format("the kernel writes `{}` here, but no grid step "
+                                            "ever ran this line: the branch around it was "
+                                            "never taken",
+                                            op.name)
+                          : missing == writer.size()
+                              ? fmt::format("the kernel never stores into `{}`; it writes "
+                                            "its result with `{}[...] = value`",
+                                            op.name, op.name)
+                              : "check that the grid covers the whole output (grid = "
+                                "pl.cdiv(n, block)) and that the out_specs index map "
+                                "reaches every block",
+               .span = write != nullptr ? std::optional<SourceSpan>(write->span) : std::nullopt}}});
     }
   }
   if (report.uninitialized.seen) {

@@ -35,9 +35,11 @@ struct BufferSnapshot {
 struct BranchRecord {
   const kernel::Instr* instr = nullptr;  // the kCond instruction (valid while its program lives)
   SourceSpan span;
-  int64_t taken = 0, skipped = 0;             // executions with a true / false condition
-  int64_t first_taken = -1, last_taken = -1;  // grid steps, -1 when never taken
-  std::vector<bool> taken_at;                 // per grid step: taken at least once
+  int64_t taken = 0, skipped = 0;  // executions with a true / false condition
+  std::vector<bool> taken_at;      // per grid step: taken at least once
+
+  // The last grid step before `step` at which the branch was taken, or -1.
+  int64_t LastTakenBefore(int64_t step) const;
 };
 
 // Counts the branches of kCond instructions as a kernel runs (ExecContext::branches).
@@ -54,12 +56,11 @@ class BranchCounter {
 };
 
 struct CallRecording {
-  std::string name;
-  SourceSpan span;  // the pl.pallas_call
-  kernel::GridMapping mapping;
-  std::vector<kernel::RefType> refs;  // the kernel's refs, in RefId order
+  kernel::GridMapping mapping;  // its name and span are the pl.pallas_call's
+  // The traced kernel (its refs in RefId order; BranchRecord::instr points into it).
   std::shared_ptr<const kernel::Function> kernel;
-  // The call's operands: scalar-prefetch arrays, then inputs (copies, to compare values).
+  // The call's operands: scalar-prefetch arrays, then inputs (arrays are immutable values, so
+  // holding them is enough).
   std::vector<array::Array> prefetch, inputs;
   // Per grid step, per blocked operand (inputs then outputs): the block index.
   std::vector<std::vector<std::vector<int64_t>>> blocks;
@@ -67,7 +68,6 @@ struct CallRecording {
   std::vector<BranchRecord> branches;
   int64_t steps_run = 0;
   bool truncated = false;  // the byte budget ran out: later steps are missing
-  bool failed = false;     // the call stopped with an error
 };
 
 // Where the calls of one program run are recorded.

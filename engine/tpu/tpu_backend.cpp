@@ -23,19 +23,13 @@ CallResult RunCall(const kernel::KernelProgram& program, const kernel::GridMappi
   if (StepRecorder* recorder = options.recorder.get()) {
     // A step record follows one core through the whole grid.
     CallRecording& recording = recorder->calls.emplace_back();
-    recording.name = mapping.name;
-    recording.span = mapping.span;
     recording.mapping = mapping;
-    recording.refs = program.kernel->refs;
     recording.kernel = program.kernel;
-    for (const array::Array& a : operands.prefetch) recording.prefetch.push_back(Copy(a));
-    for (const array::Array& a : operands.inputs) recording.inputs.push_back(Copy(a));
+    recording.prefetch = operands.prefetch;
+    recording.inputs = operands.inputs;
     whole.recorder = recorder;
     whole.recording = &recording;
-    recording.failed = true;  // until the run returns
-    CallResult result = RunCore(program, mapping, operands, options, run, whole).result;
-    recorder->calls.back().failed = false;
-    return result;
+    return RunCore(program, mapping, operands, options, run, whole).result;
   }
   if (cores == 1) return RunCore(program, mapping, operands, options, run, whole).result;
   std::vector<std::pair<int64_t, int64_t>> chunks =
