@@ -195,7 +195,9 @@ Value BoolConstructor(Interpreter& interp, TypeObject&, CallArgs& args) {
 Value TupleConstructor(Interpreter& interp, TypeObject&, CallArgs& args) {
   CheckArgCount(interp, "tuple", args, 0, 1);
   if (args.positional.empty()) return MakeTuple({});
-  if (args.positional[0].is(ObjectKind::kTuple)) return args.positional[0];
+  if (auto* tuple = args.positional[0].as<TupleObject>(); tuple && tuple->type == nullptr) {
+    return args.positional[0];
+  }
   return MakeTuple(interp.ToVector(args.positional[0]));
 }
 

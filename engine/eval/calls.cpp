@@ -91,8 +91,9 @@ Value Evaluator::MakeFunction(std::shared_ptr<const FunctionCode> code, const la
   }
   std::shared_ptr<Environment> closure;
   if (scope.code != nullptr) {
-    closure = scope.env;
-    interp_.TrackEnvironment(closure);
+    // A function defined in a class body does not see the class's names.
+    closure = scope.code->is_class ? scope.env->parent : scope.env;
+    if (closure) interp_.TrackEnvironment(closure);
   }
   auto function = std::make_shared<FunctionObject>(std::move(code), closure, std::move(defaults),
                                                    interp_.globals_);
@@ -108,7 +109,7 @@ Value Evaluator::CallFunction(FunctionObject& function, CallArgs& args) {
   }
   auto env = std::make_shared<Environment>(&code, function.closure);
   BindArguments(function, args, *env);
-  interp_.frames_.push_back(Interpreter::Frame{code.name, code.span});
+  interp_.frames_.push_back(Interpreter::Frame{code.name, code.span, &function, env.get()});
   struct PopFrame {
     Interpreter& interp;
     ~PopFrame() { interp.frames_.pop_back(); }

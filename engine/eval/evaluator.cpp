@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "eval/classes.h"
 #include "support/check.h"
 #include "support/overloaded.h"
 
@@ -88,6 +89,7 @@ Evaluator::Flow Evaluator::Exec(const lang::Stmt& stmt, Scope& scope) {
             return Flow::kNormal;
           },
           [&](const lang::AnnAssign& s) {
+            if (scope.code != nullptr && scope.code->is_class) RecordAnnotation(s, scope);
             if (s.value) Assign(*s.target, Eval(*s.value, scope), scope);
             return Flow::kNormal;
           },
@@ -162,6 +164,11 @@ Evaluator::Flow Evaluator::Exec(const lang::Stmt& stmt, Scope& scope) {
             return Flow::kNormal;
           },
           [&](const lang::Try& s) { return ExecTry(s, scope); },
+          [&](const lang::ClassDef& s) {
+            DefineClass(s, stmt, scope);
+            return Flow::kNormal;
+          },
+          [&](const lang::With& s) { return ExecWith(s, 0, scope); },
       },
       stmt.node);
 }
@@ -261,10 +268,7 @@ void Evaluator::DefineFunction(const lang::FunctionDef& node, const lang::Stmt& 
   for (const lang::ExprPtr& decorator : node.decorators) {
     decorators.push_back(Eval(*decorator, scope));
   }
-  std::string qualname = node.name;
-  if (scope.code != nullptr && scope.code->params != nullptr) {
-    qualname = scope.code->qualname + ".<locals>." + node.name;
-  }
+  std::string qualname = QualifiedName(node.name, scope);
   auto code = interp_.CodeFor(&node, [&] { return AnalyzeFunction(node, qualname); });
   Value function = MakeFunction(code, node.params, scope);
   for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) {
@@ -272,6 +276,101 @@ void Evaluator::DefineFunction(const lang::FunctionDef& node, const lang::Stmt& 
     function = interp_.Call(*it, {function});
   }
   StoreName(node.name, function, scope);
+}
+
+std::string Evaluator::QualifiedName(const std::string& name, const Scope& scope) const {
+  if (scope.code == nullptr) return name;
+  if (scope.code->is_class) return scope.code->qualname + "." + name;
+  if (scope.code->params != nullptr) return scope.code->qualname + ".<locals>." + name;
+  return name;
+}
+
+void Evaluator::RecordAnnotation(const lang::AnnAssign& node, Scope& scope) {
+  auto* name = std::get_if<lang::Name>(&node.target->node);
+  if (name == nullptr) return;
+  // Annotations are kept as their source text (as `from __future__ import annotations` does)
+  // and never evaluated: they document, the engine does not enforce them.
+  Value* existing = scope.env->Find("__annotations__");
+  if (existing == nullptr || !existing->is(ObjectKind::kDict)) {
+    auto dict = std::make_shared<DictObject>();
+    interp_.Track(dict);
+    StoreName("__annotations__", Value(dict), scope);
+    existing = scope.env->Find("__annotations__");
+  }
+  std::string text(interp_.sources().Text(node.annotation->span));
+  existing->as<DictObject>()->Set(interp_, MakeStr(name->id), MakeStr(std::move(text)));
+}
+
+void Evaluator::DefineClass(const lang::ClassDef& node, const lang::Stmt& stmt, Scope& scope) {
+  std::vector<Value> decorators;
+  for (const lang::ExprPtr& decorator : node.decorators) {
+    decorators.push_back(Eval(*decorator, scope));
+  }
+  std::vector<Value> bases;
+  for (const lang::ExprPtr& base : node.bases) {
+    if (auto* starred = std::get_if<lang::Starred>(&base->node)) {
+      for (const Value& item : interp_.ToVector(Eval(*starred->value, scope))) {
+        bases.push_back(item);
+      }
+    } else {
+      bases.push_back(Eval(*base, scope));
+    }
+  }
+  for (const auto& [keyword, value] : node.keywords) {
+    Eval(*value, scope);  // metaclass=ABCMeta, total=False, ...: evaluated, then ignored
+  }
+  std::string qualname = QualifiedName(node.name, scope);
+  auto code = interp_.CodeFor(&node, [&] { return AnalyzeClass(node, qualname); });
+  // The body runs in its own namespace; functions defined in it skip it when they look up
+  // names (see MakeFunction), as in Python.
+  std::shared_ptr<Environment> parent;
+  if (scope.code != nullptr) parent = scope.code->is_class ? scope.env->parent : scope.env;
+  auto env = std::make_shared<Environment>(code.get(), parent);
+  Scope body{env, code.get(), scope.globals, Value()};
+  std::string module = "__main__";
+  if (Value* name = scope.globals->Find("__name__"); name != nullptr && name->is(ObjectKind::kStr)) {
+    module = name->as<StrObject>()->value;
+  }
+  StoreName("__module__", MakeStr(module), body);
+  StoreName("__qualname__", MakeStr(qualname), body);
+  ExecBlock(node.body, body);
+  interp_.SetSpan(stmt.span);
+  Value cls = MakeClass(interp_, node.name, qualname, bases, env->order, env->vars);
+  env->Clear();
+  for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) {
+    interp_.SetSpan(node.decorators[decorators.rend() - it - 1]->span);
+    cls = interp_.Call(*it, {cls});
+  }
+  StoreName(node.name, cls, scope);
+}
+
+Evaluator::Flow Evaluator::ExecWith(const lang::With& node, size_t item, Scope& scope) {
+  if (item == node.items.size()) return ExecBlock(node.body, scope);
+  const lang::WithItem& with = node.items[item];
+  Value manager = Eval(*with.context, scope);
+  interp_.SetSpan(with.context->span);
+  std::optional<Value> enter = interp_.TryGetAttr(manager, "__enter__");
+  std::optional<Value> exit = interp_.TryGetAttr(manager, "__exit__");
+  if (!enter || !exit) {
+    interp_.Raise(interp_.types().type_error,
+                  fmt::format("'{}' object does not support the context manager protocol",
+                              interp_.TypeName(manager)));
+  }
+  Value entered = interp_.Call(*enter, std::vector<Value>{});
+  if (with.target) Assign(*with.target, entered, scope);
+  Flow flow;
+  try {
+    flow = ExecWith(node, item + 1, scope);
+  } catch (const PyError& error) {
+    interp_.SetSpan(with.context->span);
+    Value suppress = interp_.Call(
+        *exit, {Value(error.exception->type->shared_from_this()), Value(error.exception), Value()});
+    if (interp_.Truthy(suppress)) return Flow::kNormal;
+    throw;
+  }
+  interp_.SetSpan(with.context->span);
+  interp_.Call(*exit, {Value(), Value(), Value()});
+  return flow;
 }
 
 namespace {
@@ -362,7 +461,11 @@ void Evaluator::ExecImportFrom(const lang::ImportFrom& node, const lang::Stmt& s
 
 Value Evaluator::LoadName(const std::string& name, SourceSpan span, Scope& scope) {
   if (scope.code != nullptr && !scope.code->globals.contains(name)) {
-    if (scope.code->locals.contains(name)) {
+    // A class body reads its own names first, and falls back to the enclosing scopes even
+    // for names it assigns later (no UnboundLocalError there).
+    if (scope.code->is_class) {
+      if (Value* v = scope.env->Find(name)) return *v;
+    } else if (scope.code->locals.contains(name)) {
       if (Value* v = scope.env->Find(name)) return *v;
       // A comprehension's own variable cannot be unbound here; only function locals can.
       interp_.RaiseAt(span, interp_.types().unbound_local_error,
@@ -411,6 +514,9 @@ void Evaluator::StoreName(const std::string& name, Value value, Scope& scope) {
         }
       }
     }
+  }
+  if (scope.code != nullptr && scope.code->is_class && !scope.env->vars.contains(name)) {
+    scope.env->order.push_back(name);
   }
   scope.env->vars[name] = std::move(value);
 }
@@ -465,6 +571,7 @@ void Evaluator::Assign(const lang::Expr& target, const Value& value, Scope& scop
                  [&](const lang::SetComp&) { PZ_UNREACHABLE(); },
                  [&](const lang::DictComp&) { PZ_UNREACHABLE(); },
                  [&](const lang::GeneratorExp&) { PZ_UNREACHABLE(); },
+                 [&](const lang::NamedExpr&) { PZ_UNREACHABLE(); },
              },
              target.node);
 }

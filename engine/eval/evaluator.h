@@ -40,6 +40,13 @@ class Evaluator {
   void ExecImportFrom(const lang::ImportFrom& node, const lang::Stmt& stmt, Scope& scope);
   void ExecRaise(const lang::Raise& node, const lang::Stmt& stmt, Scope& scope);
   void DefineFunction(const lang::FunctionDef& node, const lang::Stmt& stmt, Scope& scope);
+  void DefineClass(const lang::ClassDef& node, const lang::Stmt& stmt, Scope& scope);
+  // Runs the body of `with` under its items from `item` on (each one's __enter__/__exit__).
+  Flow ExecWith(const lang::With& node, size_t item, Scope& scope);
+  // `x: T` in a class body: records the annotation's text in `__annotations__`.
+  void RecordAnnotation(const lang::AnnAssign& node, Scope& scope);
+  // The __qualname__ of a def or class named `name` defined in `scope`.
+  std::string QualifiedName(const std::string& name, const Scope& scope) const;
 
   // Names.
   Value LoadName(const std::string& name, SourceSpan span, Scope& scope);

@@ -149,6 +149,27 @@ Value Evaluator::Eval(const lang::Expr& expr, Scope& scope) {
                   return (*items)[(*position)++];
                 }));
           },
+          [&](const lang::NamedExpr& n) {
+            Value value = Eval(*n.value, scope);
+            // In a comprehension the name binds in the scope that holds the comprehension.
+            Scope* target = &scope;
+            Scope outer{nullptr, nullptr, scope.globals, Value()};
+            if (scope.code != nullptr && scope.code->is_comprehension) {
+              Environment* env = scope.env.get();
+              while (env != nullptr && env->code != nullptr && env->code->is_comprehension) {
+                env = env->parent.get();
+              }
+              if (env != nullptr && env->code != nullptr) {
+                outer.env = std::shared_ptr<Environment>(scope.env, env);
+                outer.code = env->code;
+              } else {
+                outer.env = std::shared_ptr<Environment>(scope.env, scope.globals);
+              }
+              target = &outer;
+            }
+            StoreName(n.target, value, *target);
+            return value;
+          },
       },
       expr.node);
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "array/array.h"
+#include "eval/classes.h"
 #include "eval/evaluator.h"
 #include "eval/scope.h"
 #include "support/large_stack.h"
@@ -23,6 +24,7 @@ Interpreter::Interpreter(SourceManager& sources, InterpreterOptions options)
   InstallTypeConstructors(*this);
   InstallBuiltins(*this);
   InstallModules(*this);
+  InstallClassSupport(*this);
 }
 
 Interpreter::~Interpreter() {
@@ -38,6 +40,7 @@ Interpreter::~Interpreter() {
     if (auto object = weak.lock()) objects.push_back(std::move(object));
   }
   for (auto& [name, module] : modules_) objects.push_back(module);
+  for (auto& type : type_storage_) objects.push_back(type);
   for (auto& env : envs) env->Clear();
   for (auto& object : objects) object->ClearReferences();
   builtins_.clear();
@@ -106,6 +109,11 @@ void Interpreter::InitTypes() {
 
 TypeObject* Interpreter::NewExceptionType(std::string name, TypeObject* base) {
   auto type = std::make_shared<TypeObject>(std::move(name), base, base->constructor);
+  type_storage_.push_back(type);
+  return type.get();
+}
+
+TypeObject* Interpreter::AdoptType(std::shared_ptr<TypeObject> type) {
   type_storage_.push_back(type);
   return type.get();
 }
@@ -204,7 +212,12 @@ Diagnostic MakeRuntimeDiagnostic(std::string message, SourceSpan span,
 Diagnostic Interpreter::ToDiagnostic(const PyError& error) {
   const ExceptionObject& exc = *error.exception;
   std::string text = exc.Str(*this);
-  std::string message = text.empty() ? exc.type->name : exc.type->name + ": " + text;
+  // CPython names a class from another module by its module too (dataclasses.FrozenInstanceError).
+  std::string type_name = exc.type->name;
+  if (exc.type->module != "builtins" && exc.type->module != "__main__") {
+    type_name = exc.type->module + "." + (exc.type->qualname.empty() ? type_name : exc.type->qualname);
+  }
+  std::string message = text.empty() ? type_name : type_name + ": " + text;
   Diagnostic diagnostic = MakeRuntimeDiagnostic(std::move(message), exc.span, exc.traceback);
   for (const TypeObject* t = exc.type; t != nullptr; t = t->base) {
     if (t->is_trace_error) diagnostic.phase = Phase::kTrace;

@@ -182,6 +182,13 @@ class Interpreter {
   // A new exception type deriving from `base` (e.g. JAX's TracerBoolConversionError), owned by
   // the interpreter; not added to the builtins.
   TypeObject* NewExceptionType(std::string name, TypeObject* base);
+  // Takes ownership of a type made elsewhere (a user class); it lives as long as the interpreter.
+  TypeObject* AdoptType(std::shared_ptr<TypeObject> type);
+  // The user function executing in the innermost Python frame and its locals, or nulls at
+  // module level (what zero-argument `super()` reads).
+  std::pair<const FunctionObject*, Environment*> CurrentFunction() const {
+    return {frames_.back().function_object, frames_.back().locals};
+  }
   // Per-session objects of later layers (the kernel layer's state), keyed by name; destroyed
   // with the interpreter.
   std::shared_ptr<void>& extension_state(const std::string& key) { return extension_state_[key]; }
@@ -191,6 +198,8 @@ class Interpreter {
   struct Frame {
     std::string function;
     SourceSpan span;
+    const FunctionObject* function_object = nullptr;
+    Environment* locals = nullptr;
   };
   void InitTypes();
   Value SetOperation(lang::BinOpKind op, SetObject& a, SetObject& b);

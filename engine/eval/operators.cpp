@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "eval/format.h"
+#include "eval/classes.h"
 #include "eval/interpreter.h"
 
 namespace pz::eval {
@@ -71,6 +72,7 @@ TypeObject* Interpreter::TypeOf(const Value& value) {
     case ObjectKind::kStr:
       return types_.str_type;
     case ObjectKind::kTuple:
+      if (TypeObject* named = value.as<TupleObject>()->type) return named;
       return types_.tuple_type;
     case ObjectKind::kList:
       return types_.list_type;
@@ -91,6 +93,7 @@ TypeObject* Interpreter::TypeOf(const Value& value) {
     case ObjectKind::kException:
       return value.as<ExceptionObject>()->type;
     case ObjectKind::kExtension: {
+      if (auto* instance = value.as<InstanceObject>()) return instance->type;
       // One type object per extension type name (`Array`, `ndarray`, ...), made on first use.
       std::string name(value.object()->type_name());
       auto it = extension_types_.find(name);
@@ -159,7 +162,11 @@ std::string Interpreter::Repr(const Value& value) {
       return guard("[...]",
                    [&] { return "[" + join(static_cast<ListObject&>(object).items) + "]"; });
     case ObjectKind::kTuple: {
-      const auto& items = static_cast<TupleObject&>(object).items;
+      auto& tuple = static_cast<TupleObject&>(object);
+      if (tuple.type != nullptr) {
+        return guard("(...)", [&] { return NamedTupleRepr(*this, tuple); });
+      }
+      const auto& items = tuple.items;
       return guard("(...)", [&] { return "(" + join(items) + (items.size() == 1 ? ",)" : ")"); });
     }
     case ObjectKind::kDict:

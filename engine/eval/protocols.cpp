@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "eval/classes.h"
 #include "eval/format.h"
 #include "eval/interpreter.h"
 
@@ -81,6 +82,12 @@ std::optional<Value> Interpreter::TryGetAttr(const Value& object, std::string_vi
     bool builtin_kind = kind == ObjectKind::kStr || kind == ObjectKind::kList ||
                         kind == ObjectKind::kTuple || kind == ObjectKind::kDict ||
                         kind == ObjectKind::kSet;
+    if (kind == ObjectKind::kTuple) {
+      auto& tuple = static_cast<TupleObject&>(*object.object());
+      if (tuple.type != nullptr) {
+        if (std::optional<Value> value = NamedTupleAttr(*this, tuple, name)) return value;
+      }
+    }
     if (builtin_kind) return GetBuiltinMethod(*this, object, name);
     if (kind == ObjectKind::kRange) {
       auto* r = object.as<RangeObject>();
@@ -374,6 +381,12 @@ bool Interpreter::Contains(const Value& container, const Value& item) {
       return false;
     }
     return (v - r->start) % r->step == 0;
+  }
+  if (auto* instance = container.as<InstanceObject>()) {
+    if (std::optional<Value> found = CallOverride(*this, container, *instance->type,
+                                                  "__contains__", {item})) {
+      return Truthy(*found);
+    }
   }
   if (TryGetIter(container) == nullptr) {
     Raise(types_.type_error,

@@ -10,6 +10,89 @@
 namespace pz::eval {
 namespace {
 
+// Adds the target of every `name := value` in `expr` to `out`, looking into comprehensions
+// (whose walrus targets bind in the enclosing scope) but not into lambdas (their own scope).
+class WalrusTargets {
+ public:
+  explicit WalrusTargets(std::unordered_set<std::string>& out) : out_(out) {}
+
+  void Visit(const lang::Expr& expr) { std::visit(*this, expr.node); }
+  void Visit(const lang::ExprPtr& expr) {
+    if (expr) Visit(*expr);
+  }
+
+  void operator()(const lang::NamedExpr& e) {
+    out_.insert(e.target);
+    Visit(e.value);
+  }
+  void operator()(const lang::FString& e) {
+    for (const lang::FStringPart& part : e.parts) Visit(part.value);
+  }
+  void operator()(const lang::UnaryOp& e) { Visit(e.operand); }
+  void operator()(const lang::BinOp& e) {
+    Visit(e.left);
+    Visit(e.right);
+  }
+  void operator()(const lang::BoolOp& e) { Visits(e.values); }
+  void operator()(const lang::Compare& e) {
+    Visit(e.left);
+    Visits(e.comparators);
+  }
+  void operator()(const lang::IfExp& e) {
+    Visit(e.test);
+    Visit(e.body);
+    Visit(e.orelse);
+  }
+  void operator()(const lang::Call& e) {
+    Visit(e.func);
+    for (const lang::Arg& arg : e.args) Visit(arg.value);
+  }
+  void operator()(const lang::Attribute& e) { Visit(e.value); }
+  void operator()(const lang::Subscript& e) {
+    Visit(e.value);
+    Visit(e.index);
+  }
+  void operator()(const lang::Slice& e) {
+    Visit(e.lower);
+    Visit(e.upper);
+    Visit(e.step);
+  }
+  void operator()(const lang::Starred& e) { Visit(e.value); }
+  void operator()(const lang::Tuple& e) { Visits(e.elts); }
+  void operator()(const lang::List& e) { Visits(e.elts); }
+  void operator()(const lang::Set& e) { Visits(e.elts); }
+  void operator()(const lang::Dict& e) {
+    for (const lang::DictItem& item : e.items) {
+      Visit(item.key);
+      Visit(item.value);
+    }
+  }
+  void operator()(const lang::ListComp& e) { Comprehension(e.generators, e.elt); }
+  void operator()(const lang::SetComp& e) { Comprehension(e.generators, e.elt); }
+  void operator()(const lang::GeneratorExp& e) { Comprehension(e.generators, e.elt); }
+  void operator()(const lang::DictComp& e) {
+    Comprehension(e.generators, e.key);
+    Visit(e.value);
+  }
+  // Leaves, and lambdas (a walrus in a lambda binds in the lambda).
+  template <typename T>
+  void operator()(const T&) {}
+
+ private:
+  void Visits(const std::vector<lang::ExprPtr>& exprs) {
+    for (const lang::ExprPtr& e : exprs) Visit(e);
+  }
+  void Comprehension(const std::vector<lang::Comprehension>& generators, const lang::ExprPtr& elt) {
+    for (const lang::Comprehension& gen : generators) {
+      Visit(gen.iter);
+      Visits(gen.ifs);
+    }
+    Visit(elt);
+  }
+
+  std::unordered_set<std::string>& out_;
+};
+
 // Walks one function body (not nested defs, lambdas or comprehensions, which have their own
 // scopes) collecting bound names and declarations.
 class Binder {
@@ -27,32 +110,38 @@ class Binder {
 
  private:
   void Target(const lang::Expr& target) { CollectTargetNames(target, code_.locals); }
+  void Expr(const lang::ExprPtr& expr) { WalrusTargets(code_.locals).Visit(expr); }
 
   void Stmt(const lang::Stmt& stmt) {
     std::visit(
         Overloaded{
-            [](const lang::ExprStmt&) {},
+            [&](const lang::ExprStmt& s) { Expr(s.value); },
             [&](const lang::Assign& s) {
               for (const lang::ExprPtr& t : s.targets) Target(*t);
+              Expr(s.value);
             },
-            [&](const lang::AugAssign& s) { Target(*s.target); },
+            [&](const lang::AugAssign& s) {
+              Target(*s.target);
+              Expr(s.value);
+            },
             [&](const lang::AnnAssign& s) {
-              if (s.value)
-                Target(*s.target);
-              else
-                CollectTargetNames(*s.target, code_.locals);
+              Target(*s.target);
+              Expr(s.value);
             },
-            [](const lang::Return&) {},
+            [&](const lang::Return& s) { Expr(s.value); },
             [&](const lang::If& s) {
+              Expr(s.test);
               Block(s.body);
               Block(s.orelse);
             },
             [&](const lang::For& s) {
               Target(*s.target);
+              Expr(s.iter);
               Block(s.body);
               Block(s.orelse);
             },
             [&](const lang::While& s) {
+              Expr(s.test);
               Block(s.body);
               Block(s.orelse);
             },
@@ -71,8 +160,14 @@ class Binder {
                 code_.locals.insert(a.asname.empty() ? a.name : a.asname);
               }
             },
-            [](const lang::Assert&) {},
-            [](const lang::Raise&) {},
+            [&](const lang::Assert& s) {
+              Expr(s.test);
+              Expr(s.msg);
+            },
+            [&](const lang::Raise& s) {
+              Expr(s.exc);
+              Expr(s.cause);
+            },
             [&](const lang::Global& s) { code_.globals.insert(s.names.begin(), s.names.end()); },
             [&](const lang::Nonlocal& s) {
               code_.nonlocals.insert(s.names.begin(), s.names.end());
@@ -88,6 +183,14 @@ class Binder {
               }
               Block(s.orelse);
               Block(s.finalbody);
+            },
+            [&](const lang::ClassDef& s) { code_.locals.insert(s.name); },
+            [&](const lang::With& s) {
+              for (const lang::WithItem& item : s.items) {
+                Expr(item.context);
+                if (item.target) Target(*item.target);
+              }
+              Block(s.body);
             },
         },
         stmt.node);
@@ -141,12 +244,26 @@ std::shared_ptr<FunctionCode> AnalyzeLambda(const lang::Lambda& lambda, SourceSp
   return code;
 }
 
+std::shared_ptr<FunctionCode> AnalyzeClass(const lang::ClassDef& def, const std::string& qualname) {
+  auto code = std::make_shared<FunctionCode>();
+  code->name = def.name;
+  code->qualname = qualname;
+  code->body = &def.body;
+  code->span = def.name_span;
+  code->is_class = true;
+  Binder binder(*code);
+  binder.Block(def.body);
+  binder.Finish();
+  return code;
+}
+
 std::shared_ptr<FunctionCode> AnalyzeComprehension(
     const std::vector<lang::Comprehension>& generators, std::string name, SourceSpan span) {
   auto code = std::make_shared<FunctionCode>();
   code->name = name;
   code->qualname = std::move(name);
   code->span = span;
+  code->is_comprehension = true;
   for (const lang::Comprehension& gen : generators) CollectTargetNames(*gen.target, code->locals);
   return code;
 }

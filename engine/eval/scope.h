@@ -7,6 +7,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "eval/value.h"
 #include "lang/ast.h"
@@ -24,12 +25,16 @@ struct FunctionCode {
   std::unordered_set<std::string> globals;    // declared `global`
   std::unordered_set<std::string> nonlocals;  // declared `nonlocal`
   SourceSpan span;
+  bool is_class = false;          // a class body: its names become the class's attributes
+  bool is_comprehension = false;  // `x := v` inside binds in the enclosing scope
 };
 
 std::shared_ptr<FunctionCode> AnalyzeFunction(const lang::FunctionDef& def,
                                               const std::string& qualname);
 std::shared_ptr<FunctionCode> AnalyzeLambda(const lang::Lambda& lambda, SourceSpan span,
                                             const std::string& qualname);
+// A class body's scope: names it binds are the class's attributes.
+std::shared_ptr<FunctionCode> AnalyzeClass(const lang::ClassDef& def, const std::string& qualname);
 // A comprehension's own scope: its `for` targets are local to it.
 std::shared_ptr<FunctionCode> AnalyzeComprehension(
     const std::vector<lang::Comprehension>& generators, std::string name, SourceSpan span);
@@ -55,6 +60,7 @@ class Environment {
   const FunctionCode* code;             // nullptr for module globals
   std::shared_ptr<Environment> parent;  // lexically enclosing function scope, or nullptr
   std::unordered_map<std::string, Value> vars;
+  std::vector<std::string> order;  // a class body's names in first-binding order
 };
 
 }  // namespace pz::eval

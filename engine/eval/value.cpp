@@ -222,40 +222,11 @@ bool ModuleObject::SetAttr(Interpreter& interp, std::string_view attr, const Val
   return true;
 }
 
-std::optional<Value> TypeObject::GetAttr(Interpreter& interp, std::string_view attr) {
-  if (attr == "__name__" || attr == "__qualname__") return MakeStr(name);
-  return std::nullopt;
-}
-
 bool TypeObject::IsSubtypeOf(const TypeObject* other) const {
   for (const TypeObject* t = this; t != nullptr; t = t->base) {
     if (t == other) return true;
   }
   return false;
-}
-
-std::string ExceptionObject::Repr(Interpreter& interp) const {
-  std::string out = type->name + "(";
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += interp.Repr(args[i]);
-  }
-  return out + ")";
-}
-
-std::string ExceptionObject::Str(Interpreter& interp) const {
-  if (args.empty()) return "";
-  if (args.size() == 1) {
-    // KeyError shows the key's repr, like CPython.
-    if (type->name == "KeyError") return interp.Repr(args[0]);
-    return interp.Str(args[0]);
-  }
-  return interp.Repr(MakeTuple(args));
-}
-
-std::optional<Value> ExceptionObject::GetAttr(Interpreter& interp, std::string_view name) {
-  if (name == "args") return MakeTuple(args);
-  return std::nullopt;
 }
 
 std::optional<Value> EnumMemberObject::GetAttr(Interpreter&, std::string_view attr) {

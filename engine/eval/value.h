@@ -24,6 +24,7 @@ namespace pz::eval {
 class Interpreter;
 class Object;
 class TypeObject;
+struct ClassExtras;  // eval/classes.h
 using ObjectRef = std::shared_ptr<Object>;
 
 enum class ObjectKind {
@@ -179,11 +180,14 @@ class StrObject final : public Object {
 
 class TupleObject final : public Object {
  public:
-  explicit TupleObject(std::vector<Value> items)
-      : Object(ObjectKind::kTuple), items(std::move(items)) {}
-  std::string_view type_name() const override { return "tuple"; }
+  explicit TupleObject(std::vector<Value> items, TypeObject* type = nullptr)
+      : Object(ObjectKind::kTuple), items(std::move(items)), type(type) {}
+  std::string_view type_name() const override;
   void ClearReferences() override { items.clear(); }
   std::vector<Value> items;  // never mutated after construction, except by ClearReferences
+  // The NamedTuple class of this tuple, or nullptr for a plain tuple. Classes live as long as the
+  // interpreter.
+  TypeObject* type = nullptr;
 };
 
 class ListObject final : public Object {
@@ -305,6 +309,9 @@ class FunctionObject final : public Object {
   std::vector<bool> has_default;
   std::shared_ptr<Environment> globals;
   std::shared_ptr<DictObject> attrs;  // function attributes (f.__name__ is built in)
+  // The class whose body defined this function (the `__class__` cell zero-argument `super()`
+  // reads), or nullptr.
+  TypeObject* defining_class = nullptr;
 };
 
 // A function implemented in C++ (`len`, `math.sqrt`, `list.append` before binding, ...).
@@ -317,6 +324,9 @@ class BuiltinFunctionObject final : public Object {
   std::string Repr(Interpreter& interp) const override;
   std::string name;
   Fn fn;
+  // Set for the methods the engine puts in a class's namespace (`object.__init__`, a
+  // dataclass's generated `__init__`): they bind to the instance like a `def` does.
+  bool binds = false;
 };
 
 // `obj.method` for built-in types: calling it prepends `self`.
@@ -381,11 +391,18 @@ class TypeObject final : public Object {
         name(std::move(name)),
         base(base),
         constructor(std::move(constructor)) {}
-  std::string_view type_name() const override { return "type"; }
-  std::string Repr(Interpreter& interp) const override { return "<class '" + name + "'>"; }
+  std::string_view type_name() const override;
+  std::string Repr(Interpreter& interp) const override;
   std::optional<Value> GetAttr(Interpreter& interp, std::string_view attr) override;
+  bool SetAttr(Interpreter& interp, std::string_view attr, const Value& value) override;
+  std::optional<Value> GetItem(Interpreter& interp, const Value& key) override;
+  std::optional<int64_t> Len(Interpreter& interp) override;
+  ObjectRef Iter(Interpreter& interp) override;
+  void ClearReferences() override;
   // True if this type is `other` or derives from it.
   bool IsSubtypeOf(const TypeObject* other) const;
+  // Sets a class attribute, keeping definition order.
+  void Store(const std::string& attr, Value value);
 
   std::string name;
   TypeObject* base;  // owned by the interpreter's type table; nullptr at the root
@@ -393,6 +410,15 @@ class TypeObject final : public Object {
   // Exception types: an uncaught instance is a trace error (exit 65) rather than a runtime error;
   // set for JAX's tracer errors by the kernel layer.
   bool is_trace_error = false;
+  // The class namespace in definition order: the body of a `class` statement, and the methods
+  // the engine gives some builtin types (`object.__init__`, ...).
+  std::unordered_map<std::string, Value> attrs;
+  std::vector<std::string> attr_order;
+  bool user_defined = false;  // made by a `class` statement (or namedtuple(), ...)
+  std::string module = "builtins";
+  std::string qualname;  // empty: `name`
+  // Dataclass, NamedTuple and Enum details (eval/classes.h); nullptr for a plain class.
+  std::shared_ptr<ClassExtras> extras;
 };
 
 // One frame of a Python traceback: where the frame was executing and the function's name.
@@ -410,7 +436,10 @@ class ExceptionObject final : public Object {
   std::string Repr(Interpreter& interp) const override;
   std::string Str(Interpreter& interp) const override;
   std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) override;
-  void ClearReferences() override { args.clear(); }
+  void ClearReferences() override {
+    args.clear();
+    attrs.clear();
+  }
 
   TypeObject* type;
   std::vector<Value> args;
@@ -418,6 +447,9 @@ class ExceptionObject final : public Object {
   std::vector<TraceEntry> traceback;  // outermost first
   std::vector<std::string> notes;     // extra hint lines shown under the error
   std::vector<Note> related;          // notes at other places in the source, shown first
+  // Attributes set on the instance (`self.code = code` in a user exception's `__init__`).
+  std::unordered_map<std::string, Value> attrs;
+  bool SetAttr(Interpreter& interp, std::string_view name, const Value& value) override;
 };
 
 // Convenience constructors.

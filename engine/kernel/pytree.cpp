@@ -30,6 +30,7 @@ std::string TreeDef::ToString(eval::Interpreter& interp) const {
     case Kind::kNone:
       return "None";
     case Kind::kTuple:
+      if (named_tuple != nullptr) return join(named_tuple->name + "(", ")");
       return join("(", ")");
     case Kind::kList:
       return join("[", "]");
@@ -47,6 +48,7 @@ TreeDef Flatten(eval::Interpreter& interp, const Value& value, std::vector<Value
   }
   if (auto* tuple = value.as<eval::TupleObject>()) {
     def.kind = TreeDef::Kind::kTuple;
+    def.named_tuple = tuple->type;
     for (const Value& item : tuple->items) def.children.push_back(Flatten(interp, item, leaves));
     return def;
   }
@@ -83,8 +85,8 @@ Value Unflatten(eval::Interpreter& interp, const TreeDef& def, const std::vector
       std::vector<Value> items;
       for (const TreeDef& child : def.children)
         items.push_back(Unflatten(interp, child, leaves, next));
-      return def.kind == TreeDef::Kind::kTuple ? eval::MakeTuple(std::move(items))
-                                               : eval::MakeList(std::move(items));
+      if (def.kind == TreeDef::Kind::kList) return eval::MakeList(std::move(items));
+      return Value(std::make_shared<eval::TupleObject>(std::move(items), def.named_tuple));
     }
     case TreeDef::Kind::kDict: {
       auto dict = std::make_shared<eval::DictObject>();
@@ -105,6 +107,7 @@ Value Unflatten(eval::Interpreter& interp, const TreeDef& def, const std::vector
 
 bool SameStructure(const TreeDef& a, const TreeDef& b, eval::Interpreter& interp) {
   if (a.kind != b.kind || a.children.size() != b.children.size()) return false;
+  if (a.named_tuple != b.named_tuple) return false;
   for (size_t i = 0; i < a.keys.size(); ++i) {
     if (!interp.Equals(a.keys[i], b.keys[i])) return false;
   }

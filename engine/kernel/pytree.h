@@ -1,5 +1,5 @@
-// Pytrees as JAX defines them for the Python values our programs build: tuples, lists, dicts
-// (in key order) and None are nodes; everything else is a leaf. Used for pallas_call operands
+// Pytrees as JAX defines them for the Python values our programs build: tuples (NamedTuples
+// keep their class), lists, dicts (in key order) and None are nodes; everything else is a leaf. Used for pallas_call operands
 // and specs, loop carries and branch results.
 #pragma once
 
@@ -16,6 +16,7 @@ struct TreeDef {
   Kind kind = Kind::kLeaf;
   std::vector<TreeDef> children;
   std::vector<eval::Value> keys;  // kDict, sorted as JAX sorts dict keys
+  eval::TypeObject* named_tuple = nullptr;  // kTuple: the NamedTuple class, if any
 
   size_t num_leaves() const;
   // "(*, [*, *])" — JAX's PyTreeDef notation, for error messages.

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -129,11 +130,12 @@ struct ListComp { ExprPtr elt; std::vector<Comprehension> generators; };
 struct SetComp { ExprPtr elt; std::vector<Comprehension> generators; };
 struct DictComp { ExprPtr key; ExprPtr value; std::vector<Comprehension> generators; };
 struct GeneratorExp { ExprPtr elt; std::vector<Comprehension> generators; };
+struct NamedExpr { std::string target; SourceSpan target_span; ExprPtr value; };  // target := value
 
 using ExprNode = std::variant<Name, NoneLit, BoolLit, IntLit, FloatLit, StrLit, EllipsisLit,
                               FString, UnaryOp, BinOp, BoolOp, Compare, IfExp, Lambda, Call,
                               Attribute, Subscript, Slice, Starred, Tuple, List, Set, Dict,
-                              ListComp, SetComp, DictComp, GeneratorExp>;
+                              ListComp, SetComp, DictComp, GeneratorExp, NamedExpr>;
 
 struct Expr {
   ExprNode node;
@@ -163,6 +165,19 @@ struct FunctionDef {
   ExprPtr returns;                  // optional annotation, ignored by the evaluator
   SourceSpan name_span;
 };
+// class name(bases, keywords): body. `bases` holds the positional arguments of the header (a
+// Starred among them unpacks), `keywords` the named ones (`metaclass=...`).
+struct ClassDef {
+  std::string name;
+  std::vector<ExprPtr> bases;
+  std::vector<std::pair<std::string, ExprPtr>> keywords;
+  Block body;
+  std::vector<ExprPtr> decorators;  // outermost (first written) first
+  SourceSpan name_span;
+};
+// with a as x, b: body. Each item's context expression and optional target.
+struct WithItem { ExprPtr context; ExprPtr target; };
+struct With { std::vector<WithItem> items; Block body; };
 struct Alias {
   std::string name;    // dotted module name for `import`, a plain name for `from ... import`
   std::string asname;  // empty when no `as`
@@ -186,7 +201,7 @@ struct Try { Block body; std::vector<ExceptHandler> handlers; Block orelse; Bloc
 
 using StmtNode = std::variant<ExprStmt, Assign, AugAssign, AnnAssign, Return, If, For, While,
                               Break, Continue, Pass, FunctionDef, Import, ImportFrom, Assert,
-                              Raise, Global, Nonlocal, Delete, Try>;
+                              Raise, Global, Nonlocal, Delete, Try, ClassDef, With>;
 
 struct Stmt {
   StmtNode node;

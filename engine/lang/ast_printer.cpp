@@ -302,6 +302,10 @@ struct ExprPrinter {
     Child(*node.elt);
     p.PrintGenerators(node.generators, depth + 1);
   }
+  void operator()(const NamedExpr& node) const {
+    Head(fmt::format("NamedExpr {}", node.target));
+    Child(*node.value);
+  }
 };
 
 // Prints one statement node: its line, then its children and blocks one level deeper.
@@ -414,6 +418,22 @@ struct StmtPrinter {
     }
     Block(node.orelse, "orelse");
     Block(node.finalbody, "finalbody");
+  }
+
+  void operator()(const ClassDef& node) const {
+    Head(fmt::format("ClassDef {}", node.name));
+    for (const ExprPtr& decorator : node.decorators) Child(*decorator, "decorator");
+    for (const ExprPtr& base : node.bases) Child(*base, "base");
+    for (const auto& [name, value] : node.keywords) Child(*value, name);
+    Block(node.body, "body");
+  }
+  void operator()(const With& node) const {
+    Head("With");
+    for (const WithItem& item : node.items) {
+      Child(*item.context, "context");
+      p.PrintOptional(item.target, depth + 1, "as");
+    }
+    Block(node.body, "body");
   }
 
   void PrintAliases(const std::vector<Alias>& aliases) const {

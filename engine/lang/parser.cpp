@@ -18,19 +18,12 @@ namespace {
 // The message for a construct the course's Python subset leaves out, or nullptr.
 const char* UnsupportedMessage(TokenKind kind) {
   switch (kind) {
-    case TokenKind::kClass:
-      return "`class` definitions are not supported in puzzle files; the course never needs them";
-    case TokenKind::kWith:
-      return "`with` statements are not supported in puzzle files; the course never needs them";
     case TokenKind::kYield:
       return "`yield` is not supported in puzzle files; the course never needs generators";
     case TokenKind::kAsync:
       return "`async` is not supported in puzzle files; the course never needs it";
     case TokenKind::kAwait:
       return "`await` is not supported in puzzle files; the course never needs it";
-    case TokenKind::kWalrus:
-      return "the walrus operator `:=` is not supported in puzzle files; assign on a line of its "
-             "own";
     default:
       return nullptr;
   }
@@ -334,7 +327,11 @@ void Parser::ParseStatement(Block& out) {
       out.push_back(ParseFunctionDef());
       return;
     case TokenKind::kClass:
+      out.push_back(ParseClassDef({}));
+      return;
     case TokenKind::kWith:
+      out.push_back(ParseWith());
+      return;
     case TokenKind::kAsync:
       FailIfSpecialToken();
       return;

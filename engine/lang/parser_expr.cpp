@@ -123,6 +123,14 @@ ExprPtr Parser::ParseStarOrExpression() {
 
 ExprPtr Parser::ParseExpr() {
   if (At(TokenKind::kLambda)) return ParseLambda();
+  if (At(TokenKind::kName) && Peek(1).kind == TokenKind::kWalrus) {
+    NestingGuard nesting(*this);
+    Token target = Advance();
+    Advance();  // :=
+    ExprPtr value = ParseExpr();
+    SourceSpan span = SourceSpan::Cover(target.span, value->span);
+    return MakeExpr(NamedExpr{target.text, target.span, std::move(value)}, span);
+  }
   ExprPtr body = ParseDisjunction();
   if (!At(TokenKind::kIf)) return body;
   NestingGuard nesting(*this);

@@ -122,6 +122,9 @@ class Parser {
   StmtPtr ParseFor();
   StmtPtr ParseTry();
   StmtPtr ParseFunctionDef();
+  // `class` after any decorators (already parsed, passed in).
+  StmtPtr ParseClassDef(std::vector<ExprPtr> decorators);
+  StmtPtr ParseWith();
   // Parses the indented block (or same-line simple statements) after a header's `:`.
   Block ParseSuite(const Token& header);
   const Token& ExpectHeaderColon(std::string_view after);

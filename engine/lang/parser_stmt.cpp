@@ -74,6 +74,7 @@ struct ExprKindName {
   std::string operator()(const SetComp&) const { return "set comprehension"; }
   std::string operator()(const DictComp&) const { return "dict comprehension"; }
   std::string operator()(const GeneratorExp&) const { return "generator expression"; }
+  std::string operator()(const NamedExpr&) const { return "named expression"; }
 };
 }  // namespace
 
@@ -477,8 +478,10 @@ StmtPtr Parser::ParseFunctionDef() {
     }
     Advance();
   }
+  if (At(TokenKind::kClass)) return ParseClassDef(std::move(node.decorators));
   if (!At(TokenKind::kDef)) {
-    FailAtCurrent(fmt::format("expected `def` after a decorator, found {}", Describe(Peek())));
+    FailAtCurrent(
+        fmt::format("expected `def` or `class` after a decorator, found {}", Describe(Peek())));
   }
   Token keyword = Advance();
   Token name = ExpectName("expected a function name after `def`");
@@ -494,6 +497,86 @@ StmtPtr Parser::ParseFunctionDef() {
     ScopedValue<StmtContext> function(context_, StmtContext{.loop_depth = 0, .in_function = true});
     node.body = ParseSuite(keyword);
   }
+  return std::make_unique<Stmt>(Stmt{std::move(node), span});
+}
+
+StmtPtr Parser::ParseClassDef(std::vector<ExprPtr> decorators) {
+  ClassDef node;
+  node.decorators = std::move(decorators);
+  Token keyword = Advance();
+  Token name = ExpectName("expected a class name after `class`");
+  node.name = name.text;
+  node.name_span = name.span;
+  if (At(TokenKind::kLParen)) {
+    Token open = Advance();
+    while (!At(TokenKind::kRParen)) {
+      if (At(TokenKind::kName) && Peek(1).kind == TokenKind::kAssign) {
+        std::string keyword_name = Advance().text;
+        Advance();  // =
+        node.keywords.emplace_back(std::move(keyword_name), ParseExpr());
+      } else if (At(TokenKind::kDoubleStar)) {
+        FailAtCurrent("`**` in a class header is not supported");
+      } else {
+        if (!node.keywords.empty()) {
+          FailAtCurrent("a base class cannot follow a keyword argument in a class header");
+        }
+        node.bases.push_back(ParseStarOrExpression());
+      }
+      if (!Match(TokenKind::kComma)) break;
+    }
+    ExpectClosing(open, TokenKind::kRParen);
+  }
+  SourceSpan span = SourceSpan::Cover(keyword.span, ExpectHeaderColon("the class header").span);
+  {
+    // A class body is not a function: `return` is an error there, and loops start afresh.
+    ScopedValue<StmtContext> body(context_, StmtContext{.loop_depth = 0, .in_function = false});
+    node.body = ParseSuite(keyword);
+  }
+  return std::make_unique<Stmt>(Stmt{std::move(node), span});
+}
+
+StmtPtr Parser::ParseWith() {
+  With node;
+  Token keyword = Advance();
+  // `with (a as x, b as y):` groups its items in parentheses.
+  bool grouped = false;
+  if (At(TokenKind::kLParen)) {
+    // Look for an `as` or a comma at this bracket's depth to tell the grouped form from a
+    // parenthesised expression such as `with (a if c else b):`.
+    int depth = 0;
+    for (size_t i = 0;; ++i) {
+      TokenKind kind = Peek(i).kind;
+      if (kind == TokenKind::kEnd || kind == TokenKind::kNewline) break;
+      if (kind == TokenKind::kLParen || kind == TokenKind::kLBracket ||
+          kind == TokenKind::kLBrace) {
+        ++depth;
+      } else if (kind == TokenKind::kRParen || kind == TokenKind::kRBracket ||
+                 kind == TokenKind::kRBrace) {
+        if (--depth == 0) {
+          grouped = grouped && Peek(i + 1).kind == TokenKind::kColon;
+          break;
+        }
+      } else if (depth == 1 && (kind == TokenKind::kAs || kind == TokenKind::kComma)) {
+        grouped = true;
+      }
+    }
+  }
+  std::optional<Token> open;
+  if (grouped) open = Advance();
+  while (true) {
+    WithItem item;
+    item.context = ParseExpr();
+    if (Match(TokenKind::kAs)) {
+      item.target = ParseBitOr();  // one target: a comma starts the next item
+      CheckTarget(*item.target, TargetUse::kAssign);
+    }
+    node.items.push_back(std::move(item));
+    if (!Match(TokenKind::kComma)) break;
+    if (grouped && At(TokenKind::kRParen)) break;
+  }
+  if (open) ExpectClosing(*open, TokenKind::kRParen);
+  SourceSpan span = SourceSpan::Cover(keyword.span, ExpectHeaderColon("the `with` items").span);
+  node.body = ParseSuite(keyword);
   return std::make_unique<Stmt>(Stmt{std::move(node), span});
 }
 
