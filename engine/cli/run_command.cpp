@@ -194,9 +194,9 @@ int RunCommand(const std::vector<std::string>& args) {
   if (options.emit_cuda) {
     options.emulator.on_trace = [&kernels](const kernel::KernelProgram& program,
                                            const kernel::GridMapping& mapping,
-                                           const std::function<std::string(SourceSpan)>& line_of) {
-      kernels.push_back(
-          cuda::EmitCall(program, mapping, static_cast<int>(kernels.size()), line_of));
+                                           const kernel::RunOptions& run) {
+      kernels.push_back(cuda::EmitCall(program, mapping, static_cast<int>(kernels.size()),
+                                       run.line_of, run.zero_uninitialized));
     };
   }
   FILE* program_out = options.emit_cuda ? stderr : stdout;

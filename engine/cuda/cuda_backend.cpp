@@ -168,13 +168,15 @@ std::pair<double, double> PeakOf(const std::string& name) {
 }
 
 EmittedKernel EmitCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
-                       int serial, const std::function<std::string(SourceSpan)>& line_of) {
+                       int serial, const std::function<std::string(SourceSpan)>& line_of,
+                       bool zero_uninitialized) {
   EmitRequest request{.kernel = program.kernel.get(),
                       .mapping = &mapping,
                       .name = KernelName(mapping.name, serial),
                       .origin = fmt::format("pallas_call `{}`{}", mapping.name,
                                             line_of ? " at " + line_of(mapping.span) : ""),
-                      .shared_budget = kSharedBudget};
+                      .shared_budget = kSharedBudget,
+                      .zero_uninitialized = zero_uninitialized};
   try {
     return EmitKernel(request);
   } catch (const Unmappable& e) {
@@ -229,7 +231,7 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& progra
                                              const kernel::GridMapping& mapping,
                                              const kernel::CallOperands& operands,
                                              const kernel::RunOptions& run) {
-  EmittedKernel kernel = EmitCall(program, mapping, serial_++, run.line_of);
+  EmittedKernel kernel = EmitCall(program, mapping, serial_++, run.line_of, run.zero_uninitialized);
   GridSplit split = SplitGridForCuda(program, mapping);
   StepTable table =
       BuildStepTable(mapping, operands, split, kernel.table_columns, kernel.operand_column, run);
@@ -271,8 +273,9 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& progra
     auto alias =
         std::find_if(mapping.aliases.begin(), mapping.aliases.end(),
                      [&](const auto& entry) { return entry.second == static_cast<int>(o); });
-    upload(alias != mapping.aliases.end() ? operands.inputs[static_cast<size_t>(alias->first)]
-                                          : tpu::Poison(op.shape, op.dtype));
+    upload(alias != mapping.aliases.end()
+               ? operands.inputs[static_cast<size_t>(alias->first)]
+               : tpu::Poison(op.shape, op.dtype, run.zero_uninitialized));
   }
   Buffer status(dev, static_cast<size_t>(blocks) * kStatusWords * sizeof(long long));
   dev.Memset(status.ptr(), 0, static_cast<size_t>(blocks) * kStatusWords * sizeof(long long));

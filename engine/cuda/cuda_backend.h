@@ -41,7 +41,8 @@ struct CudaReport final : kernel::CallReport {
 // The kernel source of a call as the backend emits it (no device needed); `serial` numbers the
 // calls of a program.
 EmittedKernel EmitCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
-                       int serial, const std::function<std::string(SourceSpan)>& line_of);
+                       int serial, const std::function<std::string(SourceSpan)>& line_of,
+                       bool zero_uninitialized);
 
 class CudaBackend final : public kernel::Backend {
  public:

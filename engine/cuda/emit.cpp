@@ -180,7 +180,7 @@ EmittedKernel Emitter::Run() {
     if (ref_slot_[r] < 0 || ref.space == kernel::MemorySpace::kSemaphore) continue;
     w_.Line(fmt::format(
         "for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) r{}[pz_i] = {};",
-        std::max<int64_t>(Count(ref.shape), 1), r, PoisonStorage(ref.dtype)));
+        std::max<int64_t>(Count(ref.shape), 1), r, Fresh(ref.dtype)));
   }
   for (size_t r = 0; r < f_.refs.size(); ++r) {
     if (f_.refs[r].space != kernel::MemorySpace::kSemaphore || ref_slot_[r] < 0) continue;
@@ -237,7 +237,7 @@ EmittedKernel Emitter::Run() {
     if (offset.empty()) offset = "0";
     if (fetch) {
       w_.Line(fmt::format("{}[pz_i] = ({}) ? {}[{}] : {};", ref, inside, hbm.at(num_prefetch + k),
-                          offset, PoisonStorage(op.dtype)));
+                          offset, Fresh(op.dtype)));
     } else {
       w_.Line(
           fmt::format("if ({}) {}[{}] = {}[pz_i];", inside, hbm.at(num_prefetch + k), offset, ref));
@@ -326,7 +326,7 @@ void Emitter::EmitInstr(const Instr& instr) {
         w_.Line(fmt::format(
             "for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) r{}[pz_i] = {};",
             std::max<int64_t>(Count(ref.shape), 1), r,
-            ref.space == kernel::MemorySpace::kSemaphore ? "0" : PoisonStorage(ref.dtype)));
+            ref.space == kernel::MemorySpace::kSemaphore ? "0" : Fresh(ref.dtype)));
       }
       Sync();
       EmitRegion(instr.regions[0]);

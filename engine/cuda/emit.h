@@ -71,6 +71,7 @@ struct EmitRequest {
   std::string origin;           // "pallas_call `add` at add.py:12", for the comment
   int64_t steps_per_chain = 1;  // the sequential steps of a chain
   int64_t shared_budget = 48 * 1024;
+  bool zero_uninitialized = false;  // fresh buffers start as zeros, not poison (RunOptions)
 };
 
 struct EmittedKernel {

@@ -141,6 +141,8 @@ class Emitter {
     return LoadExpr(TypeOf(v).dtype, Name(v) + "[" + index + "]");
   }
   int Number(const Instr& instr) const { return numbers_.at(&instr); }
+  // What a fresh buffer of dtype `d` starts as: the poison, or zeros (EmitRequest).
+  std::string Fresh(DType d) const { return req_.zero_uninitialized ? "0" : PoisonStorage(d); }
   [[noreturn]] void Fail(const Instr& instr, const std::string& what,
                          const std::string& hint = "") const {
     throw Unmappable(what, instr.span, hint);

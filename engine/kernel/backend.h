@@ -48,6 +48,9 @@ struct RunOptions {
   // When set, the block indices of every step are recorded there as they are used (also when
   // the call fails).
   BlockTrace* blocks = nullptr;
+  // Fresh memory (output blocks, scratch, run_scoped buffers, unaliased outputs) starts as zeros
+  // instead of poison (InterpretParams(uninitialized_memory="zero")).
+  bool zero_uninitialized = false;
 };
 
 // A mistake a backend found while running a kernel (an out-of-range block, a race, an

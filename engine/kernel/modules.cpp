@@ -191,7 +191,9 @@ void InstallKernelModules(Interpreter& interp) {
   jax->Set("debug", Value(debug));
 
   // jax.ShapeDtypeStruct, jax.jit (a pass-through: kernels here run without compilation)
-  AddBuiltin(interp, *jax, "ShapeDtypeStruct", [](Interpreter& interp, CallArgs& args) {
+  // jax.ShapeDtypeStruct: a class (its `like` makes one from anything with a shape and a dtype)
+  // whose instances are records.
+  auto make_struct = [](Interpreter& interp, eval::TypeObject&, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "ShapeDtypeStruct", args,
                                 {"shape", "dtype", "*", "sharding=", "weak_type="});
     array::Shape shape = eval::ToShape(interp, *bound[0]);
@@ -208,7 +210,19 @@ void InstallKernelModules(Interpreter& interp) {
     return MakeRecord("ShapeDtypeStruct",
                       {{"shape", eval::MakeTuple(std::move(dims))},
                        {"dtype", Value(std::make_shared<eval::DTypeObject>(dtype))}});
-  });
+  };
+  eval::TypeObject* shape_dtype_struct = interp.AdoptType(
+      std::make_shared<eval::TypeObject>("ShapeDtypeStruct", interp.types().object, make_struct));
+  shape_dtype_struct->module = "jax";
+  shape_dtype_struct->Store(
+      "like", interp.MakeBuiltin("like", [shape_dtype_struct](Interpreter& interp, CallArgs& args) {
+        auto bound = eval::BindArgs(interp, "like", args, {"x"});
+        Value shape = interp.GetAttr(*bound[0], "shape");
+        Value dtype = interp.GetAttr(*bound[0], "dtype");
+        return interp.Call(Value(shape_dtype_struct->shared_from_this()),
+                           std::vector<Value>{shape, dtype});
+      }));
+  jax->Set("ShapeDtypeStruct", Value(shape_dtype_struct->shared_from_this()));
   AddBuiltin(interp, *jax, "jit", [](Interpreter& interp, CallArgs& args) -> Value {
     if (args.positional.empty()) {
       // jax.jit(static_argnames=...) used as `@functools.partial(jax.jit, ...)` is handled by
@@ -414,10 +428,6 @@ void InstallKernelModules(Interpreter& interp) {
   pltpu->Set("PARALLEL", eval::MakeStr("parallel"));
   pltpu->Set("ARBITRARY", eval::MakeStr("arbitrary"));
   pltpu->Set("CORE_PARALLEL", eval::MakeStr("core_parallel"));
-  AddBuiltin(interp, *pltpu, "InterpretParams", [](Interpreter& interp, CallArgs& args) {
-    std::vector<std::pair<std::string, Value>> fields = args.keywords;
-    return MakeRecord("InterpretParams", std::move(fields));
-  });
 
   // Memory spaces.
   for (const char* name : {"VMEM", "SMEM", "ANY", "HBM", "SEMAPHORE", "HOST"}) {

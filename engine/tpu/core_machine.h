@@ -89,6 +89,10 @@ class CoreMachine {
   // it read and wrote are stamped.
   void Landed(const DmaEndpoint& src, const DmaEndpoint& dst, int64_t step, SourceSpan span);
 
+  // Per grid axis, the order its coordinates are visited in when EmulatorOptions::
+  // parallel_order_seed shuffles it (a "parallel" axis), else empty (in order).
+  std::vector<std::vector<int64_t>> ParallelOrder() const;
+
   // After step `t` (`index`: its block indices, `next`: the next step's, empty after the last):
   // copies the scratch buffers, the resident output blocks and the pl.ANY outputs into the step
   // record.

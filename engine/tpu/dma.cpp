@@ -522,7 +522,7 @@ void Executor::RunDmaInstr(const Instr& instr) {
         RefBuffer& buffer = *context_.refs[ref];
         const kernel::RefType& type = function_.refs[ref];
         if (type.space == kernel::MemorySpace::kSemaphore) continue;
-        buffer.data.Assign(Poison(type.shape, type.dtype));
+        buffer.data.Assign(Poison(type.shape, type.dtype, context_.zero_uninitialized));
         if (buffer.tracked) {
           buffer.initialized.Assign(array::Zeros(type.shape, array::DType::kUInt8));
         }

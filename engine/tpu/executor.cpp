@@ -23,7 +23,8 @@ using kernel::Instr;
 using kernel::Op;
 using kernel::ValueId;
 
-Array Poison(const array::Shape& shape, array::DType dtype) {
+Array Poison(const array::Shape& shape, array::DType dtype, bool zeros) {
+  if (zeros) return Array::Zeros(dtype, shape);
   double value = 0;
   switch (dtype) {
     case array::DType::kBool:

@@ -109,6 +109,8 @@ struct ExecContext {
   array::CorePrng* prng = nullptr;
   // Counts the branches `pl.when` / `lax.cond` take, when a step record is kept; else null.
   BranchCounter* branches = nullptr;
+  // Fresh run_scoped buffers start as zeros, not poison (kernel::RunOptions::zero_uninitialized).
+  bool zero_uninitialized = false;
   // "(2, 0)" for messages.
   std::string GridPointString() const;
 };
@@ -183,8 +185,9 @@ class Executor {
 };
 
 // A new array of `shape` filled with the poison of its dtype: NaN for floats, the minimum for
-// integers, True for bool (what uninitialised TPU memory is modelled as).
-array::Array Poison(const array::Shape& shape, array::DType dtype);
+// integers, True for bool (what uninitialised TPU memory is modelled as); all zeros instead with
+// `zeros` (kernel::RunOptions::zero_uninitialized).
+array::Array Poison(const array::Shape& shape, array::DType dtype, bool zeros);
 // A copy that shares nothing with `a`.
 array::Array Copy(const array::Array& a);
 // The multi-index of row-major position `flat` in an array of `dims` (a grid point from a

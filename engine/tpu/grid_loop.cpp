@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
+#include <random>
 
 #include "array/creation.h"
 #include "array/random.h"
@@ -70,8 +72,9 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
     const BlockMapping& op = mapping_.outputs[o];
     auto alias = std::find_if(mapping_.aliases.begin(), mapping_.aliases.end(),
                               [&](const auto& entry) { return entry.second == (int)o; });
-    result_.outputs.push_back(alias != mapping_.aliases.end() ? Copy(inputs[alias->first])
-                                                              : Poison(op.shape, op.dtype));
+    result_.outputs.push_back(alias != mapping_.aliases.end()
+                                  ? Copy(inputs[alias->first])
+                                  : Poison(op.shape, op.dtype, run_.zero_uninitialized));
     int32_t start = alias != mapping_.aliases.end() ? kAliasedInput : kNeverWritten;
     result_.writer.push_back(array::Full(
         op.shape, {static_cast<double>(start), array::DType::kInt32}, array::DType::kInt32));
@@ -106,7 +109,7 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
   }
   for (const kernel::RefType& ref : kernel.refs) {
     if (ref.role != kernel::RefRole::kScratch && ref.role != kernel::RefRole::kScoped) continue;
-    RefBuffer b{.data = Poison(ref.shape, ref.dtype)};
+    RefBuffer b{.data = Poison(ref.shape, ref.dtype, run_.zero_uninitialized)};
     Track(b);
     scratch_.push_back(std::move(b));
   }
@@ -130,6 +133,7 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
   array::CorePrng prng;  // the core's generator, for the whole call
   kctx.prng = &prng;
   kctx.grid_point = &point_;
+  kctx.zero_uninitialized = run_.zero_uninitialized;
   kctx.semantics = options_.semantics;
   kctx.uninitialized = options_.track_uninitialized ? &result_.uninitialized : nullptr;
   kctx.counters = &result_.counters;
@@ -174,15 +178,25 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
   // The grid points of this step and the next, advanced like an odometer (no allocation per
   // step).
   std::vector<int64_t> this_point = Unravel(first), next_point = this_point;
+  // InterpretParams(random_seed=...): each "parallel" axis visits its coordinates in a shuffled
+  // order; the kernel and the index maps see the shuffled coordinate.
+  std::vector<std::vector<int64_t>> order = ParallelOrder();
+  auto visible = [&](const std::vector<int64_t>& odometer, std::vector<int64_t>& out) {
+    out.assign(odometer.begin(), odometer.end());
+    for (size_t d = 0; d < order.size(); ++d) {
+      if (!order[d].empty()) out[d] = order[d][static_cast<size_t>(odometer[d])];
+    }
+  };
+  std::vector<int64_t> next_visible;
   if (first < total) {
-    point_ = this_point;
+    visible(this_point, point_);
     for (size_t k = 0; k < states_.size(); ++k) BlockIndex(k, index[k]);
   }
   if (trace_) trace_->total_steps = total;
   for (int64_t t = first; t < total; ++t) {
     if (tick_) tick_();
     step_ = t;
-    point_.assign(this_point.begin(), this_point.end());
+    visible(this_point, point_);
     if (trace_ && t < kernel::BlockTrace::kMaxSteps) trace_->steps.push_back(index);
     if (recording != nullptr) {
       branches.SetStep(t);
@@ -202,9 +216,10 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
         if (++next_point[d] < mapping_.grid[d]) break;
         next_point[d] = 0;
       }
-      point_.swap(next_point);
+      visible(next_point, next_visible);
+      point_.swap(next_visible);
       for (size_t k = 0; k < states_.size(); ++k) BlockIndex(k, next_index[k]);
-      point_.swap(next_point);
+      point_.swap(next_visible);
     }
     for (size_t k = 0; k < states_.size(); ++k) Enter(k, index[k], t);
     dma.SetStep(t, point_);
@@ -229,6 +244,19 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
     if (!dma_uniform_[o]) result_.dma_blocks[o].clear();
   }
   return CoreResult{.result = std::move(result_), .access = std::move(access_)};
+}
+
+std::vector<std::vector<int64_t>> CoreMachine::ParallelOrder() const {
+  std::vector<std::vector<int64_t>> order(mapping_.grid.size());
+  if (!options_.parallel_order_seed || interpret_) return order;
+  std::mt19937_64 random(*options_.parallel_order_seed);
+  for (size_t d = 0; d < order.size() && d < mapping_.dimension_semantics.size(); ++d) {
+    if (mapping_.dimension_semantics[d] != "parallel") continue;
+    order[d].resize(static_cast<size_t>(mapping_.grid[d]));
+    std::iota(order[d].begin(), order[d].end(), int64_t{0});
+    std::shuffle(order[d].begin(), order[d].end(), random);
+  }
+  return order;
 }
 
 void CoreMachine::Snapshot(int64_t t, const std::vector<std::vector<int64_t>>& index,

@@ -56,8 +56,8 @@ OperandState CoreMachine::MakeState(const BlockMapping& op) {
     // Not pipelined: the kernel gets the HBM array itself (DMA only).
     return s;
   }
-  s.buffer.data = Poison(op.ref_shape, op.dtype);
-  s.poison = Poison(op.ref_shape, op.dtype);
+  s.buffer.data = Poison(op.ref_shape, op.dtype, run_.zero_uninitialized);
+  s.poison = Poison(op.ref_shape, op.dtype, run_.zero_uninitialized);
   Track(s.buffer);
   if (op.is_output) {
     int64_t total = 1;
@@ -151,7 +151,8 @@ int64_t CoreMachine::Transfer(size_t k, const Window& w, bool to_buffer, bool po
   }
   if (to_buffer) {
     s.shadow_set = false;
-    if (partial && poison_rest) s.buffer.data.Assign(Poison(op.ref_shape, op.dtype));
+    if (partial && poison_rest)
+      s.buffer.data.Assign(Poison(op.ref_shape, op.dtype, run_.zero_uninitialized));
     CopyBox(Hbm(k), lo, full, blo, extent, rank);
     if (s.buffer.tracked) {
       Array& shadow = s.full_shadow;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "support/source.h"
@@ -13,6 +14,7 @@ namespace pz::kernel {
 class Backend;
 struct GridMapping;
 struct KernelProgram;
+struct RunOptions;
 }  // namespace pz::kernel
 
 namespace pz::tpu {
@@ -55,6 +57,14 @@ struct EmulatorOptions {
   bool stats = false;
   // When DMA data lands (`--dma eager|on_wait`).
   DmaMode dma_mode = DmaMode::kOnWait;
+  // Fill fresh buffers (scratch, blocks, outputs, run_scoped) with zeros instead of poison
+  // (InterpretParams(uninitialized_memory="zero")); nothing is then tracked as uninitialised.
+  // Backends read it from kernel::RunOptions, where pallas_call copies it.
+  bool zero_uninitialized = false;
+  // When set, the grid visits the coordinates of each "parallel" axis in an order shuffled by
+  // this seed (InterpretParams(random_seed=...)): a kernel whose result depends on the order of
+  // parallel steps gives another answer.
+  std::optional<uint64_t> parallel_order_seed;
   // Record a time-line of DMA starts and waits and semaphore operations per grid step in the
   // counters (`--stats --timeline` prints it).
   bool timeline = false;
@@ -78,7 +88,7 @@ struct EmulatorOptions {
   // Called with every traced call before it runs, and how to name a source line ("line 12"):
   // `--emit-cuda` collects the kernels.
   std::function<void(const kernel::KernelProgram&, const kernel::GridMapping&,
-                     const std::function<std::string(SourceSpan)>&)>
+                     const kernel::RunOptions&)>
       on_trace;
 };
 

@@ -17,6 +17,7 @@
 #include "kernel/pytree.h"
 #include "kernel/records.h"
 #include "tpu/call_report.h"
+#include "tpu/interpret_mode.h"
 #include "tpu/lint.h"
 #include "tpu/tpu_backend.h"
 
@@ -47,11 +48,12 @@ class PallasCallObject final : public eval::Object {
   }
   std::optional<Value> Call(Interpreter& interp, CallArgs& args) override;
   void ClearReferences() override {
-    kernel_fn = out_shape = aliases = compiler_params = Value();
+    kernel_fn = out_shape = aliases = compiler_params = interpret = Value();
     spec_args = kernel::GridSpecArgs();
   }
 
   Value kernel_fn, out_shape, aliases, compiler_params;
+  Value interpret;  // the call's `interpret=` (True, an InterpretParams, or None)
   kernel::GridSpecArgs spec_args;
   bool debug = false;
   std::string name;
@@ -312,7 +314,7 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
     interp.Raise(interp.types().type_error,
                  "a pallas_call takes its operands positionally (no keyword arguments)");
   }
-  const EmulatorOptions& options = session->options;
+  const EmulatorOptions options = OptionsForCall(interp, *session, interpret, session->options);
   const SpecContext ctx{.interp = interp,
                         .span = span,
                         .call_name = name,
@@ -346,12 +348,13 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
             std::string where = FormatLocation(s, interp.sources());  // path:line:col
             size_t colon = where.rfind(':', where.rfind(':') - 1);
             return "line " + where.substr(colon + 1, where.rfind(':') - colon - 1);
-          }};
+          },
+      .zero_uninitialized = options.zero_uninitialized};
   if (options.record_blocks && session->calls.size() < EmulatorSession::kMaxCallRecords) {
     session->calls.push_back(RecordCall(program, mapping, interp.sources()));
     run.blocks = &session->calls.back().trace;
   }
-  if (options.on_trace) options.on_trace(program, mapping, run.line_of);
+  if (options.on_trace) options.on_trace(program, mapping, run);
   kernel::CallOutcome outcome;
   try {
     outcome = options.backend ? options.backend->Run(program, mapping, operands, run)
@@ -390,6 +393,7 @@ void InstallPallas(Interpreter& interp, const EmulatorOptions& options) {
   EmulatorSession* raw = session.get();
   interp.extension_state("tpu.session") = session;
   kernel::InstallKernelModules(interp);
+  InstallInterpretMode(interp, *raw);
   auto pl = interp.FindModule("jax.experimental.pallas");
   pl->Set("pallas_call", interp.MakeBuiltin("pallas_call", [raw](Interpreter& interp,
                                                                  CallArgs& args) {
@@ -426,6 +430,7 @@ void InstallPallas(Interpreter& interp, const EmulatorOptions& options) {
     spec.scratch_shapes = bound[6].value_or(Value());
     call->aliases = bound[7].value_or(Value());
     call->debug = bound[8] && interp.Truthy(*bound[8]);
+    call->interpret = bound[9].value_or(Value());
     call->name = bound[10] && !bound[10]->is_none() ? interp.Str(*bound[10])
                                                     : kernel::FunctionName(call->kernel_fn);
     call->compiler_params = bound[11].value_or(Value());

@@ -66,6 +66,9 @@ struct CallRecord {
 // Per-interpreter state of the emulator: its options, and what the calls left to report.
 struct EmulatorSession {
   EmulatorOptions options;
+  // The TPU interpret mode set by pltpu.set_tpu_interpret_mode or force_tpu_interpret_mode: an
+  // InterpretParams, or None (interpret_mode.h).
+  eval::Value interpret_params;
   std::vector<Diagnostic> warnings;  // in the order found
   std::vector<CallStats> stats;      // one per pallas_call run, when options.stats
   // The outputs of the most recent calls (at most kMaxOutputRecords, oldest dropped first).
