@@ -151,6 +151,7 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& modules);  // ele
 void InstallArrayLinalg(Interpreter& interp, const ArrayModules& modules);  // dot, matmul, einsum
 void InstallArrayRandom(Interpreter& interp, const ArrayModules& modules);  // jax.random
 void InstallArrayHost(Interpreter& interp, const ArrayModules& modules);    // sort, npy, testing
+void InstallDTypeInfo(Interpreter& interp, const ArrayModules& modules);    // finfo, iinfo
 // Runs all of the above on the interpreter's modules (called by InstallModules).
 void InstallArrayModules(Interpreter& interp);
 

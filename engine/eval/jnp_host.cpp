@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <functional>
 
 #include "array/elementwise.h"
 #include "array/npy.h"
@@ -16,6 +17,51 @@ namespace pz::eval {
 using array::Array;
 
 namespace {
+
+// numpy.testing's err_msg argument ("" when absent).
+std::string ErrMsg(const std::optional<Value>& value) {
+  return value && value->is(ObjectKind::kStr) ? value->as<StrObject>()->value : "";
+}
+
+// The numpy.testing comparisons: raises AssertionError (`header`, then the mismatch summary)
+// unless every element of `actual` equals, or is `close` to, the one of `desired` (a single
+// desired value is compared with every element); NaNs match NaNs when `equal_nan`.
+void AssertArrays(Interpreter& interp, const Value& actual_value, const Value& desired_value,
+                  const std::string& header, const std::string& err_msg, bool equal_nan,
+                  const std::function<bool(double, double)>& close) {
+  Array actual = ToArray(interp, actual_value);
+  Array desired = ToArray(interp, desired_value);
+  std::string extra = err_msg.empty() ? "" : "\n" + err_msg;
+  if (actual.shape() != desired.shape() && desired.size() != 1) {
+    interp.Raise(
+        interp.types().assertion_error,
+        fmt::format("{}{}\n(shapes {}, {} mismatch)", header, extra,
+                    array::ShapeToString(actual.shape()), array::ShapeToString(desired.shape())));
+  }
+  std::vector<double> x = actual.ToDoubles();
+  std::vector<double> y = desired.ToDoubles();
+  int64_t mismatched = 0, first = -1;
+  double max_abs = 0, max_rel = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    double want = y.size() == 1 ? y[0] : y[i];
+    double got = x[i];
+    bool both_nan = std::isnan(got) && std::isnan(want);
+    if ((both_nan && equal_nan) || got == want || close(got, want)) continue;
+    if (first < 0) first = static_cast<int64_t>(i);
+    ++mismatched;
+    double diff = std::fabs(got - want);
+    max_abs = std::max(max_abs, diff);
+    if (want != 0) max_rel = std::max(max_rel, diff / std::fabs(want));
+  }
+  if (mismatched == 0) return;
+  interp.Raise(interp.types().assertion_error,
+               fmt::format("{}{}\nMismatched elements: {} / {} ({:.3g}%)\nFirst mismatch at flat "
+                           "index {}: actual {} vs desired {}\nMax absolute difference: {:g}\nMax "
+                           "relative difference: {:g}",
+                           header, extra, mismatched, x.size(),
+                           100.0 * static_cast<double>(mismatched) / static_cast<double>(x.size()),
+                           first, x[first], y.size() == 1 ? y[0] : y[first], max_abs, max_rel));
+}
 
 std::optional<int> SortAxis(Interpreter& interp, const std::optional<Value>& v) {
   if (!v) return -1;
@@ -127,50 +173,41 @@ void InstallArrayHost(Interpreter& interp, const ArrayModules& m) {
     auto b =
         BindArgs(interp, "assert_allclose", args,
                  {"actual", "desired", "rtol=", "atol=", "equal_nan=", "err_msg=", "verbose="});
-    Array actual = ToArray(interp, *b[0]);
-    Array desired = ToArray(interp, *b[1]);
     double rtol = b[2] ? b[2]->number() : 1e-7;
     double atol = b[3] ? b[3]->number() : 0.0;
     bool equal_nan = !b[4] || interp.Truthy(*b[4]);
-    std::string err_msg = b[5] && b[5]->is(ObjectKind::kStr) ? b[5]->as<StrObject>()->value : "";
-    if (actual.shape() != desired.shape()) {
-      // numpy broadcasts a scalar `desired`; anything else must match exactly.
-      if (desired.size() != 1) {
-        interp.Raise(interp.types().assertion_error,
-                     fmt::format("Not equal to tolerance rtol={:g}, atol={:g}{}\n(shapes {}, {} "
-                                 "mismatch)",
-                                 rtol, atol, err_msg.empty() ? "" : "\n" + err_msg,
-                                 array::ShapeToString(actual.shape()),
-                                 array::ShapeToString(desired.shape())));
-      }
-    }
-    std::vector<double> x = actual.ToDoubles();
-    std::vector<double> y = desired.ToDoubles();
-    int64_t mismatched = 0, first = -1;
-    double max_abs = 0, max_rel = 0;
-    for (size_t i = 0; i < x.size(); ++i) {
-      double want = y.size() == 1 ? y[0] : y[i];
-      double got = x[i];
-      bool both_nan = std::isnan(got) && std::isnan(want);
-      bool ok = (both_nan && equal_nan) || got == want ||
-                std::fabs(got - want) <= atol + rtol * std::fabs(want);
-      if (ok) continue;
-      if (first < 0) first = static_cast<int64_t>(i);
-      ++mismatched;
-      double diff = std::fabs(got - want);
-      max_abs = std::max(max_abs, diff);
-      if (want != 0) max_rel = std::max(max_rel, diff / std::fabs(want));
-    }
-    if (mismatched == 0) return Value();
-    interp.Raise(
-        interp.types().assertion_error,
-        fmt::format("Not equal to tolerance rtol={:g}, atol={:g}{}\nMismatched elements: {} / "
-                    "{} ({:.3g}%)\nFirst mismatch at flat index {}: actual {} vs desired {}\nMax "
-                    "absolute difference: {:g}\nMax relative difference: {:g}",
-                    rtol, atol, err_msg.empty() ? "" : "\n" + err_msg, mismatched, x.size(),
-                    100.0 * static_cast<double>(mismatched) / static_cast<double>(x.size()), first,
-                    x[first], y.size() == 1 ? y[0] : y[first], max_abs, max_rel));
+    AssertArrays(interp, *b[0], *b[1],
+                 fmt::format("Not equal to tolerance rtol={:g}, atol={:g}", rtol, atol),
+                 ErrMsg(b[5]), equal_nan, [&](double got, double want) {
+                   return std::fabs(got - want) <= atol + rtol * std::fabs(want);
+                 });
+    return Value();
   });
+  auto array_equal = [](const char* name) {
+    return [name](Interpreter& interp, CallArgs& args) {
+      auto b = BindArgs(interp, name, args,
+                        {"actual", "desired", "err_msg=", "verbose=", "*", "strict="});
+      AssertArrays(interp, *b[0], *b[1], "Arrays are not equal", ErrMsg(b[2]), true,
+                   [](double, double) { return false; });
+      return Value();
+    };
+  };
+  AddFunction(interp, *testing, "assert_array_equal", array_equal("assert_array_equal"));
+  auto almost_equal = [](const char* name) {
+    return [name](Interpreter& interp, CallArgs& args) {
+      auto b =
+          BindArgs(interp, name, args, {"actual", "desired", "decimal=", "err_msg=", "verbose="});
+      int64_t decimal = b[2] && b[2]->is_int() ? b[2]->as_int() : 6;
+      double bound = 1.5 * std::pow(10.0, -static_cast<double>(decimal));
+      AssertArrays(interp, *b[0], *b[1],
+                   fmt::format("Arrays are not almost equal to {} decimals", decimal), ErrMsg(b[3]),
+                   true,
+                   [bound](double got, double want) { return std::fabs(got - want) < bound; });
+      return Value();
+    };
+  };
+  AddFunction(interp, *testing, "assert_array_almost_equal",
+              almost_equal("assert_array_almost_equal"));
 }
 
 }  // namespace pz::eval

@@ -347,6 +347,7 @@ void InstallArrayModules(Interpreter& interp) {
   InstallArrayLinalg(interp, modules);
   InstallArrayRandom(interp, modules);
   InstallArrayHost(interp, modules);
+  InstallDTypeInfo(interp, modules);
   InstallArrayStats(interp, modules);
   MarkNumpyResults(interp, modules.np);
   MarkNumpyResults(interp, find("numpy.linalg"));
