@@ -10,6 +10,7 @@
 #include "kernel/prng_api.h"
 #include "kernel/records.h"
 #include "kernel/trace.h"
+#include "kernel/transforms.h"
 #include "support/check.h"
 
 namespace pz::kernel {
@@ -490,6 +491,7 @@ void InstallKernelModules(Interpreter& interp) {
   });
 
   InstallDmaApi(interp);
+  InstallTransforms(interp);
   InstallPrngApi(interp);
 }
 

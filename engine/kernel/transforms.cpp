@@ -1,0 +1,545 @@
+// JAX's function transformations as an eager engine runs them (see transforms.h): jax.jit,
+// jax.vmap (a loop over the mapped axis, results stacked), jax.custom_vjp / custom_jvp (the
+// primal function with its rules kept), and the pytree utilities of jax.tree_util / jax.tree.
+#include "kernel/transforms.h"
+
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "eval/array_object.h"
+#include "eval/builtin_support.h"
+#include "eval/classes.h"
+#include "kernel/modules.h"
+#include "kernel/pytree.h"
+#include "support/check.h"
+
+namespace pz::kernel {
+
+using eval::CallArgs;
+using eval::Interpreter;
+using eval::Value;
+
+namespace {
+
+// ---- jax.vmap -----------------------------------------------------------------------------------
+
+// The axis each leaf of `def` is mapped along (nullopt: not mapped), from `spec`, an axis spec
+// that is a pytree prefix of the value: an int or None applies to the whole subtree under it.
+void AxesOf(Interpreter& interp, const Value& spec, const TreeDef& def,
+            std::vector<std::optional<int64_t>>& axes, std::string_view what) {
+  if (spec.is_none() || spec.is_int()) {
+    std::optional<int64_t> axis;
+    if (spec.is_int()) axis = spec.as_int();
+    for (size_t i = 0; i < def.num_leaves(); ++i) axes.push_back(axis);
+    return;
+  }
+  std::vector<Value> leaves;
+  TreeDef spec_def = Flatten(interp, spec, leaves);
+  bool container = def.kind == TreeDef::Kind::kTuple || def.kind == TreeDef::Kind::kList ||
+                   def.kind == TreeDef::Kind::kDict || def.kind == TreeDef::Kind::kCustom;
+  std::vector<Value> items;
+  if (auto* dict = spec.as<eval::DictObject>()) {
+    for (const Value& key : def.keys) {
+      std::optional<Value> item = dict->Get(interp, key);
+      if (!item) break;
+      items.push_back(*item);
+    }
+  } else if (spec_def.kind == def.kind && spec_def.kind != TreeDef::Kind::kLeaf) {
+    items = interp.ToVector(spec);
+  }
+  if (!container || items.size() != def.children.size()) {
+    interp.Raise(interp.types().value_error,
+                 fmt::format("vmap {} specification must be a tree prefix of the corresponding "
+                             "value, got specification {} for value tree {}.",
+                             what, interp.Repr(spec), def.ToString(interp)));
+  }
+  for (size_t i = 0; i < items.size(); ++i) AxesOf(interp, items[i], def.children[i], axes, what);
+}
+
+Value JnpCall(Interpreter& interp, const char* name, std::vector<Value> positional,
+              std::vector<std::pair<std::string, Value>> keywords = {}) {
+  auto jnp = interp.FindModule("jax.numpy");
+  PZ_CHECK(jnp != nullptr && jnp->attrs.contains(name));
+  return interp.Call(jnp->attrs.at(name), CallArgs{.positional = std::move(positional),
+                                                   .keywords = std::move(keywords),
+                                                   .span = interp.current_span()});
+}
+
+// `obj.__call__`, for an extension object whose Call hook does the work (callable() and the
+// checks of JAX's transformations look for it).
+Value CallMethod(Interpreter& interp, const eval::ObjectRef& self) {
+  return interp.MakeBuiltin("__call__", [self](Interpreter& interp, CallArgs& args) {
+    return interp.Call(Value(self), args);
+  });
+}
+
+// The rank of an array-like leaf (0 for a Python scalar).
+int64_t RankOf(Interpreter& interp, const Value& leaf) {
+  if (auto* a = leaf.as<eval::ArrayObject>()) return a->value.rank();
+  if (std::optional<Value> shape = interp.TryGetAttr(leaf, "shape")) return interp.Len(*shape);
+  return 0;
+}
+
+int64_t DimOf(Interpreter& interp, const Value& leaf, int64_t axis) {
+  Value shape = interp.GetAttr(leaf, "shape");
+  return interp.GetItem(shape, Value::Int(axis)).as_int();
+}
+
+class VmapObject final : public eval::Object {
+ public:
+  VmapObject(Value fun, Value in_axes, Value out_axes, std::optional<int64_t> axis_size)
+      : Object(eval::ObjectKind::kExtension),
+        fun_(std::move(fun)),
+        in_axes_(std::move(in_axes)),
+        out_axes_(std::move(out_axes)),
+        axis_size_(axis_size) {}
+  std::string_view type_name() const override { return "function"; }
+  std::string Repr(Interpreter& interp) const override {
+    return fmt::format("<vmap of {}>", interp.Repr(fun_));
+  }
+  std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) override {
+    if (name == "__wrapped__") return fun_;
+    if (name == "__name__" || name == "__qualname__") return interp.GetAttr(fun_, name);
+    if (name == "__call__") return CallMethod(interp, shared_from_this());
+    return std::nullopt;
+  }
+  void ClearReferences() override { fun_ = in_axes_ = out_axes_ = Value(); }
+
+  std::optional<Value> Call(Interpreter& interp, CallArgs& args) override {
+    // Leaves of the positional arguments (with in_axes), then of the keywords (axis 0).
+    Value positional = eval::MakeTuple(args.positional);
+    std::vector<Value> leaves;
+    TreeDef def = Flatten(interp, positional, leaves);
+    std::vector<std::optional<int64_t>> axes;
+    Value spec = in_axes_;
+    if (!spec.is_none() && !spec.is_int()) {
+      if (spec.as<eval::ListObject>()) spec = eval::MakeTuple(interp.ToVector(spec));
+      if (spec.as<eval::TupleObject>() == nullptr ||
+          interp.Len(spec) != static_cast<int64_t>(args.positional.size())) {
+        interp.Raise(interp.types().value_error,
+                     fmt::format("vmap in_axes must be an int, None, or a tuple of entries "
+                                 "corresponding to the positional arguments passed to the "
+                                 "function, but got len(in_axes)={}, len(args)={}",
+                                 interp.Len(spec), args.positional.size()));
+      }
+    }
+    AxesOf(interp, spec, def, axes, "in_axes");
+    std::vector<std::string> keyword_names;
+    std::vector<TreeDef> keyword_defs;
+    for (const auto& [name, value] : args.keywords) {
+      keyword_defs.push_back(Flatten(interp, value, leaves));
+      keyword_names.push_back(name);
+      axes.resize(leaves.size(), 0);
+    }
+    // The batch size, from every mapped leaf.
+    std::optional<int64_t> size = axis_size_;
+    std::string sizes;  // "  * one axis had size 3: axis 0 of argument leaf 0" lines
+    bool inconsistent = false;
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      if (!axes[i]) continue;
+      int64_t rank = RankOf(interp, leaves[i]);
+      int64_t axis = *axes[i] < 0 ? *axes[i] + rank : *axes[i];
+      if (axis < 0 || axis >= rank) {
+        interp.Raise(
+            interp.types().value_error,
+            fmt::format("vmap was requested to map its argument along axis {}, which "
+                        "implies that its rank should be at least {}, but is only {} "
+                        "(its shape is {})",
+                        *axes[i], (*axes[i] < 0 ? -*axes[i] : *axes[i] + 1), rank,
+                        rank == 0 ? "()" : interp.Repr(interp.GetAttr(leaves[i], "shape"))));
+      }
+      axes[i] = axis;
+      int64_t n = DimOf(interp, leaves[i], axis);
+      inconsistent |= size && *size != n;
+      sizes += fmt::format("\n  * one axis had size {}: axis {} of argument leaf {}", n, axis, i);
+      size = n;
+    }
+    if (inconsistent) {
+      interp.Raise(interp.types().value_error,
+                   "vmap got inconsistent sizes for array axes to be mapped:" + sizes);
+    }
+    if (!size) {
+      interp.Raise(interp.types().value_error,
+                   "vmap must have at least one non-None value in in_axes (or be given "
+                   "axis_size=)");
+    }
+    // One call per index of the mapped axis.
+    std::vector<Value> results;
+    size_t positional_leaves = def.num_leaves();
+    for (int64_t b = 0; b < *size; ++b) {
+      std::vector<Value> slice(leaves.size());
+      for (size_t i = 0; i < leaves.size(); ++i) {
+        if (!axes[i]) {
+          slice[i] = leaves[i];
+          continue;
+        }
+        Value moved = *axes[i] == 0 ? leaves[i]
+                                    : JnpCall(interp, "moveaxis",
+                                              {leaves[i], Value::Int(*axes[i]), Value::Int(0)});
+        slice[i] = interp.GetItem(moved, Value::Int(b));
+      }
+      size_t next = 0;
+      std::vector<Value> call_args = interp.ToVector(Unflatten(interp, def, slice, next));
+      CallArgs call{.positional = std::move(call_args), .span = interp.current_span()};
+      PZ_CHECK(next == positional_leaves);
+      for (size_t k = 0; k < keyword_names.size(); ++k) {
+        call.keywords.emplace_back(keyword_names[k],
+                                   Unflatten(interp, keyword_defs[k], slice, next));
+      }
+      results.push_back(interp.Call(fun_, std::move(call)));
+    }
+    // Stack the results leaf by leaf along out_axes.
+    std::vector<std::vector<Value>> per_call;
+    TreeDef out_def;
+    for (const Value& result : results) {
+      std::vector<Value> out_leaves;
+      TreeDef d = Flatten(interp, result, out_leaves);
+      if (per_call.empty()) out_def = d;
+      per_call.push_back(std::move(out_leaves));
+    }
+    std::vector<std::optional<int64_t>> out_axes;
+    AxesOf(interp, out_axes_, out_def, out_axes, "out_axes");
+    std::vector<Value> stacked;
+    for (size_t i = 0; i < out_axes.size(); ++i) {
+      if (!out_axes[i]) {
+        stacked.push_back(per_call[0][i]);
+        continue;
+      }
+      std::vector<Value> column;
+      for (const auto& call_leaves : per_call) column.push_back(call_leaves[i]);
+      stacked.push_back(JnpCall(interp, "stack", {eval::MakeList(std::move(column))},
+                                {{"axis", Value::Int(*out_axes[i])}}));
+    }
+    return Unflatten(interp, out_def, stacked);
+  }
+
+ private:
+  Value fun_, in_axes_, out_axes_;
+  std::optional<int64_t> axis_size_;
+};
+
+Value Vmap(Interpreter& interp, CallArgs& args) {
+  auto bound = eval::BindArgs(
+      interp, "vmap", args,
+      {"fun", "in_axes=", "out_axes=", "axis_name=", "axis_size=", "spmd_axis_name="});
+  if (!eval::IsCallable(interp, *bound[0])) {
+    interp.Raise(interp.types().type_error,
+                 fmt::format("vmap requires a callable, got {}", interp.Repr(*bound[0])));
+  }
+  std::optional<int64_t> axis_size;
+  if (bound[4] && bound[4]->is_int()) axis_size = bound[4]->as_int();
+  auto object = std::make_shared<VmapObject>(*bound[0], bound[1].value_or(Value::Int(0)),
+                                             bound[2].value_or(Value::Int(0)), axis_size);
+  interp.Track(object);
+  return Value(object);
+}
+
+// ---- jax.custom_vjp / jax.custom_jvp --------------------------------------------------------
+
+// A function with custom differentiation rules. Called, it runs the primal function; the rules
+// (`defvjp(fwd, bwd)`, `defjvp(jvp)`) are kept for the differentiation transformations.
+class CustomDerivativeObject final : public eval::Object {
+ public:
+  CustomDerivativeObject(bool vjp, Value fun, Value nondiff_argnums)
+      : Object(eval::ObjectKind::kExtension),
+        vjp_(vjp),
+        fun_(std::move(fun)),
+        nondiff_argnums_(std::move(nondiff_argnums)) {}
+  std::string_view type_name() const override { return vjp_ ? "custom_vjp" : "custom_jvp"; }
+  std::string Repr(Interpreter& interp) const override {
+    return fmt::format("<jax.{} of {}>", type_name(), interp.Repr(fun_));
+  }
+  std::optional<Value> Call(Interpreter& interp, CallArgs& args) override {
+    return interp.Call(fun_, args);
+  }
+  std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) override {
+    auto self = std::static_pointer_cast<CustomDerivativeObject>(shared_from_this());
+    if (name == "fun" || name == "__wrapped__") return fun_;
+    if (name == "__call__") return CallMethod(interp, shared_from_this());
+    if (name == "nondiff_argnums") return nondiff_argnums_;
+    if (name == "__name__" || name == "__qualname__" || name == "__doc__") {
+      return interp.GetAttr(fun_, name);
+    }
+    if (vjp_ && name == "fwd") return fwd_;
+    if (vjp_ && name == "bwd") return bwd_;
+    if (!vjp_ && name == "jvp") return jvp_;
+    if (vjp_ && name == "defvjp") {
+      return interp.MakeBuiltin("defvjp", [self](Interpreter& interp, CallArgs& args) {
+        auto bound = eval::BindArgs(interp, "defvjp", args,
+                                    {"fwd", "bwd", "symbolic_zeros=", "optimize_remat="});
+        self->fwd_ = *bound[0];
+        self->bwd_ = *bound[1];
+        return Value();
+      });
+    }
+    if (!vjp_ && name == "defjvp") {
+      return interp.MakeBuiltin("defjvp", [self](Interpreter& interp, CallArgs& args) {
+        auto bound = eval::BindArgs(interp, "defjvp", args, {"jvp", "symbolic_zeros="});
+        self->jvp_ = *bound[0];
+        return *bound[0];  // usable as a decorator
+      });
+    }
+    if (!vjp_ && name == "defjvps") {
+      return interp.MakeBuiltin("defjvps", [self](Interpreter&, CallArgs& args) {
+        self->jvp_ = eval::MakeTuple(args.positional);
+        return Value();
+      });
+    }
+    return std::nullopt;
+  }
+  void ClearReferences() override { fun_ = nondiff_argnums_ = fwd_ = bwd_ = jvp_ = Value(); }
+
+ private:
+  bool vjp_;
+  Value fun_, nondiff_argnums_, fwd_, bwd_, jvp_;
+};
+
+eval::BuiltinFunctionObject::Fn CustomDerivative(bool vjp) {
+  return [vjp](Interpreter& interp, CallArgs& args) {
+    auto bound = eval::BindArgs(interp, vjp ? "custom_vjp" : "custom_jvp", args,
+                                {"fun", "nondiff_argnums=", "nondiff_argnames="});
+    if (!eval::IsCallable(interp, *bound[0])) {
+      interp.Raise(interp.types().type_error,
+                   fmt::format("Expected a callable value, got {}", interp.Repr(*bound[0])));
+    }
+    Value argnums = bound[1].value_or(eval::MakeTuple({}));
+    auto object = std::make_shared<CustomDerivativeObject>(vjp, *bound[0], argnums);
+    interp.Track(object);
+    return Value(object);
+  };
+}
+
+// ---- jax.tree_util ---------------------------------------------------------------------------
+
+class TreeDefObject final : public eval::Object {
+ public:
+  explicit TreeDefObject(TreeDef def) : Object(eval::ObjectKind::kExtension), def(std::move(def)) {}
+  std::string_view type_name() const override { return "PyTreeDef"; }
+  std::string Repr(Interpreter& interp) const override {
+    return "PyTreeDef(" + def.ToString(interp) + ")";
+  }
+  std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) override {
+    auto self = std::static_pointer_cast<TreeDefObject>(shared_from_this());
+    if (name == "num_leaves") return Value::Int(static_cast<int64_t>(def.num_leaves()));
+    if (name == "num_nodes") return Value::Int(CountNodes(def));
+    if (name == "unflatten") {
+      return interp.MakeBuiltin("unflatten", [self](Interpreter& interp, CallArgs& args) {
+        auto bound = eval::BindArgs(interp, "unflatten", args, {"leaves"});
+        return self->Rebuild(interp, *bound[0]);
+      });
+    }
+    return std::nullopt;
+  }
+  std::optional<Value> Compare(Interpreter& interp, lang::CmpOpKind op, const Value& other,
+                               bool) override {
+    if (op != lang::CmpOpKind::kEq && op != lang::CmpOpKind::kNotEq) return std::nullopt;
+    auto* o = other.as<TreeDefObject>();
+    bool equal = o != nullptr && SameStructure(def, o->def, interp);
+    return Value::Bool(op == lang::CmpOpKind::kEq ? equal : !equal);
+  }
+  void ClearReferences() override { def = TreeDef(); }
+
+  Value Rebuild(Interpreter& interp, const Value& leaves_value) {
+    std::vector<Value> leaves = interp.ToVector(leaves_value);
+    if (leaves.size() != def.num_leaves()) {
+      interp.Raise(interp.types().value_error,
+                   fmt::format("Too {} leaves for PyTreeDef; expected {}, got {}",
+                               leaves.size() < def.num_leaves() ? "few" : "many", def.num_leaves(),
+                               leaves.size()));
+    }
+    return Unflatten(interp, def, leaves);
+  }
+
+  TreeDef def;
+
+ private:
+  static int64_t CountNodes(const TreeDef& d) {
+    int64_t n = 1;
+    for (const TreeDef& child : d.children) n += CountNodes(child);
+    return n;
+  }
+};
+
+Value IsLeafArg(const std::optional<Value>& arg) { return arg.value_or(Value()); }
+
+Value TreeFlatten(Interpreter& interp, CallArgs& args) {
+  auto bound = eval::BindArgs(interp, "tree_flatten", args, {"tree", "is_leaf="});
+  std::vector<Value> leaves;
+  TreeDef def = Flatten(interp, *bound[0], leaves, IsLeafArg(bound[1]));
+  return eval::MakeTuple(
+      {eval::MakeList(std::move(leaves)), Value(std::make_shared<TreeDefObject>(std::move(def)))});
+}
+
+Value TreeLeaves(Interpreter& interp, CallArgs& args) {
+  auto bound = eval::BindArgs(interp, "tree_leaves", args, {"tree", "is_leaf="});
+  std::vector<Value> leaves;
+  Flatten(interp, *bound[0], leaves, IsLeafArg(bound[1]));
+  return eval::MakeList(std::move(leaves));
+}
+
+Value TreeStructure(Interpreter& interp, CallArgs& args) {
+  auto bound = eval::BindArgs(interp, "tree_structure", args, {"tree", "is_leaf="});
+  std::vector<Value> leaves;
+  return Value(
+      std::make_shared<TreeDefObject>(Flatten(interp, *bound[0], leaves, IsLeafArg(bound[1]))));
+}
+
+Value TreeUnflatten(Interpreter& interp, CallArgs& args) {
+  auto bound = eval::BindArgs(interp, "tree_unflatten", args, {"treedef", "leaves"});
+  auto* def = bound[0]->as<TreeDefObject>();
+  if (def == nullptr) {
+    interp.Raise(
+        interp.types().type_error,
+        fmt::format("tree_unflatten expects a PyTreeDef, got {}", interp.TypeName(*bound[0])));
+  }
+  return def->Rebuild(interp, *bound[1]);
+}
+
+// tree_map(f, tree, *rest, is_leaf=None): each of `rest` must have `tree`'s structure.
+Value TreeMap(Interpreter& interp, CallArgs& args) {
+  if (args.positional.size() < 2) {
+    interp.Raise(interp.types().type_error,
+                 "tree_map() missing required positional arguments: 'f' and 'tree'");
+  }
+  Value is_leaf;
+  for (const auto& [name, value] : args.keywords) {
+    if (name != "is_leaf") {
+      interp.Raise(interp.types().type_error,
+                   fmt::format("tree_map() got an unexpected keyword argument '{}'", name));
+    }
+    is_leaf = value;
+  }
+  const Value& f = args.positional[0];
+  std::vector<Value> leaves;
+  TreeDef def = Flatten(interp, args.positional[1], leaves, is_leaf);
+  std::vector<std::vector<Value>> rest;
+  for (size_t i = 2; i < args.positional.size(); ++i) {
+    std::vector<Value> other;
+    TreeDef other_def = Flatten(interp, args.positional[i], other, is_leaf);
+    if (!SameStructure(def, other_def, interp)) {
+      interp.Raise(interp.types().value_error,
+                   fmt::format("Custom node type mismatch; expected a tree of structure {}, got "
+                               "{}",
+                               def.ToString(interp), other_def.ToString(interp)));
+    }
+    rest.push_back(std::move(other));
+  }
+  std::vector<Value> mapped;
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    std::vector<Value> call{leaves[i]};
+    for (const auto& other : rest) call.push_back(other[i]);
+    mapped.push_back(interp.Call(f, std::move(call)));
+  }
+  return Unflatten(interp, def, mapped);
+}
+
+eval::TypeObject* ClassArg(Interpreter& interp, const Value& value, std::string_view function) {
+  if (value.is(eval::ObjectKind::kType)) return value.as<eval::TypeObject>();
+  interp.Raise(interp.types().type_error,
+               fmt::format("{}() expects a class, got {}", function, interp.TypeName(value)));
+}
+
+Value RegisterPytreeNode(Interpreter& interp, CallArgs& args) {
+  auto bound =
+      eval::BindArgs(interp, "register_pytree_node", args,
+                     {"nodetype", "flatten_func", "unflatten_func", "flatten_with_keys_func="});
+  RegisterNode(interp, ClassArg(interp, *bound[0], "register_pytree_node"),
+               {.flatten = *bound[1], .unflatten = *bound[2]});
+  return Value();
+}
+
+// register_pytree_node_class(cls): `x.tree_flatten()` and `cls.tree_unflatten(aux, children)`.
+Value RegisterPytreeNodeClass(Interpreter& interp, CallArgs& args) {
+  auto bound = eval::BindArgs(interp, "register_pytree_node_class", args, {"cls"});
+  eval::TypeObject* type = ClassArg(interp, *bound[0], "register_pytree_node_class");
+  Value cls = *bound[0];
+  Value flatten = interp.MakeBuiltin("tree_flatten", [](Interpreter& interp, CallArgs& a) {
+    return interp.Call(interp.GetAttr(a.positional.at(0), "tree_flatten"), std::vector<Value>{});
+  });
+  RegisterNode(interp, type,
+               {.flatten = flatten, .unflatten = interp.GetAttr(cls, "tree_unflatten")});
+  return cls;
+}
+
+// register_dataclass(cls, data_fields, meta_fields): the data fields are children, the meta
+// fields the auxiliary data; without field lists, every init field of the dataclass is data.
+Value RegisterDataclass(Interpreter& interp, CallArgs& args) {
+  auto bound = eval::BindArgs(interp, "register_dataclass", args,
+                              {"nodetype", "data_fields=", "meta_fields=", "drop_fields="});
+  eval::TypeObject* type = ClassArg(interp, *bound[0], "register_dataclass");
+  std::vector<Value> data, meta;
+  if (bound[1] && !bound[1]->is_none()) {
+    data = interp.ToVector(*bound[1]);
+    if (bound[2] && !bound[2]->is_none()) meta = interp.ToVector(*bound[2]);
+  } else if (type->extras && type->extras->dataclass) {
+    for (const eval::DataclassField& field : type->extras->fields) {
+      if (field.init) data.push_back(eval::MakeStr(field.name));
+    }
+  } else {
+    interp.Raise(interp.types().type_error,
+                 "register_dataclass() needs data_fields and meta_fields for a class that is not a "
+                 "dataclass");
+  }
+  Value cls = *bound[0];
+  Value flatten = interp.MakeBuiltin("flatten", [data, meta](Interpreter& interp, CallArgs& a) {
+    std::vector<Value> children, aux;
+    for (const Value& name : data)
+      children.push_back(interp.GetAttr(a.positional.at(0), interp.Str(name)));
+    for (const Value& name : meta)
+      aux.push_back(interp.GetAttr(a.positional.at(0), interp.Str(name)));
+    return eval::MakeTuple({eval::MakeTuple(std::move(children)), eval::MakeTuple(std::move(aux))});
+  });
+  Value unflatten =
+      interp.MakeBuiltin("unflatten", [cls, data, meta](Interpreter& interp, CallArgs& a) {
+        std::vector<Value> aux = interp.ToVector(a.positional.at(0));
+        std::vector<Value> children = interp.ToVector(a.positional.at(1));
+        CallArgs call{.span = interp.current_span()};
+        for (size_t i = 0; i < data.size() && i < children.size(); ++i) {
+          call.keywords.emplace_back(interp.Str(data[i]), children[i]);
+        }
+        for (size_t i = 0; i < meta.size() && i < aux.size(); ++i) {
+          call.keywords.emplace_back(interp.Str(meta[i]), aux[i]);
+        }
+        return interp.Call(cls, std::move(call));
+      });
+  RegisterNode(interp, type, {.flatten = flatten, .unflatten = unflatten});
+  return cls;
+}
+
+}  // namespace
+
+void InstallTransforms(Interpreter& interp) {
+  auto jax = interp.FindModule("jax");
+  AddBuiltin(interp, *jax, "vmap", Vmap);
+  AddBuiltin(interp, *jax, "custom_vjp", CustomDerivative(true));
+  AddBuiltin(interp, *jax, "custom_jvp", CustomDerivative(false));
+
+  auto tree_util = std::make_shared<eval::ModuleObject>("jax.tree_util");
+  auto tree = std::make_shared<eval::ModuleObject>("jax.tree");
+  struct Entry {
+    const char* util_name;
+    const char* tree_name;  // in jax.tree, or nullptr
+    eval::BuiltinFunctionObject::Fn fn;
+  };
+  const Entry entries[] = {
+      {"tree_map", "map", TreeMap},
+      {"tree_flatten", "flatten", TreeFlatten},
+      {"tree_unflatten", "unflatten", TreeUnflatten},
+      {"tree_leaves", "leaves", TreeLeaves},
+      {"tree_structure", "structure", TreeStructure},
+      {"register_pytree_node", nullptr, RegisterPytreeNode},
+      {"register_pytree_node_class", nullptr, RegisterPytreeNodeClass},
+      {"register_dataclass", nullptr, RegisterDataclass},
+  };
+  for (const Entry& entry : entries) {
+    AddBuiltin(interp, *tree_util, entry.util_name, entry.fn);
+    if (entry.tree_name != nullptr) AddBuiltin(interp, *tree, entry.tree_name, entry.fn);
+  }
+  interp.RegisterModule("jax.tree_util", tree_util);
+  interp.RegisterModule("jax.tree", tree);
+  jax->Set("tree_util", Value(tree_util));
+  jax->Set("tree", Value(tree));
+}
+
+}  // namespace pz::kernel
