@@ -10,6 +10,7 @@
 #include "array/creation.h"
 #include "array/shape_ops.h"
 #include "eval/array_object.h"
+#include "eval/builtin_support.h"
 
 namespace pz::eval {
 
@@ -427,6 +428,47 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
     Array a = ToArray(interp, *b[0]);
     return WrapArray(
         GuardArrayOp(interp, [&] { return array::BroadcastTo(a, ToShape(interp, *b[1])); }));
+  });
+  // lax.broadcast_in_dim: operand dimension i becomes dimension broadcast_dimensions[i] of the
+  // result (strictly increasing, each of size 1 or the result's); lax.broadcast prepends `sizes`.
+  AddFunction(interp, m.lax, "broadcast_in_dim", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "broadcast_in_dim", args,
+                      {"operand", "shape", "broadcast_dimensions", "*", "out_sharding="});
+    Array a = ToArray(interp, *b[0]);
+    array::Shape shape = ToShape(interp, *b[1]);
+    std::vector<Value> dims_values = interp.ToVector(*b[2]);
+    std::vector<int64_t> dims;
+    for (const Value& d : dims_values) dims.push_back(ToIndex(interp, d));
+    if (dims.size() != a.shape().size()) {
+      interp.Raise(interp.types().type_error,
+                   fmt::format("broadcast_in_dim broadcast_dimensions must have length equal to "
+                               "operand ndim; got broadcast_dimensions {} for operand ndim {}.",
+                               interp.Repr(*b[2]), a.shape().size()));
+    }
+    array::Shape expanded(shape.size(), 1);
+    for (size_t i = 0; i < dims.size(); ++i) {
+      int64_t d = dims[i];
+      bool ok = d >= 0 && d < static_cast<int64_t>(shape.size()) && (i == 0 || d > dims[i - 1]) &&
+                (a.shape()[i] == 1 || a.shape()[i] == shape[static_cast<size_t>(d)]);
+      if (!ok) {
+        interp.Raise(interp.types().type_error,
+                     fmt::format("broadcast_in_dim cannot broadcast operand of shape {} to shape "
+                                 "{} along broadcast_dimensions {}: they must be strictly "
+                                 "increasing and each operand dimension 1 or the target's size",
+                                 array::ShapeToString(a.shape()), array::ShapeToString(shape),
+                                 interp.Repr(*b[2])));
+      }
+      expanded[static_cast<size_t>(d)] = a.shape()[i];
+    }
+    return WrapArray(GuardArrayOp(
+        interp, [&] { return array::BroadcastTo(array::Reshape(a, expanded), shape); }));
+  });
+  AddFunction(interp, m.lax, "broadcast", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "broadcast", args, {"operand", "sizes", "*", "out_sharding="});
+    Array a = ToArray(interp, *b[0]);
+    array::Shape shape = ToShape(interp, *b[1]);
+    shape.insert(shape.end(), a.shape().begin(), a.shape().end());
+    return WrapArray(GuardArrayOp(interp, [&] { return array::BroadcastTo(a, shape); }));
   });
   for (const char* name : {"concatenate", "stack"}) {
     std::string fn = name;

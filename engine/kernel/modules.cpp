@@ -6,6 +6,7 @@
 #include "eval/array_object.h"
 #include "eval/builtin_support.h"
 #include "kernel/control_flow.h"
+#include "kernel/cost_estimate.h"
 #include "kernel/dma_api.h"
 #include "kernel/prng_api.h"
 #include "kernel/records.h"
@@ -361,6 +362,9 @@ void InstallKernelModules(Interpreter& interp) {
     auto bound = eval::BindArgs(interp, "ds", args, {"start", "size=", "stride="});
     Value start = *bound[0];
     Value size = bound[1].value_or(Value());
+    if (start.is_none()) {  // pl.ds(None) is the whole dimension, `:`
+      return Value(std::make_shared<eval::SliceObject>(Value(), Value(), Value()));
+    }
     if (size.is_none()) {  // pl.ds(n) is pl.ds(0, n)
       size = start;
       start = Value::Int(0);
@@ -492,6 +496,7 @@ void InstallKernelModules(Interpreter& interp) {
 
   InstallDmaApi(interp);
   InstallTransforms(interp);
+  InstallCostEstimate(interp);
   InstallPrngApi(interp);
 }
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "eval/array_object.h"
@@ -507,6 +508,57 @@ Value RegisterDataclass(Interpreter& interp, CallArgs& args) {
   return cls;
 }
 
+// ---- Scoped settings that change nothing here ------------------------------------------------
+
+// `with jax.named_scope("x"):`, `@jax.default_matmul_precision("bfloat16")`, ...: a context
+// manager that is also a decorator (JAX's config contexts are both) and leaves the engine as it
+// is: names only label compiled code, and a CPU computes float32 products in float32 whatever
+// the precision asked for (XLA's CPU backend ignores it too).
+class NeutralContextObject final : public eval::Object {
+ public:
+  explicit NeutralContextObject(std::string name)
+      : Object(eval::ObjectKind::kExtension), name_(std::move(name)) {}
+  std::string_view type_name() const override { return name_; }
+  std::string Repr(Interpreter&) const override { return "<" + name_ + " context>"; }
+  std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) override {
+    if (name == "__enter__") {
+      return interp.MakeBuiltin("__enter__", [](Interpreter&, CallArgs&) { return Value(); });
+    }
+    if (name == "__exit__") {
+      return interp.MakeBuiltin("__exit__",
+                                [](Interpreter&, CallArgs&) { return Value::Bool(false); });
+    }
+    if (name == "__call__") return CallMethod(interp, shared_from_this());
+    return std::nullopt;
+  }
+  std::optional<Value> Call(Interpreter& interp, CallArgs& args) override {
+    // As a decorator: the function itself.
+    return eval::OneArg(interp, name_, args);
+  }
+
+ private:
+  std::string name_;
+};
+
+Value DefaultMatmulPrecision(Interpreter& interp, CallArgs& args) {
+  auto bound = eval::BindArgs(interp, "default_matmul_precision", args, {"new_val"});
+  const Value& value = *bound[0];
+  static constexpr std::string_view kNames[] = {"default",     "high",          "highest",
+                                                "bfloat16",    "tensorfloat32", "float32",
+                                                "bfloat16_3x", "fastest"};
+  auto* s = value.as<eval::StrObject>();
+  bool known = value.is_none() || (s != nullptr && std::find(std::begin(kNames), std::end(kNames),
+                                                             s->value) != std::end(kNames));
+  if (!known) {
+    interp.Raise(interp.types().value_error,
+                 fmt::format("jax_default_matmul_precision: invalid value {}; use one of "
+                             "'bfloat16', 'tensorfloat32', 'float32', 'default', 'high', "
+                             "'highest' or None",
+                             interp.Repr(value)));
+  }
+  return Value(std::make_shared<NeutralContextObject>("default_matmul_precision"));
+}
+
 }  // namespace
 
 void InstallTransforms(Interpreter& interp) {
@@ -514,6 +566,18 @@ void InstallTransforms(Interpreter& interp) {
   AddBuiltin(interp, *jax, "vmap", Vmap);
   AddBuiltin(interp, *jax, "custom_vjp", CustomDerivative(true));
   AddBuiltin(interp, *jax, "custom_jvp", CustomDerivative(false));
+  AddBuiltin(interp, *jax, "default_matmul_precision", DefaultMatmulPrecision);
+  AddBuiltin(interp, *jax, "named_scope", [](Interpreter& interp, CallArgs& args) {
+    auto bound = eval::BindArgs(interp, "named_scope", args, {"name"});
+    if (bound[0]->as<eval::StrObject>() == nullptr) {
+      interp.Raise(interp.types().type_error, "named_scope name argument must be a string.");
+    }
+    return Value(std::make_shared<NeutralContextObject>("named_scope"));
+  });
+  AddBuiltin(interp, *jax, "ensure_compile_time_eval", [](Interpreter& interp, CallArgs& args) {
+    eval::CheckArgCount(interp, "ensure_compile_time_eval", args, 0, 0);
+    return Value(std::make_shared<NeutralContextObject>("ensure_compile_time_eval"));
+  });
 
   auto tree_util = std::make_shared<eval::ModuleObject>("jax.tree_util");
   auto tree = std::make_shared<eval::ModuleObject>("jax.tree");
