@@ -288,6 +288,16 @@ std::optional<Value> ArrayObject::GetItem(Interpreter& interp, const Value& key)
 }
 
 bool ArrayObject::SetItem(Interpreter& interp, const Value& key, const Value& v) {
+  if (numpy) {
+    // numpy arrays are mutable: the object takes the updated array (values cast to its dtype).
+    // Arrays taken from it earlier (`row = x[0]`) keep their values, where numpy's views would
+    // see the write.
+    std::vector<array::Index> index = ToIndices(interp, key);
+    Array values = ToArray(interp, v);
+    value = GuardArrayOp(
+        interp, [&] { return array::UpdateIndexed(value, index, values, array::UpdateOp::kSet); });
+    return true;
+  }
   interp.RaiseWithNotes(interp.types().type_error,
                         "JAX arrays are immutable and do not support in-place item assignment",
                         {"write `x = x.at[idx].set(y)` instead of `x[idx] = y` (inside a kernel, "
