@@ -94,18 +94,21 @@ TypeObject* Interpreter::TypeOf(const Value& value) {
       return value.as<ExceptionObject>()->type;
     case ObjectKind::kExtension: {
       if (auto* instance = value.as<InstanceObject>()) return instance->type;
-      // One type object per extension type name (`Array`, `ndarray`, ...), made on first use.
-      std::string name(value.object()->type_name());
-      auto it = extension_types_.find(name);
-      if (it != extension_types_.end()) return it->second;
-      auto type = std::make_shared<TypeObject>(name, types_.object, nullptr);
-      type_storage_.push_back(type);
-      extension_types_[name] = type.get();
-      return type.get();
+      return ExtensionType(std::string(value.object()->type_name()));
     }
     default:
       return types_.object;
   }
+}
+
+TypeObject* Interpreter::ExtensionType(const std::string& name) {
+  // One type object per extension type name (`Array`, `ndarray`, ...), made on first use.
+  auto it = extension_types_.find(name);
+  if (it != extension_types_.end()) return it->second;
+  auto type = std::make_shared<TypeObject>(name, types_.object, nullptr);
+  type_storage_.push_back(type);
+  extension_types_[name] = type.get();
+  return type.get();
 }
 
 std::string Interpreter::TypeName(const Value& value) {
