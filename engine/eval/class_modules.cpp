@@ -1,15 +1,17 @@
 // The library modules built around classes: `dataclasses` (fields from the class annotations,
 // the generated __init__/__repr__/__eq__/__hash__/ordering, frozen instances, field(),
 // fields(), replace(), asdict(), astuple()), `enum` (Enum, IntEnum, auto, unique), NamedTuple
-// classes (`typing.NamedTuple` bases, `collections.namedtuple`), `typing` (annotation forms that
-// subscript and union freely, TypeVar, cast, ...), `abc`, `__future__`, and functools'
-// class-related helpers (cached_property, wraps, lru_cache, cache).
+// classes (`typing.NamedTuple` bases, and `collections.namedtuple`, added here to the module of
+// collections_module.cpp), `typing` (annotation forms that subscript and union freely, TypeVar,
+// cast, ...), `abc`, `__future__`, and functools' class-related helpers (cached_property,
+// wraps, lru_cache, cache).
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "eval/builtin_support.h"
 #include "eval/classes_internal.h"
+#include "eval/collections_module.h"
 
 namespace pz::eval {
 namespace {
@@ -947,9 +949,8 @@ void InstallClassModules(Interpreter& interp) {
   interp.RegisterModule("typing", MakeTyping(interp, named_tuple));
   interp.RegisterModule("enum", MakeEnum(interp));
   interp.RegisterModule("abc", MakeAbc(interp));
-  auto collections = std::make_shared<ModuleObject>("collections");
+  std::shared_ptr<ModuleObject> collections = MakeCollectionsModule(interp);
   collections->Set("namedtuple", interp.MakeBuiltin("namedtuple", NamedTupleFactory));
-  collections->Set("OrderedDict", interp.builtins().at("dict"));
   interp.RegisterModule("collections", collections);
   auto future = std::make_shared<ModuleObject>("__future__");
   for (const char* feature : {"annotations", "division", "print_function", "absolute_import"}) {

@@ -78,6 +78,14 @@ std::optional<ClassAttr> FindClassAttr(const TypeObject& type, std::string_view 
   return std::nullopt;
 }
 
+bool IsVirtualSubclass(const TypeObject& type, const TypeObject& abc) {
+  if (abc.extras == nullptr) return false;
+  for (const TypeObject* registered : abc.extras->virtual_subclasses) {
+    if (type.IsSubtypeOf(registered) || IsVirtualSubclass(type, *registered)) return true;
+  }
+  return false;
+}
+
 std::optional<Value> FindOverride(const TypeObject& type, std::string_view name) {
   std::optional<ClassAttr> attr = FindClassAttr(type, name);
   if (!attr || !attr->owner->user_defined) return std::nullopt;
@@ -852,7 +860,9 @@ Value IsSubclass(Interpreter& interp, CallArgs& args) {
   auto* type = args.positional[0].as<TypeObject>();
   if (type == nullptr) interp.Raise(interp.types().type_error, "issubclass() arg 1 must be a class");
   std::function<bool(const Value&)> check = [&](const Value& info) {
-    if (auto* base = info.as<TypeObject>()) return type->IsSubtypeOf(base);
+    if (auto* base = info.as<TypeObject>()) {
+      return type->IsSubtypeOf(base) || IsVirtualSubclass(*type, *base);
+    }
     if (auto* tuple = info.as<TupleObject>()) {
       for (const Value& item : tuple->items) {
         if (check(item)) return true;

@@ -12,6 +12,7 @@
 // `enum.Enum`/`IntEnum` members and NamedTuple classes (typing and collections).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,7 +51,16 @@ struct ClassExtras {
   bool enum_base = false;
   bool int_enum = false;
   std::vector<Value> members;
+  // collections.abc's classes (not inherited by subclasses). `virtual_subclasses`: classes that
+  // count as subclasses without deriving from this one, as ABCMeta.register makes them (list is
+  // a MutableSequence, Sequence an Iterable); `instance_check`: values that are instances
+  // besides (anything callable is a Callable), or nullptr.
+  std::vector<const TypeObject*> virtual_subclasses;
+  std::function<bool(Interpreter&, const Value&)> instance_check;
 };
+
+// issubclass(type, abc) through `abc`'s virtual subclasses (and theirs), not its base chain.
+bool IsVirtualSubclass(const TypeObject& type, const TypeObject& abc);
 
 // An instance of a user-defined class: its class and its own attributes (`__dict__`).
 class InstanceObject final : public Object {

@@ -620,6 +620,28 @@ void Evaluator::Unpack(const std::vector<lang::ExprPtr>& targets, const Value& v
   }
 }
 
+namespace {
+
+// The in-place method of `op=` that library objects may define, or nullptr.
+const char* InplaceMethodName(lang::BinOpKind op) {
+  switch (op) {
+    case lang::BinOpKind::kAdd:
+      return "__iadd__";
+    case lang::BinOpKind::kSub:
+      return "__isub__";
+    case lang::BinOpKind::kMul:
+      return "__imul__";
+    case lang::BinOpKind::kBitOr:
+      return "__ior__";
+    case lang::BinOpKind::kBitAnd:
+      return "__iand__";
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
 void Evaluator::AugAssign(const lang::AugAssign& node, Scope& scope) {
   const lang::Expr& target = *node.target;
   auto apply = [&](const Value& current) {
@@ -631,6 +653,16 @@ void Evaluator::AugAssign(const lang::AugAssign& node, Scope& scope) {
         std::vector<Value> extra = interp_.ToVector(rhs);
         list->items.insert(list->items.end(), extra.begin(), extra.end());
         return current;
+      }
+    }
+    // Library objects that update in place (`queue += items` on a deque, `counts -= other` on a
+    // Counter) provide the in-place method; user classes go through `__add__` and the like.
+    bool library_object = current.is(ObjectKind::kExtension)
+                              ? current.as<InstanceObject>() == nullptr
+                              : current.is(ObjectKind::kDict) && current.as<DictObject>()->type;
+    if (const char* name = InplaceMethodName(node.op); library_object && name != nullptr) {
+      if (std::optional<Value> method = current.object()->GetAttr(interp_, name)) {
+        return interp_.Call(*method, std::vector<Value>{rhs});
       }
     }
     return interp_.BinaryOp(node.op, current, rhs, /*inplace=*/true);

@@ -246,8 +246,11 @@ void Interpreter::Step() {
                     options_.max_steps),
         loops_.empty() ? current_span() : loops_.back(), Traceback()};
   }
-  if (options_.timeout_seconds > 0 && (steps_ & 1023) == 0 &&
-      std::chrono::steady_clock::now() > deadline_) {
+  if ((steps_ & 1023) == 0) CheckClock();
+}
+
+void Interpreter::CheckClock() {
+  if (options_.timeout_seconds > 0 && std::chrono::steady_clock::now() > deadline_) {
     throw LimitExceeded{fmt::format("time limit of {} s exceeded; the program ran too long (an "
                                     "endless loop?); raise the limit with `--timeout SECONDS`",
                                     options_.timeout_seconds),

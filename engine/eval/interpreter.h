@@ -149,6 +149,10 @@ class Interpreter {
   // isinstance(value, type)
   bool IsInstance(const Value& value, const TypeObject* type);
   TypeObject* TypeOf(const Value& value);
+  // The type object of the extension objects whose type_name() is `name` (what type() and
+  // isinstance() see for them), made on first use. A module that defines such objects may fill
+  // in its constructor, module and name (`collections.deque`, `re.Pattern`).
+  TypeObject* ExtensionType(const std::string& name);
   // Python's type name of a value ("int", "list", extension names).
   std::string TypeName(const Value& value);
 
@@ -156,6 +160,9 @@ class Interpreter {
   void Print(std::string_view text);
   // Counts one step against max_steps and checks the wall clock; throws LimitExceeded.
   void Step();
+  // Checks the wall clock now (Step checks it every 1024 steps); throws LimitExceeded past the
+  // timeout. For builtins that wait (`time.sleep`).
+  void CheckClock();
   // Registers an object whose references must be cleared at teardown to break cycles.
   void Track(const ObjectRef& object);
   // Adds an importable builtin module (by dotted name, e.g. "jax.numpy").

@@ -81,6 +81,7 @@ struct ModuleEntry {
 const ModuleEntry kModules[] = {
     {"math", MakeMathModule},
     {"functools", MakeFunctools},
+    {"re", MakeReModule},
     {"numpy", nullptr},
     {"jax", nullptr},
     {"jax.numpy", nullptr},

@@ -77,6 +77,7 @@ TypeObject* Interpreter::TypeOf(const Value& value) {
     case ObjectKind::kList:
       return types_.list_type;
     case ObjectKind::kDict:
+      if (TypeObject* subclass = value.as<DictObject>()->type) return subclass;
       return types_.dict_type;
     case ObjectKind::kSet:
       return types_.set_type;
@@ -94,18 +95,21 @@ TypeObject* Interpreter::TypeOf(const Value& value) {
       return value.as<ExceptionObject>()->type;
     case ObjectKind::kExtension: {
       if (auto* instance = value.as<InstanceObject>()) return instance->type;
-      // One type object per extension type name (`Array`, `ndarray`, ...), made on first use.
-      std::string name(value.object()->type_name());
-      auto it = extension_types_.find(name);
-      if (it != extension_types_.end()) return it->second;
-      auto type = std::make_shared<TypeObject>(name, types_.object, nullptr);
-      type_storage_.push_back(type);
-      extension_types_[name] = type.get();
-      return type.get();
+      return ExtensionType(std::string(value.object()->type_name()));
     }
     default:
       return types_.object;
   }
+}
+
+TypeObject* Interpreter::ExtensionType(const std::string& name) {
+  // One type object per extension type name (`Array`, `ndarray`, ...), made on first use.
+  auto it = extension_types_.find(name);
+  if (it != extension_types_.end()) return it->second;
+  auto type = std::make_shared<TypeObject>(name, types_.object, nullptr);
+  type_storage_.push_back(type);
+  extension_types_[name] = type.get();
+  return type.get();
 }
 
 std::string Interpreter::TypeName(const Value& value) {
@@ -117,7 +121,12 @@ std::string Interpreter::TypeName(const Value& value) {
 }
 
 bool Interpreter::IsInstance(const Value& value, const TypeObject* type) {
-  return TypeOf(value)->IsSubtypeOf(type);
+  TypeObject* actual = TypeOf(value);
+  if (actual->IsSubtypeOf(type)) return true;
+  const ClassExtras* extras = type->extras.get();
+  if (extras == nullptr) return false;
+  if (IsVirtualSubclass(*actual, *type)) return true;
+  return extras->instance_check && extras->instance_check(*this, value);
 }
 
 // ---- repr / str / format ----------------------------------------------------------------------
@@ -170,6 +179,9 @@ std::string Interpreter::Repr(const Value& value) {
       return guard("(...)", [&] { return "(" + join(items) + (items.size() == 1 ? ",)" : ")"); });
     }
     case ObjectKind::kDict:
+      if (static_cast<DictObject&>(object).type != nullptr) {
+        return guard("{...}", [&] { return object.Repr(*this); });
+      }
       return guard("{...}", [&] {
         std::string out = "{";
         bool first = true;
@@ -557,11 +569,15 @@ std::pair<double, double> FloatDivmod(double x, double y) {
 }
 
 Value Interpreter::BinaryOp(BinOpKind op, const Value& a, const Value& b, bool inplace) {
-  // Extension objects first: arrays define every operator against numbers and each other.
-  if (a.is(ObjectKind::kExtension)) {
+  // Extension objects and dict subclasses (Counter) first: arrays define every operator against
+  // numbers and each other.
+  auto hooked = [](const Value& v) {
+    return v.is(ObjectKind::kExtension) || (v.is(ObjectKind::kDict) && v.as<DictObject>()->type);
+  };
+  if (hooked(a)) {
     if (auto r = a.object()->Binary(*this, op, b, false)) return *r;
   }
-  if (b.is(ObjectKind::kExtension)) {
+  if (hooked(b)) {
     if (auto r = b.object()->Binary(*this, op, a, true)) return *r;
   }
   if (a.is_integral() && b.is_integral()) {
@@ -710,7 +726,7 @@ Value Interpreter::UnaryOp(UnaryOpKind op, const Value& a) {
     if (op == UnaryOpKind::kNeg) return Value::Float(-a.as_float());
     if (op == UnaryOpKind::kPos) return a;
   }
-  if (a.is(ObjectKind::kExtension)) {
+  if (a.is(ObjectKind::kExtension) || a.is(ObjectKind::kDict)) {
     if (auto r = a.object()->Unary(*this, op)) return *r;
   }
   Raise(types_.type_error,

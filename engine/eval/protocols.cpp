@@ -88,6 +88,9 @@ std::optional<Value> Interpreter::TryGetAttr(const Value& object, std::string_vi
         if (std::optional<Value> value = NamedTupleAttr(*this, tuple, name)) return value;
       }
     }
+    if (kind == ObjectKind::kDict && object.as<DictObject>()->type != nullptr) {
+      if (std::optional<Value> value = object.object()->GetAttr(*this, name)) return value;
+    }
     if (builtin_kind) return GetBuiltinMethod(*this, object, name);
     if (kind == ObjectKind::kRange) {
       auto* r = object.as<RangeObject>();
@@ -234,7 +237,9 @@ Value Interpreter::GetItem(const Value& object, const Value& key) {
       return MakeStr(EncodeUtf8(std::u32string(out.begin(), out.end())));
     }
     case ObjectKind::kDict: {
-      if (std::optional<Value> value = static_cast<DictObject&>(obj).Get(*this, key)) return *value;
+      auto& dict = static_cast<DictObject&>(obj);
+      if (std::optional<Value> value = dict.Get(*this, key)) return *value;
+      if (std::optional<Value> value = dict.Missing(*this, key)) return *value;
       Throw(NewException(types_.key_error, {key}));
     }
     case ObjectKind::kRange: {

@@ -200,12 +200,23 @@ class ListObject final : public Object {
 };
 
 // Insertion-ordered hash table keyed by hashable Values (None, bool, int, float, str, tuple,
-// and extension objects that implement Hash).
-class DictObject final : public Object {
+// and extension objects that implement Hash). Derived classes are the dict subclasses of
+// `collections` (defaultdict, Counter, OrderedDict): dicts to every builtin, whose `type` is
+// their class and whose Repr, GetAttr (consulted before the dict methods), Binary, Unary and
+// Missing hooks change what they override.
+class DictObject : public Object {
  public:
-  DictObject() : Object(ObjectKind::kDict) {}
+  explicit DictObject(TypeObject* type = nullptr) : Object(ObjectKind::kDict), type(type) {}
   std::string_view type_name() const override { return "dict"; }
   void ClearReferences() override;
+  // d[key] for a key that is absent (`__missing__`): its value, or nullopt for KeyError.
+  virtual std::optional<Value> Missing(Interpreter& interp, const Value& key) {
+    return std::nullopt;
+  }
+
+  // The dict subclass this dict is an instance of, or nullptr for a plain dict. Classes live as
+  // long as the interpreter.
+  TypeObject* const type;
 
   // All of these raise TypeError through `interp` for unhashable keys.
   std::optional<Value> Get(Interpreter& interp, const Value& key) const;
