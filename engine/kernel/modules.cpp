@@ -10,6 +10,7 @@
 #include "kernel/dma_api.h"
 #include "kernel/prng_api.h"
 #include "kernel/records.h"
+#include "kernel/sharding.h"
 #include "kernel/trace.h"
 #include "kernel/transforms.h"
 #include "support/check.h"
@@ -497,6 +498,7 @@ void InstallKernelModules(Interpreter& interp) {
   InstallDmaApi(interp);
   InstallTransforms(interp);
   InstallCostEstimate(interp);
+  InstallSharding(interp);
   InstallPrngApi(interp);
 }
 
