@@ -533,8 +533,15 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
     Array a = ToArray(interp, *b[0]);
     std::optional<array::Axes> axes;
     if (b[2] && !b[2]->is_none()) axes = ToAxisList(interp, *b[2]);
-    return WrapArray(
-        GuardArrayOp(interp, [&] { return array::Roll(a, ToInts(interp, *b[1]), axes); }));
+    // The shift may be an integer array (JAX allows a computed shift), 0-d or one per axis.
+    std::vector<int64_t> shifts;
+    if (const auto* s = b[1]->as<ArrayObject>();
+        s != nullptr && (array::IsInteger(s->value.dtype()) || array::IsBool(s->value.dtype()))) {
+      for (double d : s->value.ToDoubles()) shifts.push_back(static_cast<int64_t>(d));
+    } else {
+      shifts = ToInts(interp, *b[1]);
+    }
+    return WrapArray(GuardArrayOp(interp, [&] { return array::Roll(a, shifts, axes); }));
   });
   AddFunction(interp, {&m.jnp, &m.np}, "pad", PadCall);
 }

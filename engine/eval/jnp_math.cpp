@@ -178,6 +178,14 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
     }
     return Un(interp, UnaryOp::kRound, *b[0]);
   });
+  // rint: round half to even; integers and bools become floats first, as in JAX.
+  AddFunction(interp, {&m.jnp, &m.np}, "rint", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "rint", args, {"x"});
+    Array a = ToArray(interp, *b[0]);
+    if (!array::IsFloating(a.dtype()))
+      a = GuardArrayOp(interp, [&] { return a.AsType(DType::kFloat32); });
+    return Un(interp, UnaryOp::kRound, WrapArray(std::move(a)));
+  });
   // lax spellings
   const std::pair<const char*, UnaryOp> kLaxUnary[] = {
       {"exp", UnaryOp::kExp},          {"exp2", UnaryOp::kExp2},     {"log", UnaryOp::kLog},

@@ -226,6 +226,18 @@ void InstallKernelModules(Interpreter& interp) {
                            std::vector<Value>{shape, dtype});
       }));
   jax->Set("ShapeDtypeStruct", Value(shape_dtype_struct->shared_from_this()));
+
+  // jax.Array: the class JAX arrays (not numpy's) and tracers are instances of.
+  eval::TypeObject* array_type = interp.ExtensionType("Array");
+  array_type->module = "jax";
+  for (const char* name : {"ArrayImpl", "Tracer"}) interp.ExtensionType(name)->base = array_type;
+  jax->Set("Array", Value(array_type->shared_from_this()));
+  // jax.typing: the names annotations use.
+  auto typing = std::make_shared<eval::ModuleObject>("jax.typing");
+  typing->Set("ArrayLike", Value(array_type->shared_from_this()));
+  typing->Set("DTypeLike", Value(interp.types().object->shared_from_this()));
+  interp.RegisterModule("jax.typing", typing);
+  jax->Set("typing", Value(typing));
   AddBuiltin(interp, *jax, "jit", [](Interpreter& interp, CallArgs& args) -> Value {
     if (args.positional.empty()) {
       // jax.jit(static_argnames=...) used as `@functools.partial(jax.jit, ...)` is handled by

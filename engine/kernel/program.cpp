@@ -64,7 +64,10 @@ KernelProgram TraceKernel(const SpecContext& ctx, const Value& kernel_fn,
         kernel_args.keywords.emplace_back(signature.scratch_keywords[k], scratch_refs[k]);
       }
     } else {
-      for (const Value& r : scratch_refs) kernel_args.positional.push_back(r);
+      next = 0;
+      for (const TreeDef& def : signature.scratch) {
+        kernel_args.positional.push_back(Unflatten(interp, def, scratch_refs, next));
+      }
     }
     Value returned = interp.Call(kernel_fn, std::move(kernel_args));
     if (!returned.is_none()) {

@@ -25,6 +25,9 @@ struct KernelSignature {
   std::vector<TreeDef> inputs;  // one per input argument
   TreeDef outputs;              // out_shape's; a tuple gives one argument per entry
   std::vector<std::string> scratch_keywords;
+  // One per positional scratch_shapes entry: its pytree (None gives the kernel a None argument,
+  // a tuple of scratch shapes a tuple of refs), as JAX flattens scratch_shapes.
+  std::vector<TreeDef> scratch;
 };
 
 // Traces `kernel_fn` over refs for `mapping`'s operands. Raises JAX's error when the kernel

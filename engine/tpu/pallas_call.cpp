@@ -241,8 +241,12 @@ void AddScratch(const SpecContext& ctx, const Value& scratch_shapes, ParamNamer&
       signature.scratch_keywords.push_back(key_name);
     }
   } else if (!scratch_shapes.is_none()) {
-    for (const Value& s : interp.ToVector(scratch_shapes)) {
-      add(s, namer.Next(fmt::format("scratch {}", mapping.scratch.size())));
+    for (const Value& entry : interp.ToVector(scratch_shapes)) {
+      std::vector<Value> leaves;
+      signature.scratch.push_back(kernel::Flatten(interp, entry, leaves));
+      for (const Value& s : leaves) {
+        add(s, namer.Next(fmt::format("scratch {}", mapping.scratch.size())));
+      }
     }
   }
 }
