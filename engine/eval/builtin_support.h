@@ -108,6 +108,7 @@ void InstallIteratorBuiltins(Interpreter& interp);
 // The standard modules written in C++, each in its <name>_module.cpp.
 std::shared_ptr<ModuleObject> MakeItertoolsModule(Interpreter& interp);
 std::shared_ptr<ModuleObject> MakeMathModule(Interpreter& interp);
+std::shared_ptr<ModuleObject> MakeOperatorModule(Interpreter& interp);
 std::shared_ptr<ModuleObject> MakeReModule(Interpreter& interp);
 
 }  // namespace pz::eval

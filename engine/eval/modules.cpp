@@ -86,6 +86,7 @@ const ModuleEntry kModules[] = {
     {"functools", MakeFunctools},
     {"re", MakeReModule},
     {"itertools", MakeItertoolsModule},
+    {"operator", MakeOperatorModule},
     {"numpy", nullptr},
     {"jax", nullptr},
     {"jax.numpy", nullptr},
