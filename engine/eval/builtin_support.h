@@ -110,5 +110,7 @@ std::shared_ptr<ModuleObject> MakeItertoolsModule(Interpreter& interp);
 std::shared_ptr<ModuleObject> MakeMathModule(Interpreter& interp);
 std::shared_ptr<ModuleObject> MakeOperatorModule(Interpreter& interp);
 std::shared_ptr<ModuleObject> MakeReModule(Interpreter& interp);
+std::shared_ptr<ModuleObject> MakeTimeModule(Interpreter& interp);
+std::shared_ptr<ModuleObject> MakeTimeitModule(Interpreter& interp);
 
 }  // namespace pz::eval

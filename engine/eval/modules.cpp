@@ -87,6 +87,8 @@ const ModuleEntry kModules[] = {
     {"re", MakeReModule},
     {"itertools", MakeItertoolsModule},
     {"operator", MakeOperatorModule},
+    {"time", MakeTimeModule},
+    {"timeit", MakeTimeitModule},
     {"numpy", nullptr},
     {"jax", nullptr},
     {"jax.numpy", nullptr},
