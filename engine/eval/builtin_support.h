@@ -107,6 +107,7 @@ void DictUpdate(Interpreter& interp, DictObject& dict, const std::optional<Value
 void InstallIteratorBuiltins(Interpreter& interp);
 // The standard modules written in C++, each in its <name>_module.cpp.
 std::shared_ptr<ModuleObject> MakeItertoolsModule(Interpreter& interp);
+std::shared_ptr<ModuleObject> MakeJsonModule(Interpreter& interp);
 std::shared_ptr<ModuleObject> MakeMathModule(Interpreter& interp);
 std::shared_ptr<ModuleObject> MakeOperatorModule(Interpreter& interp);
 std::shared_ptr<ModuleObject> MakeReModule(Interpreter& interp);

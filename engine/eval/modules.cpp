@@ -89,6 +89,7 @@ const ModuleEntry kModules[] = {
     {"operator", MakeOperatorModule},
     {"time", MakeTimeModule},
     {"timeit", MakeTimeitModule},
+    {"json", MakeJsonModule},
     {"numpy", nullptr},
     {"jax", nullptr},
     {"jax.numpy", nullptr},
