@@ -105,8 +105,13 @@ void DictUpdate(Interpreter& interp, DictObject& dict, const std::optional<Value
 
 // Builtins installed from builtins_iter.cpp (enumerate, zip, map, filter, reversed, iter, next).
 void InstallIteratorBuiltins(Interpreter& interp);
-// The standard modules written in C++: math (math_module.cpp), re (re_module.cpp).
+// The standard modules written in C++, each in its <name>_module.cpp.
+std::shared_ptr<ModuleObject> MakeItertoolsModule(Interpreter& interp);
+std::shared_ptr<ModuleObject> MakeJsonModule(Interpreter& interp);
 std::shared_ptr<ModuleObject> MakeMathModule(Interpreter& interp);
+std::shared_ptr<ModuleObject> MakeOperatorModule(Interpreter& interp);
 std::shared_ptr<ModuleObject> MakeReModule(Interpreter& interp);
+std::shared_ptr<ModuleObject> MakeTimeModule(Interpreter& interp);
+std::shared_ptr<ModuleObject> MakeTimeitModule(Interpreter& interp);
 
 }  // namespace pz::eval

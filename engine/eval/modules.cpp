@@ -1,6 +1,9 @@
-// The importable builtin modules: `math` (math_module.cpp), `functools`, and the empty JAX and
-// NumPy modules that later layers (array, kernel, tpu) fill in. One table lists them all; each
-// module is also set as an attribute of its parent, so `jax.numpy` is reachable from `jax`.
+// The importable builtin modules: the standard ones written in C++ (`math`, `re`, `itertools`,
+// `operator`, `time`, `timeit`, `json`, each in its <name>_module.cpp), `functools`, and the
+// empty JAX and NumPy modules that later layers (array, kernel, tpu) fill in. One table lists
+// them all; each module is also set as an attribute of its parent, so `jax.numpy` is reachable
+// from `jax`. The class-based modules (dataclasses, typing, enum, abc, collections) come from
+// class_modules.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -82,6 +85,11 @@ const ModuleEntry kModules[] = {
     {"math", MakeMathModule},
     {"functools", MakeFunctools},
     {"re", MakeReModule},
+    {"itertools", MakeItertoolsModule},
+    {"operator", MakeOperatorModule},
+    {"time", MakeTimeModule},
+    {"timeit", MakeTimeitModule},
+    {"json", MakeJsonModule},
     {"numpy", nullptr},
     {"jax", nullptr},
     {"jax.numpy", nullptr},
