@@ -249,7 +249,9 @@ Value ShardMap(Interpreter& interp, CallArgs& args) {
   if (!bound[0] || bound[0]->is_none()) {  // used as @partial(shard_map, mesh=...) or bare
     return interp.MakeBuiltin("shard_map", [mesh](Interpreter& interp, CallArgs& inner) {
       auto f = eval::BindArgs(interp, "shard_map", inner, {"f"});
-      return Value(std::make_shared<ShardMapObject>(*f[0], mesh));
+      auto object = std::make_shared<ShardMapObject>(*f[0], mesh);
+      interp.Track(object);
+      return Value(object);
     });
   }
   auto object = std::make_shared<ShardMapObject>(*bound[0], mesh);
