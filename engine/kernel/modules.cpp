@@ -5,6 +5,7 @@
 
 #include "eval/array_object.h"
 #include "eval/builtin_support.h"
+#include "kernel/checkify.h"
 #include "kernel/control_flow.h"
 #include "kernel/cost_estimate.h"
 #include "kernel/dma_api.h"
@@ -511,6 +512,7 @@ void InstallKernelModules(Interpreter& interp) {
   InstallTransforms(interp);
   InstallCostEstimate(interp);
   InstallSharding(interp);
+  InstallCheckify(interp);
   InstallPrngApi(interp);
 }
 
