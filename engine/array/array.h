@@ -21,7 +21,9 @@ using Shape = std::vector<int64_t>;
 
 // A user mistake in an array operation. `kind` names the Python exception it becomes.
 struct ArrayError {
-  enum class Kind { kTypeError, kValueError, kIndexError, kMemoryError };
+  // kTypePromotion: JAX's TypePromotionError (a ValueError), for dtypes with no implicit
+  // promotion path.
+  enum class Kind { kTypeError, kValueError, kIndexError, kMemoryError, kTypePromotion };
   Kind kind;
   std::string message;
 };

@@ -1,7 +1,11 @@
 // Dtype names, sizes, JAX's promotion lattice, and bfloat16/float16 bit conversions.
 #include "array/dtype.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
+
+#include "array/array.h"
 
 namespace pz::array {
 
@@ -27,6 +31,10 @@ std::string_view DTypeName(DType dtype) {
       return "float16";
     case DType::kFloat32:
       return "float32";
+    case DType::kInt4:
+      return "int4";
+    case DType::kUInt4:
+      return "uint4";
   }
   return "?";
 }
@@ -43,6 +51,7 @@ std::optional<DType> ParseDTypeName(std::string_view name) {
       {"uint64", DType::kUInt32},   {"bfloat16", DType::kBFloat16}, {"float16", DType::kFloat16},
       {"float32", DType::kFloat32}, {"float64", DType::kFloat32},   {"int", DType::kInt32},
       {"float", DType::kFloat32},   {"int_", DType::kInt32},        {"float_", DType::kFloat32},
+      {"int4", DType::kInt4},       {"uint4", DType::kUInt4},
   };
   for (const Entry& e : kNames) {
     if (e.name == name) return e.dtype;
@@ -54,7 +63,7 @@ bool IsFloating(DType d) {
   return d == DType::kBFloat16 || d == DType::kFloat16 || d == DType::kFloat32;
 }
 bool IsUnsigned(DType d) {
-  return d == DType::kUInt8 || d == DType::kUInt16 || d == DType::kUInt32;
+  return d == DType::kUInt4 || d == DType::kUInt8 || d == DType::kUInt16 || d == DType::kUInt32;
 }
 bool IsInteger(DType d) { return !IsFloating(d) && d != DType::kBool; }
 bool IsBool(DType d) { return d == DType::kBool; }
@@ -63,6 +72,8 @@ namespace {
 
 int SignedBits(DType d) {
   switch (d) {
+    case DType::kInt4:
+      return 4;
     case DType::kInt8:
       return 8;
     case DType::kInt16:
@@ -75,6 +86,8 @@ int SignedBits(DType d) {
 }
 int UnsignedBits(DType d) {
   switch (d) {
+    case DType::kUInt4:
+      return 4;
     case DType::kUInt8:
       return 8;
     case DType::kUInt16:
@@ -91,12 +104,31 @@ DType SignedOfBits(int bits) {
   return DType::kInt32;  // int64 is canonicalised to int32 in JAX's 32-bit mode
 }
 
+bool IsFourBit(DType d) { return d == DType::kInt4 || d == DType::kUInt4; }
+
+// JAX keeps 4-bit integers out of implicit promotion: only bool and weak ints meet them.
+[[noreturn]] void FourBitPromotionError(std::string_view other, DType four_bit) {
+  throw ArrayError{ArrayError::Kind::kTypePromotion, fmt::format(
+      "Input dtypes ({}, '{}') have no available implicit dtype promotion path. To avoid "
+      "unintended promotion, 1-bit, 2-bit and 4-bit integers do not support implicit "
+      "promotion. If you'd like your inputs to be promoted to another type, you can do so "
+      "explicitly using e.g. x.astype('int32')",
+      other, DTypeName(four_bit))};
+}
+
 }  // namespace
 
 DType PromoteTypes(DType a, DType b) {
   if (a == b) return a;
   if (IsBool(a)) return b;
   if (IsBool(b)) return a;
+  if (IsFourBit(a) || IsFourBit(b)) {
+    // JAX names the other operand's dtype first (for two 4-bit types, the right one).
+    bool both = IsFourBit(a) && IsFourBit(b);
+    DType other = both ? b : IsFourBit(b) ? a : b;
+    DType four_bit = both ? a : IsFourBit(b) ? b : a;
+    FourBitPromotionError(fmt::format("'{}'", DTypeName(other)), four_bit);
+  }
   if (IsFloating(a) || IsFloating(b)) {
     if (!IsFloating(a)) return b;
     if (!IsFloating(b)) return a;
@@ -127,6 +159,7 @@ TypeInfo Promote(TypeInfo a, TypeInfo b) {
     return a;
   }
   // weak float
+  if (IsFourBit(a.dtype)) FourBitPromotionError("\"<class 'float'>\"", a.dtype);
   if (IsFloating(a.dtype)) return a;
   return TypeInfo{DType::kFloat32, true};
 }

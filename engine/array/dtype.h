@@ -22,9 +22,12 @@ enum class DType : uint8_t {
   kBFloat16,
   kFloat16,
   kFloat32,
+  // 4-bit integers, one per byte here (a TPU packs them; JAX's arrays of them are ml_dtypes').
+  kInt4,
+  kUInt4,
 };
 
-inline constexpr int kNumDTypes = 10;
+inline constexpr int kNumDTypes = 12;
 
 // "float32", "bfloat16", "int32", "bool", ...
 std::string_view DTypeName(DType dtype);
@@ -38,6 +41,8 @@ inline constexpr size_t ItemSize(DType dtype) {
     case DType::kBool:
     case DType::kInt8:
     case DType::kUInt8:
+    case DType::kInt4:
+    case DType::kUInt4:
       return 1;
     case DType::kInt16:
     case DType::kUInt16:
@@ -53,7 +58,7 @@ inline constexpr size_t ItemSize(DType dtype) {
 }
 bool IsFloating(DType dtype);
 bool IsInteger(DType dtype);   // signed or unsigned, not bool
-bool IsUnsigned(DType dtype);  // uint8/16/32
+bool IsUnsigned(DType dtype);  // uint4/8/16/32
 bool IsBool(DType dtype);
 
 // The type of an operand for promotion: a concrete dtype, or a weakly typed Python scalar

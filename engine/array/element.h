@@ -70,6 +70,24 @@ struct Element<DType::kInt32> : IntElement<DType::kInt32, int32_t> {};
 template <>
 struct Element<DType::kUInt32> : IntElement<DType::kUInt32, uint32_t> {};
 
+// 4-bit integers live one per byte and wrap modulo 2^4.
+template <>
+struct Element<DType::kInt4> {
+  using Storage = int8_t;
+  using Compute = int64_t;
+  static int64_t Load(int8_t v) { return v; }
+  static int8_t Store(int64_t v) {
+    return static_cast<int8_t>(static_cast<int>((static_cast<uint64_t>(v) & 0xF) ^ 0x8) - 0x8);
+  }
+};
+template <>
+struct Element<DType::kUInt4> {
+  using Storage = uint8_t;
+  using Compute = int64_t;
+  static int64_t Load(uint8_t v) { return v; }
+  static uint8_t Store(int64_t v) { return static_cast<uint8_t>(static_cast<uint64_t>(v) & 0xF); }
+};
+
 template <DType D>
 using StorageOf = typename Element<D>::Storage;
 template <DType D>
@@ -102,6 +120,10 @@ decltype(auto) DispatchDType(DType d, F&& f) {
       return f(DTypeTag<DType::kFloat16>{});
     case DType::kFloat32:
       return f(DTypeTag<DType::kFloat32>{});
+    case DType::kInt4:
+      return f(DTypeTag<DType::kInt4>{});
+    case DType::kUInt4:
+      return f(DTypeTag<DType::kUInt4>{});
   }
   PZ_UNREACHABLE();
 }
@@ -118,11 +140,16 @@ ComputeOf<To> ConvertCompute(From v) {
   } else if constexpr (std::is_floating_point_v<From>) {
     using S = StorageOf<To>;
     if (std::isnan(v)) return 0;
-    constexpr double lo = static_cast<double>(std::numeric_limits<S>::min());
-    constexpr double hi = static_cast<double>(std::numeric_limits<S>::max());
+    // The dtype's range (a 4-bit type's, not its storage byte's).
+    constexpr double lo = To == DType::kInt4    ? -8.0
+                          : To == DType::kUInt4 ? 0.0
+                                                : static_cast<double>(std::numeric_limits<S>::min());
+    constexpr double hi = To == DType::kInt4    ? 7.0
+                          : To == DType::kUInt4 ? 15.0
+                                                : static_cast<double>(std::numeric_limits<S>::max());
     double t = std::trunc(static_cast<double>(v));
-    if (t <= lo) return static_cast<int64_t>(std::numeric_limits<S>::min());
-    if (t >= hi) return static_cast<int64_t>(std::numeric_limits<S>::max());
+    if (t <= lo) return static_cast<int64_t>(lo);
+    if (t >= hi) return static_cast<int64_t>(hi);
     return static_cast<int64_t>(t);
   } else {
     return static_cast<int64_t>(v);

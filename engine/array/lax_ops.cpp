@@ -29,6 +29,10 @@ DType SignednessTwin(DType dtype) {
       return DType::kInt8;
     case DType::kUInt16:
       return DType::kInt16;
+    case DType::kInt4:
+      return DType::kUInt4;
+    case DType::kUInt4:
+      return DType::kInt4;
     default:
       return DType::kInt32;
   }

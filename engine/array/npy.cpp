@@ -38,6 +38,10 @@ const char* Descr(DType dtype) {
     case DType::kBFloat16:
     case DType::kFloat32:
       return "<f4";
+    case DType::kInt4:  // numpy has no 4-bit type: saved widened
+      return "|i1";
+    case DType::kUInt4:
+      return "|u1";
   }
   return "<f4";
 }

@@ -229,6 +229,10 @@ ElementFormat MakeElementFormat(const Array& a, const std::vector<double>& data)
     std::string true_text = a.rank() == 0 ? "True" : " True";
     return [true_text](double v) { return v != 0 ? true_text : std::string("False"); };
   }
+  if (dtype == DType::kInt4 || dtype == DType::kUInt4) {
+    // numpy prints ml_dtypes' 4-bit integers with str(), unpadded.
+    return FormatInteger;
+  }
   if (IsInteger(dtype)) {
     size_t width = 0;
     if (!data.empty()) {

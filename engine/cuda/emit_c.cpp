@@ -16,18 +16,24 @@ bool IsFloat(DType d) {
   return d == DType::kFloat32 || d == DType::kBFloat16 || d == DType::kFloat16;
 }
 bool IsUnsignedInt(DType d) {
-  return d == DType::kUInt8 || d == DType::kUInt16 || d == DType::kUInt32;
+  return d == DType::kUInt4 || d == DType::kUInt8 || d == DType::kUInt16 || d == DType::kUInt32;
 }
-bool IsSignedInt(DType d) { return d == DType::kInt8 || d == DType::kInt16 || d == DType::kInt32; }
-int Bits(DType d) { return static_cast<int>(array::ItemSize(d)) * 8; }
+bool IsSignedInt(DType d) {
+  return d == DType::kInt4 || d == DType::kInt8 || d == DType::kInt16 || d == DType::kInt32;
+}
+int Bits(DType d) {
+  return d == DType::kInt4 || d == DType::kUInt4 ? 4 : static_cast<int>(array::ItemSize(d)) * 8;
+}
 
 // The type an element is stored as in memory.
 std::string StorageType(DType d) {
   switch (d) {
     case DType::kBool:
     case DType::kUInt8:
+    case DType::kUInt4:
       return "unsigned char";
     case DType::kInt8:
+    case DType::kInt4:
       return "signed char";
     case DType::kInt16:
       return "short";
@@ -91,6 +97,10 @@ std::string Normalize(DType d, const std::string& x) {
       return "(float)(" + x + ")";
     case DType::kBool:
       return "((" + x + ") != 0)";
+    case DType::kInt4:  // wrap modulo 2^4, sign-extended
+      return "((((int)(" + x + ") & 15) ^ 8) - 8)";
+    case DType::kUInt4:
+      return "((unsigned)(" + x + ") & 15u)";
     default:
       return "(" + RegType(d) + ")(" + StorageType(d) + ")(" + x + ")";
   }
@@ -98,6 +108,8 @@ std::string Normalize(DType d, const std::string& x) {
 
 int64_t MinOf(DType d) {
   switch (d) {
+    case DType::kInt4:
+      return -8;
     case DType::kInt8:
       return std::numeric_limits<int8_t>::min();
     case DType::kInt16:
@@ -110,6 +122,10 @@ int64_t MinOf(DType d) {
 }
 int64_t MaxOf(DType d) {
   switch (d) {
+    case DType::kInt4:
+      return 7;
+    case DType::kUInt4:
+      return 15;
     case DType::kInt8:
       return std::numeric_limits<int8_t>::max();
     case DType::kUInt8:

@@ -99,6 +99,9 @@ void CheckArrayLike(Interpreter& interp, std::string_view module, std::string_vi
 std::optional<array::BinaryOp> ToBinaryOp(lang::BinOpKind op);
 std::optional<array::BinaryOp> ToCompareOp(lang::CmpOpKind op);
 
+// jax.dtypes.TypePromotionError, a ValueError, made on first use.
+TypeObject* TypePromotionErrorType(Interpreter& interp);
+
 // Runs an array operation, turning array::ArrayError into the matching Python exception at the
 // current span.
 template <typename F>
@@ -116,6 +119,8 @@ auto GuardArrayOp(Interpreter& interp, F&& fn) -> decltype(fn()) {
         interp.Raise(t.index_error, error.message);
       case array::ArrayError::Kind::kMemoryError:
         interp.Raise(t.value_error, error.message);
+      case array::ArrayError::Kind::kTypePromotion:
+        interp.Raise(TypePromotionErrorType(interp), error.message);
     }
     throw;
   }

@@ -221,7 +221,7 @@ void InstallArrayCore(Interpreter& interp, const ArrayModules& m) {
       {"int16", DType::kInt16},     {"uint16", DType::kUInt16},     {"int32", DType::kInt32},
       {"uint32", DType::kUInt32},   {"bfloat16", DType::kBFloat16}, {"float16", DType::kFloat16},
       {"float32", DType::kFloat32}, {"float64", DType::kFloat32},   {"int64", DType::kInt32},
-      {"uint64", DType::kUInt32},
+      {"uint64", DType::kUInt32},   {"int4", DType::kInt4},         {"uint4", DType::kUInt4},
   };
   for (const auto& [name, dtype] : kDTypes) {
     Value object(std::make_shared<DTypeObject>(dtype));

@@ -131,7 +131,8 @@ Value IInfo(Interpreter& interp, CallArgs& args) {
     interp.Raise(interp.types().value_error,
                  fmt::format("Invalid integer data type '{}'.", array::IsBool(dtype) ? "b" : "f"));
   }
-  int bits = static_cast<int>(array::ItemSize(dtype)) * 8;
+  bool four_bit = dtype == DType::kInt4 || dtype == DType::kUInt4;
+  int bits = four_bit ? 4 : static_cast<int>(array::ItemSize(dtype)) * 8;
   bool is_unsigned = array::IsUnsigned(dtype);
   int64_t max = is_unsigned ? (int64_t{1} << bits) - 1 : (int64_t{1} << (bits - 1)) - 1;
   int64_t min = is_unsigned ? 0 : -(int64_t{1} << (bits - 1));
@@ -147,6 +148,16 @@ Value IInfo(Interpreter& interp, CallArgs& args) {
 }
 
 }  // namespace
+
+TypeObject* TypePromotionErrorType(Interpreter& interp) {
+  std::shared_ptr<void>& state = interp.extension_state("eval.type_promotion_error");
+  if (!state) {
+    TypeObject* type = interp.NewExceptionType("TypePromotionError", interp.types().value_error);
+    type->module = "jax.dtypes";
+    state = std::make_shared<TypeObject*>(type);
+  }
+  return *static_cast<TypeObject**>(state.get());
+}
 
 void InstallDTypeInfo(Interpreter& interp, const ArrayModules& m) {
   AddFunction(interp, {&m.jnp, &m.np}, "finfo", FInfo);

@@ -49,6 +49,10 @@ std::string_view ShortDType(array::DType dtype) {
       return "bf16";
     case array::DType::kFloat32:
       return "f32";
+    case array::DType::kInt4:
+      return "i4";
+    case array::DType::kUInt4:
+      return "u4";
   }
   return "?";
 }

@@ -39,6 +39,10 @@ Array Poison(const array::Shape& shape, array::DType dtype, bool zeros) {
     case array::DType::kInt32:
       value = std::numeric_limits<int32_t>::min();
       break;
+    case array::DType::kInt4:
+      value = -8;
+      break;
+    case array::DType::kUInt4:
     case array::DType::kUInt8:
     case array::DType::kUInt16:
     case array::DType::kUInt32:
