@@ -96,7 +96,7 @@ Value Evaluator::MakeFunction(std::shared_ptr<const FunctionCode> code, const la
     if (closure) interp_.TrackEnvironment(closure);
   }
   auto function = std::make_shared<FunctionObject>(std::move(code), closure, std::move(defaults),
-                                                   interp_.globals_);
+                                                   scope.globals->shared_from_this());
   function->has_default = std::move(has_default);
   return Value(function);
 }
@@ -115,7 +115,7 @@ Value Evaluator::CallFunction(FunctionObject& function, CallArgs& args) {
     ~PopFrame() { interp.frames_.pop_back(); }
   } pop{interp_};
   interp_.Step();
-  Scope scope{env, &code, interp_.globals_.get(), Value()};
+  Scope scope{env, &code, function.globals.get(), Value()};
   if (code.lambda_body != nullptr) return Eval(*code.lambda_body, scope);
   ExecBlock(*code.body, scope);
   return scope.return_value;

@@ -848,11 +848,31 @@ Value Vars(Interpreter& interp, CallArgs& args) {
   const Value& x = OneArg(interp, "vars", args);
   if (x.is(ObjectKind::kModule)) {
     auto dict = NewDict(interp);
-    for (const auto& [key, value] : x.as<ModuleObject>()->attrs) dict->Set(interp, MakeStr(key), value);
+    for (const auto& [key, value] : x.as<ModuleObject>()->Names()) dict->Set(interp, MakeStr(key), value);
     return Value(dict);
   }
   if (x.as<InstanceObject>() || x.is(ObjectKind::kType)) return interp.GetAttr(x, "__dict__");
   interp.Raise(interp.types().type_error, "vars() argument must have __dict__ attribute");
+}
+
+// dir(module): the module's names, sorted (CPython's list also holds its import machinery's
+// dunders, `__loader__`, `__spec__`, ...; these modules have none).
+Value Dir(Interpreter& interp, CallArgs& args) {
+  const Value& x = OneArg(interp, "dir", args);
+  auto* module = x.as<ModuleObject>();
+  if (module == nullptr) {
+    interp.Raise(interp.types().type_error,
+                 fmt::format("dir() of `{}` objects is not supported; `dir` lists the names of "
+                             "modules only (use `vars(obj)` for an instance's attributes)",
+                             interp.TypeName(x)));
+  }
+  std::vector<std::string> names;
+  for (const auto& [key, value] : module->Names()) names.push_back(key);
+  if (!module->Names().contains("__name__")) names.push_back("__name__");
+  std::sort(names.begin(), names.end());
+  std::vector<Value> items;
+  for (std::string& name : names) items.push_back(MakeStr(std::move(name)));
+  return MakeList(std::move(items));
 }
 
 Value IsSubclass(Interpreter& interp, CallArgs& args) {
@@ -979,6 +999,7 @@ void InstallClassSupport(Interpreter& interp) {
         return Value(std::make_shared<StaticMethodObject>(OneArg(in, "staticmethod", args)));
       });
   builtins["vars"] = interp.MakeBuiltin("vars", Vars);
+  builtins["dir"] = interp.MakeBuiltin("dir", Dir);
   builtins["issubclass"] = interp.MakeBuiltin("issubclass", IsSubclass);
   builtins["setattr"] = interp.MakeBuiltin("setattr", [](Interpreter& in, CallArgs& args) {
     CheckArgCount(in, "setattr", args, 3, 3);

@@ -373,86 +373,32 @@ Evaluator::Flow Evaluator::ExecWith(const lang::With& node, size_t item, Scope& 
   return flow;
 }
 
-namespace {
-
-std::string ModuleList(const Interpreter& interp) {
-  std::string list;
-  for (const std::string& name : interp.ModuleNames()) {
-    if (!list.empty()) list += ", ";
-    list += name;
-  }
-  return list;
-}
-
-}  // namespace
-
 void Evaluator::ExecImport(const lang::Import& node, const lang::Stmt& stmt, Scope& scope) {
   for (const lang::Alias& alias : node.names) {
-    auto it = interp_.modules_.find(alias.name);
-    if (it == interp_.modules_.end()) {
-      interp_.SetSpan(alias.span);
-      std::vector<std::string> notes;
-      if (auto suggestion = SuggestName(alias.name, interp_.ModuleNames())) {
-        notes.push_back(fmt::format("did you mean `{}`?", *suggestion));
-      }
-      notes.push_back("puzzle files can import only the engine's builtin modules: " +
-                      ModuleList(interp_));
-      interp_.RaiseWithNotes(interp_.types().module_not_found_error,
-                             fmt::format("No module named '{}'", alias.name), std::move(notes));
-    }
+    interp_.SetSpan(alias.span);
+    std::shared_ptr<ModuleObject> module = interp_.ImportModule(alias.name);
     if (!alias.asname.empty()) {
-      StoreName(alias.asname, Value(it->second), scope);
+      StoreName(alias.asname, Value(module), scope);
     } else {
+      // `import a.b` binds `a` (already imported on the way to `a.b`).
       std::string top = alias.name.substr(0, alias.name.find('.'));
-      StoreName(top, Value(interp_.modules_.at(top)), scope);
+      StoreName(top, Value(interp_.ImportModule(top)), scope);
     }
   }
 }
 
 void Evaluator::ExecImportFrom(const lang::ImportFrom& node, const lang::Stmt& stmt, Scope& scope) {
   interp_.SetSpan(stmt.span);
-  if (node.level > 0) {
-    interp_.Raise(interp_.types().import_error,
-                  "relative imports are not supported in puzzle files");
-  }
-  auto it = interp_.modules_.find(node.module);
-  if (it == interp_.modules_.end()) {
-    std::vector<std::string> notes;
-    if (auto suggestion = SuggestName(node.module, interp_.ModuleNames())) {
-      notes.push_back(fmt::format("did you mean `{}`?", *suggestion));
-    }
-    notes.push_back("puzzle files can import only the engine's builtin modules: " +
-                    ModuleList(interp_));
-    interp_.RaiseWithNotes(interp_.types().module_not_found_error,
-                           fmt::format("No module named '{}'", node.module), std::move(notes));
-  }
-  ModuleObject& module = *it->second;
+  std::string name = node.module;
+  if (node.level > 0) name = interp_.ResolveRelativeImport(node.module, node.level, *scope.globals);
+  std::shared_ptr<ModuleObject> module = interp_.ImportModule(name);
   for (const lang::Alias& alias : node.names) {
     if (alias.name == "*") {
-      for (const auto& [name, value] : module.attrs) {
-        if (!name.empty() && name[0] != '_') StoreName(name, value, scope);
-      }
+      for (auto& [key, value] : interp_.ImportStar(*module)) StoreName(key, value, scope);
       continue;
     }
-    Value value;
-    if (auto attr = module.attrs.find(alias.name); attr != module.attrs.end()) {
-      value = attr->second;
-    } else if (auto sub = interp_.modules_.find(node.module + "." + alias.name);
-               sub != interp_.modules_.end()) {
-      value = Value(sub->second);
-    } else {
-      interp_.SetSpan(alias.span);
-      std::vector<std::string> candidates;
-      for (const auto& [name, v] : module.attrs) candidates.push_back(name);
-      std::vector<std::string> notes;
-      if (auto suggestion = SuggestName(alias.name, candidates)) {
-        notes.push_back(fmt::format("did you mean `{}`?", *suggestion));
-      }
-      interp_.RaiseWithNotes(
-          interp_.types().import_error,
-          fmt::format("cannot import name '{}' from '{}'", alias.name, node.module),
-          std::move(notes));
-    }
+    interp_.SetSpan(alias.span);
+    Value value = interp_.ImportFrom(*module, alias.name);
     StoreName(alias.asname.empty() ? alias.name : alias.asname, value, scope);
   }
 }

@@ -4,13 +4,20 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "eval/interpreter.h"
 #include "eval/scope.h"
 #include "lang/ast.h"
 
 namespace pz::eval {
+
+// The closest of `candidates` to `name` if close enough to be a plausible typo (evaluator.cpp).
+std::optional<std::string> SuggestName(std::string_view name,
+                                       const std::vector<std::string>& candidates);
 
 // The scope a piece of code runs in.
 struct Scope {

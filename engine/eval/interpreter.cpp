@@ -40,6 +40,7 @@ Interpreter::~Interpreter() {
     if (auto object = weak.lock()) objects.push_back(std::move(object));
   }
   for (auto& [name, module] : modules_) objects.push_back(module);
+  for (auto& [name, module] : file_modules_) objects.push_back(module);
   for (auto& type : type_storage_) objects.push_back(type);
   for (auto& env : envs) env->Clear();
   for (auto& object : objects) object->ClearReferences();
@@ -93,6 +94,7 @@ void Interpreter::InitTypes() {
   t.import_error = make("ImportError", t.exception);
   t.module_not_found_error = make("ModuleNotFoundError", t.import_error);
   t.stop_iteration = make("StopIteration", t.exception);
+  t.syntax_error = make("SyntaxError", t.exception);
 
   // Every exception type constructs an instance holding its arguments.
   for (auto& type : type_storage_) {
@@ -121,6 +123,7 @@ TypeObject* Interpreter::AdoptType(std::shared_ptr<TypeObject> type) {
 std::optional<Diagnostic> Interpreter::RunModule(lang::Module module) {
   programs_.push_back(std::make_unique<lang::Module>(std::move(module)));
   const lang::Module& program = *programs_.back();
+  if (import_root_.empty()) SetImportRoot(program.file);
   std::optional<Diagnostic> result;
   RunOnLargeStack([&] {
     array::ScopedAllocationLimit allocation_limit(options_.max_array_bytes);

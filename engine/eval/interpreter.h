@@ -7,6 +7,7 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -59,7 +60,8 @@ struct BuiltinTypes {
   TypeObject *base_exception, *exception, *arithmetic_error, *zero_division_error, *overflow_error,
       *lookup_error, *index_error, *key_error, *value_error, *type_error, *name_error,
       *unbound_local_error, *attribute_error, *assertion_error, *runtime_error, *recursion_error,
-      *not_implemented_error, *import_error, *module_not_found_error, *stop_iteration;
+      *not_implemented_error, *import_error, *module_not_found_error, *stop_iteration,
+      *syntax_error;
 };
 
 class Environment;
@@ -172,8 +174,25 @@ class Interpreter {
     auto it = modules_.find(name);
     return it == modules_.end() ? nullptr : it->second;
   }
-  // Names of all importable modules, sorted.
+  // Names of all builtin modules, sorted.
   std::vector<std::string> ModuleNames() const;
+
+  // ---- Imports (eval/imports.cpp) -------------------------------------------------------------
+  // The module `import name` names (the last component of a dotted name): a builtin module, or
+  // else a `.py` file or package folder under the main program's folder, run once in its own
+  // global scope and cached. Builtin modules win over files of the same name. Raises
+  // ModuleNotFoundError, or whatever the module's body raises.
+  std::shared_ptr<ModuleObject> ImportModule(const std::string& name);
+  // The absolute module name of `from <level dots><name> import ...` run in the module whose
+  // global scope is `globals`; raises CPython's ImportError for a module outside a package or
+  // dots beyond the top-level package.
+  std::string ResolveRelativeImport(const std::string& name, int level, Environment& globals);
+  // `from module import name`: the module's attribute, or its submodule `name` when it is a
+  // package; raises CPython's ImportError otherwise.
+  Value ImportFrom(ModuleObject& module, const std::string& name);
+  // The names `from module import *` binds: `__all__` when the module defines it, else its
+  // names that do not start with an underscore.
+  std::vector<std::pair<std::string, Value>> ImportStar(ModuleObject& module);
   // A builtin function value.
   Value MakeBuiltin(std::string name, BuiltinFunctionObject::Fn fn);
   // The `builtins` table consulted after globals.
@@ -215,6 +234,16 @@ class Interpreter {
   void SetSpan(SourceSpan span) { frames_.back().span = span; }
   // Registers an environment captured by a closure, cleared at teardown to break cycles.
   void TrackEnvironment(const std::shared_ptr<Environment>& env);
+  // Imports (eval/imports.cpp): the child `part` of `parent` (nullptr: a top-level module),
+  // loaded from its file if not yet cached; nullptr when no file or folder has that name.
+  std::shared_ptr<ModuleObject> FindFileModule(ModuleObject* parent, const std::string& name,
+                                               const std::string& part);
+  // Runs the module file `path` as module `name` (a package when `package_dir` is set).
+  std::shared_ptr<ModuleObject> LoadFileModule(const std::string& name,
+                                               const std::filesystem::path& path,
+                                               const std::filesystem::path& package_dir);
+  // Remembers the folder of the main program `file` as the root of file imports.
+  void SetImportRoot(FileId file);
   std::shared_ptr<const FunctionCode> CodeFor(
       const void* node, const std::function<std::shared_ptr<FunctionCode>()>& make);
 
@@ -225,6 +254,14 @@ class Interpreter {
   std::unordered_map<std::string, TypeObject*> extension_types_;
   std::unordered_map<std::string, Value> builtins_;
   std::unordered_map<std::string, std::shared_ptr<ModuleObject>> modules_;
+  // Modules run from files, by dotted name (CPython's `sys.modules` for them); a module is in
+  // it while its body runs, and removed again when its body raises.
+  std::unordered_map<std::string, std::shared_ptr<ModuleObject>> file_modules_;
+  // Folder of the main program, canonical; empty when the program is not a file on disk (then
+  // only builtin modules can be imported). Module files are never read from outside it.
+  std::filesystem::path import_root_;
+  // The same folder as the main program's path names it, to name module files in diagnostics.
+  std::filesystem::path import_display_root_;
   std::shared_ptr<Environment> globals_;
   std::vector<std::unique_ptr<lang::Module>> programs_;
   std::unordered_map<const void*, std::shared_ptr<const FunctionCode>> code_cache_;

@@ -155,7 +155,7 @@ Value Interpreter::GetAttr(const Value& object, std::string_view name) {
     std::vector<std::string> notes;
     std::string close;
     size_t best = 3;
-    for (const auto& [attr, v] : module->attrs) {
+    for (const auto& [attr, v] : module->Names()) {
       size_t common = 0;
       while (common < attr.size() && common < name.size() && attr[common] == name[common]) {
         ++common;

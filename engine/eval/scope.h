@@ -43,7 +43,8 @@ std::shared_ptr<FunctionCode> AnalyzeComprehension(
 void CollectTargetNames(const lang::Expr& target, std::unordered_set<std::string>& out);
 
 // One live scope: the locals of a call, the module globals, or a comprehension's variables.
-class Environment {
+// Always owned by a shared_ptr (a function defined in a module keeps that module's globals).
+class Environment : public std::enable_shared_from_this<Environment> {
  public:
   Environment(const FunctionCode* code, std::shared_ptr<Environment> parent)
       : code(code), parent(std::move(parent)) {}

@@ -210,16 +210,32 @@ std::optional<Value> PartialObject::GetAttr(Interpreter& interp, std::string_vie
   return std::nullopt;
 }
 
+std::string ModuleObject::Repr(Interpreter&) const {
+  if (!file.empty()) return fmt::format("<module '{}' from '{}'>", name, file);
+  if (!package_dir.empty()) return fmt::format("<module '{}' (namespace)>", name);
+  return "<module '" + name + "'>";
+}
+
+std::unordered_map<std::string, Value>& ModuleObject::Names() {
+  return globals != nullptr ? globals->vars : attrs;
+}
+
 std::optional<Value> ModuleObject::GetAttr(Interpreter& interp, std::string_view attr) {
+  std::unordered_map<std::string, Value>& names = Names();
+  auto it = names.find(std::string(attr));
+  if (it != names.end()) return it->second;
   if (attr == "__name__") return MakeStr(name);
-  auto it = attrs.find(std::string(attr));
-  if (it == attrs.end()) return std::nullopt;
-  return it->second;
+  return std::nullopt;
 }
 
 bool ModuleObject::SetAttr(Interpreter& interp, std::string_view attr, const Value& value) {
-  attrs[std::string(attr)] = value;
+  Names()[std::string(attr)] = value;
   return true;
+}
+
+void ModuleObject::ClearReferences() {
+  attrs.clear();
+  globals.reset();
 }
 
 bool TypeObject::IsSubtypeOf(const TypeObject* other) const {

@@ -378,18 +378,30 @@ class PartialObject final : public Object {
 };
 
 // A module: a named attribute table. Builtin modules are filled in C++ by their registrars.
+// A module: a builtin one (its names in `attrs`) or one run from a `.py` file beside the program
+// (its names are its global scope, `globals`, so `mod.x` sees later changes to `x`).
 class ModuleObject final : public Object {
  public:
   explicit ModuleObject(std::string name) : Object(ObjectKind::kModule), name(std::move(name)) {}
   std::string_view type_name() const override { return "module"; }
-  std::string Repr(Interpreter& interp) const override { return "<module '" + name + "'>"; }
+  std::string Repr(Interpreter& interp) const override;
   std::optional<Value> GetAttr(Interpreter& interp, std::string_view attr) override;
   bool SetAttr(Interpreter& interp, std::string_view attr, const Value& value) override;
-  void ClearReferences() override { attrs.clear(); }
+  void ClearReferences() override;
   void Set(std::string attr, Value value) { attrs[std::move(attr)] = std::move(value); }
+  // The module's names: its globals when run from a file, else `attrs`.
+  std::unordered_map<std::string, Value>& Names();
 
   std::string name;
   std::unordered_map<std::string, Value> attrs;
+  // Modules run from files: their global scope (nullptr for builtin modules).
+  std::shared_ptr<Environment> globals;
+  // Modules run from files: `__file__`, absolute ("" for builtin modules and namespace packages).
+  std::string file;
+  // Packages: the folder their submodules are searched in ("" for plain modules).
+  std::string package_dir;
+  // True while the module's body runs (a circular import sees it partially initialised).
+  bool initializing = false;
 };
 
 // A type object: `int`, `list`, `ValueError`, ... Calling it constructs an instance. Exception

@@ -179,12 +179,12 @@ struct ClassDef {
 struct WithItem { ExprPtr context; ExprPtr target; };
 struct With { std::vector<WithItem> items; Block body; };
 struct Alias {
-  std::string name;    // dotted module name for `import`, a plain name for `from ... import`
+  std::string name;    // dotted module name for `import`; a plain name or "*" for `from ... import`
   std::string asname;  // empty when no `as`
   SourceSpan span;
 };
 struct Import { std::vector<Alias> names; };
-// from module import names; level counts leading dots (relative imports are rejected later).
+// from module import names; level counts leading dots (resolved against the package at run time).
 struct ImportFrom { std::string module; std::vector<Alias> names; int level = 0; };
 struct Assert { ExprPtr test; ExprPtr msg; };  // msg optional
 struct Raise { ExprPtr exc; ExprPtr cause; };  // both optional (bare `raise` re-raises)

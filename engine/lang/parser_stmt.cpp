@@ -316,10 +316,12 @@ StmtPtr Parser::ParseImportFrom() {
   }
   Expect(TokenKind::kImport, "expected `import` after the module name");
   if (At(TokenKind::kStar)) {
-    Fail(Peek().span,
-         "`from ... import *` is not supported in puzzle files; import the names you use");
-  }
-  if (At(TokenKind::kLParen)) {
+    // `*` is one alias named "*"; a function's locals are fixed when it is compiled, so CPython
+    // allows it only outside functions.
+    Token star = Advance();
+    if (context_.in_function) Error(star.span, "import * only allowed at module level");
+    node.names.push_back(Alias{.name = "*", .span = star.span});
+  } else if (At(TokenKind::kLParen)) {
     Token open = Advance();
     do {
       if (At(TokenKind::kRParen) && !node.names.empty()) break;

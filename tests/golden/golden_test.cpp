@@ -415,13 +415,23 @@ class GoldenTest : public testing::Test {
   fs::path path_;
 };
 
-// Registers test `golden.<dir>/<name>` for every PZ_GOLDEN_DIR/<dir>/<name>.py. Only lists files:
-// `--gtest_list_tests` (CTest discovery) runs nothing.
+// True for the modules golden programs import: a file or folder whose name starts with `_`
+// (`_helper.py`, `_pkg/__init__.py`) is not a program of its own.
+bool IsImportedModule(const fs::path& relative) {
+  return std::any_of(relative.begin(), relative.end(),
+                     [](const fs::path& part) { return part.string().rfind('_', 0) == 0; });
+}
+
+// Registers test `golden.<dir>/<name>` for every PZ_GOLDEN_DIR/<dir>/<name>.py except imported
+// modules. Only lists files: `--gtest_list_tests` (CTest discovery) runs nothing.
 void RegisterGoldenTests() {
   fs::path root = PZ_GOLDEN_DIR;
   std::vector<fs::path> files;
   for (const fs::directory_entry& entry : fs::recursive_directory_iterator(root)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".py") files.push_back(entry.path());
+    if (entry.is_regular_file() && entry.path().extension() == ".py" &&
+        !IsImportedModule(fs::relative(entry.path(), root))) {
+      files.push_back(entry.path());
+    }
   }
   std::sort(files.begin(), files.end());
   for (const fs::path& path : files) {

@@ -38,14 +38,20 @@ def expected_stdout(text):
 
 
 def programs(paths):
+    """The golden programs among `paths`: not the modules they import (`_` names, see README)."""
     for path in paths:
-        yield from sorted(path.rglob("*.py")) if path.is_dir() else [path]
+        if not path.is_dir():
+            yield path
+            continue
+        for program in sorted(path.rglob("*.py")):
+            if not any(part.startswith("_") for part in program.relative_to(path).parts):
+                yield program
 
 
 def run(python, path):
     """(stdout, stderr, problem) of one program; problem is "" when it exited normally."""
     try:
-        done = subprocess.run([python, path.name], cwd=path.parent, stdin=subprocess.DEVNULL,
+        done = subprocess.run([python, "-B", path.name], cwd=path.parent, stdin=subprocess.DEVNULL,
                               capture_output=True, text=True, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return "", "", f"still running after {TIMEOUT_S} s"

@@ -1,0 +1,1 @@
+# A subpackage of _pkg.
