@@ -146,8 +146,9 @@ struct Encoder {
     }
     Enter(v, depth);
     if (dict && sort_keys) {
-      std::stable_sort(items.begin(), items.end(),
-                       [&](const auto& a, const auto& b) { return interp.Less(a.first, b.first); });
+      // Dict keys are distinct, so an unstable sort orders them the same way.
+      std::sort(items.begin(), items.end(),
+                [&](const auto& a, const auto& b) { return interp.Less(a.first, b.first); });
     }
     out += dict ? '{' : '[';
     bool first = true;
