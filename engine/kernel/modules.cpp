@@ -233,6 +233,11 @@ void InstallKernelModules(Interpreter& interp) {
   array_type->module = "jax";
   for (const char* name : {"ArrayImpl", "Tracer"}) interp.ExtensionType(name)->base = array_type;
   jax->Set("Array", Value(array_type->shared_from_this()));
+  interp.FindModule("jax.numpy")->Set("ndarray", Value(array_type->shared_from_this()));
+  // numpy.ndarray: the class of numpy's arrays (which are not jax.Arrays).
+  eval::TypeObject* ndarray = interp.ExtensionType("ndarray");
+  ndarray->module = "numpy";
+  interp.FindModule("numpy")->Set("ndarray", Value(ndarray->shared_from_this()));
   // jax.typing: the names annotations use.
   auto typing = std::make_shared<eval::ModuleObject>("jax.typing");
   typing->Set("ArrayLike", Value(array_type->shared_from_this()));

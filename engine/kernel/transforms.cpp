@@ -559,6 +559,50 @@ Value DefaultMatmulPrecision(Interpreter& interp, CallArgs& args) {
   return Value(std::make_shared<NeutralContextObject>("default_matmul_precision"));
 }
 
+// jax._src.util.HashableFunction(f, closure): `f` made hashable by a hashable `closure`, so
+// that functions built anew on each call compare equal when their closures do (JAX uses them
+// as static arguments and cache keys).
+class HashableFunctionObject final : public eval::Object {
+ public:
+  HashableFunctionObject(Value f, Value closure)
+      : Object(eval::ObjectKind::kExtension), f_(std::move(f)), closure_(std::move(closure)) {}
+  std::string_view type_name() const override { return "HashableFunction"; }
+  std::string Repr(Interpreter& interp) const override {
+    return fmt::format("<hashable {} with closure={}>", interp.Str(interp.GetAttr(f_, "__name__")),
+                       interp.Repr(closure_));
+  }
+  std::optional<Value> Call(Interpreter& interp, CallArgs& args) override {
+    return interp.Call(f_, args);
+  }
+  std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) override {
+    if (name == "f") return f_;
+    if (name == "closure") return closure_;
+    if (name == "__call__") return CallMethod(interp, shared_from_this());
+    if (name == "__name__" || name == "__qualname__") return interp.GetAttr(f_, name);
+    return std::nullopt;
+  }
+  std::optional<Value> Compare(Interpreter& interp, lang::CmpOpKind op, const Value& other,
+                               bool) override {
+    if (op != lang::CmpOpKind::kEq && op != lang::CmpOpKind::kNotEq) return std::nullopt;
+    auto* o = other.as<HashableFunctionObject>();
+    bool equal =
+        o != nullptr && SameCode(interp, f_, o->f_) && interp.Equals(closure_, o->closure_);
+    return Value::Bool(op == lang::CmpOpKind::kEq ? equal : !equal);
+  }
+  std::optional<size_t> Hash(Interpreter& interp) override { return interp.Hash(closure_); }
+  void ClearReferences() override { f_ = closure_ = Value(); }
+
+ private:
+  // The same function definition (JAX compares `f.__code__`).
+  static bool SameCode(Interpreter& interp, const Value& a, const Value& b) {
+    auto* fa = a.as<eval::FunctionObject>();
+    auto* fb = b.as<eval::FunctionObject>();
+    if (fa != nullptr && fb != nullptr) return fa->code == fb->code;
+    return interp.Equals(a, b);
+  }
+  Value f_, closure_;
+};
+
 }  // namespace
 
 void InstallTransforms(Interpreter& interp) {
@@ -600,6 +644,37 @@ void InstallTransforms(Interpreter& interp) {
     AddBuiltin(interp, *tree_util, entry.util_name, entry.fn);
     if (entry.tree_name != nullptr) AddBuiltin(interp, *tree, entry.tree_name, entry.fn);
   }
+  // jax.ad_checkpoint / jax.checkpoint: rematerialisation only changes what a gradient
+  // recomputes, so eagerly the function runs as it is and a named value is the value.
+  auto ad_checkpoint = std::make_shared<eval::ModuleObject>("jax.ad_checkpoint");
+  AddBuiltin(interp, *ad_checkpoint, "checkpoint_name", [](Interpreter& interp, CallArgs& args) {
+    return *eval::BindArgs(interp, "checkpoint_name", args, {"x", "name"})[0];
+  });
+  auto checkpoint = [](Interpreter& interp, CallArgs& args) -> Value {
+    auto bound = eval::BindArgs(interp, "checkpoint", args,
+                                {"fun=", "*", "prevent_cse=", "policy=", "static_argnums="});
+    if (bound[0] && !bound[0]->is_none()) return *bound[0];
+    return interp.MakeBuiltin("checkpoint", [](Interpreter& interp, CallArgs& inner) {
+      return eval::OneArg(interp, "checkpoint", inner);
+    });
+  };
+  AddBuiltin(interp, *ad_checkpoint, "checkpoint", checkpoint);
+  AddBuiltin(interp, *jax, "checkpoint", checkpoint);
+  AddBuiltin(interp, *jax, "remat", checkpoint);
+  interp.RegisterModule("jax.ad_checkpoint", ad_checkpoint);
+  jax->Set("ad_checkpoint", Value(ad_checkpoint));
+  auto src = std::make_shared<eval::ModuleObject>("jax._src");
+  auto util = std::make_shared<eval::ModuleObject>("jax._src.util");
+  AddBuiltin(interp, *util, "HashableFunction", [](Interpreter& interp, CallArgs& args) {
+    auto bound = eval::BindArgs(interp, "HashableFunction", args, {"f", "closure"});
+    interp.Hash(*bound[1]);  // TypeError for an unhashable closure, as in JAX
+    auto object = std::make_shared<HashableFunctionObject>(*bound[0], *bound[1]);
+    interp.Track(object);
+    return Value(object);
+  });
+  src->Set("util", Value(util));
+  interp.RegisterModule("jax._src", src);
+  interp.RegisterModule("jax._src.util", util);
   interp.RegisterModule("jax.tree_util", tree_util);
   interp.RegisterModule("jax.tree", tree);
   jax->Set("tree_util", Value(tree_util));
