@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "array/creation.h"
+#include "array/reduce.h"
 #include "array/shape_ops.h"
 
 namespace pz::array {
@@ -103,33 +104,67 @@ UniqueResult Unique(const Array& a) {
                       Array::FromDoubles(DType::kInt32, {n}, counts)};
 }
 
-std::pair<Array, Array> Histogram(const Array& a, int64_t bins,
-                                  std::optional<std::pair<double, double>> range) {
-  if (bins < 1) ThrowValueError("`bins` should be a positive integer");
+std::pair<Array, Array> Histogram(const Array& a, const HistogramArgs& args) {
+  DType dtype = IsFloating(a.dtype()) ? a.dtype() : DType::kFloat32;
+  if (args.weights) {
+    if (args.weights->shape() != a.shape())
+      ThrowValueError("weights should have the same shape as a.");
+    DType w = IsFloating(args.weights->dtype()) ? args.weights->dtype() : DType::kFloat32;
+    dtype = PromoteTypes(dtype, w);
+  }
   std::vector<double> values = a.ToDoubles();
-  double lo = 0, hi = 0;
-  if (range) {
-    std::tie(lo, hi) = *range;
-    if (lo > hi) ThrowValueError("max must be larger than min in range parameter");
-  } else if (!values.empty()) {
-    lo = *std::min_element(values.begin(), values.end());
-    hi = *std::max_element(values.begin(), values.end());
+  Array edges;
+  if (args.edges) {
+    if (args.edges->rank() != 1 || args.edges->size() < 2) {
+      ThrowValueError("`bins` must be a positive integer or a 1-D array of at least two edges");
+    }
+    edges = args.edges->AsType(dtype);
+  } else {
+    if (args.bins < 1) ThrowValueError("`bins` should be a positive integer");
+    double lo = 0, hi = 0;
+    if (args.range) {
+      std::tie(lo, hi) = *args.range;
+      if (lo > hi) ThrowValueError("max must be larger than min in range parameter");
+    } else if (!values.empty()) {
+      // NaN propagates through min and max, as jnp.min/max propagate it: every edge is NaN.
+      bool has_nan =
+          std::any_of(values.begin(), values.end(), [](double v) { return std::isnan(v); });
+      lo = has_nan ? NAN : *std::min_element(values.begin(), values.end());
+      hi = has_nan ? NAN : *std::max_element(values.begin(), values.end());
+    }
+    if (lo == hi) {
+      lo -= 0.5;
+      hi += 0.5;
+    }
+    edges = Linspace(lo, hi, args.bins + 1, true, dtype);
   }
-  if (lo == hi) {
-    lo -= 0.5;
-    hi += 0.5;
-  }
-  Array edges = Linspace(lo, hi, bins + 1, true, DType::kFloat32);
   std::vector<double> e = edges.ToDoubles();
-  std::vector<double> counts(static_cast<size_t>(bins), 0.0);
-  for (double v : values) {
-    if (std::isnan(v) || v < e.front() || v > e.back()) continue;
-    // The bin whose [left, right) holds v; the last bin also takes its right edge.
+  std::vector<double> w = args.weights ? args.weights->AsType(dtype).ToDoubles()
+                                       : std::vector<double>(values.size(), 1.0);
+  size_t bins = e.size() - 1;
+  // Accumulated in the counts' dtype, element by element, as JAX's scatter-add does.
+  Array counts = Array::Zeros(dtype, {static_cast<int64_t>(bins)});
+  std::vector<double> sums(bins, 0.0);
+  for (size_t i = 0; i < values.size(); ++i) {
+    double v = values[i];
+    if (std::isnan(v) || !(v >= e.front() && v <= e.back())) continue;
     auto it = std::upper_bound(e.begin(), e.end(), v);
-    int64_t bin = std::min<int64_t>(static_cast<int64_t>(it - e.begin()) - 1, bins - 1);
-    counts[bin] += 1;
+    size_t bin = std::min(static_cast<size_t>(it - e.begin()) - 1, bins - 1);
+    sums[bin] = Array::Scalar(dtype, sums[bin] + w[i]).GetDouble(0);
   }
-  return {Array::FromDoubles(DType::kFloat32, {bins}, counts), edges};
+  counts = Array::FromDoubles(dtype, {static_cast<int64_t>(bins)}, sums);
+  if (args.density) {
+    // counts / widths / counts.sum(), each step rounded to the dtype (a float32 quotient of
+    // float32 values computed in double and rounded is the float32 quotient).
+    double total = Reduce(ReduceOp::kSum, counts, std::nullopt, false).GetDouble(0);
+    for (size_t b = 0; b < bins; ++b) {
+      double width = Array::Scalar(dtype, e[b + 1] - e[b]).GetDouble(0);
+      double per_width = Array::Scalar(dtype, sums[b] / width).GetDouble(0);
+      sums[b] = Array::Scalar(dtype, per_width / total).GetDouble(0);
+    }
+    counts = Array::FromDoubles(dtype, {static_cast<int64_t>(bins)}, sums);
+  }
+  return {counts, edges};
 }
 
 }  // namespace pz::array

@@ -21,9 +21,19 @@ struct UniqueResult {
 };
 UniqueResult Unique(const Array& a);
 
-// Counts of `a` (flattened) in `bins` equal-width bins over [lo, hi] (default: min and max of
-// `a`, widened by 0.5 on each side when equal), and the bin edges (bins + 1, float32).
-std::pair<Array, Array> Histogram(const Array& a, int64_t bins,
-                                  std::optional<std::pair<double, double>> range);
+// jnp.histogram: the (weighted) counts of `a` (flattened) per bin, and the bin edges. The bins
+// are `edges` when given, else `bins` equal-width bins over `range` (default: min and max of
+// `a`, widened by 0.5 on each side when equal). Bins are [left, right), the last one closed;
+// values outside, and NaN, count nowhere. `weights` (a's shape) replace the ones added; with
+// `density` the counts become counts / bin width / total. Counts and edges take a's inexact
+// dtype (float32 for integers), promoted with the weights'.
+struct HistogramArgs {
+  int64_t bins = 10;
+  std::optional<Array> edges;
+  std::optional<std::pair<double, double>> range;
+  std::optional<Array> weights;
+  bool density = false;
+};
+std::pair<Array, Array> Histogram(const Array& a, const HistogramArgs& args);
 
 }  // namespace pz::array

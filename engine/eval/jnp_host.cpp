@@ -134,20 +134,29 @@ void InstallArrayHost(Interpreter& interp, const ArrayModules& m) {
       auto b =
           BindArgs(interp, "histogram", args, {"a", "bins=", "range=", "weights=", "density="});
       Array a = ToArray(interp, *b[0]);
-      int64_t bins = 10;
-      if (b[1]) {
-        if (!b[1]->is_integral()) {
-          interp.Raise(interp.types().value_error, "only an integer number of `bins` is supported");
+      array::HistogramArgs h;
+      if (b[1] && !b[1]->is_none()) {
+        if (b[1]->is_integral()) {
+          h.bins = b[1]->integral();
+        } else if (b[1]->as<StrObject>() != nullptr) {
+          interp.Raise(interp.types().not_implemented_error,
+                       "string values for `bins` not implemented.");
+        } else {
+          h.edges = ToArray(interp, *b[1]);
         }
-        bins = b[1]->integral();
       }
-      std::optional<std::pair<double, double>> range;
       if (b[2] && !b[2]->is_none()) {
         std::vector<Value> r = interp.ToVector(*b[2]);
-        if (r.size() != 2) interp.Raise(interp.types().value_error, "range must be (min, max)");
-        range = std::make_pair(r[0].number(), r[1].number());
+        if (r.size() != 2) {
+          interp.Raise(interp.types().value_error,
+                       "`range` must be either None or a sequence of scalars");
+        }
+        h.range =
+            std::make_pair(ToArray(interp, r[0]).GetDouble(0), ToArray(interp, r[1]).GetDouble(0));
       }
-      auto [counts, edges] = GuardArrayOp(interp, [&] { return array::Histogram(a, bins, range); });
+      if (b[3] && !b[3]->is_none()) h.weights = ToArray(interp, *b[3]);
+      h.density = b[4] && !b[4]->is_none() && interp.Truthy(*b[4]);
+      auto [counts, edges] = GuardArrayOp(interp, [&] { return array::Histogram(a, h); });
       return MakeTuple({WrapArray(counts), WrapArray(edges)});
     });
   }

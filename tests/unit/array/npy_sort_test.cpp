@@ -53,7 +53,7 @@ TEST(Sort, UniqueCountsAndHistogramMatchJax) {
   EXPECT_EQ(u.counts.ToDoubles(), (std::vector<double>{2, 1, 2}));
   // jnp.histogram([1, 2, 2, 3, 4], bins=3) == ([1, 2, 2], [1, 2, 3, 4]), counts in float32.
   auto [counts, edges] =
-      Histogram(Array::FromDoubles(DType::kFloat32, {5}, {1, 2, 2, 3, 4}), 3, std::nullopt);
+      Histogram(Array::FromDoubles(DType::kFloat32, {5}, {1, 2, 2, 3, 4}), {.bins = 3});
   EXPECT_EQ(counts.dtype(), DType::kFloat32);
   EXPECT_EQ(counts.ToDoubles(), (std::vector<double>{1, 2, 2}));
   EXPECT_EQ(edges.ToDoubles(), (std::vector<double>{1, 2, 3, 4}));
