@@ -12,6 +12,7 @@
 #include "array/shape_ops.h"
 #include "array/stats.h"
 #include "eval/array_object.h"
+#include "eval/builtin_support.h"
 #include "support/check.h"
 
 namespace pz::eval {
@@ -22,6 +23,56 @@ using array::DType;
 using array::UnaryOp;
 
 namespace {
+
+// The coordinates of the nonzero elements of `c`, one vector per axis (row-major order); with
+// `size`, cut or padded with `fill_value` (default 0) to that many.
+std::vector<std::vector<double>> NonzeroCoords(Interpreter& interp, const Array& c,
+                                               const std::optional<Value>& size,
+                                               const std::optional<Value>& fill_value) {
+  if (c.rank() == 0) {
+    interp.Raise(
+        interp.types().value_error,
+        "Calling nonzero on 0d arrays is not allowed. Use jnp.atleast_1d(scalar).nonzero() "
+        "instead.");
+  }
+  std::vector<std::vector<double>> coords(static_cast<size_t>(c.rank()));
+  std::vector<double> values = c.ToDoubles();
+  for (int64_t flat = 0; flat < static_cast<int64_t>(values.size()); ++flat) {
+    if (values[flat] == 0) continue;
+    int64_t rem = flat;
+    for (int axis = c.rank() - 1; axis >= 0; --axis) {
+      coords[axis].push_back(static_cast<double>(rem % c.shape()[axis]));
+      rem /= c.shape()[axis];
+    }
+  }
+  if (size && !size->is_none()) {
+    int64_t n = ToIndex(interp, *size);
+    std::vector<double> fills(coords.size(), 0.0);
+    if (fill_value && !fill_value->is_none()) {
+      std::vector<Value> given =
+          fill_value->is(ObjectKind::kTuple) ? interp.ToVector(*fill_value) : std::vector<Value>{};
+      for (size_t axis = 0; axis < fills.size(); ++axis) {
+        const Value& v = given.empty() ? *fill_value : given.at(std::min(axis, given.size() - 1));
+        fills[axis] = ToArray(interp, v).GetDouble(0);
+      }
+    }
+    for (size_t axis = 0; axis < coords.size(); ++axis) {
+      coords[axis].resize(static_cast<size_t>(std::max<int64_t>(n, 0)), fills[axis]);
+    }
+  }
+  return coords;
+}
+
+Value NonzeroTuple(Interpreter& interp, const Array& c, const std::optional<Value>& size,
+                   const std::optional<Value>& fill_value) {
+  std::vector<std::vector<double>> coords = NonzeroCoords(interp, c, size, fill_value);
+  std::vector<Value> out;
+  for (const auto& axis : coords) {
+    out.push_back(
+        WrapArray(Array::FromDoubles(DType::kInt32, {static_cast<int64_t>(axis.size())}, axis)));
+  }
+  return MakeTuple(std::move(out));
+}
 
 Value Un(Interpreter& interp, UnaryOp op, const Value& x) {
   Array a = ToArray(interp, x);
@@ -286,29 +337,91 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
     });
   }
 
+  // nonzero / argwhere / flatnonzero: the indices of nonzero elements (with `size`, padded with
+  // `fill_value` or cut, as JAX needs a static size under jit).
+  AddFunction(interp, {&m.jnp, &m.np}, "nonzero", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "nonzero", args, {"a", "*", "size=", "fill_value="});
+    return NonzeroTuple(interp, ToArray(interp, *b[0]), b[1], b[2]);
+  });
+  AddFunction(interp, {&m.jnp, &m.np}, "flatnonzero", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "flatnonzero", args, {"a", "*", "size=", "fill_value="});
+    Array a = ToArray(interp, *b[0]);
+    return interp.GetItem(
+        NonzeroTuple(interp, GuardArrayOp(interp, [&] { return array::Reshape(a, {a.size()}); }),
+                     b[1], b[2]),
+        Value::Int(0));
+  });
+  AddFunction(interp, {&m.jnp, &m.np}, "argwhere", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "argwhere", args, {"a", "*", "size=", "fill_value="});
+    Array a = ToArray(interp, *b[0]);
+    std::vector<std::vector<double>> coords = NonzeroCoords(interp, a, b[1], b[2]);
+    int64_t n = coords.empty() ? 0 : static_cast<int64_t>(coords[0].size());
+    std::vector<double> rows;
+    for (int64_t i = 0; i < n; ++i) {
+      for (const auto& axis : coords) rows.push_back(axis[static_cast<size_t>(i)]);
+    }
+    return WrapArray(Array::FromDoubles(DType::kInt32, {n, a.rank()}, rows));
+  });
+  // diff(a, n=1, axis=-1, prepend=None, append=None): a[1:] - a[:-1] along `axis`, n times.
+  AddFunction(interp, {&m.jnp, &m.np}, "diff", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "diff", args, {"a", "n=", "axis=", "prepend=", "append="});
+    Value a = WrapArray(ToArray(interp, *b[0]));
+    int64_t n = b[1] ? ToIndex(interp, *b[1]) : 1;
+    if (n < 0)
+      interp.Raise(interp.types().value_error,
+                   fmt::format("order must be non-negative but got {}", n));
+    int64_t rank = ToArray(interp, a).rank();
+    if (rank == 0)
+      interp.Raise(interp.types().value_error,
+                   "diff requires input that is at least one dimensional");
+    int64_t axis = b[2] ? ToIndex(interp, *b[2]) : -1;
+    if (axis < -rank || axis >= rank) {
+      interp.Raise(interp.types().value_error,
+                   fmt::format("axis {} is out of bounds for array of dimension {}", axis, rank));
+    }
+    if (axis < 0) axis += rank;
+    auto jnp = interp.FindModule("jax.numpy");
+    std::vector<Value> parts;
+    for (int k : {3, 4}) {
+      if (!b[k] || b[k]->is_none()) continue;
+      Array extra = ToArray(interp, *b[k]);
+      if (extra.rank() == 0) {  // a scalar is broadcast to a's shape with length 1 on `axis`
+        array::Shape shape = ToArray(interp, a).shape();
+        shape[static_cast<size_t>(axis)] = 1;
+        extra = GuardArrayOp(interp, [&] { return array::BroadcastTo(extra, shape); });
+      }
+      parts.push_back(WrapArray(extra));
+    }
+    if (!parts.empty()) {
+      std::vector<Value> all;
+      if (b[3] && !b[3]->is_none()) all.push_back(parts.front());
+      all.push_back(a);
+      if (b[4] && !b[4]->is_none()) all.push_back(parts.back());
+      a = interp.Call(jnp->attrs.at("concatenate"),
+                      CallArgs{.positional = {MakeList(std::move(all))},
+                               .keywords = {{"axis", Value::Int(axis)}},
+                               .span = interp.current_span()});
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      std::vector<Value> hi(static_cast<size_t>(rank),
+                            Value(std::make_shared<SliceObject>(Value(), Value(), Value())));
+      std::vector<Value> lo = hi;
+      hi[static_cast<size_t>(axis)] =
+          Value(std::make_shared<SliceObject>(Value::Int(1), Value(), Value()));
+      lo[static_cast<size_t>(axis)] =
+          Value(std::make_shared<SliceObject>(Value(), Value::Int(-1), Value()));
+      a = interp.BinaryOp(lang::BinOpKind::kSub, interp.GetItem(a, MakeTuple(hi)),
+                          interp.GetItem(a, MakeTuple(lo)));
+    }
+    return a;
+  });
+
   // ---- where / select / clip / convert -----------------------------------------------------
   AddFunction(interp, {&m.jnp, &m.np}, "where", [](Interpreter& interp, CallArgs& args) {
-    auto b = BindArgs(interp, "where", args, {"condition", "x=", "y="});
+    auto b =
+        BindArgs(interp, "where", args, {"condition", "x=", "y=", "*", "size=", "fill_value="});
     Array c = ToArray(interp, *b[0]);
-    if (!b[1] && !b[2]) {
-      // One-argument where: the indices of the nonzero elements, one array per axis.
-      std::vector<std::vector<double>> coords(static_cast<size_t>(std::max(c.rank(), 1)));
-      std::vector<double> values = c.ToDoubles();
-      for (int64_t flat = 0; flat < static_cast<int64_t>(values.size()); ++flat) {
-        if (values[flat] == 0) continue;
-        int64_t rem = flat;
-        for (int axis = c.rank() - 1; axis >= 0; --axis) {
-          coords[axis].push_back(static_cast<double>(rem % c.shape()[axis]));
-          rem /= c.shape()[axis];
-        }
-      }
-      std::vector<Value> out;
-      for (int axis = 0; axis < c.rank(); ++axis) {
-        out.push_back(WrapArray(Array::FromDoubles(
-            DType::kInt32, {static_cast<int64_t>(coords[axis].size())}, coords[axis])));
-      }
-      return MakeTuple(std::move(out));
-    }
+    if (!b[1] && !b[2]) return NonzeroTuple(interp, c, b[3], b[4]);
     if (!b[1] || !b[2]) {
       interp.Raise(interp.types().value_error,
                    "either both or neither of x and y should be given to `where`");
