@@ -2,6 +2,7 @@
 // (np.save / np.load) and np.testing.assert_allclose.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -11,6 +12,7 @@
 #include "array/shape_ops.h"
 #include "array/sort.h"
 #include "eval/array_object.h"
+#include "eval/builtin_support.h"
 
 namespace pz::eval {
 
@@ -160,6 +162,35 @@ void InstallArrayHost(Interpreter& interp, const ArrayModules& m) {
       return MakeTuple({WrapArray(counts), WrapArray(edges)});
     });
   }
+  // np.ndindex(*shape): the index tuples of an array of that shape, in row-major order, lazily.
+  m.np.Set("ndindex", interp.MakeBuiltin("numpy.ndindex", [](Interpreter& interp, CallArgs& args) {
+    std::vector<Value> dims = args.positional;
+    if (dims.size() == 1 && (dims[0].is(ObjectKind::kTuple) || dims[0].is(ObjectKind::kList))) {
+      dims = interp.ToVector(dims[0]);
+    }
+    std::vector<int64_t> shape;
+    for (const Value& d : dims) {
+      int64_t n = ToIndex(interp, d);
+      if (n < 0) interp.Raise(interp.types().value_error, "negative dimensions are not allowed");
+      shape.push_back(n);
+    }
+    bool empty = std::find(shape.begin(), shape.end(), 0) != shape.end();
+    auto next = std::make_shared<std::vector<int64_t>>(shape.size(), 0);
+    auto done = std::make_shared<bool>(empty);
+    return Value(std::make_shared<IteratorObject>(
+        "ndindex", [shape, next, done](Interpreter&) -> std::optional<Value> {
+          if (*done) return std::nullopt;
+          std::vector<Value> index;
+          for (int64_t i : *next) index.push_back(Value::Int(i));
+          size_t d = shape.size();
+          while (d-- > 0) {  // advance like an odometer, last axis fastest
+            if (++(*next)[d] < shape[d]) break;
+            (*next)[d] = 0;
+          }
+          if (d == static_cast<size_t>(-1)) *done = true;
+          return MakeTuple(std::move(index));
+        }));
+  }));
   AddFunction(interp, m.np, "save", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "save", args, {"file", "arr", "allow_pickle="});
     std::string path = PathArg(interp, *b[0]);
