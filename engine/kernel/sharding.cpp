@@ -14,6 +14,7 @@
 #include "eval/array_object.h"
 #include "eval/builtin_support.h"
 #include "kernel/modules.h"
+#include "kernel/transforms.h"
 
 namespace pz::kernel {
 
@@ -146,16 +147,17 @@ Value MakeMesh(Interpreter& interp, const std::vector<int64_t>& shape,
                const std::vector<Value>& names) {
   int64_t size = 1;
   for (int64_t d : shape) size *= d;
-  if (size != 1 || shape.size() != names.size()) {
+  if (shape.size() != names.size()) {
+    interp.Raise(interp.types().value_error,
+                 fmt::format("a mesh needs one axis name per dimension: shape {} has {} axes, "
+                             "given {} names",
+                             array::ShapeToString(shape), shape.size(), names.size()));
+  }
+  if (size != 1) {
     interp.RaiseWithNotes(
         interp.types().value_error,
         fmt::format("a mesh of shape {} needs {} devices; this process has 1 (CpuDevice(id=0))",
-                    interp.Repr(eval::MakeTuple([&] {
-                      std::vector<Value> v;
-                      for (int64_t d : shape) v.push_back(Value::Int(d));
-                      return v;
-                    }())),
-                    size),
+                    array::ShapeToString(shape), size),
         {"the emulator is one device: every mesh axis has size 1"});
   }
   auto dims = eval::NewDict(interp);
@@ -209,12 +211,7 @@ class ShardMapObject final : public eval::Object {
     return fmt::format("<shard_map of {}>", interp.Repr(fun_));
   }
   std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) override {
-    if (name == "__call__") {
-      auto self = shared_from_this();
-      return interp.MakeBuiltin("__call__", [self](Interpreter& interp, CallArgs& args) {
-        return interp.Call(Value(self), args);
-      });
-    }
+    if (name == "__call__") return CallMethod(interp, shared_from_this());
     return std::nullopt;
   }
   std::optional<Value> Call(Interpreter& interp, CallArgs& args) override {
