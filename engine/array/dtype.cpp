@@ -108,12 +108,14 @@ bool IsFourBit(DType d) { return d == DType::kInt4 || d == DType::kUInt4; }
 
 // JAX keeps 4-bit integers out of implicit promotion: only bool and weak ints meet them.
 [[noreturn]] void FourBitPromotionError(std::string_view other, DType four_bit) {
-  throw ArrayError{ArrayError::Kind::kTypePromotion, fmt::format(
-      "Input dtypes ({}, '{}') have no available implicit dtype promotion path. To avoid "
-      "unintended promotion, 1-bit, 2-bit and 4-bit integers do not support implicit "
-      "promotion. If you'd like your inputs to be promoted to another type, you can do so "
-      "explicitly using e.g. x.astype('int32')",
-      other, DTypeName(four_bit))};
+  throw ArrayError{
+      ArrayError::Kind::kTypePromotion,
+      fmt::format(
+          "Input dtypes ({}, '{}') have no available implicit dtype promotion path. To avoid "
+          "unintended promotion, 1-bit, 2-bit and 4-bit integers do not support implicit "
+          "promotion. If you'd like your inputs to be promoted to another type, you can do so "
+          "explicitly using e.g. x.astype('int32')",
+          other, DTypeName(four_bit))};
 }
 
 }  // namespace

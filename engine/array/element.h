@@ -141,12 +141,14 @@ ComputeOf<To> ConvertCompute(From v) {
     using S = StorageOf<To>;
     if (std::isnan(v)) return 0;
     // The dtype's range (a 4-bit type's, not its storage byte's).
-    constexpr double lo = To == DType::kInt4    ? -8.0
-                          : To == DType::kUInt4 ? 0.0
-                                                : static_cast<double>(std::numeric_limits<S>::min());
-    constexpr double hi = To == DType::kInt4    ? 7.0
-                          : To == DType::kUInt4 ? 15.0
-                                                : static_cast<double>(std::numeric_limits<S>::max());
+    constexpr double lo = To == DType::kInt4 ? -8.0
+                          : To == DType::kUInt4
+                              ? 0.0
+                              : static_cast<double>(std::numeric_limits<S>::min());
+    constexpr double hi = To == DType::kInt4 ? 7.0
+                          : To == DType::kUInt4
+                              ? 15.0
+                              : static_cast<double>(std::numeric_limits<S>::max());
     double t = std::trunc(static_cast<double>(v));
     if (t <= lo) return static_cast<int64_t>(lo);
     if (t >= hi) return static_cast<int64_t>(hi);

@@ -156,7 +156,8 @@ void AddNamedTupleMethods(Interpreter& interp, TypeObject& type) {
   }
   type.Store("_field_defaults", Value(defaults));
   type.Store("_replace", NativeMethod(interp, "_replace", [](Interpreter& in, CallArgs& args) {
-               auto* self = args.positional.empty() ? nullptr : args.positional[0].as<TupleObject>();
+               auto* self =
+                   args.positional.empty() ? nullptr : args.positional[0].as<TupleObject>();
                if (self == nullptr || self->type == nullptr || args.positional.size() != 1) {
                  in.Raise(in.types().type_error, "_replace() takes keyword arguments only");
                }
@@ -173,7 +174,8 @@ void AddNamedTupleMethods(Interpreter& interp, TypeObject& type) {
                return Value(std::make_shared<TupleObject>(std::move(items), self->type));
              }));
   type.Store("_asdict", NativeMethod(interp, "_asdict", [](Interpreter& in, CallArgs& args) {
-               auto* self = args.positional.empty() ? nullptr : args.positional[0].as<TupleObject>();
+               auto* self =
+                   args.positional.empty() ? nullptr : args.positional[0].as<TupleObject>();
                if (self == nullptr || self->type == nullptr) {
                  in.Raise(in.types().type_error, "_asdict() needs a named tuple");
                }
@@ -184,8 +186,8 @@ void AddNamedTupleMethods(Interpreter& interp, TypeObject& type) {
                }
                return Value(dict);
              }));
-  type.Store("_make", Value(std::make_shared<ClassMethodObject>(interp.MakeBuiltin(
-                          "_make", [](Interpreter& in, CallArgs& args) {
+  type.Store("_make", Value(std::make_shared<ClassMethodObject>(
+                          interp.MakeBuiltin("_make", [](Interpreter& in, CallArgs& args) {
                             CheckArgCount(in, "_make", args, 2, 2);
                             auto* cls = args.positional[0].as<TypeObject>();
                             CallArgs call;
@@ -256,11 +258,11 @@ void MakeNamedTupleClass(Interpreter& interp, TypeObject& type) {
       type.extras->tuple_defaults.push_back(it->second);
       EraseAttr(type, name);
     } else if (!type.extras->tuple_defaults.empty()) {
-      interp.Raise(interp.types().type_error,
-                   fmt::format("Non-default namedtuple field {} cannot follow default field {}",
-                               name, type.extras->tuple_fields[type.extras->tuple_fields.size() -
-                                                               type.extras->tuple_defaults.size() -
-                                                               1]));
+      interp.Raise(
+          interp.types().type_error,
+          fmt::format("Non-default namedtuple field {} cannot follow default field {}", name,
+                      type.extras->tuple_fields[type.extras->tuple_fields.size() -
+                                                type.extras->tuple_defaults.size() - 1]));
     }
   }
   AddNamedTupleMethods(interp, type);
@@ -304,7 +306,8 @@ Value ConstructNamedTuple(Interpreter& interp, TypeObject& type, CallArgs& args)
   if (!missing.empty()) {
     std::string list;
     for (size_t i = 0; i < missing.size(); ++i) {
-      if (i > 0) list += missing.size() == 2 ? " and " : (i + 1 == missing.size() ? ", and " : ", ");
+      if (i > 0)
+        list += missing.size() == 2 ? " and " : (i + 1 == missing.size() ? ", and " : ", ");
       list += missing[i];
     }
     interp.Raise(interp.types().type_error,
@@ -314,7 +317,8 @@ Value ConstructNamedTuple(Interpreter& interp, TypeObject& type, CallArgs& args)
   return Value(std::make_shared<TupleObject>(std::move(out), &type));
 }
 
-// ---- enums ---------------------------------------------------------------------------------------
+// ---- enums
+// ---------------------------------------------------------------------------------------
 
 namespace {
 
@@ -382,7 +386,8 @@ Value EnumLookup(Interpreter& interp, TypeObject& type, CallArgs& args) {
                fmt::format("{} is not a valid {}", interp.Repr(value), type.name));
 }
 
-// ---- dataclasses ---------------------------------------------------------------------------------
+// ---- dataclasses
+// ---------------------------------------------------------------------------------
 
 namespace {
 
@@ -435,10 +440,10 @@ Value DataclassInit(Interpreter& interp, CallArgs& args) {
     if (f.init && !f.kw_only) positional.push_back(&f);
   }
   if (args.positional.size() - 1 > positional.size()) {
-    interp.Raise(interp.types().type_error,
-                 fmt::format("{} takes {} positional argument{} but {} were given", where,
-                             positional.size() + 1, positional.empty() ? "" : "s",
-                             args.positional.size()));
+    interp.Raise(
+        interp.types().type_error,
+        fmt::format("{} takes {} positional argument{} but {} were given", where,
+                    positional.size() + 1, positional.empty() ? "" : "s", args.positional.size()));
   }
   std::unordered_map<std::string, Value> given;
   for (size_t i = 1; i < args.positional.size(); ++i) {
@@ -476,7 +481,8 @@ Value DataclassInit(Interpreter& interp, CallArgs& args) {
   if (!missing.empty()) {
     std::string list;
     for (size_t i = 0; i < missing.size(); ++i) {
-      if (i > 0) list += missing.size() == 2 ? " and " : (i + 1 == missing.size() ? ", and " : ", ");
+      if (i > 0)
+        list += missing.size() == 2 ? " and " : (i + 1 == missing.size() ? ", and " : ", ");
       list += missing[i];
     }
     interp.Raise(interp.types().type_error,
@@ -520,8 +526,7 @@ void ProcessDataclass(Interpreter& interp, TypeObject& type, const DataclassOpti
           interp.Raise(interp.types().value_error,
                        fmt::format("mutable default {} for field {} is not allowed: use "
                                    "default_factory",
-                                   interp.Repr(Value(interp.TypeOf(d)->shared_from_this())),
-                                   name));
+                                   interp.Repr(Value(interp.TypeOf(d)->shared_from_this())), name));
         }
         field.default_value = d;
       }
@@ -602,11 +607,11 @@ void ProcessDataclass(Interpreter& interp, TypeObject& type, const DataclassOpti
   bool own_hash = type.attrs.contains("__hash__") && !type.attrs.at("__hash__").is_none();
   if (options.unsafe_hash || (options.eq && options.frozen)) {
     if (!own_hash) {
-      type.Store("__hash__", NativeMethod(interp, "__hash__", [](Interpreter& in, CallArgs& args) {
-                   const Value& self = OneArg(in, "__hash__", args);
-                   return Value::Int(
-                       static_cast<int64_t>(in.Hash(MakeTuple(CompareValues(in, self)))));
-                 }));
+      type.Store(
+          "__hash__", NativeMethod(interp, "__hash__", [](Interpreter& in, CallArgs& args) {
+            const Value& self = OneArg(in, "__hash__", args);
+            return Value::Int(static_cast<int64_t>(in.Hash(MakeTuple(CompareValues(in, self)))));
+          }));
     }
   } else if (options.eq && !own_hash) {
     type.Store("__hash__", Value());
@@ -632,13 +637,20 @@ Value Dataclass(Interpreter& interp, CallArgs& args) {
   DataclassOptions options;
   for (const auto& [name, value] : args.keywords) {
     bool on = interp.Truthy(value);
-    if (name == "init") options.init = on;
-    else if (name == "repr") options.repr = on;
-    else if (name == "eq") options.eq = on;
-    else if (name == "order") options.order = on;
-    else if (name == "unsafe_hash") options.unsafe_hash = on;
-    else if (name == "frozen") options.frozen = on;
-    else if (name == "kw_only") options.kw_only = on;
+    if (name == "init")
+      options.init = on;
+    else if (name == "repr")
+      options.repr = on;
+    else if (name == "eq")
+      options.eq = on;
+    else if (name == "order")
+      options.order = on;
+    else if (name == "unsafe_hash")
+      options.unsafe_hash = on;
+    else if (name == "frozen")
+      options.frozen = on;
+    else if (name == "kw_only")
+      options.kw_only = on;
     else if (name != "slots" && name != "match_args" && name != "weakref_slot") {
       interp.Raise(interp.types().type_error,
                    fmt::format("dataclass() got an unexpected keyword argument '{}'", name));
@@ -664,12 +676,18 @@ Value Field(Interpreter& interp, CallArgs& args) {
   }
   DataclassField field;
   for (const auto& [name, value] : args.keywords) {
-    if (name == "default") field.default_value = value;
-    else if (name == "default_factory") field.default_factory = value;
-    else if (name == "init") field.init = interp.Truthy(value);
-    else if (name == "repr") field.repr = interp.Truthy(value);
-    else if (name == "compare") field.compare = interp.Truthy(value);
-    else if (name == "kw_only") field.kw_only = interp.Truthy(value);
+    if (name == "default")
+      field.default_value = value;
+    else if (name == "default_factory")
+      field.default_factory = value;
+    else if (name == "init")
+      field.init = interp.Truthy(value);
+    else if (name == "repr")
+      field.repr = interp.Truthy(value);
+    else if (name == "compare")
+      field.compare = interp.Truthy(value);
+    else if (name == "kw_only")
+      field.kw_only = interp.Truthy(value);
     else if (name != "hash" && name != "metadata") {
       interp.Raise(interp.types().type_error,
                    fmt::format("field() got an unexpected keyword argument '{}'", name));
@@ -737,10 +755,10 @@ std::shared_ptr<ModuleObject> MakeDataclasses(Interpreter& interp) {
     }
     return MakeTuple(std::move(out));
   }));
-  module->Set("is_dataclass", interp.MakeBuiltin("is_dataclass", [](Interpreter& in,
-                                                                    CallArgs& args) {
-    return Value::Bool(IsDataclassValue(in, OneArg(in, "is_dataclass", args)));
-  }));
+  module->Set("is_dataclass",
+              interp.MakeBuiltin("is_dataclass", [](Interpreter& in, CallArgs& args) {
+                return Value::Bool(IsDataclassValue(in, OneArg(in, "is_dataclass", args)));
+              }));
   module->Set("replace", interp.MakeBuiltin("replace", [](Interpreter& in, CallArgs& args) {
     if (args.positional.size() != 1) {
       in.Raise(in.types().type_error, "replace() takes one positional argument");
@@ -760,15 +778,13 @@ std::shared_ptr<ModuleObject> MakeDataclasses(Interpreter& interp) {
         }
         continue;
       }
-      call.keywords.emplace_back(f.name,
-                                 change != args.keywords.end() ? change->second
-                                                               : in.GetAttr(obj, f.name));
+      call.keywords.emplace_back(
+          f.name, change != args.keywords.end() ? change->second : in.GetAttr(obj, f.name));
     }
     for (const auto& [name, value] : args.keywords) {
       const auto& fs = FieldsOf(in, obj);
-      if (std::none_of(fs.begin(), fs.end(), [&](const DataclassField& f) {
-            return f.name == name;
-          })) {
+      if (std::none_of(fs.begin(), fs.end(),
+                       [&](const DataclassField& f) { return f.name == name; })) {
         in.Raise(in.types().type_error,
                  fmt::format("{}.__init__() got an unexpected keyword argument '{}'",
                              in.TypeName(obj), name));
@@ -789,19 +805,61 @@ std::shared_ptr<ModuleObject> MakeDataclasses(Interpreter& interp) {
   return module;
 }
 
-// ---- typing, enum, abc, collections, __future__ ---------------------------------------------------
+// ---- typing, enum, abc, collections, __future__
+// ---------------------------------------------------
 
 std::shared_ptr<ModuleObject> MakeTyping(Interpreter& interp, const Value& named_tuple) {
   auto module = std::make_shared<ModuleObject>("typing");
-  for (const char* name :
-       {"Any", "Callable", "Optional", "Union", "Tuple", "List", "Dict", "Set", "FrozenSet",
-        "Sequence", "MutableSequence", "Mapping", "MutableMapping", "Iterable", "Iterator",
-        "Generator", "Type", "Literal", "Final", "ClassVar", "Protocol", "Generic", "Hashable",
-        "Sized", "Collection", "Container", "Annotated", "TypeAlias", "Concatenate", "Self",
-        "Never", "NoReturn", "Awaitable", "Coroutine", "AbstractSet", "KeysView", "ValuesView",
-        "ItemsView", "SupportsInt", "SupportsFloat", "SupportsIndex", "Unpack", "TypeGuard",
-        "LiteralString", "Required", "NotRequired", "DefaultDict", "OrderedDict", "Counter",
-        "Deque"}) {
+  for (const char* name : {"Any",
+                           "Callable",
+                           "Optional",
+                           "Union",
+                           "Tuple",
+                           "List",
+                           "Dict",
+                           "Set",
+                           "FrozenSet",
+                           "Sequence",
+                           "MutableSequence",
+                           "Mapping",
+                           "MutableMapping",
+                           "Iterable",
+                           "Iterator",
+                           "Generator",
+                           "Type",
+                           "Literal",
+                           "Final",
+                           "ClassVar",
+                           "Protocol",
+                           "Generic",
+                           "Hashable",
+                           "Sized",
+                           "Collection",
+                           "Container",
+                           "Annotated",
+                           "TypeAlias",
+                           "Concatenate",
+                           "Self",
+                           "Never",
+                           "NoReturn",
+                           "Awaitable",
+                           "Coroutine",
+                           "AbstractSet",
+                           "KeysView",
+                           "ValuesView",
+                           "ItemsView",
+                           "SupportsInt",
+                           "SupportsFloat",
+                           "SupportsIndex",
+                           "Unpack",
+                           "TypeGuard",
+                           "LiteralString",
+                           "Required",
+                           "NotRequired",
+                           "DefaultDict",
+                           "OrderedDict",
+                           "Counter",
+                           "Deque"}) {
     module->Set(name, Value(std::make_shared<TypingFormObject>(std::string("typing.") + name)));
   }
   auto form = [](Interpreter& in, CallArgs& args) {
@@ -824,8 +882,8 @@ std::shared_ptr<ModuleObject> MakeTyping(Interpreter& interp, const Value& named
     return args.positional[1];
   }));
   auto identity = [](Interpreter& in, CallArgs& args) { return OneArg(in, "decorator", args); };
-  for (const char* name : {"overload", "final", "no_type_check", "runtime_checkable",
-                           "override", "type_check_only"}) {
+  for (const char* name :
+       {"overload", "final", "no_type_check", "runtime_checkable", "override", "type_check_only"}) {
     module->Set(name, interp.MakeBuiltin(name, identity));
   }
   module->Set("TYPE_CHECKING", Value::Bool(false));
@@ -866,10 +924,10 @@ std::shared_ptr<ModuleObject> MakeAbc(Interpreter& interp) {
   interp.extension_state("abc.ABC") = std::make_shared<Value>(Value(abc->shared_from_this()));
   module->Set("ABC", Value(abc->shared_from_this()));
   module->Set("ABCMeta", Value(std::make_shared<TypingFormObject>("abc.ABCMeta")));
-  module->Set("abstractmethod", interp.MakeBuiltin("abstractmethod", [](Interpreter& in,
-                                                                        CallArgs& args) {
-    return OneArg(in, "abstractmethod", args);
-  }));
+  module->Set("abstractmethod",
+              interp.MakeBuiltin("abstractmethod", [](Interpreter& in, CallArgs& args) {
+                return OneArg(in, "abstractmethod", args);
+              }));
   return module;
 }
 
@@ -909,15 +967,16 @@ Value Memoize(Interpreter& interp, const Value& function) {
 void ExtendFunctools(Interpreter& interp) {
   std::shared_ptr<ModuleObject> functools = interp.FindModule("functools");
   if (!functools) return;
-  functools->Set("cached_property", interp.MakeBuiltin("cached_property", [](Interpreter& in,
-                                                                             CallArgs& args) {
-    const Value& f = OneArg(in, "cached_property", args);
-    auto property = std::make_shared<PropertyObject>();
-    property->fget = f;
-    property->cached = true;
-    if (auto* function = f.as<FunctionObject>()) property->name = function->code->name;
-    return Value(property);
-  }));
+  functools->Set("cached_property",
+                 interp.MakeBuiltin("cached_property", [](Interpreter& in, CallArgs& args) {
+                   const Value& f = OneArg(in, "cached_property", args);
+                   auto property = std::make_shared<PropertyObject>();
+                   property->fget = f;
+                   property->cached = true;
+                   if (auto* function = f.as<FunctionObject>())
+                     property->name = function->code->name;
+                   return Value(property);
+                 }));
   functools->Set("wraps", interp.MakeBuiltin("wraps", [](Interpreter& in, CallArgs& args) {
     if (args.positional.empty()) in.Raise(in.types().type_error, "wraps() needs a function");
     Value wrapped = args.positional[0];
@@ -930,8 +989,7 @@ void ExtendFunctools(Interpreter& interp) {
   functools->Set("cache", interp.MakeBuiltin("cache", [](Interpreter& in, CallArgs& args) {
     return Memoize(in, OneArg(in, "cache", args));
   }));
-  functools->Set("lru_cache", interp.MakeBuiltin("lru_cache", [](Interpreter& in,
-                                                                 CallArgs& args) {
+  functools->Set("lru_cache", interp.MakeBuiltin("lru_cache", [](Interpreter& in, CallArgs& args) {
     if (!args.positional.empty() && IsCallable(in, args.positional[0])) {
       return Memoize(in, args.positional[0]);
     }

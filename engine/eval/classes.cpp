@@ -102,8 +102,8 @@ Value BindClassAttr(Interpreter& interp, const ClassAttr& attr, const Value& sel
     return on_instance ? Value(std::make_shared<BoundMethodObject>(self, v)) : v;
   }
   if (auto* method = v.as<ClassMethodObject>()) {
-    return Value(std::make_shared<BoundMethodObject>(Value(cls->shared_from_this()),
-                                                     method->function));
+    return Value(
+        std::make_shared<BoundMethodObject>(Value(cls->shared_from_this()), method->function));
   }
   if (auto* method = v.as<StaticMethodObject>()) return method->function;
   if (auto* property = v.as<PropertyObject>()) {
@@ -150,7 +150,8 @@ class SingletonObject final : public Object {
 
 Value NotImplementedValue(Interpreter& interp) {
   auto& state = interp.extension_state("NotImplemented");
-  if (!state) state = std::make_shared<Value>(Value(std::make_shared<SingletonObject>("NotImplemented")));
+  if (!state)
+    state = std::make_shared<Value>(Value(std::make_shared<SingletonObject>("NotImplemented")));
   return *std::static_pointer_cast<Value>(state);
 }
 
@@ -437,9 +438,9 @@ std::optional<int64_t> InstanceObject::Len(Interpreter& interp) {
   auto r = CallOverride(interp, Value(shared_from_this()), *type, "__len__", {});
   if (!r) return std::nullopt;
   if (!r->is_integral()) {
-    interp.Raise(interp.types().type_error,
-                 fmt::format("'{}' object cannot be interpreted as an integer",
-                             interp.TypeName(*r)));
+    interp.Raise(
+        interp.types().type_error,
+        fmt::format("'{}' object cannot be interpreted as an integer", interp.TypeName(*r)));
   }
   if (r->integral() < 0) interp.Raise(interp.types().value_error, "__len__() should return >= 0");
   return r->integral();
@@ -466,9 +467,8 @@ ObjectRef InstanceObject::Iter(Interpreter& interp) {
   Value iterator = *r;
   if (!interp.TryGetAttr(iterator, "__next__")) {
     if (ObjectRef inner = interp.TryGetIter(iterator)) return inner;
-    interp.Raise(interp.types().type_error,
-                 fmt::format("iter() returned non-iterator of type '{}'",
-                             interp.TypeName(iterator)));
+    interp.Raise(interp.types().type_error, fmt::format("iter() returned non-iterator of type '{}'",
+                                                        interp.TypeName(iterator)));
   }
   return std::make_shared<IteratorObject>(
       "iterator", [iterator](Interpreter& in) -> std::optional<Value> {
@@ -695,8 +695,8 @@ Value ConstructInstance(Interpreter& interp, TypeObject& type, CallArgs& args) {
   }
   Value instance;
   if (auto make = FindOverride(type, "__new__")) {
-    Value function = make->as<StaticMethodObject>() ? make->as<StaticMethodObject>()->function
-                                                    : *make;
+    Value function =
+        make->as<StaticMethodObject>() ? make->as<StaticMethodObject>()->function : *make;
     CallArgs new_args = args;
     new_args.positional.insert(new_args.positional.begin(), cls);
     instance = interp.Call(function, std::move(new_args));
@@ -711,8 +711,7 @@ Value ConstructInstance(Interpreter& interp, TypeObject& type, CallArgs& args) {
     Value result = interp.Call(BindClassAttr(interp, *init, instance, &type, true), args);
     if (!result.is_none()) {
       interp.Raise(interp.types().type_error,
-                   fmt::format("__init__() should return None, not '{}'",
-                               interp.TypeName(result)));
+                   fmt::format("__init__() should return None, not '{}'", interp.TypeName(result)));
     }
   } else if (!FindOverride(type, "__new__") &&
              (!args.positional.empty() || !args.keywords.empty())) {
@@ -848,7 +847,8 @@ Value Vars(Interpreter& interp, CallArgs& args) {
   const Value& x = OneArg(interp, "vars", args);
   if (x.is(ObjectKind::kModule)) {
     auto dict = NewDict(interp);
-    for (const auto& [key, value] : x.as<ModuleObject>()->Names()) dict->Set(interp, MakeStr(key), value);
+    for (const auto& [key, value] : x.as<ModuleObject>()->Names())
+      dict->Set(interp, MakeStr(key), value);
     return Value(dict);
   }
   if (x.as<InstanceObject>() || x.is(ObjectKind::kType)) return interp.GetAttr(x, "__dict__");
@@ -878,7 +878,8 @@ Value Dir(Interpreter& interp, CallArgs& args) {
 Value IsSubclass(Interpreter& interp, CallArgs& args) {
   CheckArgCount(interp, "issubclass", args, 2, 2);
   auto* type = args.positional[0].as<TypeObject>();
-  if (type == nullptr) interp.Raise(interp.types().type_error, "issubclass() arg 1 must be a class");
+  if (type == nullptr)
+    interp.Raise(interp.types().type_error, "issubclass() arg 1 must be a class");
   std::function<bool(const Value&)> check = [&](const Value& info) {
     if (auto* base = info.as<TypeObject>()) {
       return type->IsSubtypeOf(base) || IsVirtualSubclass(*type, *base);
@@ -909,13 +910,13 @@ Value NativeMethod(Interpreter& interp, std::string name, BuiltinFunctionObject:
 
 void InstallClassSupport(Interpreter& interp) {
   TypeObject& object = *interp.types().object;
-  object.Store("__init__", Method(interp, "object.__init__",
-                                  [](Interpreter&, CallArgs&) { return Value(); }));
+  object.Store("__init__",
+               Method(interp, "object.__init__", [](Interpreter&, CallArgs&) { return Value(); }));
   object.Store("__new__",
-               Value(std::make_shared<StaticMethodObject>(interp.MakeBuiltin(
-                   "object.__new__", [](Interpreter& in, CallArgs& args) {
-                     auto* type = args.positional.empty() ? nullptr
-                                                          : args.positional[0].as<TypeObject>();
+               Value(std::make_shared<StaticMethodObject>(
+                   interp.MakeBuiltin("object.__new__", [](Interpreter& in, CallArgs& args) {
+                     auto* type =
+                         args.positional.empty() ? nullptr : args.positional[0].as<TypeObject>();
                      if (type == nullptr || !type->user_defined) {
                        in.Raise(in.types().type_error, "object.__new__(X): X is not a class");
                      }
@@ -964,23 +965,21 @@ void InstallClassSupport(Interpreter& interp) {
                      std::hash<const void*>{}(self.is_object() ? self.object().get() : nullptr)));
                }));
   TypeObject& exception = *interp.types().base_exception;
-  exception.Store("__init__",
-                  Method(interp, "BaseException.__init__", [](Interpreter& in, CallArgs& args) {
-                    auto* self = args.positional.empty()
-                                     ? nullptr
-                                     : args.positional[0].as<ExceptionObject>();
-                    if (self == nullptr) {
-                      in.Raise(in.types().type_error,
-                               "descriptor '__init__' requires a 'BaseException' object");
-                    }
-                    self->args.assign(args.positional.begin() + 1, args.positional.end());
-                    return Value();
+  exception.Store(
+      "__init__", Method(interp, "BaseException.__init__", [](Interpreter& in, CallArgs& args) {
+        auto* self = args.positional.empty() ? nullptr : args.positional[0].as<ExceptionObject>();
+        if (self == nullptr) {
+          in.Raise(in.types().type_error,
+                   "descriptor '__init__' requires a 'BaseException' object");
+        }
+        self->args.assign(args.positional.begin() + 1, args.positional.end());
+        return Value();
+      }));
+  exception.Store("with_traceback",
+                  Method(interp, "with_traceback", [](Interpreter& in, CallArgs& args) {
+                    CheckArgCount(in, "with_traceback", args, 2, 2);
+                    return args.positional[0];
                   }));
-  exception.Store("with_traceback", Method(interp, "with_traceback",
-                                           [](Interpreter& in, CallArgs& args) {
-                                             CheckArgCount(in, "with_traceback", args, 2, 2);
-                                             return args.positional[0];
-                                           }));
   exception.Store("add_note", Method(interp, "add_note", [](Interpreter& in, CallArgs& args) {
                     CheckArgCount(in, "add_note", args, 2, 2);
                     auto* self = args.positional[0].as<ExceptionObject>();

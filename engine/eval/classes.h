@@ -113,8 +113,8 @@ std::optional<Value> FindOverride(const TypeObject& type, std::string_view name)
 // Binds a class attribute for access through `self` (an instance, or the class itself when
 // `self` is the class): functions become bound methods, classmethods bind to the class,
 // staticmethods unwrap, properties run their getter on an instance.
-Value BindClassAttr(Interpreter& interp, const ClassAttr& attr, const Value& self,
-                    TypeObject* cls, bool on_instance);
+Value BindClassAttr(Interpreter& interp, const ClassAttr& attr, const Value& self, TypeObject* cls,
+                    bool on_instance);
 // Calls the override `name` of `self`'s class with `args`, or returns nullopt when the class
 // does not define one.
 std::optional<Value> CallOverride(Interpreter& interp, const Value& self, TypeObject& type,

@@ -328,7 +328,8 @@ void Evaluator::DefineClass(const lang::ClassDef& node, const lang::Stmt& stmt, 
   auto env = std::make_shared<Environment>(code.get(), parent);
   Scope body{env, code.get(), scope.globals, Value()};
   std::string module = "__main__";
-  if (Value* name = scope.globals->Find("__name__"); name != nullptr && name->is(ObjectKind::kStr)) {
+  if (Value* name = scope.globals->Find("__name__");
+      name != nullptr && name->is(ObjectKind::kStr)) {
     module = name->as<StrObject>()->value;
   }
   StoreName("__module__", MakeStr(module), body);

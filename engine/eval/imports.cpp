@@ -31,8 +31,11 @@ size_t FirstInvalidUtf8(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {
     auto byte = static_cast<unsigned char>(text[i]);
-    size_t length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xE ? 3
-                                  : (byte >> 3) == 0x1E ? 4 : 0;
+    size_t length = byte < 0x80           ? 1
+                    : (byte >> 5) == 0x6  ? 2
+                    : (byte >> 4) == 0xE  ? 3
+                    : (byte >> 3) == 0x1E ? 4
+                                          : 0;
     if (length == 0 || i + length > text.size()) return i;
     for (size_t k = 1; k < length; ++k) {
       if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return i;
@@ -209,8 +212,9 @@ std::shared_ptr<ModuleObject> Interpreter::LoadFileModule(const std::string& nam
   size_t dot = name.rfind('.');
   globals->vars["__name__"] = MakeStr(name);
   globals->vars["__file__"] = MakeStr(file);
-  globals->vars["__package__"] =
-      MakeStr(is_package ? name : dot == std::string::npos ? "" : name.substr(0, dot));
+  globals->vars["__package__"] = MakeStr(is_package                 ? name
+                                         : dot == std::string::npos ? ""
+                                                                    : name.substr(0, dot));
   if (is_package) globals->vars["__path__"] = MakeList({MakeStr(package_dir.string())});
   auto module = std::make_shared<ModuleObject>(name);
   module->globals = globals;
@@ -287,8 +291,8 @@ std::vector<std::pair<std::string, Value>> Interpreter::ImportStar(ModuleObject&
     for (const Value& item : ToVector(all->second)) {
       auto* attr = item.as<StrObject>();
       if (attr == nullptr) {
-        Raise(types_.type_error, fmt::format("Item in {}.__all__ must be str, not {}", module.name,
-                                             TypeName(item)));
+        Raise(types_.type_error,
+              fmt::format("Item in {}.__all__ must be str, not {}", module.name, TypeName(item)));
       }
       bound.emplace_back(attr->value, GetAttr(Value(module.shared_from_this()), attr->value));
     }

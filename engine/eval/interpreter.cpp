@@ -218,7 +218,8 @@ Diagnostic Interpreter::ToDiagnostic(const PyError& error) {
   // CPython names a class from another module by its module too (dataclasses.FrozenInstanceError).
   std::string type_name = exc.type->name;
   if (exc.type->module != "builtins" && exc.type->module != "__main__") {
-    type_name = exc.type->module + "." + (exc.type->qualname.empty() ? type_name : exc.type->qualname);
+    type_name =
+        exc.type->module + "." + (exc.type->qualname.empty() ? type_name : exc.type->qualname);
   }
   std::string message = text.empty() ? type_name : type_name + ": " + text;
   Diagnostic diagnostic = MakeRuntimeDiagnostic(std::move(message), exc.span, exc.traceback);

@@ -8,8 +8,8 @@
 #include <limits>
 #include <unordered_set>
 
-#include "eval/format.h"
 #include "eval/classes.h"
+#include "eval/format.h"
 #include "eval/interpreter.h"
 
 namespace pz::eval {

@@ -388,8 +388,8 @@ bool Interpreter::Contains(const Value& container, const Value& item) {
     return (v - r->start) % r->step == 0;
   }
   if (auto* instance = container.as<InstanceObject>()) {
-    if (std::optional<Value> found = CallOverride(*this, container, *instance->type,
-                                                  "__contains__", {item})) {
+    if (std::optional<Value> found =
+            CallOverride(*this, container, *instance->type, "__contains__", {item})) {
       return Truthy(*found);
     }
   }

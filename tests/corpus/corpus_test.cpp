@@ -259,8 +259,8 @@ std::vector<std::string> Problems(const std::string& expected, const RunResult& 
     return problems;
   }
   if (run.exit_code != 0) {
-    problems.push_back(fmt::format("exit code {}, expected 0: {}", run.exit_code,
-                                   FirstError(run.err)));
+    problems.push_back(
+        fmt::format("exit code {}, expected 0: {}", run.exit_code, FirstError(run.err)));
   }
   if (std::string diff = CompareOutput(expected, run.out); !diff.empty()) {
     problems.push_back(diff);
@@ -291,7 +291,8 @@ std::map<std::string, std::string> ReadPending(const fs::path& path) {
 class CorpusTest : public testing::Test {
  public:
   CorpusTest(fs::path program, fs::path expected, std::optional<std::string> pending)
-      : program_(std::move(program)), expected_(std::move(expected)),
+      : program_(std::move(program)),
+        expected_(std::move(expected)),
         pending_(std::move(pending)) {}
 
   void TestBody() override {
@@ -322,9 +323,7 @@ class CorpusTest : public testing::Test {
   }
 
  private:
-  static std::string FirstLine(const std::string& text) {
-    return text.substr(0, text.find('\n'));
-  }
+  static std::string FirstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
 
   fs::path program_;
   fs::path expected_;
@@ -346,10 +345,9 @@ void RegisterCorpusTests() {
     fs::path expected = root / "expected" / (name + ".out");
     std::optional<std::string> why;
     if (auto it = pending.find(name); it != pending.end()) why = it->second;
-    testing::RegisterTest("corpus", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                          [path, expected, why]() -> testing::Test* {
-                            return new CorpusTest(path, expected, why);
-                          });
+    testing::RegisterTest(
+        "corpus", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+        [path, expected, why]() -> testing::Test* { return new CorpusTest(path, expected, why); });
   }
 }
 

@@ -58,8 +58,8 @@ class ImportTest : public ::testing::Test {
       if (error->span) {
         const SourceFile& file = sources.Get(error->span->file);
         LineCol lc = file.Locate(error->span->begin);
-        result.location = fmt::format("{}:{}:{}", fs::path(file.path()).filename().string(),
-                                      lc.line, lc.col);
+        result.location =
+            fmt::format("{}:{}:{}", fs::path(file.path()).filename().string(), lc.line, lc.col);
       }
       result.rendered = Render(*error, sources);
     }
@@ -71,8 +71,9 @@ class ImportTest : public ::testing::Test {
 
 TEST_F(ImportTest, ModuleReprNamesItsFile) {
   Write("helper.py", "x = 1\n");
-  Write("main.py", "import helper\nprint(repr(helper) == f\"<module 'helper' from '{helper.__file__}'>\")\n"
-                   "print(helper.__file__.startswith('/'))\n");
+  Write("main.py",
+        "import helper\nprint(repr(helper) == f\"<module 'helper' from '{helper.__file__}'>\")\n"
+        "print(helper.__file__.startswith('/'))\n");
   FileRun run = Run();
   EXPECT_EQ(run.output, "True\nTrue\n") << run.rendered;
 }
@@ -84,7 +85,8 @@ TEST_F(ImportTest, ErrorInsideAModuleIsReportedThereWithATracebackThroughTheImpo
   EXPECT_EQ(run.output, "start\n");
   EXPECT_EQ(run.error, "ZeroDivisionError: division by zero");
   EXPECT_EQ(run.location, "helper.py:2:12");
-  EXPECT_NE(run.rendered.find("main.py\", line 2, in <module>\n    import helper"), std::string::npos)
+  EXPECT_NE(run.rendered.find("main.py\", line 2, in <module>\n    import helper"),
+            std::string::npos)
       << run.rendered;
   EXPECT_NE(run.rendered.find("helper.py\", line 4, in <module>"), std::string::npos)
       << run.rendered;
@@ -105,8 +107,7 @@ TEST_F(ImportTest, SyntaxErrorInAModuleIsReportedAtTheModulesLine) {
   FileRun run = Run();
   EXPECT_EQ(run.error.rfind("SyntaxError: ", 0), 0u) << run.error;
   EXPECT_EQ(run.location.substr(0, 12), "helper.py:2:") << run.location;
-  EXPECT_NE(run.rendered.find("main.py\", line 1, in <module>"), std::string::npos)
-      << run.rendered;
+  EXPECT_NE(run.rendered.find("main.py\", line 1, in <module>"), std::string::npos) << run.rendered;
 }
 
 TEST_F(ImportTest, NonUtf8ModuleIsASyntaxError) {
@@ -143,7 +144,9 @@ TEST_F(ImportTest, AFailedImportIsNotCachedAndRunsAgain) {
 TEST_F(ImportTest, BuiltinModulesWinOverFilesOfTheSameName) {
   Write("jax.py", "raise RuntimeError('the local jax.py ran')\n");
   Write("math.py", "raise RuntimeError('the local math.py ran')\n");
-  Write("main.py", "import jax\nimport jax.numpy as jnp\nimport math\nprint(math.sqrt(4), jnp.ones(2).shape)\n");
+  Write(
+      "main.py",
+      "import jax\nimport jax.numpy as jnp\nimport math\nprint(math.sqrt(4), jnp.ones(2).shape)\n");
   FileRun run = Run();
   EXPECT_EQ(run.output, "2.0 (2,)\n") << run.rendered;
 }
