@@ -104,6 +104,22 @@ UniqueResult Unique(const Array& a) {
                       Array::FromDoubles(DType::kInt32, {n}, counts)};
 }
 
+namespace {
+
+// `v` rounded to the float dtype `d` (no array allocated: this runs once per element).
+double RoundTo(DType d, double v) {
+  switch (d) {
+    case DType::kBFloat16:
+      return BFloat16BitsToFloat(FloatToBFloat16Bits(static_cast<float>(v)));
+    case DType::kFloat16:
+      return HalfBitsToFloat(FloatToHalfBits(static_cast<float>(v)));
+    default:
+      return static_cast<float>(v);
+  }
+}
+
+}  // namespace
+
 std::pair<Array, Array> Histogram(const Array& a, const HistogramArgs& args) {
   DType dtype = IsFloating(a.dtype()) ? a.dtype() : DType::kFloat32;
   if (args.weights) {
@@ -150,7 +166,7 @@ std::pair<Array, Array> Histogram(const Array& a, const HistogramArgs& args) {
     if (std::isnan(v) || !(v >= e.front() && v <= e.back())) continue;
     auto it = std::upper_bound(e.begin(), e.end(), v);
     size_t bin = std::min(static_cast<size_t>(it - e.begin()) - 1, bins - 1);
-    sums[bin] = Array::Scalar(dtype, sums[bin] + w[i]).GetDouble(0);
+    sums[bin] = RoundTo(dtype, sums[bin] + w[i]);
   }
   counts = Array::FromDoubles(dtype, {static_cast<int64_t>(bins)}, sums);
   if (args.density) {
@@ -158,9 +174,9 @@ std::pair<Array, Array> Histogram(const Array& a, const HistogramArgs& args) {
     // float32 values computed in double and rounded is the float32 quotient).
     double total = Reduce(ReduceOp::kSum, counts, std::nullopt, false).GetDouble(0);
     for (size_t b = 0; b < bins; ++b) {
-      double width = Array::Scalar(dtype, e[b + 1] - e[b]).GetDouble(0);
-      double per_width = Array::Scalar(dtype, sums[b] / width).GetDouble(0);
-      sums[b] = Array::Scalar(dtype, per_width / total).GetDouble(0);
+      double width = RoundTo(dtype, e[b + 1] - e[b]);
+      double per_width = RoundTo(dtype, sums[b] / width);
+      sums[b] = RoundTo(dtype, per_width / total);
     }
     counts = Array::FromDoubles(dtype, {static_cast<int64_t>(bins)}, sums);
   }
