@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <unordered_set>
 
+#include "eval/classes_internal.h"
 #include "eval/builtin_support.h"
 #include "eval/format.h"
 
@@ -108,6 +109,9 @@ struct Encoder {
       out += std::to_string(v.as_int());
     } else if (v.is_float()) {
       out += Float(v.as_float());
+    } else if (auto* member = v.as<InstanceObject>(); member != nullptr && IsIntEnumMember(*member)) {
+      // An IntEnum member is an int: encoded as its value, as CPython does.
+      Encode(out, *member->Find("_value_"), depth);
     } else if (auto* s = v.as<StrObject>()) {
       String(out, s->value);
     } else if (v.is(ObjectKind::kList) || v.is(ObjectKind::kTuple) || v.is(ObjectKind::kDict)) {

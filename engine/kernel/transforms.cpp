@@ -11,6 +11,7 @@
 #include "eval/array_object.h"
 #include "eval/builtin_support.h"
 #include "eval/classes.h"
+#include "kernel/autodiff.h"
 #include "kernel/modules.h"
 #include "kernel/pytree.h"
 #include "support/check.h"
@@ -234,16 +235,23 @@ Value Vmap(Interpreter& interp, CallArgs& args) {
 // (`defvjp(fwd, bwd)`, `defjvp(jvp)`) are kept for the differentiation transformations.
 class CustomDerivativeObject final : public eval::Object {
  public:
-  CustomDerivativeObject(bool vjp, Value fun, Value nondiff_argnums)
+  CustomDerivativeObject(bool vjp, Value fun, Value nondiff_argnums, Value nondiff_argnames)
       : Object(eval::ObjectKind::kExtension),
         vjp_(vjp),
         fun_(std::move(fun)),
-        nondiff_argnums_(std::move(nondiff_argnums)) {}
+        nondiff_argnums_(std::move(nondiff_argnums)),
+        nondiff_argnames_(std::move(nondiff_argnames)) {}
   std::string_view type_name() const override { return vjp_ ? "custom_vjp" : "custom_jvp"; }
   std::string Repr(Interpreter& interp) const override {
     return fmt::format("<jax.{} of {}>", type_name(), interp.Repr(fun_));
   }
   std::optional<Value> Call(Interpreter& interp, CallArgs& args) override {
+    if (vjp_) {
+      // Under a differentiation that follows an argument: the fwd rule, kept with bwd.
+      std::optional<Value> out =
+          CallCustomVjp(interp, fun_, fwd_, bwd_, nondiff_argnums_, nondiff_argnames_, args);
+      if (out) return out;
+    }
     return interp.Call(fun_, args);
   }
   std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) override {
@@ -281,11 +289,13 @@ class CustomDerivativeObject final : public eval::Object {
     }
     return std::nullopt;
   }
-  void ClearReferences() override { fun_ = nondiff_argnums_ = fwd_ = bwd_ = jvp_ = Value(); }
+  void ClearReferences() override {
+    fun_ = nondiff_argnums_ = nondiff_argnames_ = fwd_ = bwd_ = jvp_ = Value();
+  }
 
  private:
   bool vjp_;
-  Value fun_, nondiff_argnums_, fwd_, bwd_, jvp_;
+  Value fun_, nondiff_argnums_, nondiff_argnames_, fwd_, bwd_, jvp_;
 };
 
 eval::BuiltinFunctionObject::Fn CustomDerivative(bool vjp) {
@@ -297,7 +307,8 @@ eval::BuiltinFunctionObject::Fn CustomDerivative(bool vjp) {
                    fmt::format("Expected a callable value, got {}", interp.Repr(*bound[0])));
     }
     Value argnums = bound[1].value_or(eval::MakeTuple({}));
-    auto object = std::make_shared<CustomDerivativeObject>(vjp, *bound[0], argnums);
+    Value argnames = bound[2].value_or(eval::MakeTuple({}));
+    auto object = std::make_shared<CustomDerivativeObject>(vjp, *bound[0], argnums, argnames);
     interp.Track(object);
     return Value(object);
   };
@@ -412,6 +423,7 @@ void InstallTransforms(Interpreter& interp) {
   AddBuiltin(interp, *jax, "vmap", Vmap);
   AddBuiltin(interp, *jax, "custom_vjp", CustomDerivative(true));
   AddBuiltin(interp, *jax, "custom_jvp", CustomDerivative(false));
+  InstallAutodiff(interp);
   AddBuiltin(interp, *jax, "default_matmul_precision", DefaultMatmulPrecision);
   AddBuiltin(interp, *jax, "named_scope", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "named_scope", args, {"name"});

@@ -9,6 +9,7 @@
 
 #include "eval/array_object.h"
 #include "eval/builtin_support.h"
+#include "kernel/autodiff.h"
 #include "kernel/call_spec.h"
 #include "kernel/dma_api.h"
 #include "kernel/grid_mapping.h"
@@ -334,6 +335,13 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   std::vector<Value> input_args(args.positional.begin() + grid_spec.num_scalar_prefetch,
                                 args.positional.end());
   AddInputs(ctx, input_args, grid_spec.in_specs, namer, mapping, operands, signature);
+  {
+    std::vector<array::Array> all = operands.prefetch;
+    all.insert(all.end(), operands.inputs.begin(), operands.inputs.end());
+    kernel::CheckNotDifferentiated(interp, "pallas_call", all);
+  }
+  // The kernel's own steps are not part of a differentiation that may be listening.
+  array::ScopedPrimRecorder not_differentiated(nullptr);
   AddOutputs(ctx, out_shape, grid_spec.out_specs, namer, mapping, signature);
   AddScratch(ctx, grid_spec.scratch_shapes, namer, mapping, signature);
   kernel::AddAliases(ctx, mapping, aliases);
