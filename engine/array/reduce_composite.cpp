@@ -43,11 +43,6 @@ void BlockedScan(ComputeOf<D>* x, int64_t n) {
   }
 }
 
-// `a` with every axis in `axes` set to 1 (the shape of a keepdims reduction) as a reshape view.
-Array Squeeze(const Array& reduced_keepdims, const Shape& shape) {
-  Array c = reduced_keepdims.Contiguous();
-  return c.View(shape, ContiguousStrides(shape), 0);
-}
 
 Array ToInexact(const Array& a) {
   if (IsFloating(a.dtype())) return a;
@@ -71,7 +66,7 @@ Array LogSumExp(const Array& a, std::optional<std::vector<int>> axes, bool keepd
   amax = Where(Unary(UnaryOp::kIsFinite, amax), amax, zero);
   Array exp_a = Unary(UnaryOp::kExp, Binary(BinaryOp::kSub, x, amax));
   Array sum = Unary(UnaryOp::kAbs, Reduce(ReduceOp::kSum, exp_a, axes, keepdims));
-  Array shift = keepdims ? amax : Squeeze(amax, sum.shape());
+  Array shift = keepdims ? amax : Reshape(amax, sum.shape());  // a recorded squeeze
   return Binary(BinaryOp::kAdd, Unary(UnaryOp::kLog, sum), shift);
 }
 

@@ -42,7 +42,8 @@ Array ZerosFor(const Array& x, DType dtype) { return Zeros(x.shape(), dtype); }
 // The inverse of an axis permutation.
 std::vector<int> Inverse(const std::vector<int>& perm) {
   std::vector<int> inverse(perm.size());
-  for (size_t i = 0; i < perm.size(); ++i) inverse[static_cast<size_t>(perm[i])] = static_cast<int>(i);
+  for (size_t i = 0; i < perm.size(); ++i)
+    inverse[static_cast<size_t>(perm[i])] = static_cast<int>(i);
   return inverse;
 }
 
@@ -134,8 +135,8 @@ std::optional<Array> UnaryVjp(const PrimCall& call, const Array& x, const Array&
       return Neg(g);
     case Prim::kCopy:
       return g;
-    case Prim::kAbs:
-      return Mul(g, Unary(UnaryOp::kSign, x));
+    case Prim::kAbs:  // g where x >= 0 (at 0 too, as JAX), else -g
+      return Where(Binary(BinaryOp::kGe, x, Const(0, x.dtype())), g, Neg(g));
     case Prim::kExp:
       return Mul(g, y);
     case Prim::kExp2:
@@ -326,8 +327,8 @@ std::vector<std::optional<Array>> Vjp(const PrimCall& call, const std::vector<Ar
       const Array& v = in.at(1);
       const Array& hi = in.at(2);
       Array zero = Const(0, g.dtype());
-      Array inside = Binary(BinaryOp::kLogicalAnd, Binary(BinaryOp::kGt, v, lo),
-                            Binary(BinaryOp::kLt, v, hi));
+      Array inside =
+          Binary(BinaryOp::kLogicalAnd, Binary(BinaryOp::kGt, v, lo), Binary(BinaryOp::kLt, v, hi));
       return {To(lo, Where(Binary(BinaryOp::kLogicalAnd, Binary(BinaryOp::kGt, lo, v),
                                   Binary(BinaryOp::kLt, lo, hi)),
                            g, zero)),

@@ -33,8 +33,7 @@ bool Differentiated(const array::Array& a);
 std::optional<eval::Value> CallCustomVjp(eval::Interpreter& interp, const eval::Value& fun,
                                          const eval::Value& fwd, const eval::Value& bwd,
                                          const eval::Value& nondiff_argnums,
-                                         const eval::Value& nondiff_argnames,
-                                         eval::CallArgs& args);
+                                         const eval::Value& nondiff_argnames, eval::CallArgs& args);
 
 // Raises JAX's error when `operands` include a differentiated value: `what` (a pallas_call)
 // has no reverse-mode rule.

@@ -393,7 +393,13 @@ void InstallKernelModules(Interpreter& interp) {
   };
   AddBuiltin(interp, *pl, "ds", ds);
   AddBuiltin(interp, *pl, "dslice", ds);
-  AddBuiltin(interp, *pl, "Slice", ds);
+  // pl.Slice: the class of what pl.ds makes (isinstance checks use it); called, it is pl.ds.
+  eval::TypeObject* slice_type = interp.ExtensionType("Slice");
+  slice_type->module = "jax.experimental.pallas";
+  slice_type->constructor = [ds](Interpreter& interp, eval::TypeObject&, CallArgs& args) {
+    return ds(interp, args);
+  };
+  pl->Set("Slice", Value(slice_type->shared_from_this()));
 
   // pl: specs
   AddBuiltin(interp, *pl, "BlockSpec",
