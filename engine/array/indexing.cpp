@@ -1,7 +1,10 @@
 // Index resolution: a view for basic indices, then a gather/scatter over integer-array indices
 // following NumPy's placement rule for advanced dimensions.
 #include "array/indexing.h"
+
+#include <limits>
 #include "array/prims.h"
+#include "array/shape_ops.h"
 
 #include <fmt/format.h>
 
@@ -25,7 +28,14 @@ struct Plan {
   Shape advanced_shape;
   bool advanced_adjacent = true;
   Shape out_shape;
+  // kDrop / kFill: an integer index out of bounds drops (or fills) every element; an array
+  // index marks its own elements with kDropped. kClip: indices are clamped.
+  bool drop_all = false;
+  int64_t affected = 0;  // out-of-bounds elements of array indices (per element of advanced_shape)
+  bool clamped = false;  // an integer index was clamped
 };
+
+constexpr int64_t kDropped = std::numeric_limits<int64_t>::min();
 
 std::vector<int64_t> BroadcastIndices(const Array& idx, const Shape& target) {
   // Broadcast `idx` (integer) to `target` and flatten.
@@ -71,7 +81,8 @@ Shape BroadcastShapes(const std::vector<Shape>& shapes) {
   return out;
 }
 
-Plan MakePlan(const Array& a, const std::vector<Index>& raw) {
+Plan MakePlan(const Array& a, const std::vector<Index>& raw, IndexMode mode = IndexMode::kStrict) {
+  bool drop = mode == IndexMode::kDrop || mode == IndexMode::kFill;
   // Expand boolean masks into one integer index per masked dimension (host code only).
   std::vector<Index> index;
   for (const Index& item : raw) {
@@ -145,6 +156,14 @@ Plan MakePlan(const Array& a, const std::vector<Index>& raw) {
       case Index::Kind::kInt: {
         int64_t size = a.shape()[axis];
         int64_t i = item.value < 0 ? item.value + size : item.value;
+        if ((i < 0 || i >= size) && drop) {
+          plan.drop_all = true;
+          i = 0;
+        }
+        if ((i < 0 || i >= size) && mode == IndexMode::kClip && size > 0) {
+          plan.clamped = true;
+          i = std::clamp<int64_t>(i, 0, size - 1);
+        }
         if (i < 0 || i >= size) {
           ThrowIndexError(fmt::format("index {} is out of bounds for axis {} with size {}",
                                       item.value, axis, size));
@@ -206,6 +225,16 @@ Plan MakePlan(const Array& a, const std::vector<Index>& raw) {
     for (int64_t& i : idx) {
       int64_t original = i;
       if (i < 0) i += size;
+      if ((i < 0 || i >= size) && drop) {
+        i = kDropped;
+        ++plan.affected;
+        continue;
+      }
+      if ((i < 0 || i >= size) && mode == IndexMode::kClip && size > 0) {
+        i = std::clamp<int64_t>(i, 0, size - 1);
+        ++plan.affected;
+        continue;
+      }
       if (i < 0 || i >= size) {
         ThrowIndexError(
             fmt::format("index {} is out of bounds for axis {} with size {} (JAX "
@@ -262,8 +291,15 @@ std::vector<int64_t> GatherOffsets(const Plan& plan) {
       adv_flat = adv_flat * plan.advanced_shape[i] + out_index[adv_start + i];
     }
     int64_t position = plan.view_offset;
+    bool dropped = false;
     for (size_t j = 0; j < plan.advanced_dims.size(); ++j) {
-      position += plan.advanced_indices[j][adv_flat] * plan.view_strides[plan.advanced_dims[j]];
+      int64_t i = plan.advanced_indices[j][adv_flat];
+      dropped = dropped || i == kDropped;
+      position += (i == kDropped ? 0 : i) * plan.view_strides[plan.advanced_dims[j]];
+    }
+    if (dropped) {
+      offsets[flat] = -1;  // an update that is dropped
+      continue;
     }
     // Basic dims fill the output positions not taken by the advanced block, in order.
     size_t b = 0;
@@ -288,15 +324,22 @@ std::vector<Index> MoveIndexArrays(const std::vector<Index>& index, std::vector<
 
 }  // namespace
 
-Array GetIndexed(const Array& a, const std::vector<Index>& index) {
+Array GetIndexed(const Array& a, const std::vector<Index>& index, IndexMode mode, double fill,
+                 int64_t* affected) {
+  if (mode == IndexMode::kDrop) mode = IndexMode::kFill;
   if (Recording()) {
     std::vector<Array> inputs{a};
     std::vector<Index> attrs = MoveIndexArrays(index, inputs);
     Prim prim = inputs.size() > 1 ? Prim::kGather : Prim::kSlice;
-    return RecordPrimitive({prim, IndexAttrs{std::move(attrs)}}, std::move(inputs),
-                           [&] { return GetIndexed(a, index); });
+    return RecordPrimitive({prim, IndexAttrs{std::move(attrs), mode, fill}}, std::move(inputs),
+                           [&] { return GetIndexed(a, index, mode, fill, affected); });
   }
-  Plan plan = MakePlan(a, index);
+  Plan plan = MakePlan(a, index, mode);
+  if (affected != nullptr) {
+    *affected = plan.drop_all || plan.clamped ? NumElements(plan.out_shape) : plan.affected;
+  }
+  Array filler = Array::Scalar(a.dtype(), fill);
+  if (plan.drop_all) return BroadcastTo(filler, plan.out_shape).Contiguous();
   if (plan.advanced_dims.empty()) {
     Array view = a.View(plan.view_shape, plan.view_strides, plan.view_offset);
     view.set_weak_type(false);
@@ -308,23 +351,31 @@ Array GetIndexed(const Array& a, const std::vector<Index>& index) {
   const std::byte* base = a.raw() - a.offset() * static_cast<int64_t>(item);
   std::byte* dst = out.raw();
   for (size_t i = 0; i < offsets.size(); ++i) {
-    std::memcpy(dst + i * item, base + offsets[i] * static_cast<int64_t>(item), item);
+    const std::byte* from =
+        offsets[i] < 0 ? filler.raw() : base + offsets[i] * static_cast<int64_t>(item);
+    std::memcpy(dst + i * item, from, item);
   }
   return out;
 }
 
 Array UpdateIndexed(const Array& a, const std::vector<Index>& index, const Array& values,
-                    UpdateOp op) {
+                    UpdateOp op, IndexMode mode, int64_t* affected) {
+  if (mode == IndexMode::kFill) mode = IndexMode::kDrop;
   if (Recording()) {
     std::vector<Array> inputs{a, values};
     std::vector<Index> attrs = MoveIndexArrays(index, inputs);
-    return RecordPrimitive({Prim::kScatter, ScatterAttrs{std::move(attrs), op}}, std::move(inputs),
-                           [&] { return UpdateIndexed(a, index, values, op); });
+    return RecordPrimitive({Prim::kScatter, ScatterAttrs{std::move(attrs), op, mode}},
+                           std::move(inputs),
+                           [&] { return UpdateIndexed(a, index, values, op, mode, affected); });
   }
   // Updates are functional: write into a fresh copy.
   Array out = Array::Zeros(a.dtype(), a.shape());
   out.Assign(a);
-  Plan plan = MakePlan(out, index);
+  Plan plan = MakePlan(out, index, mode);
+  if (affected != nullptr) {
+    *affected =
+        plan.drop_all || plan.clamped ? NumElements(plan.out_shape) : plan.affected;
+  }
   std::vector<int64_t> offsets;
   if (plan.advanced_dims.empty()) {
     std::vector<int64_t> strides = plan.view_strides;
@@ -362,6 +413,8 @@ Array UpdateIndexed(const Array& a, const std::vector<Index>& index, const Array
     auto* base = reinterpret_cast<S*>(out.raw());
     const S* src = v.data<S>();
     for (size_t flat = 0; flat < offsets.size(); ++flat) {
+      if (plan.drop_all) break;
+      if (offsets[flat] < 0) continue;  // dropped
       int64_t rem = static_cast<int64_t>(flat), vpos = 0;
       for (int i = static_cast<int>(target.size()) - 1; i >= 0; --i) {
         int64_t coord = rem % target[i];

@@ -228,7 +228,7 @@ std::vector<Array> RunPrim(const PrimCall& call, const std::vector<Array>& in) {
                               std::get<ShapeAttrs>(call.attrs).shape));
     case Prim::kScatter: {
       const auto& a = std::get<ScatterAttrs>(call.attrs);
-      return one(UpdateIndexed(x, WithIndexArrays(a.index, in, 2), in.at(1), a.op));
+      return one(UpdateIndexed(x, WithIndexArrays(a.index, in, 2), in.at(1), a.op, a.mode));
     }
     case Prim::kReduceSum:
     case Prim::kReduceProd:
@@ -265,7 +265,10 @@ std::vector<Array> RunPrim(const PrimCall& call, const std::vector<Array>& in) {
       return one(Flip(x, std::get<AxesAttrs>(call.attrs).axes));
     case Prim::kSlice:
     case Prim::kGather:
-      return one(GetIndexed(x, WithIndexArrays(std::get<IndexAttrs>(call.attrs).index, in, 1)));
+    {
+      const auto& a = std::get<IndexAttrs>(call.attrs);
+      return one(GetIndexed(x, WithIndexArrays(a.index, in, 1), a.mode, a.fill));
+    }
     case Prim::kConcatenate:
       return one(Concatenate(in, std::get<ConcatAttrs>(call.attrs).axis));
     case Prim::kSplit: {

@@ -84,6 +84,8 @@ struct AxesAttrs {
 struct IndexAttrs {
   // Array indices (Gather) hold empty arrays here: their values are the operands after `x`.
   std::vector<Index> index;
+  IndexMode mode = IndexMode::kStrict;  // out-of-bounds indices: JAX's reads clamp or fill
+  double fill = 0;                      // kFill's value
 };
 struct IotaAttrs {
   DType dtype = DType::kInt32;
@@ -97,6 +99,7 @@ struct RandomAttrs {
 struct ScatterAttrs {
   std::vector<Index> index;  // as IndexAttrs: array indices are the operands after the values
   UpdateOp op = UpdateOp::kSet;
+  IndexMode mode = IndexMode::kStrict;  // out-of-bounds indices: JAX's updates drop them
 };
 struct ConcatAttrs {
   int axis = 0;

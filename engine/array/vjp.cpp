@@ -402,8 +402,11 @@ std::vector<std::optional<Array>> Vjp(const PrimCall& call, const std::vector<Ar
     case Prim::kSlice:
     case Prim::kGather: {
       if (!Differentiable(x.dtype())) return none;
-      std::vector<Index> index = FillIndex(std::get<IndexAttrs>(call.attrs).index, in, 1);
-      cts[0] = UpdateIndexed(Zeros(x.shape(), g.dtype()), index, g, UpdateOp::kAdd);
+      const auto& a = std::get<IndexAttrs>(call.attrs);
+      std::vector<Index> index = FillIndex(a.index, in, 1);
+      // A clamped read sends its cotangent to the element it read; a filled one nowhere.
+      cts[0] = UpdateIndexed(Zeros(x.shape(), g.dtype()), index, g, UpdateOp::kAdd,
+                             a.mode == IndexMode::kClip ? IndexMode::kClip : IndexMode::kDrop);
       cts[0] = To(x, *cts[0]);
       return cts;
     }
@@ -425,13 +428,20 @@ std::vector<std::optional<Array>> Vjp(const PrimCall& call, const std::vector<Ar
       std::vector<Index> index = FillIndex(a.index, in, 2);
       const Array& values = in.at(1);
       if (a.op == UpdateOp::kSet) {
-        cts[0] = To(x, UpdateIndexed(g, index, Const(0, g.dtype()), UpdateOp::kSet));
+        cts[0] = To(x, UpdateIndexed(g, index, Const(0, g.dtype()), UpdateOp::kSet, a.mode));
       } else if (a.op == UpdateOp::kAdd) {
         cts[0] = To(x, g);
       } else {
         Unsupported(call, "only .at[...].set and .at[...].add have reverse-mode rules here");
       }
-      if (Differentiable(values.dtype())) cts[1] = To(values, GetIndexed(g, index));
+      if (Differentiable(values.dtype())) {
+        try {
+          cts[1] = To(values, GetIndexed(g, index, a.mode == IndexMode::kClip ? IndexMode::kClip
+                                                                            : IndexMode::kFill));
+        } catch (const ArrayError&) {
+          Unsupported(call, "an update with out-of-bounds indices");
+        }
+      }
       return cts;
     }
     case Prim::kConcatenate: {

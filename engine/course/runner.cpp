@@ -115,6 +115,9 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
     }
     run.diagnostics += Render(warning, sources, render);
   }
+  for (const Diagnostic& warning : interpreter.warnings()) {
+    run.diagnostics += Render(warning, sources, render);
+  }
   for (const tpu::CallStats& call : session.stats) {
     run.diagnostics += tpu::FormatCallStats(call, sources, options.emulator.timeline);
   }

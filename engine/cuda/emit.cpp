@@ -314,8 +314,17 @@ void Emitter::EmitInstr(const Instr& instr) {
       return EmitLoop(instr);
     case Op::kDmaStart:
     case Op::kDmaWait:
+      if (instr.device_operands > 0 || instr.send_sem.ref >= 0) {
+        Fail(instr, "the CUDA backend cannot run remote DMAs (pltpu.make_async_remote_copy)",
+             "run this kernel on the emulated TPU (without `--backend cuda`)");
+      }
       return EmitDma(instr);
     case Op::kSemaphoreSignal:
+      if (instr.device_operands > 0) {
+        Fail(instr, "the CUDA backend cannot signal a semaphore of another device (device_id=)",
+             "run this kernel on the emulated TPU (without `--backend cuda`)");
+      }
+      return EmitSemaphore(instr);
     case Op::kSemaphoreWait:
     case Op::kSemaphoreRead:
       return EmitSemaphore(instr);

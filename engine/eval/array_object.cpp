@@ -85,6 +85,54 @@ std::vector<array::Index> ToIndices(Interpreter& interp, const Value& key, bool 
   return index;
 }
 
+// JAX's `mode=` of `.at[...]` (nullopt when not given): "clip", "fill", "drop" and
+// "promise_in_bounds" (which on a CPU reads clamped and drops updates).
+std::optional<array::IndexMode> ReadIndexMode(Interpreter& interp, const std::optional<Value>& mode,
+                                              bool update) {
+  if (!mode || mode->is_none()) return std::nullopt;
+  std::string name = interp.Str(*mode);
+  if (name == "clip") return array::IndexMode::kClip;
+  if (name == "fill" || name == "drop") {
+    return update ? array::IndexMode::kDrop : array::IndexMode::kFill;
+  }
+  if (name == "promise_in_bounds") {
+    return update ? array::IndexMode::kDrop : array::IndexMode::kClip;
+  }
+  interp.Raise(interp.types().value_error,
+               fmt::format("{} is not a valid GatherScatterMode", interp.Repr(*mode)));
+}
+
+// The value JAX reads out of bounds in mode="fill" by default: NaN for floats, the least
+// signed integer, the greatest unsigned one, True.
+double DefaultFillValue(DType dtype) {
+  if (array::IsFloating(dtype)) return std::numeric_limits<double>::quiet_NaN();
+  if (array::IsBool(dtype)) return 1;
+  if (array::IsUnsigned(dtype)) return std::ldexp(1.0, static_cast<int>(array::ItemSize(dtype) * 8)) - 1;
+  return -std::ldexp(1.0, static_cast<int>(array::ItemSize(dtype) * 8) - 1);
+}
+
+}  // namespace
+
+Array IndexWithWarning(Interpreter& interp, const Array& array,
+                       const std::vector<array::Index>& index,
+                       std::optional<array::IndexMode> mode, double fill) {
+  int64_t affected = 0;
+  Array out = GuardArrayOp(interp, [&] {
+    return array::GetIndexed(array, index, mode.value_or(array::IndexMode::kClip), fill,
+                             &affected);
+  });
+  if (affected > 0 && !mode) {
+    interp.Warn(fmt::format("this index reads out of bounds of a {} array; JAX clamps it into "
+                            "range (the last element along that axis), and so does this run",
+                            array::ShapeToString(array.shape())),
+                {"jax.numpy indexing does not raise IndexError as numpy does: check the range "
+                 "of the index, or say what you mean with `.at[i].get(mode=\"fill\")`"});
+  }
+  return out;
+}
+
+namespace {
+
 // `x.at[idx]`: an object whose methods return updated copies of x.
 class AtIndexObject final : public Object {
  public:
@@ -102,8 +150,14 @@ class AtIndexObject final : public Object {
     Value key = key_;
     if (name == "get") {
       return interp.MakeBuiltin("get", [array, key](Interpreter& interp, CallArgs& args) {
+        auto bound = BindArgs(interp, "at[...].get", args,
+                              {"*", "indices_are_sorted=", "unique_indices=", "mode=",
+                               "fill_value="});
         std::vector<array::Index> index = ToIndices(interp, key);
-        return WrapArray(GuardArrayOp(interp, [&] { return array::GetIndexed(array, index); }));
+        std::optional<array::IndexMode> mode = ReadIndexMode(interp, bound[2], false);
+        double fill = DefaultFillValue(array.dtype());
+        if (bound[3] && !bound[3]->is_none()) fill = ToArray(interp, *bound[3]).GetDouble(0);
+        return WrapArray(IndexWithWarning(interp, array, index, mode, fill));
       });
     }
     if (!op) return std::nullopt;
@@ -114,8 +168,21 @@ class AtIndexObject final : public Object {
                                 {"values", "*", "indices_are_sorted=", "unique_indices=", "mode="});
           Array values = ToArray(interp, *bound[0]);
           std::vector<array::Index> index = ToIndices(interp, key);
-          return WrapArray(GuardArrayOp(
-              interp, [&] { return array::UpdateIndexed(array, index, values, update); }));
+          std::optional<array::IndexMode> mode = ReadIndexMode(interp, bound[3], true);
+          int64_t affected = 0;
+          Value result = WrapArray(GuardArrayOp(interp, [&] {
+            return array::UpdateIndexed(array, index, values, update,
+                                        mode.value_or(array::IndexMode::kDrop), &affected);
+          }));
+          if (affected > 0 && !mode) {
+            interp.Warn(
+                fmt::format("this `.at[...]` update addresses elements out of bounds of a {} "
+                            "array; JAX drops those updates silently, and so does this run",
+                            array::ShapeToString(array.shape())),
+                {"an index past the end (or before -size) does not wrap or clamp in an update: "
+                 "check the range of the index if the update was meant to land"});
+          }
+          return result;
         });
   }
 
@@ -283,8 +350,12 @@ bool ArrayObject::SetAttr(Interpreter& interp, std::string_view name, const Valu
 std::optional<Value> ArrayObject::GetItem(Interpreter& interp, const Value& key) {
   if (TraceHooks* hooks = interp.trace_hooks()) hooks->CheckConstant(interp, *this);
   std::vector<array::Index> index = ToIndices(interp, key, numpy);
-  return Value(std::make_shared<ArrayObject>(
-      GuardArrayOp(interp, [&] { return array::GetIndexed(value, index); }), numpy));
+  // numpy raises IndexError out of bounds; JAX clamps (with a warning here).
+  if (numpy) {
+    return Value(std::make_shared<ArrayObject>(
+        GuardArrayOp(interp, [&] { return array::GetIndexed(value, index); }), numpy));
+  }
+  return Value(std::make_shared<ArrayObject>(IndexWithWarning(interp, value, index), numpy));
 }
 
 bool ArrayObject::SetItem(Interpreter& interp, const Value& key, const Value& v) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "array/array.h"
+#include "array/indexing.h"
 #include "array/elementwise.h"
 #include "eval/interpreter.h"
 #include "eval/value.h"
@@ -74,6 +75,12 @@ class DTypeObject final : public Object {
 // ---- Conversions used by every binding ---------------------------------------------------------
 
 Value WrapArray(array::Array value);
+// `array[index]` as JAX reads it: out-of-bounds integer indices follow `mode` (nullopt: JAX's
+// default, clamping, with a warning at the current line when an index was out of bounds).
+array::Array IndexWithWarning(Interpreter& interp, const array::Array& array,
+                              const std::vector<array::Index>& index,
+                              std::optional<array::IndexMode> mode = std::nullopt,
+                              double fill = 0);
 // The array of a value: an Array as is; Python scalars, nested lists/tuples of numbers and
 // bools become arrays (Python scalars are weakly typed, as in JAX); `dtype` forces a dtype.
 // Raises TypeError for anything else ("expected an array, got str").

@@ -109,6 +109,32 @@ void Interpreter::InitTypes() {
   }
 }
 
+void Interpreter::Warn(std::string message, std::vector<std::string> notes) {
+  SourceSpan span = current_span();
+  for (auto& [warning, repeats] : warnings_) {
+    if (warning.span && *warning.span == span && warning.message == message) {
+      ++repeats;
+      return;
+    }
+  }
+  Diagnostic warning{.severity = Severity::kWarning, .message = std::move(message), .span = span};
+  for (std::string& note : notes) warning.notes.push_back({.message = std::move(note)});
+  warnings_.emplace_back(std::move(warning), 0);
+}
+
+std::vector<Diagnostic> Interpreter::warnings() const {
+  std::vector<Diagnostic> out;
+  for (const auto& [warning, repeats] : warnings_) {
+    out.push_back(warning);
+    if (repeats > 0) {
+      out.back().notes.push_back(
+          {.message = fmt::format("the same happened {} more time{} here", repeats,
+                                  repeats == 1 ? "" : "s")});
+    }
+  }
+  return out;
+}
+
 TypeObject* Interpreter::NewExceptionType(std::string name, TypeObject* base) {
   auto type = std::make_shared<TypeObject>(std::move(name), base, base->constructor);
   type_storage_.push_back(type);

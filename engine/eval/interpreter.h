@@ -215,6 +215,12 @@ class Interpreter {
   std::pair<const FunctionObject*, Environment*> CurrentFunction() const {
     return {frames_.back().function_object, frames_.back().locals};
   }
+  // A warning about the program at the current span (a JAX behaviour that silently changes a
+  // result, such as an out-of-bounds `.at[...].set` that JAX drops). A warning with the same
+  // span and message as an earlier one is counted, not repeated; warnings() gives them in order,
+  // a recurring one with a note saying how often it recurred.
+  void Warn(std::string message, std::vector<std::string> notes = {});
+  std::vector<Diagnostic> warnings() const;
   // Per-session objects of later layers (the kernel layer's state), keyed by name; destroyed
   // with the interpreter.
   std::shared_ptr<void>& extension_state(const std::string& key) { return extension_state_[key]; }
@@ -279,6 +285,7 @@ class Interpreter {
   Value ellipsis_;
   TraceHooks* trace_hooks_ = nullptr;
   std::unordered_map<std::string, std::shared_ptr<void>> extension_state_;
+  std::vector<std::pair<Diagnostic, int64_t>> warnings_;  // with how often each recurred
   int64_t steps_ = 0;
   std::chrono::steady_clock::time_point deadline_;
 };

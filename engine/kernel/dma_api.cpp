@@ -104,21 +104,53 @@ std::vector<ValueId> Concat(std::initializer_list<std::vector<ValueId>> parts) {
   return out;
 }
 
-// A traced copy descriptor (`pltpu.make_async_copy`).
+// The int32 operands of a `device_id=`: an integer (a logical id, or the coordinate on a mesh of
+// one axis), a tuple or list of mesh coordinates, or a dict from mesh axis names to coordinates.
+std::vector<ValueId> DeviceIdOperands(Interpreter& interp, Trace& trace, const Value& device_id) {
+  std::vector<Value> parts;
+  if (auto* dict = device_id.as<eval::DictObject>()) {
+    for (const Value& key : interp.ToVector(device_id)) parts.push_back(*dict->Get(interp, key));
+  } else if (device_id.as<eval::TupleObject>() || device_id.as<eval::ListObject>()) {
+    parts = interp.ToVector(device_id);
+  } else {
+    parts.push_back(device_id);
+  }
+  std::vector<ValueId> ids;
+  for (const Value& part : parts) {
+    ValueId id = trace.Lift(part, "a device id");
+    ValueType type = trace.type(id);
+    if (!type.shape.empty() || !array::IsInteger(type.dtype)) {
+      interp.Raise(interp.types().type_error,
+                   fmt::format("a device id must be integer scalars, got {}", TypeToString(type)));
+    }
+    if (type.dtype != array::DType::kInt32) id = trace.Convert(id, array::DType::kInt32);
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+// A traced copy descriptor (`pltpu.make_async_copy`, `pltpu.make_async_remote_copy`).
 class AsyncCopyDescriptor final : public eval::Object {
  public:
-  AsyncCopyDescriptor(Value src, Value dst, Value sem, bool add)
+  AsyncCopyDescriptor(Value src, Value dst, Value sem, bool add, Value send_sem = Value(),
+                      Value device_id = Value())
       : Object(eval::ObjectKind::kExtension),
         src_(std::move(src)),
         dst_(std::move(dst)),
         sem_(std::move(sem)),
+        send_sem_(std::move(send_sem)),
+        device_id_(std::move(device_id)),
         add_(add) {}
   std::string_view type_name() const override { return "AsyncCopyDescriptor"; }
-  void ClearReferences() override { src_ = dst_ = sem_ = Value(); }
+  void ClearReferences() override { src_ = dst_ = sem_ = send_sem_ = device_id_ = Value(); }
+  bool remote() const { return !send_sem_.is_none(); }
   std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) override {
     if (name == "src_ref") return src_;
     if (name == "dst_ref") return dst_;
     if (name == "dst_sem") return sem_;
+    if (name == "src_sem") return send_sem_;
+    if (name == "device_id") return device_id_;
+    if (name == "is_remote") return Value::Bool(remote());
     auto self = std::static_pointer_cast<AsyncCopyDescriptor>(shared_from_this());
     if (name == "start") {
       return interp.MakeBuiltin("start", [self](Interpreter& interp, CallArgs& args) {
@@ -134,15 +166,24 @@ class AsyncCopyDescriptor final : public eval::Object {
       });
     }
     if (name == "wait" || name == "wait_recv") {
-      return interp.MakeBuiltin(std::string(name), [self](Interpreter& interp, CallArgs& args) {
-        eval::NoArgs(interp, "wait", args);
-        self->Wait(interp);
-        return Value();
-      });
+      bool both = name == "wait";
+      return interp.MakeBuiltin(std::string(name),
+                                [self, both](Interpreter& interp, CallArgs& args) {
+                                  eval::NoArgs(interp, "wait", args);
+                                  // A remote copy's wait is wait_send, then wait_recv.
+                                  if (both && self->remote()) self->Wait(interp, true);
+                                  self->Wait(interp, false);
+                                  return Value();
+                                });
     }
     if (name == "wait_send") {
-      return interp.MakeBuiltin("wait_send", [](Interpreter& interp, CallArgs&) -> Value {
-        interp.Raise(interp.types().value_error, "Cannot `wait_send` on a local copy.");
+      return interp.MakeBuiltin("wait_send", [self](Interpreter& interp, CallArgs& args) -> Value {
+        eval::NoArgs(interp, "wait_send", args);
+        if (!self->remote()) {
+          interp.Raise(interp.types().value_error, "Cannot `wait_send` on a local copy.");
+        }
+        self->Wait(interp, true);
+        return Value();
       });
     }
     return std::nullopt;
@@ -155,6 +196,7 @@ class AsyncCopyDescriptor final : public eval::Object {
     RefObject& src = AsRef(interp, trace, src_, not_refs);
     RefObject& dst = AsRef(interp, trace, dst_, not_refs);
     AsSemaphore(interp, trace, sem_, "signal");
+    if (remote()) AsSemaphore(interp, trace, send_sem_, "signal");
     for (RefObject* ref : {&src, &dst}) {
       if (ref->base().space == MemorySpace::kSemaphore) {
         interp.Raise(
@@ -201,20 +243,37 @@ class AsyncCopyDescriptor final : public eval::Object {
           {"allocate it with `pltpu.SemaphoreType.DMA`; regular semaphores are for "
            "pl.semaphore_signal / pl.semaphore_wait"});
     }
-    Instr& instr = trace.Emit(
-        Op::kDmaStart,
-        Concat({DynamicOperands(src.path), DynamicOperands(dst.path), DynamicOperands(sem.path)}),
-        {});
+    std::vector<ValueId> operands =
+        Concat({DynamicOperands(src.path), DynamicOperands(dst.path), DynamicOperands(sem.path)});
+    kernel::RefPath send_path;
+    std::vector<ValueId> device;
+    if (remote()) {
+      RefObject& send = AsSemaphore(interp, trace, send_sem_, "signal");
+      if (send.base().semaphore != SemaphoreKind::kDma) {
+        interp.Raise(interp.types().value_error,
+                     fmt::format("a remote DMA must signal DMA semaphores, but the send "
+                                 "semaphore {} is a {} semaphore",
+                                 send.base().name, SemaphoreKindName(send.base().semaphore)));
+      }
+      send_path = send.path;
+      operands = Concat({operands, DynamicOperands(send.path)});
+      device = DeviceIdOperands(interp, trace, device_id_);
+      operands = Concat({operands, device});
+    }
+    Instr& instr = trace.Emit(Op::kDmaStart, std::move(operands), {});
     instr.copy = {src.path, dst.path};
     instr.ref = sem.path;
     instr.add = add;
+    instr.send_sem = std::move(send_path);
+    instr.device_operands = static_cast<int>(device.size());
   }
 
-  void Wait(Interpreter& interp) {
+  // The wait on the receive semaphore, or with `send` on the send semaphore of a remote copy.
+  void Wait(Interpreter& interp, bool send) {
     Trace& trace = KernelTrace(interp, "a DMA wait");
     RefObject& src = AsRef(interp, trace, src_, "");
     RefObject& dst = AsRef(interp, trace, dst_, "");
-    RefObject& sem = AsSemaphore(interp, trace, sem_, "wait");
+    RefObject& sem = AsSemaphore(interp, trace, send ? send_sem_ : sem_, "wait");
     if (sem.base().semaphore != SemaphoreKind::kDma) {
       interp.Raise(interp.types().value_error,
                    "dma_wait requires a DMA semaphore, but got a regular semaphore. Use "
@@ -233,12 +292,15 @@ class AsyncCopyDescriptor final : public eval::Object {
   }
 
   Value src_, dst_, sem_;
+  Value send_sem_;   // remote copies: the semaphore the source side waits on (None: local)
+  Value device_id_;  // remote copies: the target device
   bool add_ = false;
 };
 
 Value MakeDescriptor(Interpreter& interp, const Value& src, const Value& dst, const Value& sem,
-                     bool add) {
-  auto descriptor = std::make_shared<AsyncCopyDescriptor>(src, dst, sem, add);
+                     bool add, const Value& send_sem = Value(), const Value& device_id = Value()) {
+  auto descriptor =
+      std::make_shared<AsyncCopyDescriptor>(src, dst, sem, add, send_sem, device_id);
   descriptor->Validate(interp);
   interp.Track(descriptor);
   return Value(descriptor);
@@ -429,32 +491,52 @@ void InstallDmaApi(Interpreter& interp) {
     return Value();
   });
 
-  for (const char* name :
-       {"make_async_remote_copy", "async_remote_copy", "get_barrier_semaphore"}) {
-    AddBuiltin(interp, *pltpu, name, [name](Interpreter& interp, CallArgs&) -> Value {
-      interp.RaiseWithNotes(interp.types().not_implemented_error,
-                            fmt::format("pltpu.{} is not supported: the emulator runs one "
-                                        "TensorCore of one device",
-                                        name),
-                            {"local copies (`pltpu.make_async_copy`) and regular semaphores "
-                             "work; remote DMAs and barriers need several devices"});
-    });
+  // Remote copies: on the one device the emulator runs, every device id must name it (0).
+  auto remote_copy = [](bool start) {
+    return [start](Interpreter& interp, CallArgs& args) {
+      auto bound = eval::BindArgs(
+          interp, start ? "async_remote_copy" : "make_async_remote_copy", args,
+          {"src_ref", "dst_ref", "send_sem", "recv_sem", "device_id", "device_id_type="});
+      Value descriptor =
+          MakeDescriptor(interp, *bound[0], *bound[1], *bound[3], false, *bound[2], *bound[4]);
+      if (start) interp.Call(interp.GetAttr(descriptor, "start"), std::vector<Value>{});
+      return descriptor;
+    };
+  };
+  AddBuiltin(interp, *pltpu, "make_async_remote_copy", remote_copy(false));
+  AddBuiltin(interp, *pltpu, "async_remote_copy", remote_copy(true));
+  // The kernel's barrier semaphore (one per kernel, shared by every call to this function).
+  AddBuiltin(interp, *pltpu, "get_barrier_semaphore", [](Interpreter& interp, CallArgs& args) {
+    eval::NoArgs(interp, "get_barrier_semaphore", args);
+    Trace& trace = KernelTrace(interp, "pltpu.get_barrier_semaphore");
+    return trace.MakeRef(trace.BarrierSemaphore());
+  });
+  // pl.DeviceIdType: how a device_id names a device.
+  auto device_id_type = std::make_shared<eval::ModuleObject>("DeviceIdType");
+  for (const char* kind : {"MESH", "LOGICAL"}) {
+    device_id_type->Set(kind, MakeRecord("DeviceIdType", {{"name", eval::MakeStr(kind)}}));
   }
+  pl->Set("DeviceIdType", Value(device_id_type));
+  pltpu->Set("DeviceIdType", Value(device_id_type));
 
   auto signal = [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(
         interp, "semaphore_signal", args,
         {"sem_or_view", "inc=", "*", "device_id=", "device_id_type=", "core_index="});
     Trace& trace = KernelTrace(interp, "pl.semaphore_signal");
-    if ((bound[2] && !bound[2]->is_none()) || (bound[4] && !bound[4]->is_none())) {
+    if (bound[4] && !bound[4]->is_none()) {
       interp.Raise(interp.types().not_implemented_error,
-                   "signalling a semaphore of another device or core is not supported: the "
+                   "signalling a semaphore of another core (core_index=) is not supported: the "
                    "emulator runs one core");
     }
     RefObject& sem = RegularSemaphore(interp, trace, *bound[0], "signal");
     ValueId inc = SemaphoreAmount(interp, trace, bound[1].value_or(Value::Int(1)), "signal");
-    Instr& instr = trace.Emit(Op::kSemaphoreSignal, Concat({{inc}, DynamicOperands(sem.path)}), {});
+    std::vector<ValueId> device;
+    if (bound[2] && !bound[2]->is_none()) device = DeviceIdOperands(interp, trace, *bound[2]);
+    Instr& instr = trace.Emit(Op::kSemaphoreSignal,
+                              Concat({{inc}, DynamicOperands(sem.path), device}), {});
     instr.ref = sem.path;
+    instr.device_operands = static_cast<int>(device.size());
     return Value();
   };
   auto wait = [](Interpreter& interp, CallArgs& args) {

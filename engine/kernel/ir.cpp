@@ -168,6 +168,7 @@ std::vector<const RefPath*> RefPathsOf(const Instr& instr) {
   std::vector<const RefPath*> paths;
   if (instr.ref.ref >= 0) paths.push_back(&instr.ref);
   for (const RefPath& path : instr.copy) paths.push_back(&path);
+  if (instr.send_sem.ref >= 0) paths.push_back(&instr.send_sem);
   return paths;
 }
 
@@ -457,10 +458,13 @@ class Printer {
                             Path(instr.ref));
         if (instr.op == Op::kDmaWait) line += fmt::format(" bytes={}", instr.bytes);
         if (instr.op == Op::kDmaStart && instr.add) line += " add";
+        if (instr.send_sem.ref >= 0) line += " send " + Path(instr.send_sem);
+        if (instr.device_operands > 0) line += " remote";
         break;
       case Op::kSemaphoreSignal:
       case Op::kSemaphoreRead:
         line += " " + Path(instr.ref);
+        if (instr.device_operands > 0) line += " remote";
         break;
       case Op::kSemaphoreWait:
         line += " " + Path(instr.ref) + (instr.decrement ? "" : " no-decrement");

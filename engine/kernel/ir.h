@@ -125,6 +125,12 @@ struct Instr {
   std::string text;           // DebugPrint: the format
   RefPath ref;                // Load, Store; the semaphore of DMA and semaphore ops
   std::vector<RefPath> copy;  // DmaStart, DmaWait: {source, destination}
+  // DmaStart of a remote copy (pltpu.make_async_remote_copy): the send semaphore (ref -1 for a
+  // local copy); `ref` is then the receive semaphore.
+  RefPath send_sem;
+  // DmaStart and SemaphoreSignal aimed at a device (device_id=): how many trailing operands
+  // hold its id (mesh coordinates, or one logical id); 0 for this device.
+  int device_operands = 0;
   std::shared_ptr<const array::Array> constant;  // Constant
   std::shared_ptr<const CallbackFn> callback;    // DebugPrint
   std::vector<Region> regions;
@@ -140,7 +146,8 @@ struct Function {
 
 // The value ids an indexer reads (its dynamic starts), in order.
 std::vector<ValueId> DynamicOperands(const RefPath& path);
-// The ref paths an instruction reaches: `ref` (when set), then `copy`.
+// The ref paths an instruction reaches: `ref` (when set), then `copy`, then `send_sem` (when
+// set).
 std::vector<const RefPath*> RefPathsOf(const Instr& instr);
 // The first instruction of `region` (nested regions included, in program order) that writes
 // `ref`: a store into it or a DMA into it; null when none does.

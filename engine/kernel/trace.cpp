@@ -154,6 +154,18 @@ RefId Trace::AddRef(RefType type) {
   return static_cast<RefId>(function_.refs.size() - 1);
 }
 
+RefId Trace::BarrierSemaphore() {
+  if (barrier_ < 0) {
+    barrier_ = AddRef({.name = "barrier_semaphore",
+                       .shape = {},
+                       .dtype = array::DType::kInt32,
+                       .space = MemorySpace::kSemaphore,
+                       .role = RefRole::kScratch,
+                       .semaphore = SemaphoreKind::kBarrier});
+  }
+  return barrier_;
+}
+
 Value Trace::MakeRef(RefId id) {
   return Value(std::make_shared<RefObject>(shared_from_this(), RefPath{.ref = id},
                                            function_.refs[id].shape));

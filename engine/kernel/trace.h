@@ -97,6 +97,9 @@ class Trace : public eval::TraceHooks, public std::enable_shared_from_this<Trace
   // ---- Refs --------------------------------------------------------------------------------
   RefId AddRef(RefType type);
   eval::Value MakeRef(RefId id);
+  // The kernel's barrier semaphore (pltpu.get_barrier_semaphore), added on first use: a
+  // kernel-wide semaphore that starts at zero and must be back at zero at the end.
+  RefId BarrierSemaphore();
 
   // ---- TraceHooks --------------------------------------------------------------------------
   eval::Value TraceArrayFunction(
@@ -124,6 +127,7 @@ class Trace : public eval::TraceHooks, public std::enable_shared_from_this<Trace
   // The values of Constant instructions: RecordComputation runs on them as they are.
   std::unordered_map<ValueId, std::shared_ptr<const array::Array>> constant_values_;
   int next_region_id_ = 0;
+  RefId barrier_ = -1;
   uint64_t start_serial_ = 0;
   bool active_ = false;
 };

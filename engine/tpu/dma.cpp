@@ -124,7 +124,8 @@ std::string DmaEngine::ViewName(RefId ref, const MemRegion& region) const {
 }
 
 std::string DmaEngine::Describe(const Copy& copy) const {
-  return fmt::format("{} -> {} ({} bytes)", ViewName(copy.src.ref, copy.src.region),
+  return fmt::format("{}{} -> {} ({} bytes)", copy.send_receipt ? "send of " : "",
+                     ViewName(copy.src.ref, copy.src.region),
                      ViewName(copy.dst.ref, copy.dst.region), copy.bytes);
 }
 
@@ -169,6 +170,11 @@ void DmaEngine::Record(DmaEvent::Kind kind, const Instr& instr, int64_t amount, 
 }
 
 void DmaEngine::Land(Copy& copy) {
+  if (copy.send_receipt) {  // the data moves with the receiving half
+    copy.landed = true;
+    State(copy.sem).count += copy.bytes;
+    return;
+  }
   if (copy.add) {
     copy.dst.data.Assign(array::Binary(array::BinaryOp::kAdd, copy.dst.data, copy.src.data));
   } else {
@@ -187,7 +193,11 @@ void DmaEngine::Land(Copy& copy) {
 }
 
 void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, SemaphoreSlot sem,
-                      bool add) {
+                      bool add, std::optional<SemaphoreSlot> send) {
+  std::optional<Copy> receipt;
+  if (send) {
+    receipt = Copy{.src = src, .dst = dst, .sem = *send, .send_receipt = true};
+  }
   int64_t bytes = src.data.size() * static_cast<int64_t>(array::ItemSize(src.data.dtype()));
   Copy copy{.src = std::move(src),
             .dst = std::move(dst),
@@ -211,10 +221,26 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
   state.last_span = state.signal_span = instr.span;
   state.last_point = state.signal_point = point_;
   state.touched = true;
+  auto start_receipt = [&] {
+    if (!receipt) return;
+    Copy& r = *receipt;
+    r.bytes = r.unconsumed = bytes;
+    r.span = instr.span;
+    r.point = point_;
+    r.accesses_at_start = vector_accesses_;
+    r.step = step_;
+    SemaphoreState& send_state = State(r.sem);
+    send_state.last_span = send_state.signal_span = instr.span;
+    send_state.last_point = send_state.signal_point = point_;
+    send_state.touched = true;
+    if (!detect() || bytes == 0 || options_.dma_mode == DmaMode::kEager) Land(r);
+    if (detect() && bytes != 0) inflight_.push_back(std::move(r));
+  };
   if (!detect() || bytes == 0) {
     // JAX interpret=True: the copy happens at once and nothing is tracked (an empty copy has
     // nothing to track either).
     Land(copy);
+    start_receipt();
     return;
   }
   for (const Copy& other : inflight_) {
@@ -232,11 +258,11 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
                        Describe(other), Where(other), tail),
            hint(), {StartedHere(other)});
     };
-    if (Overlaps(copy.dst.region, other.dst.region)) {
+    if (!other.send_receipt && Overlaps(copy.dst.region, other.dst.region)) {
       conflict("two DMAs in flight write overlapping memory: ", "writes", copy.dst, "where",
                "writing");
     }
-    if (Overlaps(copy.src.region, other.dst.region)) {
+    if (!other.send_receipt && Overlaps(copy.src.region, other.dst.region)) {
       conflict("DMA race: ", "reads", copy.src, "while", "writing it");
     }
     if (Overlaps(copy.dst.region, other.src.region)) {
@@ -253,6 +279,7 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
   }
   if (options_.dma_mode == DmaMode::kEager) Land(copy);
   inflight_.push_back(std::move(copy));
+  start_receipt();
 }
 
 void DmaEngine::Wait(const Instr& instr, SemaphoreSlot sem, int64_t bytes) {
@@ -372,7 +399,7 @@ void DmaEngine::CheckAccess(const Instr& instr, RefId ref, const MemRegion& regi
           "its {}; until then the DMA engine may still be moving the data",
           SemName(copy.sem), is_write ? "source or destination" : "destination")};
     };
-    if (Overlaps(region, copy.dst.region)) {
+    if (!copy.send_receipt && Overlaps(region, copy.dst.region)) {
       Fail(instr.span,
            fmt::format("DMA race: {} {} in grid step {} while the DMA {} started at {} is "
                        "still writing it",
@@ -477,12 +504,27 @@ void DmaEngine::Finish() const {
 void Executor::RunDmaInstr(const Instr& instr) {
   PZ_CHECK(context_.dma != nullptr);
   DmaEngine& dma = *context_.dma;
-  auto slot = [&]() {
-    Window window = Resolve(instr, instr.ref, false);
-    const RefBuffer* buffer = context_.refs[instr.ref.ref];
-    return SemaphoreSlot{.ref = instr.ref.ref,
-                         .index = window.data.offset() - buffer->data.offset()};
+  auto slot_of = [&](const kernel::RefPath& path) {
+    Window window = Resolve(instr, path, false);
+    const RefBuffer* buffer = context_.refs[path.ref];
+    return SemaphoreSlot{.ref = path.ref, .index = window.data.offset() - buffer->data.offset()};
   };
+  auto slot = [&]() { return slot_of(instr.ref); };
+  // A DMA or signal aimed at a device: the emulator runs one, whose id is 0 on every mesh axis.
+  if (instr.device_operands > 0) {
+    std::vector<int64_t> id;
+    size_t first = instr.operands.size() - static_cast<size_t>(instr.device_operands);
+    for (size_t i = first; i < instr.operands.size(); ++i) id.push_back(ScalarInt(instr.operands[i]));
+    if (std::any_of(id.begin(), id.end(), [](int64_t v) { return v != 0; })) {
+      Fail(instr, EmulationError::Kind::kRuntimeError,
+           fmt::format("this {} targets device {}, but the emulator runs one device: every "
+                       "device id is 0 (the only device of a mesh of size 1)",
+                       instr.op == kernel::Op::kDmaStart ? "remote DMA" : "semaphore signal",
+                       TupleString(id)),
+           {"compute neighbours modulo the number of devices on the axis (`lax.rem(my_id + 1, "
+            "num_devices)`), as a kernel must on a TPU slice too"});
+    }
+  }
   auto endpoint = [&](const kernel::RefPath& path, bool is_write) {
     Window window = Resolve(instr, path, is_write);
     bool add = instr.op == kernel::Op::kDmaStart && instr.add;
@@ -498,7 +540,9 @@ void Executor::RunDmaInstr(const Instr& instr) {
     case kernel::Op::kDmaStart: {
       DmaEndpoint src = endpoint(instr.copy[0], false);
       DmaEndpoint dst = endpoint(instr.copy[1], true);
-      dma.Start(instr, std::move(src), std::move(dst), slot(), instr.add);
+      std::optional<SemaphoreSlot> send;
+      if (instr.send_sem.ref >= 0) send = slot_of(instr.send_sem);
+      dma.Start(instr, std::move(src), std::move(dst), slot(), instr.add, send);
       return;
     }
     case kernel::Op::kDmaWait:

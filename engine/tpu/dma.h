@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,8 +61,10 @@ class DmaEngine {
   // The grid step now running (for messages and the time-line).
   void SetStep(int64_t step, const std::vector<int64_t>& point);
 
+  // `sem` is signalled when the data lands. A remote copy (to this device: the emulator runs
+  // one) also signals `send` when its data has left the source, which a wait_send waits for.
   void Start(const kernel::Instr& instr, DmaEndpoint src, DmaEndpoint dst, SemaphoreSlot sem,
-             bool add);
+             bool add, std::optional<SemaphoreSlot> send = std::nullopt);
   void Wait(const kernel::Instr& instr, SemaphoreSlot sem, int64_t bytes);
   void Signal(const kernel::Instr& instr, SemaphoreSlot sem, int64_t amount);
   void SemaphoreWait(const kernel::Instr& instr, SemaphoreSlot sem, int64_t value, bool decrement);
@@ -99,6 +102,9 @@ class DmaEngine {
     int64_t unconsumed = 0;  // bytes not yet taken by a wait
     bool landed = false;
     bool add = false;
+    // The send half of a remote copy: it moves no data and only signals `sem` (the send
+    // semaphore); while in flight, its source must not be written.
+    bool send_receipt = false;
     SourceSpan span;
     std::vector<int64_t> point;
     int64_t accesses_at_start = 0;  // vector_accesses_ when the copy started

@@ -573,12 +573,31 @@ print(out.tolist())
   EXPECT_EQ(KernelOutput(program, Interpret()), "[0, 0, 1, 1]\n");
 }
 
-TEST(Dma, RemoteCopiesAreReportedAsUnsupported) {
+TEST(Dma, RemoteCopiesReachOnlyThisDevice) {
+  // The emulator runs one device: device 0 is this one, any other id is an error at the start.
   KernelRun r = RunKernelProgram(
       Program("    pltpu.make_async_remote_copy(x_hbm, buf, sem, sem, device_id=1).start()"));
   ASSERT_TRUE(r.error);
-  EXPECT_NE(r.error_message.find("pltpu.make_async_remote_copy is not supported"),
+  EXPECT_NE(r.error_message.find("this remote DMA targets device (1,), but the emulator runs one "
+                                 "device"),
             std::string::npos)
+      << r.error_message;
+  EXPECT_EQ(r.error_line, 3);
+  // To itself, with one semaphore for both sides: the wait takes the send's bytes, then the
+  // receive's.
+  EXPECT_EQ(KernelOutput(Program(R"(
+    copy = pltpu.make_async_remote_copy(x_hbm, buf, sem, sem, device_id=0)
+    copy.start()
+    copy.wait()
+    o_ref[...] = buf[...])")),
+            "[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]\n");
+  r = RunKernelProgram(Program(R"(
+    pl.semaphore_signal(sem, 1, device_id=(0,))
+    pl.semaphore_signal(sem, 1, device_id=2)
+    pl.semaphore_wait(sem, 2))",
+                               "pltpu.SemaphoreType.REGULAR"));
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error_message.find("this semaphore signal targets device (2,)"), std::string::npos)
       << r.error_message;
 }
 
