@@ -22,13 +22,43 @@ using ColMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::Co
 using RowMap = Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>>;
 using ColMap = Eigen::Map<const ColMatrix, 0, Eigen::OuterStride<>>;
 
+// The sum behind each element must not depend on the shape of the product, or a blocked matmul
+// would differ in its last bits from the whole product (JAX's quickstart asserts they agree to
+// rtol 1e-7). Eigen computes the columns of a row-major result in panels of three packets
+// (mr); a remainder of two packets takes the same path, but a remainder of one packet or less
+// takes a path that sums even and odd k in two accumulators. Such products are computed with
+// zero columns appended up to the next size that avoids it, and the extra columns dropped.
+int64_t ConsistentColumns(int64_t n) {
+  constexpr int64_t kPacket = Eigen::internal::packet_traits<float>::size;
+  constexpr int64_t kPanel = 3 * kPacket;
+  int64_t rest = n % kPanel;
+  if (rest == 0 || rest == 2 * kPacket) return n;
+  return n - rest + (rest < 2 * kPacket ? 2 * kPacket : kPanel);
+}
+
+// c = a * b, through zero-padded copies of b and c when ConsistentColumns asks for more columns.
+template <typename Lhs, typename Rhs>
+void Product(const Lhs& ma, const Rhs& mb, Eigen::Map<RowMatrix>& mc) {
+  int64_t n = mc.cols();
+  int64_t padded = ConsistentColumns(n);
+  if (padded == n || mc.rows() == 1) {
+    mc.noalias() = ma * mb;
+    return;
+  }
+  RowMatrix wide_b = RowMatrix::Zero(mb.rows(), padded);
+  wide_b.leftCols(n) = mb;
+  RowMatrix wide_c(mc.rows(), padded);
+  wide_c.noalias() = ma * wide_b;
+  mc = wide_c.leftCols(n);
+}
+
 void Contiguous(const float* a, const float* b, float* c, int64_t batch, int64_t m, int64_t k,
                 int64_t n) {
   for (int64_t i = 0; i < batch; ++i) {
     Eigen::Map<const RowMatrix> ma(a + i * m * k, m, k);
     Eigen::Map<const RowMatrix> mb(b + i * k * n, k, n);
     Eigen::Map<RowMatrix> mc(c + i * m * n, m, n);
-    mc.noalias() = ma * mb;
+    Product(ma, mb, mc);
   }
 }
 
@@ -36,9 +66,9 @@ template <typename Lhs>
 void WithRhs(const Lhs& ma, const Strided& b, const float* pb, Eigen::Map<RowMatrix>& mc, int64_t k,
              int64_t n) {
   if (b.col_stride == 1) {
-    mc.noalias() = ma * RowMap(pb, k, n, Eigen::OuterStride<>(b.row_stride));
+    Product(ma, RowMap(pb, k, n, Eigen::OuterStride<>(b.row_stride)), mc);
   } else {
-    mc.noalias() = ma * ColMap(pb, k, n, Eigen::OuterStride<>(b.col_stride));
+    Product(ma, ColMap(pb, k, n, Eigen::OuterStride<>(b.col_stride)), mc);
   }
 }
 
