@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "eval/array_object.h"
 #include "eval/builtin_support.h"
 #include "eval/format.h"
 
@@ -218,6 +219,10 @@ Value BytesConstructor(Interpreter& interp, TypeObject&, CallArgs& args) {
     if (source.integral() < 0) interp.Raise(t.value_error, "negative count");
     CheckStringLength(interp, source.integral());
     return MakeBytes(std::string(static_cast<size_t>(source.integral()), '\0'));
+  }
+  // numpy arrays hand over their raw buffer (CPython's buffer protocol).
+  if (auto* array = source.as<ArrayObject>(); array != nullptr && array->numpy) {
+    return MakeBytes(ArrayToBytes(array->value));
   }
   if (source.is(ObjectKind::kExtension)) {
     if (std::optional<Value> method = interp.TryGetAttr(source, "__bytes__")) {

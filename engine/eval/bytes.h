@@ -1,7 +1,7 @@
 // Python's `bytes`: an immutable sequence of byte values (ints in range(0, 256)). BytesObject holds
 // them in a std::string (any values, not UTF-8) and takes part in the evaluator's protocols
 // through Object's hooks, with CPython's semantics and messages. Made by `b'...'` literals, the
-// `bytes` builtin and `str.encode`.
+// `bytes` builtin, `str.encode` and `ndarray.tobytes()`; `np.frombuffer` reads them back.
 #pragma once
 
 #include <optional>

@@ -1,6 +1,6 @@
 // Unit tests of `bytes` (eval/bytes*.cpp): literals, the constructor, operators and protocols,
-// methods, encodings and formatting, run as small programs. Expected outputs and messages are
-// CPython 3.11's.
+// methods, encodings, formatting, and arrays as bytes (tobytes / frombuffer), run as small
+// programs. Expected outputs and messages are CPython 3.11's (numpy 2's for arrays).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -186,6 +186,35 @@ TEST(Bytes, FormattingUsesTheRepr) {
             "b'x\\x00' b'x\\x00' b'x\\x00' b'x\\x00' b'x\\x00'\n");
   EXPECT_EQ(Py("format(b'ab', '10')\n"),
             "TypeError: unsupported format string passed to bytes.__format__");
+}
+
+TEST(Bytes, ArraysToBytesAndBack) {
+  EXPECT_EQ(Py("import numpy as np\n"
+               "print(np.array([1.5, -2], dtype=np.float32).tobytes())\n"
+               "print(np.array([[1, 2], [3, 4]], dtype=np.int16).T.tobytes())\n"
+               "print(np.array([1, 2], np.int16).reshape(1, 2).tobytes(order='F'))\n"
+               "print(np.array([True, False]).tobytes(), np.array(7, dtype=np.uint8).tobytes())\n"),
+            "b'\\x00\\x00\\xc0?\\x00\\x00\\x00\\xc0'\n"
+            "b'\\x01\\x00\\x03\\x00\\x02\\x00\\x04\\x00'\n"
+            "b'\\x01\\x00\\x02\\x00'\n"
+            "b'\\x01\\x00' b'\\x07'\n");
+  EXPECT_EQ(Py("import jax.numpy as jnp\n"
+               "print(jnp.array([1, 2], dtype=jnp.int16).tobytes(), "
+               "jnp.array([1.0], dtype=jnp.bfloat16).tobytes())\n"),
+            "b'\\x01\\x00\\x02\\x00' b'\\x80?'\n");
+  EXPECT_EQ(Py("import numpy as np\n"
+               "print(np.frombuffer(b'\\x01\\x00\\x02\\x00', dtype=np.int16))\n"
+               "print(repr(np.frombuffer(b'abcd', np.uint8, 2, 1)))\n"
+               "x = np.arange(6, dtype=np.float32)\n"
+               "print(np.frombuffer(x.tobytes(), dtype=np.float32).tolist(), bytes(x[:1]))\n"),
+            "[1 2]\narray([98, 99], dtype=uint8)\n[0.0, 1.0, 2.0, 3.0, 4.0, 5.0] "
+            "b'\\x00\\x00\\x00\\x00'\n");
+  EXPECT_EQ(Py("import numpy as np\nnp.frombuffer(b'abc', dtype=np.int16)\n"),
+            "ValueError: buffer size must be a multiple of element size");
+  EXPECT_EQ(Py("import numpy as np\nnp.frombuffer(b'abcd', dtype=np.int16, count=3)\n"),
+            "ValueError: buffer is smaller than requested size");
+  EXPECT_EQ(Py("import numpy as np\nnp.frombuffer('ab', dtype=np.uint8)\n"),
+            "TypeError: a bytes-like object is required, not 'str'");
 }
 
 }  // namespace
