@@ -290,6 +290,11 @@ std::optional<Value> ArrayObject::GetAttr(Interpreter& interp, std::string_view 
       return build(0, 0);
     });
   }
+  if (name == "tobytes") {
+    return interp.MakeBuiltin("tobytes", [self](Interpreter& interp, CallArgs& args) {
+      return ArrayToBytesMethod(interp, self, args);
+    });
+  }
   if (name == "astype") {
     return interp.MakeBuiltin("astype", [self](Interpreter& interp, CallArgs& args) {
       auto bound = BindArgs(interp, "astype", args, {"dtype"});

@@ -106,6 +106,12 @@ void CheckArrayLike(Interpreter& interp, std::string_view module, std::string_vi
 std::optional<array::BinaryOp> ToBinaryOp(lang::BinOpKind op);
 std::optional<array::BinaryOp> ToCompareOp(lang::CmpOpKind op);
 
+// The bytes numpy's `tobytes(order)` gives for `value`: its elements in row-major ('C') or
+// column-major ('F') order, each as stored in memory (little-endian) (array_bytes.cpp).
+std::string ArrayToBytes(const array::Array& value, char order = 'C');
+// `x.tobytes(order='C')` as a method call on `value`: bytes, or numpy's ValueError for a bad order.
+Value ArrayToBytesMethod(Interpreter& interp, const array::Array& value, CallArgs& args);
+
 // jax.dtypes.TypePromotionError, a ValueError, made on first use.
 TypeObject* TypePromotionErrorType(Interpreter& interp);
 
@@ -164,6 +170,7 @@ void InstallArrayLinalg(Interpreter& interp, const ArrayModules& modules);  // d
 void InstallArrayRandom(Interpreter& interp, const ArrayModules& modules);  // jax.random
 void InstallArrayHost(Interpreter& interp, const ArrayModules& modules);    // sort, npy, testing
 void InstallDTypeInfo(Interpreter& interp, const ArrayModules& modules);    // finfo, iinfo
+void InstallArrayBytes(Interpreter& interp, const ArrayModules& modules);   // frombuffer
 // Runs all of the above on the interpreter's modules (called by InstallModules).
 void InstallArrayModules(Interpreter& interp);
 

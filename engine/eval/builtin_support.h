@@ -44,6 +44,12 @@ double ToDouble(Interpreter& interp, const Value& value);
 // list.index does.
 std::pair<int64_t, int64_t> ClampRange(Interpreter& interp, const std::optional<Value>& start,
                                        const std::optional<Value>& end, int64_t size);
+// slice.indices(length): where `slice` starts and stops over `length` items, its step, and how
+// many items it selects. TypeError for non-integer bounds, ValueError for a zero step.
+struct SliceBounds {
+  int64_t start, stop, step, count;
+};
+SliceBounds ResolveSlice(Interpreter& interp, const SliceObject& slice, int64_t length);
 // The string of a str value, or TypeError `message` (with "%s" replaced by the type name).
 const std::string& ToStr(Interpreter& interp, const Value& value, std::string_view message);
 // int(x) of a float: truncation, with CPython's errors for nan and inf and OverflowError

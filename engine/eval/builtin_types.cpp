@@ -9,6 +9,7 @@
 #include <string>
 
 #include "eval/builtin_support.h"
+#include "eval/bytes.h"
 #include "eval/format.h"
 #include "eval/interpreter.h"
 
@@ -181,7 +182,25 @@ Value FloatConstructor(Interpreter& interp, TypeObject&, CallArgs& args) {
 }
 
 Value StrConstructor(Interpreter& interp, TypeObject&, CallArgs& args) {
-  auto bound = BindArgs(interp, "str", args, {"object="});
+  auto bound = BindArgs(interp, "str", args, {"object=", "encoding=", "errors="});
+  if (bound[1] || bound[2]) {
+    // str(b, encoding, errors) decodes bytes.
+    std::string encoding = "utf-8";
+    std::string errors = "strict";
+    if (bound[1])
+      encoding = ToStr(interp, *bound[1], "str() argument 'encoding' must be str, not %s");
+    if (bound[2]) errors = ToStr(interp, *bound[2], "str() argument 'errors' must be str, not %s");
+    if (!bound[0]) return MakeStr("");
+    if (auto* bytes = bound[0]->as<BytesObject>()) {
+      return MakeStr(DecodeBytes(interp, bytes->value, encoding, errors));
+    }
+    if (bound[0]->is(ObjectKind::kStr)) {
+      interp.Raise(interp.types().type_error, "decoding str is not supported");
+    }
+    interp.Raise(interp.types().type_error,
+                 fmt::format("decoding to str: need a bytes-like object, {} found",
+                             interp.TypeName(*bound[0])));
+  }
   if (!bound[0]) return MakeStr("");
   if (bound[0]->is(ObjectKind::kStr)) return *bound[0];
   return MakeStr(interp.Str(*bound[0]));

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "eval/builtin_support.h"
+#include "eval/bytes.h"
 #include "eval/format.h"
 #include "eval/interpreter.h"
 
@@ -348,6 +349,9 @@ Value Sum(Interpreter& interp, CallArgs& args) {
   if (total.is(ObjectKind::kStr)) {
     interp.Raise(interp.types().type_error, "sum() can't sum strings [use ''.join(seq) instead]");
   }
+  if (total.as<BytesObject>()) {
+    interp.Raise(interp.types().type_error, "sum() can't sum bytes [use b''.join(seq) instead]");
+  }
   interp.ForEach(*bound[0], [&](const Value& item) {
     int64_t sum;
     if (total.is_int() && item.is_int() &&
@@ -446,6 +450,7 @@ void InstallBuiltins(Interpreter& interp) {
     interp.builtins()[entry.name] = interp.MakeBuiltin(entry.name, entry.fn);
   }
   InstallIteratorBuiltins(interp);
+  InstallBytesType(interp);
 }
 
 }  // namespace pz::eval

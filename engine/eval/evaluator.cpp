@@ -502,6 +502,7 @@ void Evaluator::Assign(const lang::Expr& target, const Value& value, Scope& scop
                  [&](const lang::IntLit&) { PZ_UNREACHABLE(); },
                  [&](const lang::FloatLit&) { PZ_UNREACHABLE(); },
                  [&](const lang::StrLit&) { PZ_UNREACHABLE(); },
+                 [&](const lang::BytesLit&) { PZ_UNREACHABLE(); },
                  [&](const lang::EllipsisLit&) { PZ_UNREACHABLE(); },
                  [&](const lang::FString&) { PZ_UNREACHABLE(); },
                  [&](const lang::UnaryOp&) { PZ_UNREACHABLE(); },

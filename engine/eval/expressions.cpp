@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "eval/bytes.h"
 #include "support/overloaded.h"
 
 namespace pz::eval {
@@ -18,6 +19,7 @@ Value Evaluator::Eval(const lang::Expr& expr, Scope& scope) {
           [&](const lang::IntLit& i) { return Value::Int(i.value); },
           [&](const lang::FloatLit& f) { return Value::Float(f.value); },
           [&](const lang::StrLit& s) { return MakeStr(s.value); },
+          [&](const lang::BytesLit& b) { return MakeBytes(b.value); },
           [&](const lang::EllipsisLit&) { return interp_.ellipsis(); },
           [&](const lang::FString& f) { return EvalFString(f, scope); },
           [&](const lang::UnaryOp& u) {

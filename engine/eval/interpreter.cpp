@@ -95,6 +95,9 @@ void Interpreter::InitTypes() {
   t.module_not_found_error = make("ModuleNotFoundError", t.import_error);
   t.stop_iteration = make("StopIteration", t.exception);
   t.syntax_error = make("SyntaxError", t.exception);
+  t.unicode_error = make("UnicodeError", t.value_error);
+  t.unicode_decode_error = make("UnicodeDecodeError", t.unicode_error);
+  t.unicode_encode_error = make("UnicodeEncodeError", t.unicode_error);
 
   // Every exception type constructs an instance holding its arguments.
   for (auto& type : type_storage_) {

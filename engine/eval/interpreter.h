@@ -61,7 +61,7 @@ struct BuiltinTypes {
       *lookup_error, *index_error, *key_error, *value_error, *type_error, *name_error,
       *unbound_local_error, *attribute_error, *assertion_error, *runtime_error, *recursion_error,
       *not_implemented_error, *import_error, *module_not_found_error, *stop_iteration,
-      *syntax_error;
+      *syntax_error, *unicode_error, *unicode_decode_error, *unicode_encode_error;
 };
 
 class Environment;

@@ -348,6 +348,7 @@ void InstallArrayModules(Interpreter& interp) {
   InstallArrayRandom(interp, modules);
   InstallArrayHost(interp, modules);
   InstallDTypeInfo(interp, modules);
+  InstallArrayBytes(interp, modules);
   InstallArrayStats(interp, modules);
   MarkNumpyResults(interp, modules.np);
   MarkNumpyResults(interp, find("numpy.linalg"));

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "eval/builtin_support.h"
+#include "eval/bytes.h"
 #include "eval/interpreter.h"
 
 namespace pz::eval {
@@ -180,6 +181,7 @@ const MethodEntry kIntMethods[] = {
        uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
        return Value::Int(__builtin_popcountll(magnitude));
      }},
+    {"to_bytes", IntToBytesMethod},
 };
 
 const MethodEntry kFloatMethods[] = {

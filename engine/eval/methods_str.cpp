@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "eval/builtin_support.h"
+#include "eval/bytes.h"
 #include "eval/format.h"
 #include "eval/interpreter.h"
 
@@ -504,6 +505,7 @@ const MethodEntry kStrMethods[] = {
      [](Interpreter& i, const Value& s, CallArgs& a) { return Affix(i, s, a, true); }},
     {"format",
      [](Interpreter& i, const Value& s, CallArgs& a) { return StrFormatMethod(i, Text(s), a); }},
+    {"encode", StrEncodeMethod},
 };
 
 }  // namespace

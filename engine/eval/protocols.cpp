@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "eval/builtin_support.h"
 #include "eval/classes.h"
 #include "eval/format.h"
 #include "eval/interpreter.h"
@@ -16,20 +17,13 @@ bool IsAscii(std::string_view s) {
                      [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
-// Resolved slice bounds, as slice.indices(length) computes them.
-struct SliceBounds {
-  int64_t start, stop, step, count;
-};
-
-}  // namespace
-
-namespace {
-
 int64_t SliceIndex(Interpreter& interp, const Value& v, const char* what) {
   if (v.is_integral()) return v.integral();
   interp.Raise(interp.types().type_error,
                "slice indices must be integers or None or have an __index__ method");
 }
+
+}  // namespace
 
 SliceBounds ResolveSlice(Interpreter& interp, const SliceObject& slice, int64_t length) {
   int64_t step = slice.step.is_none() ? 1 : SliceIndex(interp, slice.step, "step");
@@ -54,6 +48,8 @@ SliceBounds ResolveSlice(Interpreter& interp, const SliceObject& slice, int64_t 
   if (step < 0 && start > stop) count = (start - stop - 1) / (-step) + 1;
   return SliceBounds{start, stop, step, count};
 }
+
+namespace {
 
 // Normalises a (possibly negative) index into [0, length), raising IndexError otherwise.
 int64_t NormalizeIndex(Interpreter& interp, int64_t index, int64_t length, const char* what) {
@@ -392,6 +388,8 @@ bool Interpreter::Contains(const Value& container, const Value& item) {
             CallOverride(*this, container, *instance->type, "__contains__", {item})) {
       return Truthy(*found);
     }
+  } else if (container.is(ObjectKind::kExtension)) {
+    if (std::optional<bool> found = container.object()->Contains(*this, item)) return *found;
   }
   if (TryGetIter(container) == nullptr) {
     Raise(types_.type_error,

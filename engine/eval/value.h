@@ -154,6 +154,11 @@ class Object : public std::enable_shared_from_this<Object> {
     return std::nullopt;
   }
   virtual std::optional<int64_t> Len(Interpreter& interp) { return std::nullopt; }
+  // `item in self`; nullopt = search the iteration for an equal item, as Python does without
+  // `__contains__`.
+  virtual std::optional<bool> Contains(Interpreter& interp, const Value& item) {
+    return std::nullopt;
+  }
   // An iterator object (kind kIterator) over this object, or nullptr if not iterable.
   virtual ObjectRef Iter(Interpreter& interp) { return nullptr; }
   // Value semantics hash/equality for dict keys; nullopt = unhashable.

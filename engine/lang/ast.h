@@ -75,6 +75,7 @@ struct BoolLit { bool value = false; };
 struct IntLit { int64_t value = 0; };
 struct FloatLit { double value = 0; };
 struct StrLit { std::string value; };  // adjacent literals already concatenated
+struct BytesLit { std::string value; };  // b'...': the bytes (any values), concatenated likewise
 struct EllipsisLit {};
 
 // One piece of an f-string: either literal text (value == nullptr) or a replacement field.
@@ -132,9 +133,9 @@ struct DictComp { ExprPtr key; ExprPtr value; std::vector<Comprehension> generat
 struct GeneratorExp { ExprPtr elt; std::vector<Comprehension> generators; };
 struct NamedExpr { std::string target; SourceSpan target_span; ExprPtr value; };  // target := value
 
-using ExprNode = std::variant<Name, NoneLit, BoolLit, IntLit, FloatLit, StrLit, EllipsisLit,
-                              FString, UnaryOp, BinOp, BoolOp, Compare, IfExp, Lambda, Call,
-                              Attribute, Subscript, Slice, Starred, Tuple, List, Set, Dict,
+using ExprNode = std::variant<Name, NoneLit, BoolLit, IntLit, FloatLit, StrLit, BytesLit,
+                              EllipsisLit, FString, UnaryOp, BinOp, BoolOp, Compare, IfExp, Lambda,
+                              Call, Attribute, Subscript, Slice, Starred, Tuple, List, Set, Dict,
                               ListComp, SetComp, DictComp, GeneratorExp, NamedExpr>;
 
 struct Expr {

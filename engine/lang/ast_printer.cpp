@@ -14,8 +14,8 @@ namespace pz::lang {
 namespace {
 
 // Python-style repr of a string: single quotes, with \\ \' \n \r \t and \xNN for other control
-// bytes.
-std::string Quote(std::string_view text) {
+// bytes (and, for the value of a bytes literal, for the bytes from 0x80 on).
+std::string Quote(std::string_view text, bool bytes = false) {
   std::string out = "'";
   for (char c : text) {
     switch (c) {
@@ -35,7 +35,8 @@ std::string Quote(std::string_view text) {
         out += "\\t";
         break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+        auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f || (bytes && u >= 0x80)) {
           out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
         } else {
           out += c;
@@ -172,6 +173,9 @@ struct ExprPrinter {
   void operator()(const IntLit& node) const { Head(fmt::format("IntLit {}", node.value)); }
   void operator()(const FloatLit& node) const { Head(fmt::format("FloatLit {}", node.value)); }
   void operator()(const StrLit& node) const { Head(fmt::format("StrLit {}", Quote(node.value))); }
+  void operator()(const BytesLit& node) const {
+    Head(fmt::format("BytesLit b{}", Quote(node.value, /*bytes=*/true)));
+  }
   void operator()(const EllipsisLit&) const { Head("EllipsisLit"); }
   void operator()(const FString& node) const {
     Head("FString");

@@ -14,6 +14,8 @@
 #include <optional>
 #include <utility>
 
+#include "lang/escapes.h"
+
 namespace pz::lang {
 namespace {
 
@@ -32,115 +34,6 @@ bool IsIdentStart(char c) {
 bool IsIdentChar(char c) { return IsIdentStart(c) || IsDigit(c); }
 bool IsNewline(char c) { return c == '\n' || c == '\r'; }
 char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-int HexValue(char c) {
-  if (IsDigit(c)) return c - '0';
-  return Lower(c) - 'a' + 10;
-}
-
-void AppendUtf8(uint32_t cp, std::string& out) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
-// Replaces CRLF and lone CR by LF, as Python's universal newlines do when reading source.
-std::string NormalizeNewlines(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '\r') {
-      out += text[i];
-    } else {
-      out += '\n';
-      if (i + 1 < text.size() && text[i + 1] == '\n') ++i;
-    }
-  }
-  return out;
-}
-
-// Where DecodeEscapes found a malformed escape: byte range within the body.
-struct EscapeError {
-  std::string message;
-  size_t begin = 0;
-  size_t end = 0;
-};
-
-// Single-character escapes, as pairs: the character after the backslash, then its value.
-constexpr std::string_view kSimpleEscapes = "\\\\''\"\"a\ab\bf\fn\nr\rt\tv\v";
-
-// DecodeEscapes, also reporting where the bad escape is so the lexer can point at it.
-std::optional<EscapeError> Decode(std::string_view body, std::string& out) {
-  out.clear();
-  out.reserve(body.size());
-  size_t i = 0;
-  while (i < body.size()) {
-    char c = body[i];
-    if (c == '\r') {
-      out += '\n';
-      i += (i + 1 < body.size() && body[i + 1] == '\n') ? 2 : 1;
-      continue;
-    }
-    if (c != '\\' || i + 1 >= body.size()) {
-      out += c;
-      ++i;
-      continue;
-    }
-    size_t start = i;
-    char e = body[i + 1];
-    i += 2;
-    size_t simple = kSimpleEscapes.find(e);
-    if (e == '\n') continue;  // backslash-newline joins lines
-    if (e == '\r') {
-      if (i < body.size() && body[i] == '\n') ++i;
-    } else if (simple != std::string_view::npos && simple % 2 == 0) {
-      out += kSimpleEscapes[simple + 1];
-    } else if (IsOctDigit(e)) {
-      uint32_t value = static_cast<uint32_t>(e - '0');
-      for (int k = 0; k < 2 && i < body.size() && IsOctDigit(body[i]); ++k, ++i) {
-        value = value * 8 + static_cast<uint32_t>(body[i] - '0');
-      }
-      AppendUtf8(value, out);
-    } else if (e == 'x' || e == 'u' || e == 'U') {
-      int width = e == 'x' ? 2 : e == 'u' ? 4 : 8;
-      uint32_t value = 0;
-      int digits = 0;
-      for (; digits < width && i < body.size() && IsHexDigit(body[i]); ++digits, ++i) {
-        value = value * 16 + static_cast<uint32_t>(HexValue(body[i]));
-      }
-      if (digits < width) {
-        return EscapeError{fmt::format("truncated `\\{}{}` escape", e, std::string(width, 'X')),
-                           start, i};
-      }
-      if (value > 0x10FFFF) {
-        return EscapeError{fmt::format("invalid escape `{}`; the largest code point is U+10FFFF",
-                                       body.substr(start, i - start)),
-                           start, i};
-      }
-      AppendUtf8(value, out);
-    } else if (e == 'N') {
-      return EscapeError{
-          "`\\N{...}` escapes are not supported; write the character itself or use `\\u`", start,
-          i};
-    } else {
-      out += '\\';  // unknown escapes stay verbatim, as in Python
-      out += e;
-    }
-  }
-  return std::nullopt;
-}
 
 // Punctuation and operators of PZ_TOKENS (the kinds from kLParen on), sorted for binary search.
 using Entry = std::pair<std::string_view, TokenKind>;
@@ -605,14 +498,18 @@ void Lexer::ScanString(uint32_t start, uint32_t quote_at, StringFlags flags) {
   }
   pos_ = p;
   std::string_view body = text_.substr(body_begin, body_end - body_begin);
+  if (flags.bytes && std::any_of(body.begin(), body.end(),
+                                 [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) {
+    EmitError(start, p, "bytes can only contain ASCII literal characters");
+    return;
+  }
   std::string value;
+  EscapeMode mode = flags.bytes ? EscapeMode::kBytes : EscapeMode::kStr;
   if (flags.fstring) {
     value = std::string(body);
   } else if (flags.raw) {
     value = NormalizeNewlines(body);
-  } else if (auto error = Decode(body, value); error && flags.bytes) {
-    value = std::string(body);  // the parser rejects bytes literals; one error is enough
-  } else if (error) {
+  } else if (auto error = DecodeLiteral(body, mode, value)) {
     Report(body_begin + static_cast<uint32_t>(error->begin),
            body_begin + static_cast<uint32_t>(error->end), error->message);
     Emit(TokenKind::kError, start, p, std::move(error->message));
@@ -728,14 +625,6 @@ std::vector<Token> TokenizeExpression(const SourceFile& file, FileId id, uint32_
   end = std::min(end, ClampOffset(file.text().size()));
   begin = std::min(begin, end);
   return Lexer(file, id, begin, end, /*expression=*/true, sink).Run();
-}
-
-bool DecodeEscapes(std::string_view body, std::string& out, std::string& error) {
-  if (auto failure = Decode(body, out)) {
-    error = std::move(failure->message);
-    return false;
-  }
-  return true;
 }
 
 }  // namespace pz::lang

@@ -32,9 +32,4 @@ std::vector<Token> Tokenize(const SourceFile& file, FileId id, DiagnosticSink& s
 std::vector<Token> TokenizeExpression(const SourceFile& file, FileId id, uint32_t begin,
                                       uint32_t end, DiagnosticSink& sink);
 
-// Decodes backslash escapes of a (non-raw) string body: \n \t \\ \' \" \r \0 \a \b \f \v \xhh
-// \ooo \uXXXX \UXXXXXXXX \N is not supported; a backslash-newline is removed. Unknown escapes
-// are kept verbatim, as Python does. Returns false and sets `error` for a malformed escape.
-bool DecodeEscapes(std::string_view body, std::string& out, std::string& error);
-
 }  // namespace pz::lang

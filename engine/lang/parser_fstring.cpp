@@ -1,13 +1,15 @@
-// Parser, part 4 of 4: string literals. Adjacent literals concatenate; if any is an f-string the
-// result is an FString whose raw body (as the lexer left it) is split here into literal parts
-// (escapes decoded unless raw, `{{`/`}}` collapsed) and replacement fields `{expr=!r:spec}`,
-// following CPython 3.11. Each field's expression is lexed and parsed over its exact byte range
-// of the file, so its spans point into the real source.
+// Parser, part 4 of 4: string literals. Adjacent literals concatenate (bytes only with bytes,
+// into a BytesLit); if any is an f-string the result is an FString whose raw body (as the lexer
+// left it) is split here into literal parts (escapes decoded unless raw, `{{`/`}}` collapsed)
+// and replacement fields `{expr=!r:spec}`, following CPython 3.11. Each field's expression is
+// lexed and parsed over its exact byte range of the file, so its spans point into the real
+// source.
 #include <fmt/format.h>
 
 #include <cctype>
 #include <utility>
 
+#include "lang/escapes.h"
 #include "lang/lexer.h"
 #include "lang/parser_impl.h"
 #include "support/check.h"
@@ -196,9 +198,19 @@ ExprPtr Parser::ParseStrings() {
   while (At(TokenKind::kString)) pieces.push_back(Advance());
   SourceSpan span = SourceSpan::Cover(pieces.front().span, pieces.back().span);
   bool any_fstring = false;
+  bool any_bytes = false;
   for (const Token& piece : pieces) {
-    if (piece.string_flags.bytes) Fail(piece.span, "bytes literals are not supported");
     any_fstring = any_fstring || piece.string_flags.fstring;
+    any_bytes = any_bytes || piece.string_flags.bytes;
+  }
+  if (any_bytes) {
+    // Adjacent literals are all bytes or all str (f-strings included).
+    for (const Token& piece : pieces) {
+      if (!piece.string_flags.bytes) Fail(span, "cannot mix bytes and nonbytes literals");
+    }
+    std::string value;
+    for (const Token& piece : pieces) value += piece.text;
+    return MakeExpr(BytesLit{std::move(value)}, span);
   }
   if (!any_fstring) {
     std::string value;

@@ -53,6 +53,7 @@ struct ExprKindName {
   std::string operator()(const IntLit&) const { return "literal"; }
   std::string operator()(const FloatLit&) const { return "literal"; }
   std::string operator()(const StrLit&) const { return "literal"; }
+  std::string operator()(const BytesLit&) const { return "literal"; }
   std::string operator()(const EllipsisLit&) const { return "ellipsis"; }
   std::string operator()(const FString&) const { return "f-string expression"; }
   std::string operator()(const UnaryOp&) const { return "expression"; }

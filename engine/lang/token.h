@@ -126,7 +126,7 @@ TokenKind KeywordOrName(std::string_view word);
 struct StringFlags {
   bool raw = false;      // r"..." : backslashes kept
   bool fstring = false;  // f"..." : text holds the raw body; the parser splits fields
-  bool bytes = false;    // b"..." : lexed, rejected by the parser with a diagnostic
+  bool bytes = false;    // b"..." : text holds the bytes (any values), not UTF-8
 };
 
 struct Token {

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "lang/escapes.h"
+
 namespace pz::lang {
 namespace {
 
@@ -382,12 +384,20 @@ TEST(Lexer, StringPrefixesWorkInAnyCase) {
   EXPECT_EQ(lexed.tokens[3].span.begin, 15u);  // the span includes the prefix
 }
 
-TEST(Lexer, BytesLiteralWithABadEscapeKeepsItsRawBody) {
-  // The parser rejects every bytes literal, so the lexer adds no second error.
-  Token token = Single("b'\\N{DASH}'");
+TEST(Lexer, BytesLiteralsDecodeNumericEscapesToSingleBytes) {
+  Token token = Single("b'\\x00\\xff\\n\\101\\777'");
   EXPECT_EQ(token.kind, TokenKind::kString);
   EXPECT_TRUE(token.string_flags.bytes);
-  EXPECT_EQ(token.text, "\\N{DASH}");
+  EXPECT_EQ(token.text, std::string("\x00\xff\nA\xff", 5));  // octal keeps the low 8 bits
+  // \u, \U and \N are no escapes in bytes: they stay as written.
+  EXPECT_EQ(Single("b'\\u0041\\N{DASH}'").text, "\\u0041\\N{DASH}");
+  EXPECT_EQ(Single("rb'\\x00'").text, "\\x00");
+}
+
+TEST(Lexer, BytesLiteralsRejectNonAsciiCharactersAndBadEscapes) {
+  EXPECT_EQ(Errors("x = b'caf\xc3\xa9'\n"), "1:5: bytes can only contain ASCII literal characters");
+  EXPECT_EQ(Errors("x = rb'\xc3\xa9'\n"), "1:5: bytes can only contain ASCII literal characters");
+  EXPECT_EQ(Errors("x = b'\\x4'\n"), "1:7: truncated `\\xXX` escape");
 }
 
 TEST(Lexer, InvalidPrefixLexesAsANameThenAString) {
@@ -540,6 +550,18 @@ TEST(DecodeEscapes, DecodesHexOctalAndUnicodeEscapesToUtf8) {
 TEST(DecodeEscapes, KeepsUnknownEscapesVerbatim) { EXPECT_EQ(Decoded("\\d\\q\\"), "\\d\\q\\"); }
 
 TEST(DecodeEscapes, RemovesBackslashNewline) { EXPECT_EQ(Decoded("a\\\nb\\\r\nc"), "abc"); }
+
+TEST(DecodeLiteral, BytesModeWritesRawBytes) {
+  std::string out;
+  EXPECT_FALSE(DecodeLiteral("\\x80\\0\\t\\q", EscapeMode::kBytes, out));
+  EXPECT_EQ(out, std::string("\x80\0\t\\q", 5));
+  EXPECT_FALSE(DecodeLiteral("\\xe9", EscapeMode::kStr, out));
+  EXPECT_EQ(out, "\xc3\xa9");  // str mode writes the code point as UTF-8
+  std::optional<EscapeError> error = DecodeLiteral("ab\\xg", EscapeMode::kBytes, out);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->message, "truncated `\\xXX` escape");
+  EXPECT_EQ(error->begin, 2u);
+}
 
 TEST(DecodeEscapes, RejectsMalformedEscapes) {
   EXPECT_EQ(DecodeError("\\x4"), "truncated `\\xXX` escape");

@@ -279,8 +279,11 @@ TEST(ParserFString, ReportsMalformedFields) {
   EXPECT_EQ(Errors("f'{a b}'\n"), "1:6: f-string: invalid syntax; perhaps you forgot a comma?\n");
 }
 
-TEST(ParserFString, RejectsBytesLiterals) {
-  EXPECT_EQ(Errors("x = b'abc'\n"), "1:5: bytes literals are not supported\n");
+TEST(ParserExpr, AdjacentBytesLiteralsConcatenateOnlyWithBytes) {
+  EXPECT_EQ(Sexp("b'a' B\"\\x00\" rb'\\n'"), "BytesLit b'a\\x00\\\\n'");
+  EXPECT_EQ(Errors("x = b'a' 'b'\n"), "1:5: cannot mix bytes and nonbytes literals\n");
+  EXPECT_EQ(Errors("x = 'a' b'b'\n"), "1:5: cannot mix bytes and nonbytes literals\n");
+  EXPECT_EQ(Errors("x = f'{1}' b'b'\n"), "1:5: cannot mix bytes and nonbytes literals\n");
 }
 
 // ---------------------------------------------------------------------------------------------
