@@ -64,6 +64,14 @@ std::optional<array::BinaryOp> ToCompareOp(lang::CmpOpKind op) {
 
 namespace {
 
+// Whether the Python int `v` is a value of the integer dtype `dtype`.
+bool FitsInteger(int64_t v, array::DType dtype) {
+  int bits = static_cast<int>(array::ItemSize(dtype)) * 8;
+  if (dtype == array::DType::kInt4 || dtype == array::DType::kUInt4) bits = 4;
+  if (array::IsUnsigned(dtype)) return v >= 0 && (bits >= 63 || v <= (int64_t{1} << bits) - 1);
+  return v >= -(int64_t{1} << (bits - 1)) && v <= (int64_t{1} << (bits - 1)) - 1;
+}
+
 // The other operand as an array, or nullopt when it is not array-like (the operator then falls
 // back to Python's TypeError).
 // The other operand of `self op other` as an array; nullopt where the operator does not apply.
@@ -72,6 +80,21 @@ std::optional<Array> Operand(Interpreter& interp, const ArrayObject& self, const
   if (other.is(ObjectKind::kList) || other.is(ObjectKind::kTuple)) {
     if (!self.numpy) return std::nullopt;
     return ToArray(interp, other);
+  }
+  // numpy (NEP 50): a Python int meets an integer array in the array's dtype, so 0xFFFFFFFF is
+  // a uint32 and only an int out of the dtype's range overflows. (JAX reads every Python int as
+  // a weak int32 first: ToArray.)
+  if (self.numpy && other.is_int() && array::IsInteger(self.value.dtype())) {
+    if (!FitsInteger(other.as_int(), self.value.dtype())) {
+      interp.Raise(interp.types().overflow_error,
+                   fmt::format("Python integer {} out of bounds for {}", other.as_int(),
+                               array::DTypeName(self.value.dtype())));
+    }
+    Array a = GuardArrayOp(interp, [&] {
+      return Array::Scalar(self.value.dtype(), static_cast<double>(other.as_int()));
+    });
+    a.set_weak_type(true);
+    return a;
   }
   if (other.is_number()) return ToArray(interp, other);
   if (other.as<ArrayObject>() != nullptr) return ToArray(interp, other);
@@ -164,6 +187,29 @@ std::optional<Value> ArrayObject::Compare(Interpreter& interp, lang::CmpOpKind o
                                           const Value& other, bool reflected) {
   std::optional<array::BinaryOp> kernel = ToCompareOp(op);
   if (!kernel) return std::nullopt;
+  // numpy compares an integer array with a Python int beyond its dtype exactly (NEP 50); JAX
+  // raises OverflowError (in Operand).
+  if (numpy && other.is_int() && array::IsInteger(value.dtype()) &&
+      !FitsInteger(other.as_int(), value.dtype())) {
+    std::vector<double> xs = value.ToDoubles();  // exact: every int32 / uint32 is a double
+    double y = static_cast<double>(other.as_int());
+    std::vector<double> result(xs.size());
+    for (size_t i = 0; i < xs.size(); ++i) {
+      double l = reflected ? y : xs[i], r = reflected ? xs[i] : y;
+      bool v = false;
+      switch (*kernel) {
+        case array::BinaryOp::kEq: v = l == r; break;
+        case array::BinaryOp::kNe: v = l != r; break;
+        case array::BinaryOp::kLt: v = l < r; break;
+        case array::BinaryOp::kLe: v = l <= r; break;
+        case array::BinaryOp::kGt: v = l > r; break;
+        default: v = l >= r; break;
+      }
+      result[i] = v ? 1 : 0;
+    }
+    return Value(std::make_shared<ArrayObject>(
+        Array::FromDoubles(array::DType::kBool, value.shape(), result), true));
+  }
   std::optional<Array> rhs = Operand(interp, *this, other);
   if (!rhs && IsListOrTuple(other)) {
     if (op == lang::CmpOpKind::kEq || op == lang::CmpOpKind::kNotEq) {
