@@ -373,8 +373,7 @@ Array UpdateIndexed(const Array& a, const std::vector<Index>& index, const Array
   out.Assign(a);
   Plan plan = MakePlan(out, index, mode);
   if (affected != nullptr) {
-    *affected =
-        plan.drop_all || plan.clamped ? NumElements(plan.out_shape) : plan.affected;
+    *affected = plan.drop_all || plan.clamped ? NumElements(plan.out_shape) : plan.affected;
   }
   std::vector<int64_t> offsets;
   if (plan.advanced_dims.empty()) {

@@ -436,8 +436,9 @@ std::vector<std::optional<Array>> Vjp(const PrimCall& call, const std::vector<Ar
       }
       if (Differentiable(values.dtype())) {
         try {
-          cts[1] = To(values, GetIndexed(g, index, a.mode == IndexMode::kClip ? IndexMode::kClip
-                                                                            : IndexMode::kFill));
+          cts[1] = To(values,
+                      GetIndexed(g, index,
+                                 a.mode == IndexMode::kClip ? IndexMode::kClip : IndexMode::kFill));
         } catch (const ArrayError&) {
           Unsupported(call, "an update with out-of-bounds indices");
         }

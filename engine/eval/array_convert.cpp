@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "eval/array_object.h"
+#include "eval/prng_keys.h"
 
 namespace pz::eval {
 
@@ -94,6 +95,12 @@ Array ToArray(Interpreter& interp, const Value& value, std::optional<DType> dtyp
     if (values.empty() && kind == DType::kBool) kind = DType::kFloat32;  // jnp.array([]) is f32
     return GuardArrayOp(interp,
                         [&] { return Array::FromDoubles(dtype.value_or(kind), shape, values); });
+  }
+  if (auto* key = value.as<KeyArrayObject>()) {
+    interp.RaiseWithNotes(
+        interp.types().type_error,
+        fmt::format("a PRNG key array (dtype key<{}>) is not a numeric array", key->impl->tag),
+        {"pass keys to jax.random functions; `jax.random.key_data(key)` gives its uint32 data"});
   }
   interp.Raise(interp.types().type_error,
                fmt::format("expected an array, got {}", interp.TypeName(value)));

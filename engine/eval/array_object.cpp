@@ -24,11 +24,9 @@ uint64_t ArrayObject::CurrentSerial() { return array_serial.load(); }
 
 using array::Array;
 
-namespace {
-
 // Converts a Python subscript (int, slice, None, ..., array, list, or a tuple of them) to indices.
 // A list as the whole subscript is numpy's fancy indexing, which JAX refuses (`numpy` false).
-std::vector<array::Index> ToIndices(Interpreter& interp, const Value& key, bool numpy = false) {
+std::vector<array::Index> ToIndices(Interpreter& interp, const Value& key, bool numpy) {
   if (!numpy && key.as<ListObject>() != nullptr) {
     interp.RaiseWithNotes(interp.types().type_error,
                           "Using a non-tuple sequence for multidimensional indexing is not "
@@ -85,6 +83,8 @@ std::vector<array::Index> ToIndices(Interpreter& interp, const Value& key, bool 
   return index;
 }
 
+namespace {
+
 // JAX's `mode=` of `.at[...]` (nullopt when not given): "clip", "fill", "drop" and
 // "promise_in_bounds" (which on a CPU reads clamped and drops updates).
 std::optional<array::IndexMode> ReadIndexMode(Interpreter& interp, const std::optional<Value>& mode,
@@ -107,19 +107,19 @@ std::optional<array::IndexMode> ReadIndexMode(Interpreter& interp, const std::op
 double DefaultFillValue(DType dtype) {
   if (array::IsFloating(dtype)) return std::numeric_limits<double>::quiet_NaN();
   if (array::IsBool(dtype)) return 1;
-  if (array::IsUnsigned(dtype)) return std::ldexp(1.0, static_cast<int>(array::ItemSize(dtype) * 8)) - 1;
+  if (array::IsUnsigned(dtype))
+    return std::ldexp(1.0, static_cast<int>(array::ItemSize(dtype) * 8)) - 1;
   return -std::ldexp(1.0, static_cast<int>(array::ItemSize(dtype) * 8) - 1);
 }
 
 }  // namespace
 
 Array IndexWithWarning(Interpreter& interp, const Array& array,
-                       const std::vector<array::Index>& index,
-                       std::optional<array::IndexMode> mode, double fill) {
+                       const std::vector<array::Index>& index, std::optional<array::IndexMode> mode,
+                       double fill) {
   int64_t affected = 0;
   Array out = GuardArrayOp(interp, [&] {
-    return array::GetIndexed(array, index, mode.value_or(array::IndexMode::kClip), fill,
-                             &affected);
+    return array::GetIndexed(array, index, mode.value_or(array::IndexMode::kClip), fill, &affected);
   });
   if (affected > 0 && !mode) {
     interp.Warn(fmt::format("this index reads out of bounds of a {} array; JAX clamps it into "
@@ -150,9 +150,9 @@ class AtIndexObject final : public Object {
     Value key = key_;
     if (name == "get") {
       return interp.MakeBuiltin("get", [array, key](Interpreter& interp, CallArgs& args) {
-        auto bound = BindArgs(interp, "at[...].get", args,
-                              {"*", "indices_are_sorted=", "unique_indices=", "mode=",
-                               "fill_value="});
+        auto bound =
+            BindArgs(interp, "at[...].get", args,
+                     {"*", "indices_are_sorted=", "unique_indices=", "mode=", "fill_value="});
         std::vector<array::Index> index = ToIndices(interp, key);
         std::optional<array::IndexMode> mode = ReadIndexMode(interp, bound[2], false);
         double fill = DefaultFillValue(array.dtype());
@@ -162,28 +162,27 @@ class AtIndexObject final : public Object {
     }
     if (!op) return std::nullopt;
     array::UpdateOp update = *op;
-    return interp.MakeBuiltin(
-        std::string(name), [array, key, update](Interpreter& interp, CallArgs& args) {
-          auto bound = BindArgs(interp, "at[...] update", args,
-                                {"values", "*", "indices_are_sorted=", "unique_indices=", "mode="});
-          Array values = ToArray(interp, *bound[0]);
-          std::vector<array::Index> index = ToIndices(interp, key);
-          std::optional<array::IndexMode> mode = ReadIndexMode(interp, bound[3], true);
-          int64_t affected = 0;
-          Value result = WrapArray(GuardArrayOp(interp, [&] {
-            return array::UpdateIndexed(array, index, values, update,
-                                        mode.value_or(array::IndexMode::kDrop), &affected);
-          }));
-          if (affected > 0 && !mode) {
-            interp.Warn(
-                fmt::format("this `.at[...]` update addresses elements out of bounds of a {} "
-                            "array; JAX drops those updates silently, and so does this run",
-                            array::ShapeToString(array.shape())),
-                {"an index past the end (or before -size) does not wrap or clamp in an update: "
-                 "check the range of the index if the update was meant to land"});
-          }
-          return result;
-        });
+    return interp.MakeBuiltin(std::string(name), [array, key, update](Interpreter& interp,
+                                                                      CallArgs& args) {
+      auto bound = BindArgs(interp, "at[...] update", args,
+                            {"values", "*", "indices_are_sorted=", "unique_indices=", "mode="});
+      Array values = ToArray(interp, *bound[0]);
+      std::vector<array::Index> index = ToIndices(interp, key);
+      std::optional<array::IndexMode> mode = ReadIndexMode(interp, bound[3], true);
+      int64_t affected = 0;
+      Value result = WrapArray(GuardArrayOp(interp, [&] {
+        return array::UpdateIndexed(array, index, values, update,
+                                    mode.value_or(array::IndexMode::kDrop), &affected);
+      }));
+      if (affected > 0 && !mode) {
+        interp.Warn(fmt::format("this `.at[...]` update addresses elements out of bounds of a {} "
+                                "array; JAX drops those updates silently, and so does this run",
+                                array::ShapeToString(array.shape())),
+                    {"an index past the end (or before -size) does not wrap or clamp in an update: "
+                     "check the range of the index if the update was meant to land"});
+      }
+      return result;
+    });
   }
 
  private:

@@ -75,6 +75,10 @@ class DTypeObject final : public Object {
 // ---- Conversions used by every binding ---------------------------------------------------------
 
 Value WrapArray(array::Array value);
+// Converts a Python subscript (int, slice, None, ..., array, list, or a tuple of them) to
+// indices. A list as the whole subscript is numpy's fancy indexing, which JAX refuses (`numpy`
+// false).
+std::vector<array::Index> ToIndices(Interpreter& interp, const Value& key, bool numpy = false);
 // `array[index]` as JAX reads it: out-of-bounds integer indices follow `mode` (nullopt: JAX's
 // default, clamping, with a warning at the current line when an index was out of bounds).
 array::Array IndexWithWarning(Interpreter& interp, const array::Array& array,

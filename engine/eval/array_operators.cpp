@@ -198,12 +198,24 @@ std::optional<Value> ArrayObject::Compare(Interpreter& interp, lang::CmpOpKind o
       double l = reflected ? y : xs[i], r = reflected ? xs[i] : y;
       bool v = false;
       switch (*kernel) {
-        case array::BinaryOp::kEq: v = l == r; break;
-        case array::BinaryOp::kNe: v = l != r; break;
-        case array::BinaryOp::kLt: v = l < r; break;
-        case array::BinaryOp::kLe: v = l <= r; break;
-        case array::BinaryOp::kGt: v = l > r; break;
-        default: v = l >= r; break;
+        case array::BinaryOp::kEq:
+          v = l == r;
+          break;
+        case array::BinaryOp::kNe:
+          v = l != r;
+          break;
+        case array::BinaryOp::kLt:
+          v = l < r;
+          break;
+        case array::BinaryOp::kLe:
+          v = l <= r;
+          break;
+        case array::BinaryOp::kGt:
+          v = l > r;
+          break;
+        default:
+          v = l >= r;
+          break;
       }
       result[i] = v ? 1 : 0;
     }

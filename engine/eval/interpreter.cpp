@@ -130,9 +130,8 @@ std::vector<Diagnostic> Interpreter::warnings() const {
   for (const auto& [warning, repeats] : warnings_) {
     out.push_back(warning);
     if (repeats > 0) {
-      out.back().notes.push_back(
-          {.message = fmt::format("the same happened {} more time{} here", repeats,
-                                  repeats == 1 ? "" : "s")});
+      out.back().notes.push_back({.message = fmt::format("the same happened {} more time{} here",
+                                                         repeats, repeats == 1 ? "" : "s")});
     }
   }
   return out;

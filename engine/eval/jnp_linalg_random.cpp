@@ -10,6 +10,7 @@
 #include "array/random.h"
 #include "eval/array_object.h"
 #include "eval/jnp_stats.h"
+#include "eval/prng_keys.h"
 
 namespace pz::eval {
 
@@ -34,22 +35,46 @@ std::vector<int> IntList(Interpreter& interp, const Value& v) {
   return out;
 }
 
+// The unsigned dtype of the bits a float sampler of `dtype` draws.
+DType BitsDType(Interpreter& interp, DType dtype) {
+  switch (array::ItemSize(dtype)) {
+    case 2:
+      return DType::kUInt16;
+    case 4:
+      return DType::kUInt32;
+    default:
+      interp.Raise(interp.types().type_error,
+                   fmt::format("dtype argument to uniform must be a float dtype, got {}",
+                               array::DTypeName(dtype)));
+  }
+}
+
 array::Shape OptionalShape(Interpreter& interp, const std::optional<Value>& v) {
   if (!v || v->is_none()) return {};
   return ToShape(interp, *v);
 }
 
-// A key argument: a uint32 array whose last dimension is 2.
-Array KeyArg(Interpreter& interp, const Value& v) {
-  Array key = ToArray(interp, v);
-  if (key.dtype() != DType::kUInt32 || key.rank() != 1 || key.shape()[0] != 2) {
-    interp.Raise(interp.types().type_error,
-                 fmt::format("expected a PRNG key (uint32 array of shape (2,)), got {}[{}]; make "
-                             "one with `jax.random.key(seed)` and split it with "
-                             "`jax.random.split`",
-                             array::DTypeName(key.dtype()), fmt::join(key.shape(), ",")));
+// A single threefry2x32 key's data, from a typed key or raw uint32[2] key data. A key of a
+// registered implementation reaches the samplers that draw through its random_bits (bits,
+// uniform, normal); `sampler` names the others in the error.
+Array KeyArg(Interpreter& interp, const Value& v, const char* sampler = nullptr) {
+  KeyInput key = ReadKey(interp, v);
+  if (!key.impl->builtin) {
+    interp.Raise(interp.types().not_implemented_error,
+                 fmt::format("jax.random.{} with a key of the registered PRNG implementation {} "
+                             "is not supported by this emulator (bits, uniform, normal, split "
+                             "and fold_in are)",
+                             sampler ? sampler : "?", key.impl->name));
   }
-  return key;
+  if (key.data.rank() != 1) {
+    interp.Raise(interp.types().type_error,
+                 fmt::format("jax.random.{} accepts a single key, but was given a key array of "
+                             "shape {} != (). Use jax.vmap for batching.",
+                             sampler ? sampler : "?",
+                             array::ShapeToString(array::Shape(key.data.shape().begin(),
+                                                               key.data.shape().end() - 1))));
+  }
+  return key.data;
 }
 
 // `lax.Precision.HIGHEST` and its kin. On this CPU every precision computes in float32 (as on
@@ -215,63 +240,60 @@ void InstallArrayLinalg(Interpreter& interp, const ArrayModules& m) {
 }
 
 void InstallArrayRandom(Interpreter& interp, const ArrayModules& m) {
-  auto key = [](Interpreter& interp, CallArgs& args) {
-    auto b = BindArgs(interp, "key", args, {"seed", "*", "impl="});
+  InstallPrngKeys(interp, m.random);
+  // jax.random.PRNGKey: raw uint32[2] key data (the legacy keys), not a typed key.
+  AddFunction(interp, m.random, "PRNGKey", [](Interpreter& interp, CallArgs& args) {
+    auto b = BindArgs(interp, "PRNGKey", args, {"seed", "*", "impl="});
     if (b[0]->is_integral()) {
       return WrapArray(GuardArrayOp(interp, [&] { return array::Key(b[0]->integral()); }));
     }
-    // An integer scalar array: a traced seed inside a kernel, or a concrete one.
     if (b[0]->as<ArrayObject>() == nullptr) {
       interp.Raise(interp.types().type_error,
                    fmt::format("PRNG key seed must be an integer; got {}", interp.Repr(*b[0])));
     }
     Array seed = ToArray(interp, *b[0]);
     return WrapArray(GuardArrayOp(interp, [&] { return array::KeyFromSeed(seed); }));
-  };
-  AddFunction(interp, m.random, "key", key);
-  AddFunction(interp, m.random, "PRNGKey", key);
-  AddFunction(interp, m.random, "split", [](Interpreter& interp, CallArgs& args) {
-    auto b = BindArgs(interp, "split", args, {"key", "num="});
-    Array k = KeyArg(interp, *b[0]);
-    int64_t num = b[1] ? b[1]->integral() : 2;
-    return WrapArray(GuardArrayOp(interp, [&] { return array::SplitKey(k, num); }));
-  });
-  AddFunction(interp, m.random, "fold_in", [](Interpreter& interp, CallArgs& args) {
-    auto b = BindArgs(interp, "fold_in", args, {"key", "data"});
-    Array k = KeyArg(interp, *b[0]);
-    if (b[1]->is_integral()) {
-      int64_t data = b[1]->integral();
-      return WrapArray(GuardArrayOp(interp, [&] { return array::FoldIn(k, data); }));
-    }
-    Array data = ToArray(interp, *b[1]);
-    return WrapArray(GuardArrayOp(interp, [&] { return array::FoldIn(k, data); }));
   });
   AddFunction(interp, m.random, "bits", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "bits", args, {"key", "shape=", "dtype="});
-    Array k = KeyArg(interp, *b[0]);
     DType dtype = b[2] && !b[2]->is_none() ? ToDType(interp, *b[2]) : DType::kUInt32;
+    KeyInput key = ReadKey(interp, *b[0]);
+    if (!key.impl->builtin)
+      return WrapArray(CustomBits(interp, key, OptionalShape(interp, b[1]), dtype));
+    Array k = KeyArg(interp, *b[0], "bits");
     return WrapArray(
         GuardArrayOp(interp, [&] { return array::Bits(k, OptionalShape(interp, b[1]), dtype); }));
   });
   AddFunction(interp, m.random, "uniform", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "uniform", args, {"key", "shape=", "dtype=", "minval=", "maxval="});
-    Array k = KeyArg(interp, *b[0]);
     DType dtype = b[2] && !b[2]->is_none() ? ToDType(interp, *b[2]) : DType::kFloat32;
     Array lo = b[3] ? ToArray(interp, *b[3]) : Array::Scalar(DType::kFloat32, 0.0);
     Array hi = b[4] ? ToArray(interp, *b[4]) : Array::Scalar(DType::kFloat32, 1.0);
+    KeyInput key = ReadKey(interp, *b[0]);
+    if (!key.impl->builtin) {
+      Array bits = CustomBits(interp, key, OptionalShape(interp, b[1]), BitsDType(interp, dtype));
+      return WrapArray(
+          GuardArrayOp(interp, [&] { return array::UniformFromBits(bits, dtype, lo, hi); }));
+    }
+    Array k = KeyArg(interp, *b[0], "uniform");
     return WrapArray(GuardArrayOp(
         interp, [&] { return array::Uniform(k, OptionalShape(interp, b[1]), dtype, lo, hi); }));
   });
   AddFunction(interp, m.random, "normal", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "normal", args, {"key", "shape=", "dtype="});
-    Array k = KeyArg(interp, *b[0]);
     DType dtype = b[2] && !b[2]->is_none() ? ToDType(interp, *b[2]) : DType::kFloat32;
+    KeyInput key = ReadKey(interp, *b[0]);
+    if (!key.impl->builtin) {
+      Array bits = CustomBits(interp, key, OptionalShape(interp, b[1]), BitsDType(interp, dtype));
+      return WrapArray(GuardArrayOp(interp, [&] { return array::NormalFromBits(bits, dtype); }));
+    }
+    Array k = KeyArg(interp, *b[0], "normal");
     return WrapArray(
         GuardArrayOp(interp, [&] { return array::Normal(k, OptionalShape(interp, b[1]), dtype); }));
   });
   AddFunction(interp, m.random, "randint", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "randint", args, {"key", "shape", "minval", "maxval", "dtype="});
-    Array k = KeyArg(interp, *b[0]);
+    Array k = KeyArg(interp, *b[0], "randint");
     DType dtype = b[4] && !b[4]->is_none() ? ToDType(interp, *b[4]) : DType::kInt32;
     Array lo = ToArray(interp, *b[2]), hi = ToArray(interp, *b[3]);
     return WrapArray(GuardArrayOp(
@@ -279,7 +301,7 @@ void InstallArrayRandom(Interpreter& interp, const ArrayModules& m) {
   });
   AddFunction(interp, m.random, "bernoulli", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "bernoulli", args, {"key", "p=", "shape="});
-    Array k = KeyArg(interp, *b[0]);
+    Array k = KeyArg(interp, *b[0], "bernoulli");
     if (b[1] && !b[1]->is_none()) {
       // An array of probabilities: uniform(key, shape or p.shape, p.dtype) < p, as in JAX.
       Array p = ToArray(interp, *b[1]);
@@ -297,7 +319,7 @@ void InstallArrayRandom(Interpreter& interp, const ArrayModules& m) {
   });
   AddFunction(interp, m.random, "permutation", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "permutation", args, {"key", "x", "axis=", "independent="});
-    Array k = KeyArg(interp, *b[0]);
+    Array k = KeyArg(interp, *b[0], "permutation");
     if (b[1]->is_integral()) {
       return WrapArray(
           GuardArrayOp(interp, [&] { return array::Permutation(k, b[1]->integral()); }));

@@ -299,8 +299,7 @@ class AsyncCopyDescriptor final : public eval::Object {
 
 Value MakeDescriptor(Interpreter& interp, const Value& src, const Value& dst, const Value& sem,
                      bool add, const Value& send_sem = Value(), const Value& device_id = Value()) {
-  auto descriptor =
-      std::make_shared<AsyncCopyDescriptor>(src, dst, sem, add, send_sem, device_id);
+  auto descriptor = std::make_shared<AsyncCopyDescriptor>(src, dst, sem, add, send_sem, device_id);
   descriptor->Validate(interp);
   interp.Track(descriptor);
   return Value(descriptor);
@@ -533,8 +532,8 @@ void InstallDmaApi(Interpreter& interp) {
     ValueId inc = SemaphoreAmount(interp, trace, bound[1].value_or(Value::Int(1)), "signal");
     std::vector<ValueId> device;
     if (bound[2] && !bound[2]->is_none()) device = DeviceIdOperands(interp, trace, *bound[2]);
-    Instr& instr = trace.Emit(Op::kSemaphoreSignal,
-                              Concat({{inc}, DynamicOperands(sem.path), device}), {});
+    Instr& instr =
+        trace.Emit(Op::kSemaphoreSignal, Concat({{inc}, DynamicOperands(sem.path), device}), {});
     instr.ref = sem.path;
     instr.device_operands = static_cast<int>(device.size());
     return Value();

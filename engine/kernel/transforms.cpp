@@ -456,7 +456,8 @@ void InstallTransforms(Interpreter& interp) {
   AddBuiltin(interp, *jax, "remat", checkpoint);
   interp.RegisterModule("jax.ad_checkpoint", ad_checkpoint);
   jax->Set("ad_checkpoint", Value(ad_checkpoint));
-  auto src = std::make_shared<eval::ModuleObject>("jax._src");
+  std::shared_ptr<eval::ModuleObject> src = interp.FindModule("jax._src");
+  if (src == nullptr) src = std::make_shared<eval::ModuleObject>("jax._src");
   auto util = std::make_shared<eval::ModuleObject>("jax._src.util");
   AddBuiltin(interp, *util, "HashableFunction", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "HashableFunction", args, {"f", "closure"});

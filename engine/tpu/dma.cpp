@@ -514,7 +514,8 @@ void Executor::RunDmaInstr(const Instr& instr) {
   if (instr.device_operands > 0) {
     std::vector<int64_t> id;
     size_t first = instr.operands.size() - static_cast<size_t>(instr.device_operands);
-    for (size_t i = first; i < instr.operands.size(); ++i) id.push_back(ScalarInt(instr.operands[i]));
+    for (size_t i = first; i < instr.operands.size(); ++i)
+      id.push_back(ScalarInt(instr.operands[i]));
     if (std::any_of(id.begin(), id.end(), [](int64_t v) { return v != 0; })) {
       Fail(instr, EmulationError::Kind::kRuntimeError,
            fmt::format("this {} targets device {}, but the emulator runs one device: every "
