@@ -12,6 +12,7 @@
 #include "eval/interpreter.h"
 #include "lang/ast_printer.h"
 #include "lang/parser.h"
+#include "tpu/tpu_info.h"
 
 namespace pz::cli {
 namespace {
@@ -70,6 +71,18 @@ std::optional<int> ParseRunOptions(const std::vector<std::string>& args, RunOpti
             "`--cores` is 1 (the default) or 2 (a megacore chip: TPU v4 or v5p; the leading "
             "\"parallel\" grid axes are split across the two TensorCores)");
       }
+    } else if (arg == "--tpu" || arg.rfind("--tpu=", 0) == 0) {
+      std::optional<std::string> text =
+          arg == "--tpu" ? value("--tpu") : std::optional(arg.substr(6));
+      if (!text || tpu::FindChip(*text) == nullptr) {
+        std::string versions;
+        for (const tpu::ChipInfo& chip : tpu::ChipTable()) {
+          versions += (versions.empty() ? "" : ", ") + std::string(chip.version);
+        }
+        return UsageError("`--tpu` names the emulated chip for pltpu.get_tpu_info(): one of " +
+                          versions);
+      }
+      options.emulator.chip = *text;
     } else if (arg == "--backend" || arg.rfind("--backend=", 0) == 0) {
       std::optional<std::string> text =
           arg == "--backend" ? value("--backend") : std::optional(arg.substr(10));
@@ -132,6 +145,11 @@ std::optional<int> ParseRunOptions(const std::vector<std::string>& args, RunOpti
     }
   }
   if (options.file.empty()) return UsageError("missing FILE.py");
+  if (options.emulator.cores > 1 && !options.emulator.chip.empty() &&
+      !tpu::FindChip(options.emulator.chip)->megacore) {
+    return UsageError("`--cores 2` needs a megacore chip (`--tpu v4` or `--tpu v5p`); TPU " +
+                      options.emulator.chip + " runs one TensorCore per device");
+  }
   if (options.cuda && options.emulator.semantics == tpu::Semantics::kInterpret) {
     return UsageError(
         "`--backend cuda` runs `tpu` semantics; `--semantics interpret` is the emulator's");

@@ -78,6 +78,9 @@ struct EmulatorOptions {
   // both cores write, or one core reads while the other writes. `interpret` semantics ignores
   // it, as JAX's interpret=True ignores dimension_semantics.
   int cores = 1;
+  // The TPU chip the emulator stands for (`--tpu VERSION`: "v5e", "v5p", ...; tpu_info.h), as
+  // pltpu.get_tpu_info() reports it; empty: v5e, or v5p with two cores.
+  std::string chip;
   // Runs every pallas_call instead of the emulated TPU when set (`--backend cuda`); the TPU's
   // detectors, counters and options above then do not apply.
   std::shared_ptr<kernel::Backend> backend;

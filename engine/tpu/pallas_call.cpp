@@ -19,6 +19,7 @@
 #include "kernel/records.h"
 #include "tpu/call_report.h"
 #include "tpu/interpret_mode.h"
+#include "tpu/tpu_info.h"
 #include "tpu/lint.h"
 #include "tpu/tpu_backend.h"
 
@@ -406,6 +407,7 @@ void InstallPallas(Interpreter& interp, const EmulatorOptions& options) {
   interp.extension_state("tpu.session") = session;
   kernel::InstallKernelModules(interp);
   InstallInterpretMode(interp, *raw);
+  InstallTpuInfo(interp, *raw);
   auto pl = interp.FindModule("jax.experimental.pallas");
   pl->Set("pallas_call", interp.MakeBuiltin("pallas_call", [raw](Interpreter& interp,
                                                                  CallArgs& args) {
