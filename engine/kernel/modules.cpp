@@ -244,17 +244,6 @@ void InstallKernelModules(Interpreter& interp) {
   typing->Set("DTypeLike", Value(interp.types().object->shared_from_this()));
   interp.RegisterModule("jax.typing", typing);
   jax->Set("typing", Value(typing));
-  AddBuiltin(interp, *jax, "jit", [](Interpreter& interp, CallArgs& args) -> Value {
-    if (args.positional.empty()) {
-      // jax.jit(static_argnames=...) used as `@functools.partial(jax.jit, ...)` is handled by
-      // partial; a bare keyword call returns a decorator.
-      return interp.MakeBuiltin("jit", [](Interpreter& interp, CallArgs& inner) {
-        return inner.positional.empty() ? Value() : inner.positional[0];
-      });
-    }
-    return args.positional[0];
-  });
-
   // jax.lax control flow
   AddBuiltin(interp, *lax, "fori_loop", [](Interpreter& interp, CallArgs& args) {
     auto bound = eval::BindArgs(interp, "fori_loop", args,

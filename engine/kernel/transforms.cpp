@@ -420,6 +420,7 @@ Value CallMethod(Interpreter& interp, const eval::ObjectRef& self) {
 void InstallTransforms(Interpreter& interp) {
   auto jax = interp.FindModule("jax");
   InstallTreeUtil(interp);
+  InstallJit(interp);
   AddBuiltin(interp, *jax, "vmap", Vmap);
   AddBuiltin(interp, *jax, "custom_vjp", CustomDerivative(true));
   AddBuiltin(interp, *jax, "custom_jvp", CustomDerivative(false));

@@ -13,6 +13,8 @@ namespace pz::kernel {
 // Adds the transformations (and, through InstallTreeUtil, the pytree utilities) to `jax`.
 void InstallTransforms(eval::Interpreter& interp);
 void InstallTreeUtil(eval::Interpreter& interp);
+// jax.jit (jit.cpp): the function called as it is, with JAX's checks of static arguments.
+void InstallJit(eval::Interpreter& interp);
 
 // `obj.__call__` for an extension object whose Call hook does the work: callable() and JAX's
 // checks of function arguments look for it.
