@@ -520,11 +520,65 @@ std::vector<std::optional<Array>> Vjp(const PrimCall& call, const std::vector<Ar
         Unsupported(call, "differentiating a draw with respect to minval or maxval");
       }
       return none;
+    case Prim::kShiftRightLogical:  // integers only
+      return none;
     case Prim::kRandomShuffle:
     case Prim::kSort:
     case Prim::kReduceProd:
       Unsupported(call, "it has no reverse-mode rule in this emulator yet");
-    default:
+    // Handled before the switch (elementwise unary and binary primitives, split); no default,
+    // so that a primitive added to prims.def without a rule is a -Wswitch warning.
+    case Prim::kNeg:
+    case Prim::kCopy:
+    case Prim::kAbs:
+    case Prim::kNot:
+    case Prim::kLogicalNot:
+    case Prim::kExp:
+    case Prim::kExp2:
+    case Prim::kLog:
+    case Prim::kLog1p:
+    case Prim::kExpm1:
+    case Prim::kSqrt:
+    case Prim::kRsqrt:
+    case Prim::kTanh:
+    case Prim::kSin:
+    case Prim::kCos:
+    case Prim::kTan:
+    case Prim::kErf:
+    case Prim::kLogistic:
+    case Prim::kSign:
+    case Prim::kFloor:
+    case Prim::kCeil:
+    case Prim::kRound:
+    case Prim::kIsNan:
+    case Prim::kIsInf:
+    case Prim::kIsFinite:
+    case Prim::kSquare:
+    case Prim::kReciprocal:
+    case Prim::kAdd:
+    case Prim::kSub:
+    case Prim::kMul:
+    case Prim::kDiv:
+    case Prim::kFloorDivide:
+    case Prim::kRemainder:
+    case Prim::kPow:
+    case Prim::kMax:
+    case Prim::kMin:
+    case Prim::kAnd:
+    case Prim::kOr:
+    case Prim::kXor:
+    case Prim::kShiftLeft:
+    case Prim::kShiftRightArithmetic:
+    case Prim::kEq:
+    case Prim::kNe:
+    case Prim::kLt:
+    case Prim::kLe:
+    case Prim::kGt:
+    case Prim::kGe:
+    case Prim::kLogicalAnd:
+    case Prim::kLogicalOr:
+    case Prim::kAtan2:
+    case Prim::kSplit:
       break;
   }
   Unsupported(call, "it has no reverse-mode rule");
