@@ -217,6 +217,12 @@ class PrimRecorder {
   virtual ~PrimRecorder() = default;
   virtual void Record(PrimCall call, const std::vector<Array>& inputs,
                       const std::vector<Array>& outputs) = 0;
+  // Whether the recorder follows `a` as a traced value (a differentiation does), so that
+  // turning it into a Python number would lose what it depends on.
+  virtual bool Follows(const Array& a) const {
+    (void)a;
+    return false;
+  }
 };
 
 // Installs `recorder` on this thread for the scope's lifetime.

@@ -2,6 +2,8 @@
 // for item assignment), `x.at[...]` updates, operators, truthiness, iteration and formatting.
 #include "eval/array_object.h"
 
+#include "array/prims.h"
+
 #include <fmt/format.h>
 
 #include <atomic>
@@ -256,6 +258,32 @@ std::optional<Value> ArrayObject::GetAttr(Interpreter& interp, std::string_view 
       if (hook == "item" && self.size() != 1) {
         interp.Raise(interp.types().value_error,
                      "can only convert an array of size 1 to a Python scalar");
+      }
+      if (hook == "__float__") {
+        // float() of a value being differentiated would drop its derivative: JAX's error.
+        array::PrimRecorder* recorder = array::detail::ActiveRecorder();
+        if (recorder != nullptr && recorder->Follows(self)) {
+          TypeObject* type = interp.types().type_error;
+          if (std::shared_ptr<ModuleObject> errors = interp.FindModule("jax.errors")) {
+            auto it = errors->attrs.find("ConcretizationTypeError");
+            if (it != errors->attrs.end() && it->second.as<TypeObject>() != nullptr) {
+              type = it->second.as<TypeObject>();
+            }
+          }
+          std::string aval = std::string(array::DTypeName(self.dtype())) + "[";
+          for (size_t d = 0; d < self.shape().size(); ++d) {
+            aval += (d ? "," : "") + std::to_string(self.shape()[d]);
+          }
+          aval += "]";
+          interp.Raise(type, fmt::format("Abstract tracer value encountered where concrete value "
+                                         "is expected: traced array with shape {}\nThe problem "
+                                         "arose with the `float` function. If trying to convert "
+                                         "the data type of a value, try using `x.astype(float)` "
+                                         "or `jnp.array(x, float)` instead.\n\nSee "
+                                         "https://docs.jax.dev/en/latest/errors.html"
+                                         "#jax.errors.ConcretizationTypeError",
+                                         aval));
+        }
       }
       Value scalar = ToScalar(interp, self, hook == "item" ? "item()" : hook.c_str());
       if (hook == "__float__") return Value::Float(scalar.number());

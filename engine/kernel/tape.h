@@ -51,6 +51,9 @@ class Tape final : public array::PrimRecorder {
   // does not know (made without a primitive) is noted as the tape's problem.
   int Find(const Array& value);
 
+  bool Follows(const Array& a) const override {
+    return a.storage() != nullptr && index_.count(KeyOf(a)) != 0;
+  }
   // A primitive call: kept when an operand is followed.
   void Record(array::PrimCall call, const std::vector<Array>& inputs,
               const std::vector<Array>& outputs) override;
