@@ -8,6 +8,7 @@
 #include "array/creation.h"
 #include "array/elementwise.h"
 #include "array/lax_ops.h"
+#include "array/prims.h"
 #include "array/reduce.h"
 #include "array/shape_ops.h"
 #include "array/stats.h"
@@ -556,6 +557,19 @@ void InstallArrayMath(Interpreter& interp, const ArrayModules& m) {
   AddFunction(interp, m.nn, "relu", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "relu", args, {"x"});
     Value zero = Value::Int(0);
+    array::PrimRecorder* recorder = array::detail::ActiveRecorder();
+    Array x = ToArray(interp, *b[0]);
+    if (recorder != nullptr && recorder->Follows(x)) {
+      // Under differentiation, JAX's rule (a custom_jvp): the derivative is 0 at 0, not the
+      // half that maximum's tie rule gives. where(x > 0, x, where(isnan(x), x, 0)) has
+      // maximum's values (NaN stays NaN) and that derivative.
+      return WrapArray(GuardArrayOp(interp, [&] {
+        Array z = Array::Scalar(x.dtype(), 0.0);
+        z.set_weak_type(true);
+        Array inner = array::Where(array::Unary(UnaryOp::kIsNan, x), x, z);
+        return array::Where(array::Binary(BinaryOp::kGt, x, z), x, inner);
+      }));
+    }
     return Bin(interp, BinaryOp::kMaximum, *b[0], zero);
   });
   AddFunction(interp, m.nn, "sigmoid", [](Interpreter& interp, CallArgs& args) {

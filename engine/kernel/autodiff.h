@@ -35,6 +35,12 @@ std::optional<eval::Value> CallCustomVjp(eval::Interpreter& interp, const eval::
                                          const eval::Value& nondiff_argnums,
                                          const eval::Value& nondiff_argnames, eval::CallArgs& args);
 
+// The same for a jax.custom_jvp function: its jvp rule runs, and the transpose of its tangent
+// computation is the call's backward pass.
+std::optional<eval::Value> CallCustomJvp(eval::Interpreter& interp, const eval::Value& fun,
+                                         const eval::Value& jvp, const eval::Value& nondiff_argnums,
+                                         eval::CallArgs& args);
+
 // Raises JAX's error when `operands` include a differentiated value: `what` (a pallas_call)
 // has no reverse-mode rule.
 void CheckNotDifferentiated(eval::Interpreter& interp, std::string_view what,

@@ -110,6 +110,18 @@ size_t LeafArgument(const TreeDef& args, size_t leaf) {
 std::vector<std::optional<Array>> CustomBackward(Interpreter& interp, const CustomRule& rule,
                                                  const std::vector<Array>& out_values,
                                                  const std::vector<std::optional<Array>>& cts) {
+  if (rule.linear) {
+    // custom_jvp: the transpose of the rule's tangent map.
+    std::vector<int> seeded;
+    std::vector<Array> seeds;
+    for (size_t i = 0; i < cts.size() && i < rule.linear_out.size(); ++i) {
+      if (!cts[i] || rule.linear_out[i] < 0) continue;
+      seeded.push_back(rule.linear_out[i]);
+      seeds.push_back(*cts[i]);
+    }
+    (void)out_values;
+    return rule.linear->Backward(interp, seeded, seeds, rule.linear_in);
+  }
   if (InJvpPass()) {
     interp.Raise(interp.types().type_error,
                  "can't apply forward-mode autodiff (jvp) to a custom_vjp function.");
@@ -196,19 +208,32 @@ std::vector<std::optional<Array>> CustomBackward(Interpreter& interp, const Cust
   return in_cts;
 }
 
-std::optional<Value> CallCustomVjp(Interpreter& interp, const Value& fun, const Value& fwd,
-                                   const Value& bwd, const Value& nondiff_argnums,
-                                   const Value& nondiff_argnames, CallArgs& args) {
-  Tape* tape = ActiveTape();
-  if (tape == nullptr) return std::nullopt;
+namespace {
+
+// A custom-derivative function called while a differentiation listens: its arguments as
+// positions, split into the nondiff ones and the differentiable ones (flattened), and the tape
+// slots of the latter. `followed` is false when the tape follows none of them.
+struct FollowedCall {
+  std::vector<Value> positional;
+  std::shared_ptr<CustomRule> rule;
+  std::vector<int> in;
+  std::vector<Array> in_values;
+  bool followed = false;
+};
+
+FollowedCall ReadFollowedCall(Interpreter& interp, Tape& tape, const Value& fun,
+                              const Value& nondiff_argnums, const Value& nondiff_argnames,
+                              CallArgs& args) {
+  FollowedCall call;
   std::vector<std::string> names;
-  std::vector<Value> positional = ResolvePositions(interp, fun, args, &names);
-  std::vector<bool> nondiff(positional.size(), false);
+  call.positional = ResolvePositions(interp, fun, args, &names);
+  std::vector<bool> nondiff(call.positional.size(), false);
   if (!nondiff_argnums.is_none()) {
     for (const Value& n : interp.ToVector(nondiff_argnums)) {
       int64_t at = n.as_int();
-      if (at >= 0 && at < static_cast<int64_t>(nondiff.size()))
+      if (at >= 0 && at < static_cast<int64_t>(nondiff.size())) {
         nondiff[static_cast<size_t>(at)] = true;
+      }
     }
   }
   if (!nondiff_argnames.is_none()) {
@@ -219,24 +244,53 @@ std::optional<Value> CallCustomVjp(Interpreter& interp, const Value& fun, const 
       }
     }
   }
-  auto rule = std::make_shared<CustomRule>();
-  rule->name = FunctionName(interp, fun);
+  call.rule = std::make_shared<CustomRule>();
+  call.rule->name = FunctionName(interp, fun);
   std::vector<Value> diff_args;
-  for (size_t i = 0; i < positional.size(); ++i) {
-    (nondiff[i] ? rule->nondiff : diff_args).push_back(positional[i]);
+  for (size_t i = 0; i < call.positional.size(); ++i) {
+    (nondiff[i] ? call.rule->nondiff : diff_args).push_back(call.positional[i]);
   }
-  rule->args_def = Flatten(interp, eval::MakeTuple(diff_args), rule->arg_leaves);
-  std::vector<int> in;
-  std::vector<Array> in_values;
-  bool followed = false;
-  for (const Value& leaf : rule->arg_leaves) {
+  call.rule->args_def = Flatten(interp, eval::MakeTuple(diff_args), call.rule->arg_leaves);
+  for (const Value& leaf : call.rule->arg_leaves) {
     auto* a = leaf.as<eval::ArrayObject>();
-    int slot = a != nullptr ? tape->Find(a->value) : -1;
-    followed = followed || slot >= 0;
-    in.push_back(slot);
-    in_values.push_back(a != nullptr ? a->value : Array());
+    int slot = a != nullptr ? tape.Find(a->value) : -1;
+    call.followed = call.followed || slot >= 0;
+    call.in.push_back(slot);
+    call.in_values.push_back(a != nullptr ? a->value : Array());
   }
-  if (!followed) return std::nullopt;
+  return call;
+}
+
+// The output leaves of a custom call, each with storage of its own, so that an output that is
+// an input passed through is followed as the output.
+std::vector<Array> FreshOutputs(std::vector<Value>& leaves) {
+  std::vector<Array> outputs;
+  for (Value& leaf : leaves) {
+    auto* a = leaf.as<eval::ArrayObject>();
+    if (a == nullptr) {
+      outputs.emplace_back();
+      continue;
+    }
+    Array copy = FreshCopy(a->value);
+    outputs.push_back(copy);
+    leaf = eval::WrapArray(copy);
+  }
+  return outputs;
+}
+
+}  // namespace
+
+std::optional<Value> CallCustomVjp(Interpreter& interp, const Value& fun, const Value& fwd,
+                                   const Value& bwd, const Value& nondiff_argnums,
+                                   const Value& nondiff_argnames, CallArgs& args) {
+  Tape* tape = ActiveTape();
+  if (tape == nullptr) return std::nullopt;
+  FollowedCall call = ReadFollowedCall(interp, *tape, fun, nondiff_argnums, nondiff_argnames, args);
+  if (!call.followed) return std::nullopt;
+  std::shared_ptr<CustomRule>& rule = call.rule;
+  std::vector<Value>& positional = call.positional;
+  std::vector<int>& in = call.in;
+  std::vector<Array>& in_values = call.in_values;
   if (fwd.is_none() || bwd.is_none()) {
     interp.Raise(
         interp.types().attribute_error,
@@ -265,22 +319,87 @@ std::optional<Value> CallCustomVjp(Interpreter& interp, const Value& fun, const 
   rule->residuals = items[1];
   rule->bwd = bwd;
   rule->out_def = Flatten(interp, items[0], rule->out_leaves);
-  std::vector<Array> outputs;
-  for (Value& leaf : rule->out_leaves) {
-    auto* a = leaf.as<eval::ArrayObject>();
-    if (a == nullptr) {
-      outputs.emplace_back();
-      continue;
-    }
-    // A fresh identity for each output, so that an output that is an input passed through is
-    // followed as the output.
-    Array copy = FreshCopy(a->value);
-    outputs.push_back(copy);
-    leaf = eval::WrapArray(copy);
-  }
+  std::vector<Array> outputs = FreshOutputs(rule->out_leaves);
   tape->RecordCustom(rule, std::move(in), std::move(in_values), outputs);
   size_t next = 0;
   return Unflatten(interp, rule->out_def, rule->out_leaves, next);
+}
+
+std::optional<Value> CallCustomJvp(Interpreter& interp, const Value& fun, const Value& jvp,
+                                   const Value& nondiff_argnums, CallArgs& args) {
+  Tape* tape = ActiveTape();
+  if (tape == nullptr) return std::nullopt;
+  FollowedCall call = ReadFollowedCall(interp, *tape, fun, nondiff_argnums, Value(), args);
+  if (!call.followed) return std::nullopt;
+  CustomRule& rule = *call.rule;
+  if (jvp.is_none()) {
+    interp.Raise(interp.types().attribute_error,
+                 fmt::format("No JVP defined for custom_jvp function {} using defjvp.", rule.name));
+  }
+  if (jvp.as<eval::TupleObject>() != nullptr) {
+    interp.RaiseWithNotes(interp.types().not_implemented_error,
+                          fmt::format("the rules of custom_jvp function {} were given with "
+                                      "defjvps, which this emulator does not differentiate with",
+                                      rule.name),
+                          {"give one rule with defjvp: `@f.defjvp` on a function of (primals, "
+                           "tangents)"});
+  }
+  // The jvp rule runs on the primals and on zero tangents that a tape of its own follows: the
+  // tangent outputs are a linear function of the tangents, and that tape's backward pass is
+  // its transpose.
+  rule.linear = std::make_shared<Tape>();
+  std::vector<Value> tangent_leaves;
+  for (const Value& leaf : rule.arg_leaves) {
+    Array primal = LeafArray(interp, leaf);
+    Array tangent = array::Zeros(primal.shape(), primal.dtype());
+    rule.linear_in.push_back(array::Differentiable(tangent.dtype()) ? rule.linear->AddInput(tangent)
+                                                                    : -1);
+    tangent_leaves.push_back(eval::WrapArray(tangent));
+  }
+  size_t next = 0;
+  Value tangents = Unflatten(interp, rule.args_def, tangent_leaves, next);
+  std::vector<Value> primal_args;
+  {
+    std::vector<Value> leaves = rule.arg_leaves;
+    size_t at = 0;
+    Value primals = Unflatten(interp, rule.args_def, leaves, at);
+    primal_args = rule.nondiff;
+    primal_args.push_back(primals);
+    primal_args.push_back(tangents);
+  }
+  Value result;
+  {
+    array::ScopedPrimRecorder listen(rule.linear.get());
+    result = interp.Call(jvp, std::move(primal_args));
+  }
+  bool pair =
+      (result.as<eval::TupleObject>() != nullptr || result.as<eval::ListObject>() != nullptr) &&
+      interp.Len(result) == 2;
+  if (!pair) {
+    interp.Raise(interp.types().type_error,
+                 fmt::format("Custom JVP rule {} for function {} must produce a pair (list or "
+                             "tuple of length two) representing primal and tangent outputs, but "
+                             "got {}.",
+                             FunctionName(interp, jvp), rule.name, interp.Repr(result)));
+  }
+  std::vector<Value> items = interp.ToVector(result);
+  std::vector<Value> tangent_out;
+  rule.out_def = Flatten(interp, items[0], rule.out_leaves);
+  TreeDef tangent_def = Flatten(interp, items[1], tangent_out);
+  if (!SameStructure(rule.out_def, tangent_def, interp)) {
+    interp.Raise(interp.types().type_error,
+                 fmt::format("Custom JVP rule must produce primal and tangent outputs with equal "
+                             "container (pytree) structures, but got {} and {} respectively.",
+                             rule.out_def.ToString(interp), tangent_def.ToString(interp)));
+  }
+  for (const Value& leaf : tangent_out) {
+    auto* a = leaf.as<eval::ArrayObject>();
+    rule.linear_out.push_back(a != nullptr ? rule.linear->Find(a->value) : -1);
+  }
+  std::vector<Array> outputs = FreshOutputs(rule.out_leaves);
+  tape->RecordCustom(call.rule, std::move(call.in), std::move(call.in_values), outputs);
+  next = 0;
+  return Unflatten(interp, rule.out_def, rule.out_leaves, next);
 }
 
 }  // namespace pz::kernel

@@ -20,11 +20,17 @@ namespace pz::kernel {
 using array::Array;
 using eval::Value;
 
-// What a jax.custom_vjp call keeps for its backward pass.
+class Tape;
+
+// What a jax.custom_vjp call keeps for its backward pass; or, for a jax.custom_jvp call, the
+// tape of its jvp rule's tangent computation (`linear`), whose backward pass is the transpose.
 struct CustomRule {
-  std::string name;            // the function's name, for messages
-  Value bwd;                   // bwd(*nondiff, residuals, cotangents)
-  std::vector<Value> nondiff;  // the nondiff arguments, in order
+  std::string name;              // the function's name, for messages
+  Value bwd;                     // bwd(*nondiff, residuals, cotangents)
+  std::shared_ptr<Tape> linear;  // custom_jvp: the tangents' computation
+  std::vector<int> linear_in;    // its slots of the argument leaves' tangents (-1: none)
+  std::vector<int> linear_out;   // its slots of the output leaves' tangents (-1: zero)
+  std::vector<Value> nondiff;    // the nondiff arguments, in order
   Value residuals;
   TreeDef args_def;               // the tuple of differentiable arguments
   std::vector<Value> arg_leaves;  // its leaves

@@ -246,12 +246,12 @@ class CustomDerivativeObject final : public eval::Object {
     return fmt::format("<jax.{} of {}>", type_name(), interp.Repr(fun_));
   }
   std::optional<Value> Call(Interpreter& interp, CallArgs& args) override {
-    if (vjp_) {
-      // Under a differentiation that follows an argument: the fwd rule, kept with bwd.
-      std::optional<Value> out =
-          CallCustomVjp(interp, fun_, fwd_, bwd_, nondiff_argnums_, nondiff_argnames_, args);
-      if (out) return out;
-    }
+    // Under a differentiation that follows an argument: the fwd rule, kept with bwd; or the
+    // jvp rule, whose tangent computation is transposed.
+    std::optional<Value> out =
+        vjp_ ? CallCustomVjp(interp, fun_, fwd_, bwd_, nondiff_argnums_, nondiff_argnames_, args)
+             : CallCustomJvp(interp, fun_, jvp_, nondiff_argnums_, args);
+    if (out) return out;
     return interp.Call(fun_, args);
   }
   std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) override {
