@@ -7,8 +7,10 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -111,6 +113,9 @@ struct ExecContext {
   BranchCounter* branches = nullptr;
   // Fresh run_scoped buffers start as zeros, not poison (kernel::RunOptions::zero_uninitialized).
   bool zero_uninitialized = false;
+  // A load past the end of a ref reads uninitialised values there (poison) instead of being an
+  // error (InterpretParams(out_of_bounds_reads="uninitialized")): a TPU does not bounds-check.
+  bool out_of_bounds_reads_uninitialized = false;
   // "(2, 0)" for messages.
   std::string GridPointString() const;
 };
@@ -139,6 +144,11 @@ class Executor {
   };
   // Checks dynamic indices against the bounds.
   Place Locate(const kernel::Instr& instr, const kernel::RefPath& path, bool is_write);
+  // Whether `indexer` reaches past `place` (out_of_bounds_reads="uninitialized" reads).
+  bool OutOfBounds(const kernel::Indexer& indexer, const Place& place) const;
+  // The window `indexer` selects from `place`, copied into a fresh buffer whose elements past
+  // the end hold poison.
+  Place UninitializedWindow(const kernel::Indexer& indexer, const Place& place);
   // The memory an access reaches as views of the ref's buffer and of its shadow.
   struct Window {
     array::Array data;
@@ -176,6 +186,9 @@ class Executor {
   const kernel::Function& function_;
   ExecContext& context_;
   std::vector<array::Array> env_;
+  // Copies of windows that reach past a ref's end (out_of_bounds_reads="uninitialized"), alive
+  // while the access that made them runs.
+  std::deque<std::unique_ptr<RefBuffer>> out_of_bounds_windows_;
   std::unordered_map<const kernel::Instr*, int32_t> position_;  // program order
   std::vector<int32_t> end_;       // per position: the last position inside its instruction
   std::vector<int32_t> def_;       // per value: where it is set

@@ -49,6 +49,11 @@ Executor::Place Executor::Locate(const Instr& instr, const kernel::RefPath& path
   std::copy(buffer->data.strides().begin(), buffer->data.strides().end(), place.strides.begin());
   bool whole = true;
   for (const kernel::Indexer& indexer : path.indexers) {
+    if (!is_write && context_.out_of_bounds_reads_uninitialized && OutOfBounds(indexer, place)) {
+      place = UninitializedWindow(indexer, place);
+      whole = false;
+      continue;
+    }
     size_t rank = 0;
     for (size_t d = 0; d < indexer.size(); ++d) {
       const kernel::DimIndex& dim = indexer[d];
@@ -89,6 +94,65 @@ Executor::Place Executor::Locate(const Instr& instr, const kernel::RefPath& path
   place.whole = whole && place.rank == buffer_shape.size() &&
                 (buffer->borrowed || buffer->data.IsContiguous());
   return place;
+}
+
+bool Executor::OutOfBounds(const kernel::Indexer& indexer, const Place& place) const {
+  for (size_t d = 0; d < indexer.size(); ++d) {
+    const kernel::DimIndex& dim = indexer[d];
+    int64_t start = dim.start;
+    if (dim.dynamic_start != kernel::kNoValue) start += ScalarInt(dim.dynamic_start);
+    int64_t extent = dim.is_int ? 1 : (dim.size == 0 ? 0 : (dim.size - 1) * dim.stride + 1);
+    if (start < 0 || start + extent > place.shape[d]) return true;
+  }
+  return false;
+}
+
+Executor::Place Executor::UninitializedWindow(const kernel::Indexer& indexer, const Place& place) {
+  // The window as a fresh buffer: poison, with the elements inside the ref copied in.
+  array::Shape shape;
+  for (const kernel::DimIndex& dim : indexer) {
+    if (!dim.is_int) shape.push_back(dim.size);
+  }
+  array::DType dtype = place.buffer->data.dtype();
+  auto window = std::make_unique<RefBuffer>();
+  window->data = Poison(shape, dtype, context_.zero_uninitialized);
+  size_t item = array::ItemSize(dtype);
+  const std::byte* base = place.buffer->data.raw() - place.buffer->data.offset() * item;
+  std::byte* out = window->data.raw();
+  int64_t count = array::NumElements(shape);
+  std::vector<int64_t> counter(indexer.size(), 0);  // per indexer dim (ints stay 0)
+  for (int64_t flat = 0; flat < count; ++flat) {
+    int64_t rem = flat;
+    for (size_t d = indexer.size(); d-- > 0;) {
+      if (indexer[d].is_int) continue;
+      counter[d] = rem % indexer[d].size;
+      rem /= indexer[d].size;
+    }
+    int64_t offset = place.offset;
+    bool inside = true;
+    for (size_t d = 0; d < indexer.size() && inside; ++d) {
+      const kernel::DimIndex& dim = indexer[d];
+      int64_t start = dim.start;
+      if (dim.dynamic_start != kernel::kNoValue) start += ScalarInt(dim.dynamic_start);
+      int64_t i = start + counter[d] * (dim.is_int ? 0 : dim.stride);
+      inside = i >= 0 && i < place.shape[d];
+      offset += i * place.strides[d];
+    }
+    if (inside)
+      std::memcpy(out + flat * static_cast<int64_t>(item),
+                  base + offset * static_cast<int64_t>(item), item);
+  }
+  Place result;
+  result.buffer = window.get();
+  result.rank = shape.size();
+  result.offset = 0;
+  std::vector<int64_t> strides = array::ContiguousStrides(shape);
+  std::copy(shape.begin(), shape.end(), result.shape.begin());
+  std::copy(strides.begin(), strides.end(), result.strides.begin());
+  out_of_bounds_windows_.push_back(std::move(window));
+  // An instruction resolves a few places at a time: older windows are no longer referenced.
+  if (out_of_bounds_windows_.size() > 64) out_of_bounds_windows_.pop_front();
+  return result;
 }
 
 Array Executor::DataView(const Place& place) {

@@ -134,6 +134,7 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
   kctx.prng = &prng;
   kctx.grid_point = &point_;
   kctx.zero_uninitialized = run_.zero_uninitialized;
+  kctx.out_of_bounds_reads_uninitialized = options_.out_of_bounds_reads_uninitialized;
   kctx.semantics = options_.semantics;
   kctx.uninitialized = options_.track_uninitialized ? &result_.uninitialized : nullptr;
   kctx.counters = &result_.counters;

@@ -200,12 +200,7 @@ EmulatorOptions OptionsForCall(Interpreter& interp, const EmulatorSession& sessi
     options.track_uninitialized = false;
   }
   if (StrField(*params, "out_of_bounds_reads") == "uninitialized") {
-    interp.RaiseWithNotes(
-        interp.types().not_implemented_error,
-        "InterpretParams(out_of_bounds_reads=\"uninitialized\") is not supported by this "
-        "emulator yet: a load past the end of a ref is an error here",
-        {"out_of_bounds_reads=\"raise\" (the default) runs; mask or clamp the index to stay "
-         "inside the ref"});
+    options.out_of_bounds_reads_uninitialized = true;
   }
   if (const Value& seed = params->Get("random_seed"); seed.is_int()) {
     options.parallel_order_seed = static_cast<uint64_t>(seed.as_int());

@@ -78,6 +78,9 @@ struct EmulatorOptions {
   // both cores write, or one core reads while the other writes. `interpret` semantics ignores
   // it, as JAX's interpret=True ignores dimension_semantics.
   int cores = 1;
+  // A kernel load past the end of a ref reads poison there instead of being an error
+  // (InterpretParams(out_of_bounds_reads="uninitialized")).
+  bool out_of_bounds_reads_uninitialized = false;
   // The TPU chip the emulator stands for (`--tpu VERSION`: "v5e", "v5p", ...; tpu_info.h), as
   // pltpu.get_tpu_info() reports it; empty: v5e, or v5p with two cores.
   std::string chip;
