@@ -14,7 +14,7 @@ namespace {
 const std::string& Bytes(const Value& self) { return self.as<BytesObject>()->value; }
 
 // ASCII whitespace as bytes.isspace() and bytes.split() see it: space, \t \n \v \f \r.
-bool IsSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+bool IsAsciiSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool IsAlnum(char c) { return IsAlpha(c) || IsDigit(c); }
@@ -182,7 +182,7 @@ Value BytesList(Interpreter& interp, std::vector<std::string> parts) {
   return NewList(interp, std::move(items));
 }
 
-Value Split(Interpreter& interp, const Value& self, CallArgs& args, bool from_right) {
+Value SplitBytes(Interpreter& interp, const Value& self, CallArgs& args, bool from_right) {
   auto bound = BindArgs(interp, from_right ? "rsplit" : "split", args, {"sep=", "maxsplit="});
   int64_t maxsplit = bound[1] ? ToIndex(interp, *bound[1]) : -1;
   if (maxsplit < 0) maxsplit = INT64_MAX;
@@ -193,13 +193,13 @@ Value Split(Interpreter& interp, const Value& self, CallArgs& args, bool from_ri
   if (!bound[0] || bound[0]->is_none()) {
     size_t i = 0, n = s.size();
     while (maxsplit-- > 0) {
-      while (i < n && IsSpace(s[i])) ++i;
+      while (i < n && IsAsciiSpace(s[i])) ++i;
       if (i == n) break;
       size_t j = i;
-      while (i < n && !IsSpace(s[i])) ++i;
+      while (i < n && !IsAsciiSpace(s[i])) ++i;
       parts.push_back(s.substr(j, i - j));
     }
-    while (i < n && IsSpace(s[i])) ++i;
+    while (i < n && IsAsciiSpace(s[i])) ++i;
     if (i < n) parts.push_back(s.substr(i));
   } else {
     std::string sep = BytesLike(interp, *bound[0]);
@@ -247,7 +247,7 @@ Value Strip(Interpreter& interp, const Value& self, CallArgs& args, std::string_
   CheckArgCount(interp, name, args, 0, 1);
   bool whitespace = args.positional.empty() || args.positional[0].is_none();
   std::string chars = whitespace ? "" : BytesLike(interp, args.positional[0]);
-  auto strip = [&](char c) { return whitespace ? IsSpace(c) : chars.find(c) != std::string::npos; };
+  auto strip = [&](char c) { return whitespace ? IsAsciiSpace(c) : chars.find(c) != std::string::npos; };
   std::string_view s = Bytes(self);
   size_t begin = 0, end = s.size();
   while (left && begin < end && strip(s[begin])) ++begin;
@@ -331,8 +331,8 @@ const MethodEntry kBytesMethods[] = {
     {"count", Count},
     {"startswith", [](I& i, const V& s, A& a) { return StartsEnds(i, s, a, false); }},
     {"endswith", [](I& i, const V& s, A& a) { return StartsEnds(i, s, a, true); }},
-    {"split", [](I& i, const V& s, A& a) { return Split(i, s, a, false); }},
-    {"rsplit", [](I& i, const V& s, A& a) { return Split(i, s, a, true); }},
+    {"split", [](I& i, const V& s, A& a) { return SplitBytes(i, s, a, false); }},
+    {"rsplit", [](I& i, const V& s, A& a) { return SplitBytes(i, s, a, true); }},
     {"join", Join},
     {"strip", [](I& i, const V& s, A& a) { return Strip(i, s, a, "bytes.strip", true, true); }},
     {"lstrip", [](I& i, const V& s, A& a) { return Strip(i, s, a, "bytes.lstrip", true, false); }},
