@@ -349,7 +349,7 @@ const MethodEntry kBytesMethods[] = {
     {"isalnum",
      [](I& i, const V& s, A& a) { return Predicate(i, s, a, "bytes.isalnum", IsAlnum); }},
     {"isspace",
-     [](I& i, const V& s, A& a) { return Predicate(i, s, a, "bytes.isspace", IsSpace); }},
+     [](I& i, const V& s, A& a) { return Predicate(i, s, a, "bytes.isspace", IsAsciiSpace); }},
 };
 
 }  // namespace
