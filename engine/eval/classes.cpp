@@ -592,7 +592,10 @@ ObjectRef TypeObject::Iter(Interpreter&) {
 
 // ---- named tuples and exceptions ----------------------------------------------------------------
 
-std::string_view TupleObject::type_name() const { return type ? type->name : "tuple"; }
+std::string_view TupleObject::type_name() const {
+  // Both branches as views: `type ? type->name : "tuple"` would make a temporary std::string.
+  return type ? std::string_view(type->name) : std::string_view("tuple");
+}
 
 std::optional<Value> NamedTupleAttr(Interpreter& interp, TupleObject& tuple,
                                     std::string_view name) {
