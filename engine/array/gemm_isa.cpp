@@ -36,13 +36,22 @@ int64_t ConsistentColumns(int64_t n) {
   return n - rest + (rest < 2 * kPacket ? 2 * kPacket : kPanel);
 }
 
-// c = a * b, through zero-padded copies of b and c when ConsistentColumns asks for more columns.
+// c = a * b with every column in a panel path that sums in one order. A product whose columns
+// leave a one-packet remainder is computed as two products whose widths do not (n - 2 packets,
+// then 2 packets), without copies; other widths go through zero-padded copies of b and c.
 template <typename Lhs, typename Rhs>
 void Product(const Lhs& ma, const Rhs& mb, Eigen::Map<RowMatrix>& mc) {
+  constexpr int64_t kPacket = Eigen::internal::packet_traits<float>::size;
   int64_t n = mc.cols();
   int64_t padded = ConsistentColumns(n);
   if (padded == n || mc.rows() == 1) {
     mc.noalias() = ma * mb;
+    return;
+  }
+  if (n % (3 * kPacket) == kPacket && n >= 4 * kPacket) {
+    int64_t head = n - 2 * kPacket;
+    mc.leftCols(head).noalias() = ma * mb.leftCols(head);
+    mc.rightCols(2 * kPacket).noalias() = ma * mb.rightCols(2 * kPacket);
     return;
   }
   RowMatrix wide_b = RowMatrix::Zero(mb.rows(), padded);
