@@ -28,8 +28,7 @@ enum class IndexMode : uint8_t { kStrict, kClip, kDrop, kFill };
 // a[index]. With kFill, out-of-bounds reads give `fill` (converted to a's dtype). `affected`,
 // when given, receives how many elements an out-of-bounds index clamped or filled.
 Array GetIndexed(const Array& a, const std::vector<Index>& index,
-                 IndexMode mode = IndexMode::kStrict, double fill = 0,
-                 int64_t* affected = nullptr);
+                 IndexMode mode = IndexMode::kStrict, double fill = 0, int64_t* affected = nullptr);
 
 enum class UpdateOp { kSet, kAdd, kMultiply, kMin, kMax };
 
@@ -39,7 +38,6 @@ enum class UpdateOp { kSet, kAdd, kMultiply, kMin, kMax };
 // follow `mode` (kFill drops, as kDrop); `affected`, when given, receives how many updates an
 // out-of-bounds index dropped or clamped.
 Array UpdateIndexed(const Array& a, const std::vector<Index>& index, const Array& values,
-                    UpdateOp op, IndexMode mode = IndexMode::kStrict,
-                    int64_t* affected = nullptr);
+                    UpdateOp op, IndexMode mode = IndexMode::kStrict, int64_t* affected = nullptr);
 
 }  // namespace pz::array

@@ -264,8 +264,7 @@ std::vector<Array> RunPrim(const PrimCall& call, const std::vector<Array>& in) {
     case Prim::kRev:
       return one(Flip(x, std::get<AxesAttrs>(call.attrs).axes));
     case Prim::kSlice:
-    case Prim::kGather:
-    {
+    case Prim::kGather: {
       const auto& a = std::get<IndexAttrs>(call.attrs);
       return one(GetIndexed(x, WithIndexArrays(a.index, in, 1), a.mode, a.fill));
     }

@@ -43,7 +43,6 @@ void BlockedScan(ComputeOf<D>* x, int64_t n) {
   }
 }
 
-
 Array ToInexact(const Array& a) {
   if (IsFloating(a.dtype())) return a;
   Array out = a.AsType(DType::kFloat32);

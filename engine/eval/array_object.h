@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "array/array.h"
-#include "array/indexing.h"
 #include "array/elementwise.h"
+#include "array/indexing.h"
 #include "eval/interpreter.h"
 #include "eval/value.h"
 
@@ -83,8 +83,7 @@ std::vector<array::Index> ToIndices(Interpreter& interp, const Value& key, bool 
 // default, clamping, with a warning at the current line when an index was out of bounds).
 array::Array IndexWithWarning(Interpreter& interp, const array::Array& array,
                               const std::vector<array::Index>& index,
-                              std::optional<array::IndexMode> mode = std::nullopt,
-                              double fill = 0);
+                              std::optional<array::IndexMode> mode = std::nullopt, double fill = 0);
 // The array of a value: an Array as is; Python scalars, nested lists/tuples of numbers and
 // bools become arrays (Python scalars are weakly typed, as in JAX); `dtype` forces a dtype.
 // Raises TypeError for anything else ("expected an array, got str").

@@ -247,7 +247,9 @@ Value Strip(Interpreter& interp, const Value& self, CallArgs& args, std::string_
   CheckArgCount(interp, name, args, 0, 1);
   bool whitespace = args.positional.empty() || args.positional[0].is_none();
   std::string chars = whitespace ? "" : BytesLike(interp, args.positional[0]);
-  auto strip = [&](char c) { return whitespace ? IsAsciiSpace(c) : chars.find(c) != std::string::npos; };
+  auto strip = [&](char c) {
+    return whitespace ? IsAsciiSpace(c) : chars.find(c) != std::string::npos;
+  };
   std::string_view s = Bytes(self);
   size_t begin = 0, end = s.size();
   while (left && begin < end && strip(s[begin])) ++begin;

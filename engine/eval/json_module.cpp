@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <unordered_set>
 
-#include "eval/classes_internal.h"
 #include "eval/builtin_support.h"
+#include "eval/classes_internal.h"
 #include "eval/format.h"
 
 namespace pz::eval {
@@ -109,7 +109,8 @@ struct Encoder {
       out += std::to_string(v.as_int());
     } else if (v.is_float()) {
       out += Float(v.as_float());
-    } else if (auto* member = v.as<InstanceObject>(); member != nullptr && IsIntEnumMember(*member)) {
+    } else if (auto* member = v.as<InstanceObject>();
+               member != nullptr && IsIntEnumMember(*member)) {
       // An IntEnum member is an int: encoded as its value, as CPython does.
       Encode(out, *member->Find("_value_"), depth);
     } else if (auto* s = v.as<StrObject>()) {

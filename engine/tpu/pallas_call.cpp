@@ -19,9 +19,9 @@
 #include "kernel/records.h"
 #include "tpu/call_report.h"
 #include "tpu/interpret_mode.h"
-#include "tpu/tpu_info.h"
 #include "tpu/lint.h"
 #include "tpu/tpu_backend.h"
+#include "tpu/tpu_info.h"
 
 namespace pz::tpu {
 

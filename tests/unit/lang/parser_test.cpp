@@ -628,8 +628,9 @@ TEST(ParserErrors, ExpectedAnExpression) {
 }
 
 TEST(ParserErrors, ClassWithAndWalrusParse) {
-  EXPECT_EQ(Errors("@deco\nclass A(B, *more, metaclass=M):\n  x: int = 1\n  def f(self): return 1\n"),
-            "");
+  EXPECT_EQ(
+      Errors("@deco\nclass A(B, *more, metaclass=M):\n  x: int = 1\n  def f(self): return 1\n"),
+      "");
   EXPECT_EQ(Errors("with a as x, b:\n  pass\nwith (a as x, b as y):\n  pass\n"), "");
   EXPECT_EQ(Errors("with (a if c else b) as z:\n  pass\n"), "");
   EXPECT_EQ(Errors("if (n := 1): pass\nys = [y for x in xs if (y := x)]\n"), "");
