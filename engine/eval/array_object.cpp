@@ -26,6 +26,14 @@ uint64_t ArrayObject::CurrentSerial() { return array_serial.load(); }
 
 using array::Array;
 
+std::string AvalString(const Array& a) {
+  std::string dims;
+  for (size_t i = 0; i < a.shape().size(); ++i) {
+    dims += fmt::format("{}{}", i ? "," : "", a.shape()[i]);
+  }
+  return fmt::format("{}[{}]", array::DTypeName(a.dtype()), dims);
+}
+
 // Converts a Python subscript (int, slice, None, ..., array, list, or a tuple of them) to indices.
 // A list as the whole subscript is numpy's fancy indexing, which JAX refuses (`numpy` false).
 std::vector<array::Index> ToIndices(Interpreter& interp, const Value& key, bool numpy) {
@@ -270,11 +278,6 @@ std::optional<Value> ArrayObject::GetAttr(Interpreter& interp, std::string_view 
               type = it->second.as<TypeObject>();
             }
           }
-          std::string aval = std::string(array::DTypeName(self.dtype())) + "[";
-          for (size_t d = 0; d < self.shape().size(); ++d) {
-            aval += (d ? "," : "") + std::to_string(self.shape()[d]);
-          }
-          aval += "]";
           interp.Raise(type, fmt::format("Abstract tracer value encountered where concrete value "
                                          "is expected: traced array with shape {}\nThe problem "
                                          "arose with the `float` function. If trying to convert "
@@ -282,7 +285,7 @@ std::optional<Value> ArrayObject::GetAttr(Interpreter& interp, std::string_view 
                                          "or `jnp.array(x, float)` instead.\n\nSee "
                                          "https://docs.jax.dev/en/latest/errors.html"
                                          "#jax.errors.ConcretizationTypeError",
-                                         aval));
+                                         AvalString(self)));
         }
       }
       Value scalar = ToScalar(interp, self, hook == "item" ? "item()" : hook.c_str());

@@ -75,6 +75,8 @@ class DTypeObject final : public Object {
 // ---- Conversions used by every binding ---------------------------------------------------------
 
 Value WrapArray(array::Array value);
+// `float32[3,4]`: an array's abstract value as JAX's messages print it.
+std::string AvalString(const array::Array& a);
 // Converts a Python subscript (int, slice, None, ..., array, list, or a tuple of them) to
 // indices. A list as the whole subscript is numpy's fancy indexing, which JAX refuses (`numpy`
 // false).

@@ -66,14 +66,7 @@ Array KeyArg(Interpreter& interp, const Value& v, const char* sampler = nullptr)
                              "and fold_in are)",
                              sampler ? sampler : "?", key.impl->name));
   }
-  if (key.data.rank() != 1) {
-    interp.Raise(interp.types().type_error,
-                 fmt::format("jax.random.{} accepts a single key, but was given a key array of "
-                             "shape {} != (). Use jax.vmap for batching.",
-                             sampler ? sampler : "?",
-                             array::ShapeToString(array::Shape(key.data.shape().begin(),
-                                                               key.data.shape().end() - 1))));
-  }
+  CheckScalarKey(interp, key, fmt::format("jax.random.{}", sampler ? sampler : "?"));
   return key.data;
 }
 
@@ -244,15 +237,7 @@ void InstallArrayRandom(Interpreter& interp, const ArrayModules& m) {
   // jax.random.PRNGKey: raw uint32[2] key data (the legacy keys), not a typed key.
   AddFunction(interp, m.random, "PRNGKey", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "PRNGKey", args, {"seed", "*", "impl="});
-    if (b[0]->is_integral()) {
-      return WrapArray(GuardArrayOp(interp, [&] { return array::Key(b[0]->integral()); }));
-    }
-    if (b[0]->as<ArrayObject>() == nullptr) {
-      interp.Raise(interp.types().type_error,
-                   fmt::format("PRNG key seed must be an integer; got {}", interp.Repr(*b[0])));
-    }
-    Array seed = ToArray(interp, *b[0]);
-    return WrapArray(GuardArrayOp(interp, [&] { return array::KeyFromSeed(seed); }));
+    return WrapArray(ThreefrySeed(interp, *b[0]));
   });
   AddFunction(interp, m.random, "bits", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "bits", args, {"key", "shape=", "dtype="});

@@ -47,7 +47,7 @@ class PrngImplObject final : public Object {
       : Object(ObjectKind::kExtension), impl(std::move(impl)) {}
   std::string_view type_name() const override { return "PRNGImpl"; }
   std::string Repr(Interpreter&) const override { return impl->name; }
-  std::optional<Value> GetAttr(Interpreter& interp, std::string_view name) override {
+  std::optional<Value> GetAttr(Interpreter&, std::string_view name) override {
     if (name == "name") return MakeStr(impl->name);
     if (name == "tag") return MakeStr(impl->tag);
     if (name == "key_shape") {
@@ -59,7 +59,6 @@ class PrngImplObject final : public Object {
     if (name == "split") return impl->split;
     if (name == "random_bits") return impl->random_bits;
     if (name == "fold_in") return impl->fold_in;
-    (void)interp;
     return std::nullopt;
   }
   void ClearReferences() override {}
@@ -112,8 +111,9 @@ Array ImplData(Interpreter& interp, const PrngImpl& impl, const Value& result,
   return data;
 }
 
-// A single key's data (a scalar key) for the functions that take one key.
-void CheckScalarKey(Interpreter& interp, const KeyInput& key, const char* function) {
+}  // namespace
+
+void CheckScalarKey(Interpreter& interp, const KeyInput& key, std::string_view function) {
   if (key.data.rank() != static_cast<int>(key.impl->key_shape.size())) {
     array::Shape batch(key.data.shape().begin(),
                        key.data.shape().end() - static_cast<int64_t>(key.impl->key_shape.size()));
@@ -124,7 +124,17 @@ void CheckScalarKey(Interpreter& interp, const KeyInput& key, const char* functi
   }
 }
 
-}  // namespace
+Array ThreefrySeed(Interpreter& interp, const Value& seed) {
+  if (seed.is_integral()) {
+    return GuardArrayOp(interp, [&] { return array::Key(seed.integral()); });
+  }
+  if (seed.as<ArrayObject>() == nullptr) {
+    interp.Raise(interp.types().type_error,
+                 fmt::format("PRNG key seed must be an integer; got {}", interp.Repr(seed)));
+  }
+  Array data = ToArray(interp, seed);
+  return GuardArrayOp(interp, [&] { return array::KeyFromSeed(data); });
+}
 
 std::shared_ptr<const PrngImpl> Threefry() {
   static const std::shared_ptr<const PrngImpl> impl = [] {
@@ -147,8 +157,7 @@ std::string KeyArrayObject::Repr(Interpreter& interp) const {
                      impl->tag, interp.Str(WrapArray(data)));
 }
 
-std::optional<Value> KeyArrayObject::GetAttr(Interpreter& interp, std::string_view name) {
-  (void)interp;
+std::optional<Value> KeyArrayObject::GetAttr(Interpreter&, std::string_view name) {
   if (name == "shape") return ShapeTuple(shape());
   if (name == "dtype") return Value(std::make_shared<KeyDTypeObject>(impl));
   if (name == "ndim") return Value::Int(static_cast<int64_t>(shape().size()));
@@ -258,19 +267,13 @@ void InstallPrngKeys(Interpreter& interp, ModuleObject& random) {
   AddFunction(interp, random, "key", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "key", args, {"seed", "*", "impl="});
     std::shared_ptr<const PrngImpl> impl = ImplArg(interp, b[1]);
-    bool traced = interp.trace_hooks() != nullptr ||
-                  (b[0]->as<ArrayObject>() == nullptr && !b[0]->is_integral());
-    if (!b[0]->is_integral() && b[0]->as<ArrayObject>() == nullptr) {
-      interp.Raise(interp.types().type_error,
-                   fmt::format("PRNG key seed must be an integer; got {}", interp.Repr(*b[0])));
-    }
     if (impl->builtin) {
-      Array data =
-          b[0]->is_integral()
-              ? GuardArrayOp(interp, [&] { return array::Key(b[0]->integral()); })
-              : GuardArrayOp(interp, [&] { return array::KeyFromSeed(ToArray(interp, *b[0])); });
-      if (traced) return WrapArray(std::move(data));
+      Array data = ThreefrySeed(interp, *b[0]);
+      if (interp.trace_hooks() != nullptr) return WrapArray(std::move(data));
       return Value(std::make_shared<KeyArrayObject>(std::move(data), impl));
+    }
+    if (!b[0]->is_integral() && b[0]->as<ArrayObject>() == nullptr) {
+      ThreefrySeed(interp, *b[0]);  // raises the TypeError for a seed that is no integer
     }
     Value seed = b[0]->is_integral()
                      ? WrapArray(Array::Scalar(array::DType::kInt32, double(b[0]->integral())))
@@ -382,11 +385,7 @@ void InstallPrngKeys(Interpreter& interp, ModuleObject& random) {
   auto threefry = std::make_shared<ModuleObject>("jax._src.random.threefry2x32");
   AddFunction(interp, *threefry, "threefry_seed", [](Interpreter& interp, CallArgs& args) {
     auto b = BindArgs(interp, "threefry_seed", args, {"seed"});
-    if (b[0]->is_integral()) {
-      return WrapArray(GuardArrayOp(interp, [&] { return array::Key(b[0]->integral()); }));
-    }
-    Array seed = ToArray(interp, *b[0]);
-    return WrapArray(GuardArrayOp(interp, [&] { return array::KeyFromSeed(seed); }));
+    return WrapArray(ThreefrySeed(interp, *b[0]));
   });
   auto random_src = std::make_shared<ModuleObject>("jax._src.random");
   random_src->Set("prng", Value(prng));

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "array/array.h"
 #include "eval/interpreter.h"
@@ -54,6 +55,12 @@ struct KeyInput {
 KeyInput ReadKey(Interpreter& interp, const Value& value);
 // A key result: typed when the input was, raw key data otherwise.
 Value WrapKey(const KeyInput& like, array::Array data);
+// Raises JAX's TypeError unless `key` is a single key (no batch dimensions); `function` names
+// the caller ("jax.random.split").
+void CheckScalarKey(Interpreter& interp, const KeyInput& key, std::string_view function);
+// threefry2x32 key data for a seed: a Python int or an integer scalar array (a traced seed
+// inside a kernel).
+array::Array ThreefrySeed(Interpreter& interp, const Value& seed);
 // The threefry2x32 implementation.
 std::shared_ptr<const PrngImpl> Threefry();
 

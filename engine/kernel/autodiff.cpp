@@ -148,7 +148,7 @@ std::vector<Value> ArgCotangents(Interpreter& interp, const Linearized& lin,
 
 // argnums as a list, and whether it was a single int.
 std::pair<std::vector<size_t>, bool> ArgNums(Interpreter& interp, const Value& spec,
-                                             size_t num_args, std::string_view who) {
+                                             size_t num_args) {
   std::vector<int64_t> raw;
   bool single = spec.is_int();
   if (single) {
@@ -172,7 +172,6 @@ std::pair<std::vector<size_t>, bool> ArgNums(Interpreter& interp, const Value& s
     }
     nums.push_back(static_cast<size_t>(at));
   }
-  (void)who;
   return {nums, single};
 }
 
@@ -181,7 +180,7 @@ std::pair<std::vector<size_t>, bool> ArgNums(Interpreter& interp, const Value& s
 Value MakeGrad(Interpreter& interp, Value fun, Value argnums, bool has_aux, bool with_value) {
   std::string who = with_value ? "value_and_grad" : "grad";
   return interp.MakeBuiltin(who, [=](Interpreter& interp, CallArgs& args) -> Value {
-    auto [nums, single] = ArgNums(interp, argnums, args.positional.size(), who);
+    auto [nums, single] = ArgNums(interp, argnums, args.positional.size());
     Linearized lin = Linearize(interp, fun, args, nums, has_aux, "grad", true);
     const Value& out = lin.out;
     auto* out_array = out.as<eval::ArrayObject>();

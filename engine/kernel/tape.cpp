@@ -32,14 +32,6 @@ bool InJvpPass() { return t_jvp_pass; }
 JvpPass::JvpPass() { t_jvp_pass = true; }
 JvpPass::~JvpPass() { t_jvp_pass = false; }
 
-std::string AvalString(const Array& a) {
-  std::string dims;
-  for (size_t i = 0; i < a.shape().size(); ++i) {
-    dims += fmt::format("{}{}", i ? "," : "", a.shape()[i]);
-  }
-  return fmt::format("{}[{}]", array::DTypeName(a.dtype()), dims);
-}
-
 Array FreshCopy(const Array& a) {
   Array copy = Array::Empty(a.dtype(), a.shape());
   copy.Assign(a);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "array/prims.h"
+#include "eval/array_object.h"
 #include "eval/interpreter.h"
 #include "kernel/pytree.h"
 
@@ -111,8 +112,7 @@ std::vector<std::optional<Array>> CustomBackward(eval::Interpreter& interp, cons
                                                  const std::vector<Array>& out_values,
                                                  const std::vector<std::optional<Array>>& cts);
 
-// `float32[3,4]`: an abstract value as JAX's messages print it.
-std::string AvalString(const Array& a);
+using eval::AvalString;
 // A copy of `a` in storage of its own: a value the tape follows from here on, apart from `a`.
 Array FreshCopy(const Array& a);
 // A leaf of a differentiated argument as the array the function receives (JAX's canonical

@@ -101,7 +101,7 @@ class TpuInfoObject final : public eval::Object {
     if (name == "sparse_core") {
       std::optional<SparseCore> sc = SparseCoreOf(chip_);
       if (!sc) return Value();
-      return MakeRecordLike(interp, *sc);
+      return SparseCoreValue(*sc);
     }
     if (name == "is_lite") return Value::Bool(chip_.lite);
     if (name == "is_megacore") return Value::Bool(cores_ > 1);
@@ -163,14 +163,13 @@ class TpuInfoObject final : public eval::Object {
   void ClearReferences() override { fields_.clear(); }
 
  private:
-  static Value MakeRecordLike(Interpreter& interp, const SparseCore& sc) {
+  static Value SparseCoreValue(const SparseCore& sc) {
     auto module = std::make_shared<eval::ModuleObject>("SparseCoreInfo");
     module->Set("num_cores", Value::Int(sc.cores));
     module->Set("num_subcores", Value::Int(sc.subcores));
     module->Set("num_lanes", Value::Int(sc.lanes));
     module->Set("vmem_capacity_bytes", Value::Int(sc.vmem_bytes));
     module->Set("dma_granule_size_bytes", Value::Int(sc.granule));
-    (void)interp;
     return Value(module);
   }
 
