@@ -321,6 +321,14 @@ Value CheckCounts(Interpreter& interp, eval::CallArgs& args, HarnessState& state
     interp.Raise(interp.types().type_error,
                  "check_counts() needs at least one counter, e.g. flops=2 * M * N * K");
   }
+  for (const auto& [counter, value] : expected) {
+    if (!value.is_int()) {
+      interp.Raise(interp.types().type_error,
+                   fmt::format("check_counts(): `{}` must be an int, not {} (use // for "
+                               "divisions, or int(...))",
+                               counter, interp.TypeName(value)));
+    }
+  }
   const tpu::OutputRecord& record = RecordOf(interp, args.positional[0], "check_counts", "result");
   if (!record.measured) {
     return Report(interp, state, {.name = title, .passed = true, .span = span, .values = false},
@@ -338,12 +346,6 @@ Value CheckCounts(Interpreter& interp, eval::CallArgs& args, HarnessState& state
   bool passed = true;
   std::string details;
   for (const auto& [counter, value] : expected) {
-    if (!value.is_int()) {
-      interp.Raise(interp.types().type_error,
-                   fmt::format("check_counts(): `{}` must be an int, not {} (use // for "
-                               "divisions, or int(...))",
-                               counter, interp.TypeName(value)));
-    }
     int64_t want = value.as_int(), got = pick(counter);
     if (want != got) {
       passed = false;

@@ -130,6 +130,8 @@ CompilerParams ReadCompilerParams(const SpecContext& ctx, const Value& params) {
   CompilerParams out;
   auto* record = params.as<RecordObject>();
   if (record == nullptr) return out;
+  const Value& limit = record->Get("vmem_limit_bytes");
+  if (limit.is_int()) out.vmem_limit_bytes = limit.as_int();
   const Value& semantics = record->Get("dimension_semantics");
   if (semantics.is_none()) return out;
   out.dimension_semantics.emplace();

@@ -65,10 +65,13 @@ struct GridSpecArgs {
   bool grid_given = false, in_specs_given = false, out_specs_given = false, scratch_given = false;
 };
 
-// `pltpu.CompilerParams(dimension_semantics=...)` (other fields are not read).
+// `pltpu.CompilerParams(dimension_semantics=..., vmem_limit_bytes=...)` (other fields are not
+// read).
 struct CompilerParams {
   // One entry per grid axis ("parallel", "arbitrary", ...); nullopt when not given.
   std::optional<std::vector<std::string>> dimension_semantics;
+  // The scoped VMEM limit the call asks for; nullopt: the chip's default.
+  std::optional<int64_t> vmem_limit_bytes;
   SourceSpan span;  // the CompilerParams(...) call
 };
 

@@ -190,6 +190,7 @@ void AddAliases(const SpecContext& ctx, GridMapping& mapping, const Value& alias
 
 void SetDimensionSemantics(const SpecContext& ctx, GridMapping& mapping,
                            const CompilerParams& params) {
+  mapping.vmem_limit_bytes = params.vmem_limit_bytes.value_or(0);
   if (!params.dimension_semantics) return;
   const std::vector<std::string>& semantics = *params.dimension_semantics;
   // Checked for its length on a TPU; its leading "parallel" axes are split across cores with

@@ -63,6 +63,8 @@ struct GridMapping {
   // compiler_params' dimension_semantics, one entry per grid axis ("parallel", "arbitrary", ...);
   // empty when not given (every axis "arbitrary"). `semantics_span` is the CompilerParams call.
   std::vector<std::string> dimension_semantics;
+  // compiler_params' vmem_limit_bytes (0: not given, the chip's default scoped limit).
+  int64_t vmem_limit_bytes = 0;
   SourceSpan semantics_span;
 
   size_t num_index_operands() const { return prefetch.size(); }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tpu/megacore.h"
+#include "tpu/tpu_info.h"
 
 namespace pz::tpu {
 
@@ -93,7 +94,7 @@ void Lint(const kernel::GridMapping& mapping, EmulatorSession& session) {
       std::string name = static_cast<size_t>(a) < op.map_params.size()
                              ? fmt::format(" (`{}`)", op.map_params[static_cast<size_t>(a)])
                              : "";
-      warn(mapping.semantics_span.valid() ? mapping.semantics_span : mapping.span,
+      warn(mapping.span,
            fmt::format("grid axis {}{} is marked \"parallel\" but the block of output `{}` does "
                        "not change along it: it is a reduction, and on a megacore chip (TPU v4, "
                        "v5p) both TensorCores would write the same block",
@@ -102,7 +103,25 @@ void Lint(const kernel::GridMapping& mapping, EmulatorSession& session) {
            "`pallas-puzzles run --cores 2` shows the race");
     }
   }
-  if (vmem > session.options.vmem_budget_bytes) {
+  if (mapping.vmem_limit_bytes > 0) {
+    // The call raised (or lowered) its scoped limit; a limit beyond the chip's VMEM is an error
+    // on a TPU.
+    const ChipInfo* chip = FindChip(EmulatedChip(session.options));
+    if (chip != nullptr && mapping.vmem_limit_bytes > chip->vmem_bytes) {
+      warn(mapping.span,
+           fmt::format("vmem_limit_bytes={} is more than the {:.0f} MiB of VMEM a TPU {} "
+                       "TensorCore has",
+                       mapping.vmem_limit_bytes, chip->vmem_bytes / 1048576.0, chip->version),
+           "ask for at most the chip's VMEM (pltpu.get_tpu_info().vmem_capacity_bytes)");
+    }
+    if (vmem > mapping.vmem_limit_bytes) {
+      warn(mapping.span,
+           fmt::format("this pallas_call needs about {:.1f} MiB of VMEM (double-buffered blocks "
+                       "and scratch), above its vmem_limit_bytes of {:.1f} MiB",
+                       vmem / 1048576.0, mapping.vmem_limit_bytes / 1048576.0),
+           "use smaller blocks, or raise vmem_limit_bytes where the chip has room");
+    }
+  } else if (vmem > session.options.vmem_budget_bytes) {
     warn(mapping.span,
          fmt::format("this pallas_call needs about {:.1f} MiB of VMEM (double-buffered blocks "
                      "and scratch), above the {:.1f} MiB scoped budget",
