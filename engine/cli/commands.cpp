@@ -25,7 +25,7 @@ const std::vector<Command>& Commands() {
       {"run",
        "run [--backend tpu|cuda] [--emit-cuda] [--semantics tpu|interpret] [--dma on_wait|eager] "
        "[--cores 1|2] [--tpu VERSION] [--dump-ir] [--stats] "
-       "[--timeline] [--lint] [--max-steps N] "
+       "[--timeline] [--lint] [--strict] [--max-steps N] "
        "[--timeout S] [--max-array-gib G] [--dump-ast] FILE.py",
        "run a Python file with the engine, printing as Python would", RunCommand},
       {"init", "init [DIR]", "create a workspace (default ./workspace) with the puzzles",

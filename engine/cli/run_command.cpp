@@ -22,6 +22,7 @@ struct RunOptions {
   bool dump_ast = false;
   bool cuda = false;       // --backend cuda
   bool emit_cuda = false;  // --emit-cuda
+  bool strict = false;     // --strict
   eval::InterpreterOptions interpreter;
   tpu::EmulatorOptions emulator;
 };
@@ -96,6 +97,8 @@ std::optional<int> ParseRunOptions(const std::vector<std::string>& args, RunOpti
       }
     } else if (arg == "--emit-cuda") {
       options.emit_cuda = true;
+    } else if (arg == "--strict") {
+      options.strict = true;
     } else if (arg == "--lint") {
       options.emulator.lint = true;
     } else if (arg == "--semantics" || arg.rfind("--semantics=", 0) == 0) {
@@ -225,7 +228,8 @@ int RunCommand(const std::vector<std::string>& args) {
                                          [program_out](std::string_view text) {
                                            std::fwrite(text.data(), 1, text.size(), program_out);
                                          },
-                                     .color = UseColor(stderr)});
+                                     .color = UseColor(stderr),
+                                     .strict = options.strict});
   if (options.emit_cuda) {
     std::vector<const cuda::EmittedKernel*> list;
     for (const cuda::EmittedKernel& k : kernels) list.push_back(&k);

@@ -107,6 +107,16 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
     shown.push_back(&warning);
     repeats.push_back(0);
   }
+  // --strict: every warning is an error, and the run fails with the first of them.
+  std::optional<Diagnostic> first_strict;
+  auto render_warning = [&](Diagnostic warning) {
+    if (options.strict) {
+      warning.severity = Severity::kError;
+      warning.notes.push_back({.message = "a warning, made an error by --strict"});
+      if (!first_strict) first_strict = warning;
+    }
+    run.diagnostics += Render(warning, sources, render);
+  };
   for (size_t i = 0; i < shown.size(); ++i) {
     Diagnostic warning = *shown[i];
     if (repeats[i] > 0) {
@@ -114,11 +124,9 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
           {.message = fmt::format("the same warning came from {} later pallas_call{}", repeats[i],
                                   repeats[i] == 1 ? "" : "s")});
     }
-    run.diagnostics += Render(warning, sources, render);
+    render_warning(std::move(warning));
   }
-  for (const Diagnostic& warning : interpreter.warnings()) {
-    run.diagnostics += Render(warning, sources, render);
-  }
+  for (const Diagnostic& warning : interpreter.warnings()) render_warning(warning);
   if (options.stats_in_diagnostics) {
     for (const tpu::CallStats& call : session.stats) {
       run.diagnostics += tpu::FormatCallStats(call, sources, options.emulator.timeline);
@@ -134,6 +142,11 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
     run.diagnostics += Render(*error, sources, render);
     run.error = error->message;
     run.status = error->phase == Phase::kTrace ? RunStatus::kTraceError : RunStatus::kRuntimeError;
+    return run;
+  }
+  if (first_strict) {
+    run.error = first_strict->message;
+    run.status = RunStatus::kRuntimeError;
     return run;
   }
   bool all = !run.checks.empty();

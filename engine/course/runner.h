@@ -30,6 +30,9 @@ struct RunOptions {
   // With emulator.stats: whether the `--stats` lines go into `diagnostics` (they are always in
   // PuzzleRun::stats).
   bool stats_in_diagnostics = true;
+  // Warnings (uninitialised memory reaching an output, output elements never written, the
+  // lint's, ...) are errors: the run fails with exit code 70 (`run --strict`).
+  bool strict = false;
 };
 
 enum class RunStatus {
