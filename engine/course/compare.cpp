@@ -386,8 +386,11 @@ LeafReport CompareLeaf(const Array& actual, const Array& expected, Tolerance tol
                                      ValueString(actual.dtype(), a[first])));
   if (nans > 0) report.lines.push_back(fmt::format("{} elements are NaN", nans));
   if (map) {
+    report.map_begin = report.lines.size();
     map->Render(report.lines);
     map->FindMovedBlocks(report.lines);
+    report.map_end = report.lines.size();
+    report.operand = record->operand;
   }
   if (nans > 0 && record != nullptr && record->uninitialized.seen &&
       record->uninitialized_is_padding) {

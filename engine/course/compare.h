@@ -33,6 +33,10 @@ struct LeafReport {
   bool passed = false;
   std::string summary;             // one line: "37 of 8192 elements differ (atol 1e-05, ...)"
   std::vector<std::string> lines;  // the explanation, each line without indentation
+  // lines[map_begin, map_end) are the map of the output's blocks (empty range without one), and
+  // `operand` the kernel parameter it shows ("o_ref").
+  size_t map_begin = 0, map_end = 0;
+  std::string operand;
 };
 
 // Compares `actual` with `expected` elementwise: |actual - expected| <= atol + rtol * |expected|,

@@ -121,6 +121,23 @@ Value Check(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
         lines.push_back(label + leaf.summary);
       }
       passed = false;
+      // A map already drawn by an earlier check of this run is named, not drawn again.
+      if (leaf.map_end > leaf.map_begin) {
+        std::string map = leaf.operand + "\n";
+        for (size_t l = leaf.map_begin; l < leaf.map_end; ++l) map += leaf.lines[l] + "\n";
+        auto shown = std::find_if(state.maps_shown.begin(), state.maps_shown.end(),
+                                  [&](const auto& entry) { return entry.first == map; });
+        if (shown != state.maps_shown.end()) {
+          leaf.lines.erase(leaf.lines.begin() + static_cast<std::ptrdiff_t>(leaf.map_begin),
+                           leaf.lines.begin() + static_cast<std::ptrdiff_t>(leaf.map_end));
+          leaf.lines.insert(
+              leaf.lines.begin() + static_cast<std::ptrdiff_t>(leaf.map_begin),
+              fmt::format("the same blocks of `{}` are wrong as in check `{}` above",
+                          leaf.operand, shown->second));
+        } else {
+          state.maps_shown.emplace_back(map, title);
+        }
+      }
       for (std::string& line : leaf.lines) lines.push_back("  " + line);
     }
     if (passed) {

@@ -23,6 +23,9 @@ struct CheckOutcome {
 
 struct HarnessState {
   std::vector<CheckOutcome> checks;  // in call order
+  // The block maps failed checks have drawn (the output's name and the map's lines), and the
+  // check that drew each: a later check with the same wrong blocks names it instead.
+  std::vector<std::pair<std::string, std::string>> maps_shown;
 };
 
 // Registers `pallas_check` in `interp` (after tpu::InstallPallas, whose output records it reads).
