@@ -55,8 +55,8 @@ const std::vector<Command>& Commands() {
        "regenerate the diagrams the chapters declare (default: the course's images/)",
        ExportDiagramsCommand},
       {"roofline",
-       "roofline FILE|PUZZLE [--workspace] [--tpu VERSION] [--cores 1|2] [--step-us US] "
-       "[--svg FILE] [--json] [--no-plot]",
+       "roofline FILE|PUZZLE [--workspace] [--tpu VERSION|all] [--cores 1|2] [--step-us US] "
+       "[--svg FILE] [--json] [--no-plot] | roofline --tpus",
        "each pallas_call's FLOPs, HBM bytes, intensity and time bound on a TPU generation",
        RooflineCommand},
       {"tune",

@@ -22,8 +22,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kRooflineUsage =
-    "roofline FILE|PUZZLE [--workspace] [--tpu VERSION] [--cores 1|2] [--step-us US] "
-    "[--svg FILE] [--json] [--no-plot]";
+    "roofline FILE|PUZZLE [--workspace] [--tpu VERSION|all] [--cores 1|2] [--step-us US] "
+    "[--svg FILE] [--json] [--no-plot] | roofline --tpus";
 
 int RooflineUsage(const std::string& message) {
   std::fprintf(stderr, "pallas-puzzles roofline: %s\nusage: pallas-puzzles %s\n", message.c_str(),
@@ -69,7 +69,7 @@ std::optional<int> ProgramOf(const std::string& command, const std::string& targ
 
 int RooflineCommand(const std::vector<std::string>& args) {
   std::string target, svg;
-  bool workspace = false, json = false, plot = true;
+  bool workspace = false, json = false, plot = true, every_chip = false;
   tpu::EmulatorOptions emulator;
   emulator.chip = "v5e";
   course::RooflineTarget model;
@@ -85,10 +85,17 @@ int RooflineCommand(const std::vector<std::string>& args) {
       json = true;
     } else if (a == "--no-plot") {
       plot = false;
+    } else if (a == "--tpus") {
+      Out(course::ChipTableText());
+      return kExitOk;
     } else if (a == "--tpu") {
       std::optional<std::string> v = value();
-      if (!v) return RooflineUsage("`--tpu` needs a TPU version, e.g. v5e");
-      if (auto exit = ParseChipOption("roofline", *v, emulator)) return *exit;
+      if (!v) return RooflineUsage("`--tpu` needs a TPU version, e.g. v5e, or `all`");
+      if (*v == "all") {
+        every_chip = true;
+      } else if (auto exit = ParseChipOption("roofline", *v, emulator)) {
+        return *exit;
+      }
     } else if (a == "--cores") {
       std::optional<std::string> v = value();
       if (v != "1" && v != "2") return RooflineUsage("`--cores` is 1 or 2");
@@ -158,6 +165,10 @@ int RooflineCommand(const std::vector<std::string>& args) {
       std::fprintf(stderr, "pallas-puzzles roofline: cannot write %s\n", svg.c_str());
       return kExitIo;
     }
+  }
+  if (every_chip) {
+    Out(course::GenerationsText(run.stats, sources, model.step_seconds));
+    return kExitOk;
   }
   if (json) {
     Out(course::RooflineJson(calls, model));

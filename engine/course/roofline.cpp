@@ -275,6 +275,61 @@ std::string RooflineText(const std::vector<CallRoofline>& calls, const RooflineT
   return out;
 }
 
+std::string ChipTableText() {
+  std::string out = fmt::format(
+      "TPU generations (JAX's figures, jax/_src/pallas/mosaic/tpu_info.py; op/s and bytes/s per "
+      "chip, VMEM per TensorCore):\n"
+      "  {:<5} {:>5}  {:>11}  {:>11}  {:>9}  {:>10}  {:>9}  {:>8}  {:>15}\n",
+      "TPU", "cores", "bf16 FLOP/s", "int8 OP/s", "HBM", "HBM B/s", "VMEM", "ridge",
+      "per core FLOP/s");
+  for (const tpu::ChipInfo& chip : tpu::ChipTable()) {
+    RooflineTarget t{.chip = &chip};
+    out += fmt::format("  {:<5} {:>5}  {:>11}  {:>11}  {:>9}  {:>10}  {:>9}  {:>8.0f}  {:>15}\n",
+                       chip.version, chip.physical_cores, SiNumber(chip.bf16_ops),
+                       chip.int8_ops > 0 ? SiNumber(chip.int8_ops) : "-",
+                       SiNumber(chip.hbm_bytes) + "B", SiNumber(chip.hbm_bandwidth),
+                       RoofBytes(static_cast<double>(chip.vmem_bytes)), t.ridge(),
+                       SiNumber(t.core_flops()));
+  }
+  out += "ridge: flop per HBM byte where a TensorCore's bf16 peak meets its HBM bandwidth\n";
+  return out;
+}
+
+std::string GenerationsText(const std::vector<tpu::CallStats>& stats, const SourceManager& sources,
+                            double step_seconds) {
+  std::string out;
+  bool header = true;
+  for (const tpu::ChipInfo& chip : tpu::ChipTable()) {
+    if (chip.generation < 4 || std::string_view(chip.version) == "v4i" ||
+        std::string_view(chip.version) == "7") {
+      continue;  // the generations Pallas TPU kernels target today
+    }
+    RooflineTarget target{.chip = &chip, .step_seconds = step_seconds};
+    std::vector<CallRoofline> calls = Roofline(stats, sources, target);
+    if (calls.empty()) return "no pallas_call ran on the emulated TPU\n";
+    if (header) {
+      out += fmt::format(
+          "time bounds per TPU generation (one TensorCore each; {:.3g} µs per grid "
+          "step):\n  {:<5} {:>6}",
+          step_seconds * 1e6, "TPU", "ridge");
+      for (size_t i = 0; i < calls.size(); ++i) {
+        out += fmt::format("  {:<28}", fmt::format("[{}] {}", RoofMark(i), calls[i].location));
+      }
+      out += fmt::format("  {:>10}\n", calls.size() > 1 || calls[0].count > 1 ? "all calls" : "");
+      header = false;
+    }
+    out += fmt::format("  {:<5} {:>6.0f}", chip.version, target.ridge());
+    for (const CallRoofline& c : calls) {
+      out +=
+          fmt::format("  {:<28}", fmt::format("{}s, {}", SiNumber(c.bound_s), BoundName(c.bound)));
+    }
+    out += calls.size() > 1 || calls[0].count > 1
+               ? fmt::format("  {:>10}\n", SiNumber(TotalBound(calls)) + "s")
+               : "\n";
+  }
+  return out;
+}
+
 std::string RooflinePlotText(const std::vector<CallRoofline>& calls, const RooflineTarget& target,
                              int width, int height) {
   RoofAxes a = RoofAxesFor(calls, target);

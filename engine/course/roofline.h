@@ -80,6 +80,13 @@ std::string RooflineSvg(const std::vector<CallRoofline>& calls, const RooflineTa
 // Everything as one JSON object.
 std::string RooflineJson(const std::vector<CallRoofline>& calls, const RooflineTarget& target);
 
+// The figures of every TPU generation the roofline knows (per chip and per TensorCore).
+std::string ChipTableText();
+// Each call's bound on every generation from v4 on, one row per generation: the same counts
+// under each chip's peaks (the program ran once).
+std::string GenerationsText(const std::vector<tpu::CallStats>& stats,
+                            const SourceManager& sources, double step_seconds);
+
 // "1.07 G", "820 G", "25.6 µ" style: three significant digits and an SI prefix.
 std::string SiNumber(double value);
 // A count: exact below 1000 ("512"), else SiNumber without the trailing space ("1.07 G").

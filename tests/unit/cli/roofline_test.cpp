@@ -170,6 +170,26 @@ TEST(Roofline, Errors) {
   EXPECT_NE(error.err.find("did not run to the end"), std::string::npos) << error.err;
 }
 
+TEST(Roofline, GenerationTableAndEveryGeneration) {
+  Result table = RunCli("roofline --tpus");
+  EXPECT_EQ(table.exit_code, 0) << table.err;
+  // v5e: one TensorCore, 197 TFLOP/s and 820 GB/s, so its ridge point is 240 flop/B.
+  EXPECT_NE(table.out.find("  v5e       1        197 T        394 T    17.2 GB       820 G    "
+                           "128 MiB       240            197 T\n"),
+            std::string::npos)
+      << table.out;
+  // Every generation from v4 on from one run: the 8-step vector add is memory bound everywhere;
+  // on v5e its bound is 12 MiB / 820 GB/s + 8 x 0.35 us = 18.1 us.
+  Result all = RunCli("roofline vector_add.py --tpu all");
+  EXPECT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_NE(all.out.find("  v5e      240  60.1 µs, per-step overhead    18.1 µs, memory"),
+            std::string::npos)
+      << all.out;
+  for (const char* chip : {"  v4 ", "  v5p ", "  v6e ", "  7x "}) {
+    EXPECT_NE(all.out.find(chip), std::string::npos) << chip << "\n" << all.out;
+  }
+}
+
 TEST(Tune, SweepRanksRejectsAndWritesATable) {
   fs::path dir = fs::path(::testing::TempDir()) / "pz_tune";
   fs::remove_all(dir);
