@@ -54,6 +54,17 @@ const std::vector<Command>& Commands() {
       {"export-diagrams", "export-diagrams [DIR]",
        "regenerate the diagrams the chapters declare (default: the course's images/)",
        ExportDiagramsCommand},
+      {"roofline",
+       "roofline FILE|PUZZLE [--workspace] [--tpu VERSION] [--cores 1|2] [--step-us US] "
+       "[--svg FILE] [--json] [--no-plot]",
+       "each pallas_call's FLOPs, HBM bytes, intensity and time bound on a TPU generation",
+       RooflineCommand},
+      {"tune",
+       "tune FILE --param NAME=V1,V2,... [--param ...] [--shapes 'NAME=V,...;...'] "
+       "[--tpu VERSION] [--out PREFIX] [--step-us US]",
+       "run a program for every combination of block sizes, rank them by the roofline, write "
+       "a tuned table",
+       TuneCommand},
       {"help", "help", "show this help", HelpCommand},
       {"version", "version", "print the version", VersionCommand},
   };

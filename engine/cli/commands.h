@@ -51,6 +51,8 @@ int VerifyCommand(const std::vector<std::string>& args);
 int ExportNotebooksCommand(const std::vector<std::string>& args);
 int DiagramCommand(const std::vector<std::string>& args);
 int ExportDiagramsCommand(const std::vector<std::string>& args);
+int RooflineCommand(const std::vector<std::string>& args);
+int TuneCommand(const std::vector<std::string>& args);
 // `--backend cuda`: runs every pallas_call on the first CUDA GPU (or, with the environment's
 // PZ_CUDA_DEVICE=host, the generated CUDA on CPU threads); the device's error when there is none.
 std::optional<std::string> UseCudaBackend(tpu::EmulatorOptions& emulator);

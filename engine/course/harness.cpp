@@ -286,6 +286,87 @@ Value CheckSaves(Interpreter& interp, eval::CallArgs& args, HarnessState& state)
                 text);
 }
 
+// `check_counts(result, *, name=None, grid_steps=None, flops=None, mxu_flops=None,
+// transcendentals=None, hbm_bytes_read=None, hbm_bytes_written=None)`: a check that each counter
+// given of the pallas_call behind `result` equals the number given, e.g. a learner's formula for
+// the HBM bytes a tiling reads. Recorded like `check`.
+Value CheckCounts(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
+  SourceSpan span = interp.current_span();
+  static constexpr std::string_view kCounters[] = {
+      "grid_steps", "flops", "mxu_flops", "transcendentals", "hbm_bytes_read",
+      "hbm_bytes_written"};
+  if (args.positional.size() != 1) {
+    interp.Raise(interp.types().type_error,
+                 "check_counts() takes the output of a pallas_call, then counters as keywords: "
+                 "check_counts(out, flops=2 * M * N * K, hbm_bytes_read=...)");
+  }
+  std::string title = "check_counts";
+  std::vector<std::pair<std::string_view, Value>> expected;
+  for (auto& [key, value] : args.keywords) {
+    if (key == "name") {
+      if (!value.is_none()) title = interp.Str(value);
+      continue;
+    }
+    const std::string_view* known = std::find(std::begin(kCounters), std::end(kCounters), key);
+    if (known == std::end(kCounters)) {
+      interp.Raise(interp.types().type_error,
+                   fmt::format("check_counts() got an unexpected keyword argument '{}' (counters: "
+                               "grid_steps, flops, mxu_flops, transcendentals, hbm_bytes_read, "
+                               "hbm_bytes_written)",
+                               key));
+    }
+    if (!value.is_none()) expected.emplace_back(*known, value);
+  }
+  if (expected.empty()) {
+    interp.Raise(interp.types().type_error,
+                 "check_counts() needs at least one counter, e.g. flops=2 * M * N * K");
+  }
+  const tpu::OutputRecord& record = RecordOf(interp, args.positional[0], "check_counts", "result");
+  if (!record.measured) {
+    return Report(interp, state, {.name = title, .passed = true, .span = span, .values = false},
+                  NotMeasured(title));
+  }
+  const tpu::Counters& c = record.counters;
+  auto pick = [&](std::string_view counter) -> int64_t {
+    if (counter == "grid_steps") return c.grid_steps;
+    if (counter == "flops") return c.flops;
+    if (counter == "mxu_flops") return c.mxu_flops;
+    if (counter == "transcendentals") return c.transcendentals;
+    if (counter == "hbm_bytes_read") return c.hbm_bytes_read;
+    return c.hbm_bytes_written;
+  };
+  bool passed = true;
+  std::string details;
+  for (const auto& [counter, value] : expected) {
+    if (!value.is_int()) {
+      interp.Raise(interp.types().type_error,
+                   fmt::format("check_counts(): `{}` must be an int, not {} (use // for "
+                               "divisions, or int(...))",
+                               counter, interp.TypeName(value)));
+    }
+    int64_t want = value.as_int(), got = pick(counter);
+    if (want != got) {
+      passed = false;
+      details += fmt::format("  {}: the emulator counted {}, you expected {} ({} {} than measured)\n", counter,
+                             got, want, want > got ? want - got : got - want,
+                             want > got ? "more" : "fewer");
+    }
+  }
+  std::string text;
+  if (passed) {
+    std::string list;
+    for (const auto& [counter, value] : expected) {
+      list += fmt::format("{}{} {}", list.empty() ? "" : ", ", counter, value.as_int());
+    }
+    text = fmt::format("PASSED {}: {}\n", title, list);
+  } else {
+    text = fmt::format("FAILED {}: your counts differ from what the emulator measured\n{}", title,
+                       details);
+  }
+  return Report(interp, state, {.name = title, .passed = passed, .span = span, .values = false},
+                text);
+}
+
 // `check_overlap(result, *, at_least, name=None)`: a check that at least the fraction
 // `at_least` of the DMA bytes of the pallas_call behind `result` were in flight while the kernel
 // computed (loaded or stored vector data), i.e. that its copies overlap compute instead of
@@ -339,6 +420,10 @@ void InstallHarness(Interpreter& interp) {
   module->Set("check_saves",
               interp.MakeBuiltin("check_saves", [raw](Interpreter& interp, eval::CallArgs& args) {
                 return CheckSaves(interp, args, *raw);
+              }));
+  module->Set("check_counts",
+              interp.MakeBuiltin("check_counts", [raw](Interpreter& interp, eval::CallArgs& args) {
+                return CheckCounts(interp, args, *raw);
               }));
   module->Set("check_overlap",
               interp.MakeBuiltin("check_overlap", [raw](Interpreter& interp, eval::CallArgs& args) {

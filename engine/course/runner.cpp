@@ -54,7 +54,8 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
   PuzzleRun run;
   SourceManager own_sources;
   SourceManager& sources = keep_sources != nullptr ? *keep_sources : own_sources;
-  std::optional<FileId> id = sources.Load(file.string());
+  std::optional<FileId> id = options.source ? std::optional(sources.Add(file.string(), *options.source))
+                                             : sources.Load(file.string());
   if (!id) {
     run.status = RunStatus::kIoError;
     run.error = fmt::format("cannot read {}", file.string());
@@ -118,8 +119,14 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
   for (const Diagnostic& warning : interpreter.warnings()) {
     run.diagnostics += Render(warning, sources, render);
   }
-  for (const tpu::CallStats& call : session.stats) {
-    run.diagnostics += tpu::FormatCallStats(call, sources, options.emulator.timeline);
+  if (options.stats_in_diagnostics) {
+    for (const tpu::CallStats& call : session.stats) {
+      run.diagnostics += tpu::FormatCallStats(call, sources, options.emulator.timeline);
+    }
+  }
+  run.stats = session.stats;
+  for (const Diagnostic& warning : session.warnings) {
+    if (warning.phase == Phase::kLint) run.lint.push_back(warning);
   }
   run.checks = HarnessOf(interpreter)->checks;
   run.calls = std::move(tpu::SessionOf(interpreter)->calls);

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,12 @@ struct RunOptions {
   std::function<void(std::string_view)> output;
   // ANSI colours in the rendered diagnostics.
   bool color = false;
+  // The program's text, instead of the file's contents (the file still names it in messages
+  // and is where its imports are found): `tune` runs edited copies of a program this way.
+  std::optional<std::string> source;
+  // With emulator.stats: whether the `--stats` lines go into `diagnostics` (they are always in
+  // PuzzleRun::stats).
+  bool stats_in_diagnostics = true;
 };
 
 enum class RunStatus {
@@ -43,6 +50,10 @@ struct PuzzleRun {
   std::string error;        // the first error's one-line message ("" when none)
   // What each pallas_call did, block by block (only with RunOptions::emulator.record_blocks).
   std::vector<tpu::CallRecord> calls;
+  // What each pallas_call counted (only with RunOptions::emulator.stats), in call order.
+  std::vector<tpu::CallStats> stats;
+  // The lint's warnings (what a TPU would not compile or run: tiling, VMEM budget, ...).
+  std::vector<Diagnostic> lint;
 
   bool passed() const { return status == RunStatus::kPassed; }
   // DESIGN.md §6: 0 passed, 1 check failed (or none ran), 65 syntax or trace error, 70 runtime

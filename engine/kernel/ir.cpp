@@ -122,6 +122,7 @@ Cost PrimCostOf(const array::PrimCall& call, const std::vector<ValueType>& opera
         k *= lhs.at(static_cast<size_t>(axis < 0 ? axis + static_cast<int>(lhs.size()) : axis));
       }
       cost.flops = 2 * out * k;
+      cost.mxu_flops = cost.flops;
       break;
     }
     case array::PrimCost::kMove:

@@ -98,6 +98,7 @@ using CallbackFn = std::function<void(const std::vector<array::Array>&)>;
 // tanh, ...: 1 per element) and the bytes its operands and results occupy.
 struct Cost {
   int64_t flops = 0;
+  int64_t mxu_flops = 0;  // the part of `flops` a TPU runs on its matrix unit (dot_general)
   int64_t transcendentals = 0;
   int64_t bytes = 0;
 };

@@ -186,6 +186,7 @@ void Executor::Fail(const Instr& instr, EmulationError::Kind kind, std::string m
 void Executor::RunPrim(const Instr& instr) {
   if (context_.counters != nullptr) {
     context_.counters->flops += instr.cost.flops;
+    context_.counters->mxu_flops += instr.cost.mxu_flops;
     context_.counters->transcendentals += instr.cost.transcendentals;
   }
   // The elementwise families straight to their kernels (no operand or result vectors).

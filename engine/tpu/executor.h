@@ -77,6 +77,7 @@ struct Counters {
   int64_t hbm_bytes_read = 0;
   int64_t hbm_bytes_written = 0;
   int64_t flops = 0;            // of the primitives run (Instr::cost)
+  int64_t mxu_flops = 0;        // the part of `flops` from products (the MXU's share)
   int64_t transcendentals = 0;  // exp, log, tanh, ... elements of the primitives run
   int64_t vmem_high_water = 0;
   // DMAs started by the kernel, and their bytes per (source, destination) memory space.

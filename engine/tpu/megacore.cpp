@@ -83,6 +83,8 @@ void AddCounters(Counters& total, const Counters& c) {
   total.hbm_bytes_read += c.hbm_bytes_read;
   total.hbm_bytes_written += c.hbm_bytes_written;
   total.flops += c.flops;
+  total.dma_bytes_overlapped += c.dma_bytes_overlapped;
+  total.mxu_flops += c.mxu_flops;
   total.transcendentals += c.transcendentals;
   total.vmem_high_water = std::max(total.vmem_high_water, c.vmem_high_water);
   total.dma_count += c.dma_count;

@@ -387,6 +387,11 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
                               .core_counters = report.core_counters,
                               .core_steps = report.core_steps,
                               .grid = mapping.grid,
+                              .semantics = mapping.dimension_semantics,
+                              .input_dtype = mapping.inputs.empty()
+                                                 ? std::string()
+                                                 : std::string(array::DTypeName(
+                                                       mapping.inputs[0].dtype)),
                               .megacore_note = report.megacore_note,
                               .backend_summary = tpu_report || !outcome.report
                                                      ? std::string()

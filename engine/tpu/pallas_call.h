@@ -24,6 +24,8 @@ struct CallStats {
   std::vector<Counters> core_counters;
   std::vector<std::pair<int64_t, int64_t>> core_steps;
   std::vector<int64_t> grid;
+  std::vector<std::string> semantics;  // compiler_params' dimension_semantics (may be empty)
+  std::string input_dtype;             // of the first input operand ("" without inputs)
   std::string megacore_note;    // why `--cores 2` ran on one core ("" otherwise)
   std::string backend_summary;  // another backend's report (CallReport::Summary), if any
 };

@@ -1,0 +1,239 @@
+// `pallas-puzzles roofline` and `tune` on the small programs of tests/unit/cli/roofline: numbers
+// computed by hand for three kernels (a tiled matmul, a vector add at two block sizes, a
+// compute-bound loop of products), a text and an SVG golden (PZ_UPDATE_GOLDEN=1 rewrites them),
+// usage errors, and a tuning sweep whose table is then imported and queried by a program.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const fs::path kDir = fs::path(PZ_SOURCE_DIR) / "tests" / "unit" / "cli" / "roofline";
+
+struct Result {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string Read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs the CLI in `dir` with stdout and stderr kept apart.
+Result RunCli(const std::string& args, const fs::path& dir = kDir) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  fs::path err = fs::path(::testing::TempDir()) / (std::string("pz_roofline_err_") + info->name());
+  std::string command = "cd '" + dir.string() + "' && env -u PALLAS_PUZZLES_COURSE NO_COLOR=1 " +
+                        PZ_CLI_PATH + " " + args + " 2>'" + err.string() + "' </dev/null";
+  Result result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 4096> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    result.out.append(buffer.data(), n);
+  int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.err = Read(err);
+  return result;
+}
+
+json Roofline(const std::string& args) {
+  Result r = RunCli("roofline " + args + " --json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return json::parse(r.out, nullptr, false);
+}
+
+void ExpectGolden(const std::string& name, const std::string& actual) {
+  fs::path path = kDir / name;
+  const char* update = std::getenv("PZ_UPDATE_GOLDEN");
+  if (update != nullptr && *update != '\0') {
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  ASSERT_TRUE(fs::exists(path)) << path << " is missing; run with PZ_UPDATE_GOLDEN=1";
+  EXPECT_EQ(actual, Read(path)) << "differs from " << path << " (PZ_UPDATE_GOLDEN=1 rewrites it)";
+}
+
+// TPU v5e per TensorCore, from JAX's table: 197e12 bf16 op/s, 820e9 HBM bytes/s.
+constexpr double kV5eFlops = 197e12, kV5eBandwidth = 820e9, kStep = 0.35e-6;
+
+TEST(Roofline, TiledMatmulByHand) {
+  json j = Roofline("tiled_matmul.py");
+  ASSERT_TRUE(j.is_object());
+  EXPECT_EQ(j["tpu"], "v5e");
+  EXPECT_DOUBLE_EQ(j["ridge_flops_per_byte"].get<double>(), kV5eFlops / kV5eBandwidth);
+  ASSERT_EQ(j["calls"].size(), 1u);
+  const json& c = j["calls"][0];
+  // grid (256/128, 256/128, 256/128) = 8 steps, one 128x128x128 product each.
+  EXPECT_EQ(c["grid_steps"], 8);
+  EXPECT_EQ(c["mxu_flops"], 2LL * 256 * 256 * 256);
+  // k is the fastest axis, so both the x block (i, k) and the y block (k, j) change at every
+  // step: 16 fetches of 128 x 128 x 4 bytes. The four output blocks are written once each.
+  EXPECT_EQ(c["hbm_bytes_read"], 16 * 128 * 128 * 4);
+  EXPECT_EQ(c["hbm_bytes_written"], 4 * 128 * 128 * 4);
+  // VMEM: three double-buffered 64 KiB blocks and the 64 KiB accumulator.
+  EXPECT_EQ(c["vmem_bytes"], 2 * 3 * 65536 + 65536);
+  double memory = (16 + 4) * 65536 / kV5eBandwidth;  // 1.60 us
+  EXPECT_NEAR(c["memory_seconds"].get<double>(), memory, 1e-15);
+  EXPECT_NEAR(c["overhead_seconds"].get<double>(), 8 * kStep, 1e-15);
+  // The products take 0.17 us at the peak: the 8 steps (2.8 us) outweigh the work.
+  EXPECT_LT(c["compute_seconds"].get<double>(), memory);
+  EXPECT_EQ(c["bound"], "per-step overhead");
+  EXPECT_NEAR(c["bound_seconds"].get<double>(), memory + 8 * kStep, 1e-15);
+  EXPECT_NEAR(c["intensity"].get<double>(), c["flops"].get<double>() / ((16 + 4) * 65536), 1e-9);
+}
+
+TEST(Roofline, VectorAddTwoBlockSizesByHand) {
+  json j = Roofline("vector_add.py");
+  ASSERT_EQ(j["calls"].size(), 2u);
+  double bytes = 3.0 * 4 * (1 << 20);  // read x and y, write the sum: 12 MiB
+  for (const json& c : j["calls"]) {
+    EXPECT_EQ(c["flops"], 1 << 20);
+    EXPECT_EQ(c["mxu_flops"], 0);
+    EXPECT_EQ(c["hbm_bytes_read"], 8 << 20);
+    EXPECT_EQ(c["hbm_bytes_written"], 4 << 20);
+    EXPECT_NEAR(c["intensity"].get<double>(), 1.0 / 12, 1e-12);  // one add per 12 bytes
+    EXPECT_NEAR(c["memory_seconds"].get<double>(), bytes / kV5eBandwidth, 1e-15);  // 15.3 us
+  }
+  // 2^20 / 8192 = 128 steps cost 44.8 us, three times the memory time; 8 steps cost 2.8 us.
+  EXPECT_EQ(j["calls"][0]["grid_steps"], 128);
+  EXPECT_EQ(j["calls"][0]["bound"], "per-step overhead");
+  EXPECT_NEAR(j["calls"][0]["bound_seconds"].get<double>(), bytes / kV5eBandwidth + 128 * kStep,
+              1e-15);
+  EXPECT_EQ(j["calls"][1]["grid_steps"], 8);
+  EXPECT_EQ(j["calls"][1]["bound"], "memory");
+  EXPECT_NEAR(j["calls"][1]["bound_seconds"].get<double>(), bytes / kV5eBandwidth + 8 * kStep,
+              1e-15);
+  EXPECT_NEAR(j["total_seconds"].get<double>(), 2 * bytes / kV5eBandwidth + 136 * kStep, 1e-15);
+
+  // TPU v6e: 1.64e12 bytes/s halves the memory time; a 1 us step cost changes the overhead.
+  json v6e = Roofline("vector_add.py --tpu v6e --step-us 1");
+  EXPECT_EQ(v6e["tpu"], "v6e");
+  EXPECT_NEAR(v6e["calls"][1]["memory_seconds"].get<double>(), bytes / 1.64e12, 1e-15);
+  EXPECT_NEAR(v6e["calls"][1]["overhead_seconds"].get<double>(), 8e-6, 1e-15);
+}
+
+TEST(Roofline, RepeatedMatmulIsComputeBound) {
+  json j = Roofline("repeated_matmul.py");
+  ASSERT_EQ(j["calls"].size(), 1u);
+  const json& c = j["calls"][0];
+  EXPECT_EQ(c["grid_steps"], 1);
+  EXPECT_EQ(c["mxu_flops"], 64LL * 2 * 256 * 256 * 256);  // 2.15 G
+  EXPECT_EQ(c["hbm_bytes_read"], 256 * 256 * 4);
+  EXPECT_EQ(c["hbm_bytes_written"], 256 * 256 * 4);
+  // 2.15 GFLOP at 197 TFLOP/s is 10.9 us; the 512 KiB move in 0.64 us.
+  EXPECT_EQ(c["bound"], "compute");
+  EXPECT_NEAR(c["bound_seconds"].get<double>(), 64.0 * 2 * 256 * 256 * 256 / kV5eFlops + kStep,
+              1e-9);
+  EXPECT_GT(c["intensity"].get<double>(), j["ridge_flops_per_byte"].get<double>());
+}
+
+TEST(Roofline, TextAndSvgGoldens) {
+  Result text = RunCli("roofline tiled_matmul.py");
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  ExpectGolden("tiled_matmul.txt", text.out);
+  fs::path svg = fs::path(::testing::TempDir()) / "pz_roofline_vector_add.svg";
+  Result wrote = RunCli("roofline vector_add.py --no-plot --svg '" + svg.string() + "'");
+  EXPECT_EQ(wrote.exit_code, 0) << wrote.err;
+  std::string drawn = Read(svg);
+  EXPECT_EQ(drawn.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u);
+  ExpectGolden("vector_add.svg", drawn);
+}
+
+TEST(Roofline, Errors) {
+  Result chip = RunCli("roofline tiled_matmul.py --tpu v9");
+  EXPECT_EQ(chip.exit_code, 64);
+  EXPECT_NE(chip.err.find("`--tpu` is one of v2, v3"), std::string::npos) << chip.err;
+  Result cores = RunCli("roofline tiled_matmul.py --cores 2");
+  EXPECT_EQ(cores.exit_code, 64);
+  EXPECT_NE(cores.err.find("megacore"), std::string::npos) << cores.err;
+  Result missing = RunCli("roofline no_such_file.py");
+  EXPECT_EQ(missing.exit_code, 74);
+  fs::path broken = fs::path(::testing::TempDir()) / "pz_roofline_broken.py";
+  std::ofstream(broken) << "import jax.numpy as jnp\nprint(jnp.ones(3) + jnp.ones(4))\n";
+  Result error = RunCli("roofline '" + broken.string() + "'");
+  EXPECT_EQ(error.exit_code, 70);
+  EXPECT_NE(error.err.find("did not run to the end"), std::string::npos) << error.err;
+}
+
+TEST(Tune, SweepRanksRejectsAndWritesATable) {
+  fs::path dir = fs::path(::testing::TempDir()) / "pz_tune";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  Result r = RunCli(
+      "tune tiled_matmul.py --param bm=4,128,256 --param bk=128,256 --shapes "
+      "'M=256,N=256,K=256' --out '" +
+      (dir / "tuned").string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Progress: one line per configuration.
+  EXPECT_NE(r.err.find("[6/6] M=256 N=256 K=256 bm=256 bk=256"), std::string::npos) << r.err;
+  json j = json::parse(Read(dir / "tuned.json"), nullptr, false);
+  ASSERT_TRUE(j.is_object());
+  ASSERT_EQ(j["results"].size(), 6u);
+  for (const json& result : j["results"]) {
+    bool lint = result["params"]["bm"] == "4";  // a (4, 128) block breaks the (8, 128) rule
+    EXPECT_EQ(result["ok"], !lint) << result.dump();
+    if (lint) {
+      EXPECT_NE(result["reason"].get<std::string>().find("TPU tiling rule"), std::string::npos);
+    }
+    if (result["rank"] == 1) {
+      // bm = bk = 256, bn = 128: grid (1, 2, 1); x is fetched once (256 KiB), y's two column
+      // blocks once each (2 x 128 KiB), the output written once (256 KiB).
+      EXPECT_EQ(result["params"]["bm"], "256");
+      EXPECT_EQ(result["params"]["bk"], "256");
+      EXPECT_EQ(result["grid_steps"], 2);
+      EXPECT_EQ(result["hbm_bytes"], 3 * 262144);
+      EXPECT_NEAR(result["bound_seconds"].get<double>(), 3 * 262144 / kV5eBandwidth + 2 * kStep,
+                  1e-15);
+    }
+  }
+  std::string csv = Read(dir / "tuned.csv");
+  EXPECT_EQ(csv.rfind("tpu,dtype,M,N,K,bm,bk,status,rank,bound_seconds,", 0), 0u) << csv;
+  std::string module = Read(dir / "tuned.py");
+  EXPECT_NE(module.find("(\"v5e\", \"float32\", ((\"K\", 256), (\"M\", 256), (\"N\", 256))): "
+                        "{\"bm\": 256, \"bk\": 256}"),
+            std::string::npos)
+      << module;
+  EXPECT_NE(module.find("DEFAULT_BLOCK_SIZES = {\"bm\": 128, \"bk\": 128}"), std::string::npos);
+  // The table is a module a program imports: 200 rounds up to the 256 bucket; an unknown shape
+  // or generation falls back to the program's own block sizes.
+  std::ofstream(dir / "use_table.py")
+      << "from tuned import infer_block_sizes\n"
+         "print(infer_block_sizes('v5e', 'float32', M=200, N=256, K=256))\n"
+         "print(infer_block_sizes('v5e', 'float32', M=4096, N=256, K=256))\n"
+         "print(infer_block_sizes('v6e', 'float32', M=256, N=256, K=256))\n";
+  Result used = RunCli("run use_table.py", dir);
+  EXPECT_EQ(used.exit_code, 0) << used.err;
+  EXPECT_EQ(used.out, "{'bm': 256, 'bk': 256}\n{'bm': 128, 'bk': 128}\n{'bm': 128, 'bk': 128}\n");
+}
+
+TEST(Tune, Errors) {
+  Result no_param = RunCli("tune tiled_matmul.py");
+  EXPECT_EQ(no_param.exit_code, 64);
+  Result unknown = RunCli("tune tiled_matmul.py --param block=128,256");
+  EXPECT_EQ(unknown.exit_code, 64);
+  EXPECT_NE(unknown.err.find("no module-level assignment `block = ...`"), std::string::npos)
+      << unknown.err;
+  Result shape = RunCli("tune tiled_matmul.py --param bm=128 --shapes 'M=big'");
+  EXPECT_EQ(shape.exit_code, 64);
+  // Every configuration rejected: exit 1, and the table holds only the defaults.
+  Result none = RunCli("tune tiled_matmul.py --param bm=4");
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_NE(none.out.find("TUNED_BLOCK_SIZES = {\n}"), std::string::npos) << none.out;
+}
+
+}  // namespace
