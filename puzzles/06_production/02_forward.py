@@ -20,9 +20,10 @@
 #
 # - Only the reduction over the vocabulary needs a kernel. The z-loss is elementwise on `T`
 #   numbers, and XLA fuses it into the surrounding code for free.
-# - The weight becomes an ordinary argument of the wrapper. Baked into the kernel (with
+# - The weight becomes an argument of the wrapper. Baked into the kernel (with
 #   `functools.partial`, as in chapter 02), every new weight is a new kernel to compile, and
-#   a weight that changes during training (a schedule, a traced value) could not be used at all.
+#   every variant of the loss (another penalty on `lse`, a different weighting) a new kernel
+#   to write and test.
 # - The backward pass gets simpler. The z-term's gradient only flows through `lse`, which the
 #   kernel already returns, so the backward kernel of the next puzzle never needs to know the
 #   weight either: the wrapper folds it into one number per token.

@@ -19,7 +19,7 @@
 # `z_loss_weight * lse**2` contributes `2 * z_loss_weight * lse * p`). The function returns
 # *two* outputs, so its backward pass receives two cotangents, one per output and per token:
 # `g_loss[t]` (how the final objective changes with `loss[t]`; `1 / T` for a mean loss) and
-# `g_lse[t]` (usually 0, unless something downstream uses `lse`, such as a logged penalty).
+# `g_lse[t]` (usually 0, unless something downstream uses `lse`, such as a penalty on it).
 # The chain rule adds both paths:
 #
 # ```
@@ -59,14 +59,15 @@
 # Could one call do both? With the `(T // bt, V // bv)` grid, every `dw` tile is visited once
 # per token block, far apart in the grid order. A TPU writes an output block back to HBM when
 # its block index changes and never reads it again, so those visits could not accumulate.
-# The only way out would be to keep all of `dw`, `(D, V)`, resident in VMEM for the whole grid:
-# 4 GiB in float32 for `D = 4096`, `V = 256k`. Two calls, each recomputing the logits, is the
-# design that scales. The price is four `2 T D V`-flop matmuls in the backward pass against
-# one in the forward.
+# Short of writing `dlogits` to HBM (the very thing to avoid), the only way out would be to
+# keep all of `dw`, `(D, V)`, resident in VMEM for the whole grid: 4 GiB in float32 for
+# `D = 4096`, `V = 256k`. Two calls, each recomputing the logits, is the design that scales.
+# The price is four `2 T D V`-FLOP matmuls in the backward pass against one in the forward.
 #
-# Both contractions run on the MXU without an explicit transpose:
-# `jnp.einsum("tv,dv->td", dlogits, w)` contracts the last axes of both (`dlogits @ w.T`), and
-# `jnp.einsum("td,tv->dv", h, dlogits)` contracts the first axes (`h.T @ dlogits`). Cast
+# Write both contractions as `einsum`s and let Mosaic map them onto the MXU, without
+# transposing anything yourself: `jnp.einsum("tv,dv->td", dlogits, w)` contracts the last
+# axes of both (`dlogits @ w.T`), and `jnp.einsum("td,tv->dv", h, dlogits)` contracts the
+# first axes (`h.T @ dlogits`). Cast
 # `dlogits` to the input dtype before the matmul: for bfloat16 inputs the MXU then runs at
 # bfloat16 speed, still accumulating in float32 (`preferred_element_type`). For float32 inputs
 # the cast does nothing.

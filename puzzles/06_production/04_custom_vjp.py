@@ -49,8 +49,8 @@
 #
 # The function has two outputs, so every backward pass receives two cotangents. When the
 # objective uses only `loss`, `g_lse` arrives as zeros. But the moment anything downstream
-# touches `lse` (a logged penalty, a second loss term written outside this function, a
-# distillation objective) it carries real gradient. A `bwd` that ignores it still passes a
+# touches `lse` (an auxiliary penalty on it, a second loss term written outside this function,
+# a distillation objective) it carries real gradient. A `bwd` that ignores it still passes a
 # test that uses only `loss`, and then trains the wrong model in production. Puzzle 3's
 # `backward` already takes both. Wiring them through is this puzzle's job. The checks use the
 # objective `loss.sum() + 0.1 * lse.sum()`, so that both paths count.

@@ -19,8 +19,10 @@
 # ```
 #
 # Adding and removing a leading axis of size 1 costs nothing (no data moves), and every test of
-# the batched path covers the unbatched one too. JAX's own kernels do the same: their entry
-# points accept the batched layout and their wrappers adapt the others.
+# the batched path covers the unbatched one too. One kernel body does change a little: `dw`
+# sums over the batch as well as the token blocks, so its grid `(V // block_v, B, T // block_t)`
+# has two reduction axes, both after the parallel one. It zeroes its accumulator when both are
+# 0, and stores it when both are at their last step.
 #
 # ## BlockSizes
 #

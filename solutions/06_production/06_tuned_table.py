@@ -36,9 +36,10 @@
 # entry.
 #
 # Rounding up has a consequence: an entry is tuned for the top of its bucket, and a shape
-# lower down may not be divisible by its block sizes (`T = 200` with a `block_t` of 128). The
-# lookup only proposes; the kernel path still validates (puzzle 5), and `choose_block_sizes`
-# below falls back to the default when an entry does not fit.
+# lower down may not be divisible by its block sizes (`T = 1152` lands in the bucket of 2048,
+# whose `block_t` of 256 does not divide it). The lookup only proposes; the kernel path still
+# validates (puzzle 5), and `choose_block_sizes` below falls back to the default when an entry
+# does not fit.
 #
 # ## Where the table comes from
 #
@@ -66,8 +67,9 @@
 # picks the largest blocks that were offered and fit, the same ones on both generations (only
 # the time bounds in the comments differ). On hardware, very large blocks can lose for reasons
 # the model leaves out (VMEM for the intermediate logits tiles, fewer grid steps to split across
-# cores, pipeline warm-up), and a real table is tuned by timing the kernel on the chip. The mechanism is the same: a search over candidates, a rejection of the invalid ones, a
-# table keyed by buckets, and a fallback.
+# cores, pipeline warm-up), and a real table is tuned by timing the kernel on the chip. The
+# mechanism is the same: a search over candidates, a rejection of the invalid ones, a table
+# keyed by buckets, and a fallback.
 #
 # ## How a caller gets the TPU version
 #
