@@ -64,7 +64,8 @@
 #   28 MiB, more than the 16 MiB the compiler grants a kernel by default on v5e (raise it with
 #   `pltpu.CompilerParams(vmem_limit_bytes=...)`, up to the 128 MiB the core has).
 # - **Tiling.** Blocks come in steps of the (8, 128) tile of a vector register, and should
-#   feed the 128 x 128 MXUs of v5e whole: a 96-wide block leaves part of each pass idle.
+#   fill the 128 x 128 MXUs of v5e: a product narrower than 128 in its contracting or output
+#   dimension leaves part of every pass idle.
 # - **Parallelism and warm-up.** Fewer, larger steps leave less to split between the two
 #   TensorCores of a megacore chip (v4, v5p), and the first step's copies, which nothing
 #   overlaps, grow with the block.
@@ -75,8 +76,28 @@
 # `pallas_call` (`--tpu v6e` for another generation, `--json` for the numbers):
 #
 # ```
-# TODO(roofline)
+# roofline on TPU v5e, per TensorCore: 197 TFLOP/s (bf16), 820 GB/s HBM, ridge point 240 flop/B, 128 MiB VMEM; 0.35 µs per grid step
+#
+# [1] matmul_kernel at 15_roofline.py:142: grid (8, 8, 8), 512 grid steps
+#     FLOPs        2.16 G (MXU 2.15 G, VPU 8.39 M), transcendentals 0
+#     HBM          67.1 MB read, 4.19 MB written
+#     intensity    30.2 flop/B (below the ridge point, 240)
+#     time         >= 266 µs = max(compute 10.9 µs, memory 87 µs) + 512 steps x 350 ns
+#     bound by     per-step overhead: the grid steps cost more than their work; larger blocks mean fewer steps
+#     VMEM         448 KiB of 128 MiB (0.3%)
+#
+# [2] matmul_kernel at 15_roofline.py:142: grid (4, 4, 4), 64 grid steps
+#     FLOPs        2.15 G (MXU 2.15 G, VPU 4.19 M), transcendentals 0
+#     HBM          33.6 MB read, 4.19 MB written
+#     intensity    57 flop/B (below the ridge point, 240)
+#     time         >= 68.4 µs = max(compute 10.9 µs, memory 46 µs) + 64 steps x 350 ns
+#     bound by     memory: larger blocks reuse what they load (fewer re-reads of HBM)
+#     VMEM         1.75 MiB of 128 MiB (1.4%)
+#
+# all calls: time >= 335 µs
 # ```
+#
+# ![the two calls on the v5e roofline: both below the ridge point, the 256-blocks higher up the bandwidth line (drawn by `pallas-puzzles roofline 1.15 --svg`)](../../images/basics_roofline.svg)
 #
 # Both calls are far below the ridge point: a float32 matmul of this size is memory bound on
 # v5e whatever the block, and the 128-blocks are even dominated by their grid steps. (The model
