@@ -78,7 +78,7 @@
 # ```
 # roofline on TPU v5e, per TensorCore: 197 TFLOP/s (bf16), 820 GB/s HBM, ridge point 240 flop/B, 128 MiB VMEM; 0.35 µs per grid step
 #
-# [1] matmul_kernel at 15_roofline.py:142: grid (8, 8, 8), 512 grid steps
+# [1] matmul_kernel at 15_roofline.py:143: grid (8, 8, 8), 512 grid steps
 #     FLOPs        2.16 G (MXU 2.15 G, VPU 8.39 M), transcendentals 0
 #     HBM          67.1 MB read, 4.19 MB written
 #     intensity    30.2 flop/B (below the ridge point, 240)
@@ -86,7 +86,7 @@
 #     bound by     per-step overhead: the grid steps cost more than their work; larger blocks mean fewer steps
 #     VMEM         448 KiB of 128 MiB (0.3%)
 #
-# [2] matmul_kernel at 15_roofline.py:142: grid (4, 4, 4), 64 grid steps
+# [2] matmul_kernel at 15_roofline.py:143: grid (4, 4, 4), 64 grid steps
 #     FLOPs        2.15 G (MXU 2.15 G, VPU 4.19 M), transcendentals 0
 #     HBM          33.6 MB read, 4.19 MB written
 #     intensity    57 flop/B (below the ridge point, 240)

@@ -43,7 +43,9 @@
 # bytes), the forward kernel does `2 * block_t * D * block_v` FLOPs, so its intensity is about
 # `block_t` FLOPs per byte. The dh kernel does twice the work for the same traffic (about
 # `2 * block_t`), and the dw kernel streams `h` instead of `w` (about `2 * block_v`). Compare
-# them with the ridge points: 240 on v5e, 561 on v6e.
+# them with the ridge points: 240 on v5e, 561 on v6e. The estimates cell shows what follows:
+# with `block_t = 256`, the forward kernel is compute bound on v5e but memory bound on v6e,
+# where only a `block_t` above 561 would let the MXU set the pace.
 #
 # ## Your task
 #
@@ -442,21 +444,21 @@ sizes = BlockSizes(block_t=256, block_v=512)
 work = dict(zip(("forward", "dh", "dw"), (forward_work(B, T, D, V, 2, sizes),)
                 + backward_work(B, T, D, V, 2, sizes)))
 print(f"\nroofline at B {B}, T {T}, D {D}, V {V}, bfloat16, {sizes}, one TensorCore:")
-print("chip  ridge   forward (flop/B, bound, time)   dh                        "
-      "dw                        total")
+print(" " * 10 + "".join(f"  {call:<27}" for call in ("forward", "dh", "dw")) + "  total")
+print("chip ridge" + f"  {'flop/B':>6} {'bound':8} {'time >=':>11}" * 3 + f"  {'time >=':>11}")
 chips = (("v4", pltpu.ChipVersion.TPU_V4), ("v5e", pltpu.ChipVersion.TPU_V5E),
          ("v5p", pltpu.ChipVersion.TPU_V5P), ("v6e", pltpu.ChipVersion.TPU_V6E),
          ("7x", pltpu.ChipVersion.TPU_7X))
 for label, chip in chips:
     info = pltpu.get_tpu_info_for_chip(chip, 1)
     ridge = info.bf16_ops_per_second / info.mem_bw_bytes_per_second
-    line = f"{label:4} {ridge:5.0f}  "
+    line = f"{label:4} {ridge:5.0f}"
     total = 0.0
     for call in ("forward", "dh", "dw"):
         r = roofline_bound(work[call], info)
         total += r["seconds"]
-        line += f"{r['intensity']:6.0f} {r['bound']:8} {r['seconds'] * 1e3:6.2f} ms    "
-    print(line + f"{total * 1e3:6.2f} ms")
+        line += f"  {r['intensity']:6.0f} {r['bound']:8} {r['seconds'] * 1e3:8.2f} ms"
+    print(line + f"  {total * 1e3:8.2f} ms")
 
 # %%
 print("\nknown limits:")
