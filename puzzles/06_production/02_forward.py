@@ -31,9 +31,9 @@
 # A good rule for kernel interfaces: the kernel computes the part that needs the memory
 # hierarchy, and everything that is cheap and elementwise stays in plain JAX around it.
 #
-# **2. The outputs are vectors.** The kernel writes `(T, 1)` columns (a block's last dimension
-# must be 1 here, the full width of the array), and the wrapper returns them as `(T,)`, the
-# shape a caller expects. Reshapes outside a kernel cost nothing.
+# **2. The outputs are vectors.** The kernel writes `(T, 1)` columns in `(bt, 1)` blocks (a
+# last dimension of 1 is allowed because it is the array's full width), and the wrapper
+# returns them as `(T,)`, the shape a caller expects. Reshapes outside a kernel cost nothing.
 #
 # **3. The block size comes from the block.** `bv = w_ref.shape[1]` reads the vocabulary tile
 # width from the ref, a static number at trace time, so the same kernel works for any `bv` the
