@@ -344,8 +344,15 @@ int ExportDiagramsCommand(const std::vector<std::string>& args) {
         worst = kExitUsage;
         continue;
       }
-      DiagramRequest request{.puzzle = p->name(), .svg = (dir / d.image).string()};
-      int exit = DiagramWithArgs(ctx, d.args, request);
+      int exit = kExitOk;
+      if (d.command == "roofline") {
+        std::vector<std::string> args = {p->name(), "--quiet", "--svg", (dir / d.image).string()};
+        args.insert(args.end(), d.args.begin(), d.args.end());
+        exit = RooflineCommand(args);
+      } else {
+        DiagramRequest request{.puzzle = p->name(), .svg = (dir / d.image).string()};
+        exit = DiagramWithArgs(ctx, d.args, request);
+      }
       if (exit != kExitOk) worst = exit;
     }
   }

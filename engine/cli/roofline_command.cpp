@@ -69,7 +69,7 @@ std::optional<int> ProgramOf(const std::string& command, const std::string& targ
 
 int RooflineCommand(const std::vector<std::string>& args) {
   std::string target, svg;
-  bool workspace = false, json = false, plot = true, every_chip = false;
+  bool workspace = false, json = false, plot = true, every_chip = false, quiet = false;
   tpu::EmulatorOptions emulator;
   emulator.chip = "v5e";
   course::RooflineTarget model;
@@ -85,6 +85,8 @@ int RooflineCommand(const std::vector<std::string>& args) {
       json = true;
     } else if (a == "--no-plot") {
       plot = false;
+    } else if (a == "--quiet") {  // with --svg: only the file (export-diagrams)
+      quiet = true;
     } else if (a == "--tpus") {
       Out(course::ChipTableText());
       return kExitOk;
@@ -165,6 +167,10 @@ int RooflineCommand(const std::vector<std::string>& args) {
       std::fprintf(stderr, "pallas-puzzles roofline: cannot write %s\n", svg.c_str());
       return kExitIo;
     }
+  }
+  if (quiet) {
+    if (!svg.empty()) Out(fmt::format("wrote {}\n", svg));
+    return kExitOk;
   }
   if (every_chip) {
     Out(course::GenerationsText(run.stats, sources, model.step_seconds));

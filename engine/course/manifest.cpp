@@ -82,6 +82,15 @@ void ReadDiagrams(const json& data, const std::string& shown, ChapterEntry& chap
     }
     DiagramEntry entry{.image = StringField(d, "image", where, errors),
                        .puzzle = StringField(d, "puzzle", where, errors)};
+    auto command = d.find("command");
+    if (command != d.end()) {
+      if (!command->is_string() ||
+          (command->get<std::string>() != "diagram" && command->get<std::string>() != "roofline")) {
+        errors.push_back(where + ": `command` is \"diagram\" (the default) or \"roofline\"");
+      } else {
+        entry.command = command->get<std::string>();
+      }
+    }
     auto args = d.find("args");
     if (args != d.end()) {
       bool ok = args->is_array();

@@ -29,6 +29,8 @@ struct DiagramEntry {
   std::string image;              // file name under images/
   std::string puzzle;             // the puzzle's id in its chapter (or a full name)
   std::vector<std::string> args;  // options of `pallas-puzzles diagram`, e.g. "--all-steps"
+  // The command that draws it: "diagram" (the default) or "roofline" (its --svg plot).
+  std::string command = "diagram";
 };
 
 struct ChapterEntry {

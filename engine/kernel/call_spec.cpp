@@ -116,6 +116,7 @@ MemorySpace ReadMemorySpace(const SpecContext& ctx, const Value& space) {
 BlockSpec ReadBlockSpec(const SpecContext& ctx, const Value& value) {
   const RecordObject* record = AsRecord(value, "BlockSpec");
   BlockSpec spec;
+  spec.span = record->span;
   spec.index_map = record->Get("index_map");
   spec.memory_space = ReadMemorySpace(ctx, record->Get("memory_space"));
   const Value& block_shape = record->Get("block_shape");
@@ -166,6 +167,51 @@ std::string FunctionName(const Value& fn) {
   if (auto* f = fn.as<eval::FunctionObject>()) return f->code->name;
   if (auto* partial = fn.as<eval::PartialObject>()) return FunctionName(partial->func);
   return "kernel";
+}
+
+namespace {
+
+// The first `return VALUE` in `block`, looking into compound statements but not into nested
+// functions or classes.
+const lang::Stmt* FirstValueReturn(const lang::Block& block) {
+  for (const lang::StmtPtr& stmt : block) {
+    const lang::Stmt* found = nullptr;
+    std::visit(
+        [&](const auto& node) {
+          using T = std::decay_t<decltype(node)>;
+          if constexpr (std::is_same_v<T, lang::Return>) {
+            if (node.value != nullptr) found = stmt.get();
+          } else if constexpr (std::is_same_v<T, lang::If> || std::is_same_v<T, lang::For> ||
+                               std::is_same_v<T, lang::While>) {
+            found = FirstValueReturn(node.body);
+            if (found == nullptr) found = FirstValueReturn(node.orelse);
+          } else if constexpr (std::is_same_v<T, lang::With>) {
+            found = FirstValueReturn(node.body);
+          } else if constexpr (std::is_same_v<T, lang::Try>) {
+            found = FirstValueReturn(node.body);
+            for (const lang::ExceptHandler& h : node.handlers) {
+              if (found == nullptr) found = FirstValueReturn(h.body);
+            }
+            if (found == nullptr) found = FirstValueReturn(node.orelse);
+            if (found == nullptr) found = FirstValueReturn(node.finalbody);
+          }
+        },
+        stmt->node);
+    if (found != nullptr) return found;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+SourceSpan ReturnSpan(const Value& fn, SourceSpan fallback) {
+  if (auto* partial = fn.as<eval::PartialObject>()) return ReturnSpan(partial->func, fallback);
+  auto* f = fn.as<eval::FunctionObject>();
+  if (f == nullptr) return fallback;
+  if (f->code->lambda_body != nullptr) return f->code->lambda_body->span;
+  if (f->code->body == nullptr) return fallback;
+  const lang::Stmt* ret = FirstValueReturn(*f->code->body);
+  return ret != nullptr ? ret->span : fallback;
 }
 
 SourceSpan FunctionSpan(const Value& fn, SourceSpan fallback) {

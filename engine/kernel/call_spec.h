@@ -40,6 +40,7 @@ struct BlockSpec {
   // Grid indices (then the scalar-prefetch refs) -> block indices; None: block (0, ..., 0).
   eval::Value index_map;
   MemorySpace memory_space = MemorySpace::kVmem;
+  SourceSpan span;  // the pl.BlockSpec(...) call
 };
 
 // The grid spec of a call, from a `pl.GridSpec`, a `pltpu.PrefetchScalarGridSpec` (a GridSpec
@@ -95,5 +96,8 @@ std::vector<std::string> ParamNames(const eval::Value& fn);
 std::string FunctionName(const eval::Value& fn);
 // Where the function is defined (`fallback` when unknown).
 SourceSpan FunctionSpan(const eval::Value& fn, SourceSpan fallback);
+// The first `return VALUE` statement of `fn`'s own body (a lambda: its expression); `fallback`
+// when there is none or `fn` is not a Python function.
+SourceSpan ReturnSpan(const eval::Value& fn, SourceSpan fallback);
 
 }  // namespace pz::kernel

@@ -84,10 +84,13 @@ std::shared_ptr<const Function> TraceIndexMap(const SpecContext& ctx, const Grid
     } else {
       items.push_back(result);
     }
+    // What the index map returns is its own mistake: blamed on the index map.
+    SpecContext at = ctx;
+    at.span = op.span;
     if (items.size() != op.block.size()) {
       std::vector<int64_t> dims;
       for (const BlockDim& b : op.block) dims.push_back(b.size);
-      ctx.ValueError(fmt::format(
+      at.ValueError(fmt::format(
           "Index map function {} for {} must return {} values to match "
           "block_shape={}, got {}",
           FunctionName(fn), origin, op.block.size(), array::ShapeToString(dims), items.size()));
@@ -100,7 +103,7 @@ std::shared_ptr<const Function> TraceIndexMap(const SpecContext& ctx, const Grid
         std::optional<ValueId> lifted = trace->TryLift(item);
         if (!lifted || !trace->type(*lifted).shape.empty() ||
             !array::IsInteger(trace->type(*lifted).dtype)) {
-          ctx.ValueError(
+          at.ValueError(
               fmt::format("Index map function {} for {} must return integer "
                           "scalars, got {}",
                           FunctionName(fn), origin, interp.Repr(item)));
@@ -127,12 +130,18 @@ BlockMapping MapBlockSpec(const SpecContext& ctx, const GridMapping& mapping, co
                           bool is_output, const std::string& origin) {
   BlockMapping op{
       .name = name, .is_output = is_output, .shape = shape, .dtype = dtype, .span = ctx.span};
-  if (spec != nullptr) op.space = spec->memory_space;
+  if (spec != nullptr) {
+    op.space = spec->memory_space;
+    op.spec_span = spec->span;
+  }
   if (spec == nullptr || !spec->block_shape) {
     for (int64_t d : shape) op.block.push_back({.kind = BlockDim::Kind::kBlocked, .size = d});
   } else {
     if (spec->block_shape->size() != shape.size()) {
-      ctx.ValueError(
+      // Blamed on the BlockSpec that says it, not on the pallas_call.
+      SpecContext at = ctx;
+      if (spec->span.valid()) at.span = spec->span;
+      at.ValueError(
           fmt::format("Block shape for {} (= {}) must have the same number of dimensions as "
                       "the array shape {}.",
                       origin, spec->block_shape_repr, array::ShapeToString(shape)));

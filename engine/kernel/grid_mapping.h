@@ -43,6 +43,7 @@ struct BlockMapping {
   // (0, ..., 0).
   std::shared_ptr<const Function> index_map;
   SourceSpan span;                      // the index map (or the pallas_call, without one)
+  SourceSpan spec_span;                 // the pl.BlockSpec(...) call (invalid without one)
   std::vector<std::string> map_params;  // the index map's parameter names, when known
 };
 

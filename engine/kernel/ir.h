@@ -67,6 +67,7 @@ struct RefType {
   RefRole role = RefRole::kInput;
   int operand = 0;                                    // index among the refs of its role
   SemaphoreKind semaphore = SemaphoreKind::kRegular;  // space == kSemaphore only
+  SourceSpan spec;  // inputs and outputs: the pl.BlockSpec that shaped the block (may be invalid)
 };
 
 // One dimension of a ref index: an integer (removes the dimension) or a strided window of

@@ -31,7 +31,8 @@ KernelProgram TraceKernel(const SpecContext& ctx, const Value& kernel_fn,
                                            .dtype = op.dtype,
                                            .space = op.space,
                                            .role = role,
-                                           .operand = index}));
+                                           .operand = index,
+                                           .spec = op.spec_span}));
     };
     for (size_t i = 0; i < mapping.inputs.size(); ++i) {
       input_refs.push_back(add_operand(mapping.inputs[i], RefRole::kInput, int(i)));
@@ -73,7 +74,10 @@ KernelProgram TraceKernel(const SpecContext& ctx, const Value& kernel_fn,
     if (!returned.is_none()) {
       std::vector<Value> leaves;
       TreeDef def = Flatten(interp, returned, leaves);
-      ctx.ValueError(
+      // Blamed on the `return` that hands the value back.
+      SpecContext at = ctx;
+      at.span = ReturnSpan(kernel_fn, ctx.span);
+      at.ValueError(
           fmt::format("The kernel function in the pallas_call {} should return None. It "
                       "returns a PyTree: {}",
                       ctx.call_name, def.ToString(interp)),

@@ -347,12 +347,30 @@ void RefObject::Store(const Value& key, const Value& value) {
           "the value must have exactly the shape of the indexed region; reshape or "
           "slice it to match");
     }
-    interp.RaiseWithNotes(
-        t.value_error,
-        fmt::format("Invalid shape for `swap`. Ref shape: {}. Expected shape: "
-                    "{}. Value shape: {}.",
-                    ShapeString(shape), ShapeString(expected), ShapeString(type.shape)),
-        std::move(notes));
+    std::string message =
+        fmt::format("Invalid shape for `swap`. Ref shape: {}. Expected shape: {}. Value shape: {}.",
+                    ShapeString(shape), ShapeString(expected), ShapeString(type.shape));
+    // A whole block stored with a value of the block's rank but another shape: the kernel
+    // computes blocks of one shape and the BlockSpec asks for another. The BlockSpec is the
+    // configuration that decides the block, so the error is raised there, with the store as a
+    // note.
+    bool whole_block = expected == ref.shape && type.shape.size() == expected.size();
+    if (whole_block && ref.spec.valid() &&
+        (ref.role == RefRole::kInput || ref.role == RefRole::kOutput)) {
+      auto ex = interp.NewException(t.value_error, {eval::MakeStr(std::move(message))});
+      ex->span = ref.spec;
+      ex->related.push_back(
+          {.message = fmt::format("the kernel stores a {} value into the whole {} block of `{}` "
+                                  "here",
+                                  ShapeString(type.shape), ShapeString(expected), ref.name),
+           .span = interp.current_span()});
+      ex->notes.push_back(fmt::format(
+          "this BlockSpec makes `{}` a {} block; give it the block shape the kernel computes, or "
+          "make the kernel compute a {} value",
+          ref.name, ShapeString(expected), ShapeString(expected)));
+      interp.Throw(ex);
+    }
+    interp.RaiseWithNotes(t.value_error, std::move(message), std::move(notes));
   }
   if (ref.space == MemorySpace::kSmem && !expected.empty()) {
     interp.Raise(t.value_error, fmt::format("Can only store scalars to SMEM: this store to {} has "

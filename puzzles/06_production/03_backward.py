@@ -64,6 +64,10 @@
 # `D = 4096`, `V = 256k`. Two calls, each recomputing the logits, is the design that scales.
 # The price is four `2 T D V`-FLOP matmuls in the backward pass against one in the forward.
 #
+# ![the dh kernel, step by step: each token block stays while the w tiles stream past, and its dh block is written once, after the last tile (drawn by `pallas-puzzles diagram 6.3 --call 1 --all-steps`)](../../images/production_dh_steps.svg)
+#
+# ![the dw kernel, step by step: the same tiles in the other order, each w tile stays while the token blocks stream past (drawn by `pallas-puzzles diagram 6.3 --call 2 --all-steps`)](../../images/production_dw_steps.svg)
+#
 # Write both contractions as `einsum`s and let Mosaic map them onto the MXU, without
 # transposing anything yourself: `jnp.einsum("tv,dv->td", dlogits, w)` contracts the last
 # axes of both (`dlogits @ w.T`), and `jnp.einsum("td,tv->dv", h, dlogits)` contracts the

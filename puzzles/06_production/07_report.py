@@ -422,6 +422,15 @@ dh_work, dw_work = backward_work(B, T, D, V, h.dtype.itemsize, sizes)
 check_counts(ce, name="forward counts", **forward_work(B, T, D, V, h.dtype.itemsize, sizes))
 check_counts(dh, name="dh counts", **dh_work)
 check_counts(dw, name="dw counts", **dw_work)
+# What the theory's table states, checked anywhere (under real JAX too): the grid steps and MXU
+# FLOPs of the three calls.
+fw_work = forward_work(B, T, D, V, h.dtype.itemsize, sizes)
+table_steps = B * (T // bt) * (V // bv)
+check(jnp.array([[work["grid_steps"], work["mxu_flops"]]
+                 for work in (fw_work, dh_work, dw_work)], jnp.float32),
+      jnp.array([[table_steps, 2 * B * T * D * V], [table_steps, 4 * B * T * D * V],
+                 [table_steps, 4 * B * T * D * V]], jnp.float32),
+      name="grid steps and MXU FLOPs of the table")
 
 # %%
 # Estimates per generation at a production shape: 8192 tokens, D 4096, a 256k vocabulary.

@@ -17,8 +17,10 @@
 #
 # The two terms inside `max` overlap, because the pipeline fetches the next blocks while the
 # MXU works on the current ones. The last term is the fixed cost of a grid step (issuing the
-# copies, waiting on them, running the loop), about 0.35 µs per step on TPUs, a figure the
-# Pallas TPU documentation gives too. The numbers for a chip come from
+# copies, waiting on them, running the loop). This course assumes 0.35 µs per step, the order
+# of magnitude usually quoted for Pallas TPU kernels; the real cost depends on the chip and on
+# how many operands the pipeline moves, so treat it as a model parameter (`pallas-puzzles
+# roofline --step-us` changes it). The numbers for a chip come from
 # `pltpu.get_tpu_info_for_chip(pltpu.ChipVersion.TPU_V5E, 1)`, per TensorCore:
 # `bf16_ops_per_second` is 197e12 and `mem_bw_bytes_per_second` is 820e9 on v5e.
 #
@@ -78,7 +80,7 @@
 # ```
 # roofline on TPU v5e, per TensorCore: 197 TFLOP/s (bf16), 820 GB/s HBM, ridge point 240 flop/B, 128 MiB VMEM; 0.35 µs per grid step
 #
-# [1] matmul_kernel at 15_roofline.py:143: grid (8, 8, 8), 512 grid steps
+# [1] matmul_kernel at 15_roofline.py:145: grid (8, 8, 8), 512 grid steps
 #     FLOPs        2.16 G (MXU 2.15 G, VPU 8.39 M), transcendentals 0
 #     HBM          67.1 MB read, 4.19 MB written
 #     intensity    30.2 flop/B (below the ridge point, 240)
@@ -86,7 +88,7 @@
 #     bound by     per-step overhead: the grid steps cost more than their work; larger blocks mean fewer steps
 #     VMEM         448 KiB of 128 MiB (0.3%)
 #
-# [2] matmul_kernel at 15_roofline.py:143: grid (4, 4, 4), 64 grid steps
+# [2] matmul_kernel at 15_roofline.py:145: grid (4, 4, 4), 64 grid steps
 #     FLOPs        2.15 G (MXU 2.15 G, VPU 4.19 M), transcendentals 0
 #     HBM          33.6 MB read, 4.19 MB written
 #     intensity    57 flop/B (below the ridge point, 240)

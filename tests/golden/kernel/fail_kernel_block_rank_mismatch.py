@@ -9,7 +9,7 @@ def kernel(x_ref, o_ref):
 
 
 x = jnp.arange(16).reshape(4, 4).astype(jnp.float32)
-out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((4, 4), jnp.float32), grid=(2,),  # error: must have the same number of dimensions
-                     in_specs=[pl.BlockSpec((2,), lambda i: (i,))],
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((4, 4), jnp.float32), grid=(2,),
+                     in_specs=[pl.BlockSpec((2,), lambda i: (i,))],  # error: must have the same number of dimensions
                      out_specs=pl.BlockSpec((2, 4), lambda i: (i, 0)), interpret=True)(x)
 print(out)
