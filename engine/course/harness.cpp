@@ -130,10 +130,9 @@ Value Check(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
         if (shown != state.maps_shown.end()) {
           leaf.lines.erase(leaf.lines.begin() + static_cast<std::ptrdiff_t>(leaf.map_begin),
                            leaf.lines.begin() + static_cast<std::ptrdiff_t>(leaf.map_end));
-          leaf.lines.insert(
-              leaf.lines.begin() + static_cast<std::ptrdiff_t>(leaf.map_begin),
-              fmt::format("the same blocks of `{}` are wrong as in check `{}` above",
-                          leaf.operand, shown->second));
+          leaf.lines.insert(leaf.lines.begin() + static_cast<std::ptrdiff_t>(leaf.map_begin),
+                            fmt::format("the same blocks of `{}` are wrong as in check `{}` above",
+                                        leaf.operand, shown->second));
         } else {
           state.maps_shown.emplace_back(map, title);
         }
@@ -310,8 +309,7 @@ Value CheckSaves(Interpreter& interp, eval::CallArgs& args, HarnessState& state)
 Value CheckCounts(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
   SourceSpan span = interp.current_span();
   static constexpr std::string_view kCounters[] = {
-      "grid_steps", "flops", "mxu_flops", "transcendentals", "hbm_bytes_read",
-      "hbm_bytes_written"};
+      "grid_steps", "flops", "mxu_flops", "transcendentals", "hbm_bytes_read", "hbm_bytes_written"};
   if (args.positional.size() != 1) {
     interp.Raise(interp.types().type_error,
                  "check_counts() takes the output of a pallas_call, then counters as keywords: "
@@ -366,9 +364,9 @@ Value CheckCounts(Interpreter& interp, eval::CallArgs& args, HarnessState& state
     int64_t want = value.as_int(), got = pick(counter);
     if (want != got) {
       passed = false;
-      details += fmt::format("  {}: the emulator counted {}, you expected {} ({} {} than measured)\n", counter,
-                             got, want, want > got ? want - got : got - want,
-                             want > got ? "more" : "fewer");
+      details += fmt::format(
+          "  {}: the emulator counted {}, you expected {} ({} {} than measured)\n", counter, got,
+          want, want > got ? want - got : got - want, want > got ? "more" : "fewer");
     }
   }
   std::string text;

@@ -54,8 +54,9 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
   PuzzleRun run;
   SourceManager own_sources;
   SourceManager& sources = keep_sources != nullptr ? *keep_sources : own_sources;
-  std::optional<FileId> id = options.source ? std::optional(sources.Add(file.string(), *options.source))
-                                             : sources.Load(file.string());
+  std::optional<FileId> id = options.source
+                                 ? std::optional(sources.Add(file.string(), *options.source))
+                                 : sources.Load(file.string());
   if (!id) {
     run.status = RunStatus::kIoError;
     run.error = fmt::format("cannot read {}", file.string());

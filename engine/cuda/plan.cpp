@@ -207,6 +207,19 @@ StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallO
           if (b.kind == kernel::BlockDim::Kind::kBlocked) {
             start = index[d] * b.size;
             if (index[d] < 0 || (start >= op.shape[d] && op.shape[d] > 0)) {
+              // Every BlockSpec agrees on another grid: the grid is the mistake (as the
+              // emulator reports it).
+              std::optional<std::vector<int64_t>> walked = kernel::GridTheSpecsWalk(mapping);
+              if (walked && *walked != mapping.grid) {
+                throw kernel::CallError{
+                    .kind = kernel::CallError::Kind::kIndexError,
+                    .message = fmt::format(
+                        "the grid {} does not match the BlockSpecs, which step through {} "
+                        "blocks: out-of-bounds block index {} for `{}`",
+                        tpu::TupleString(mapping.grid), tpu::TupleString(*walked),
+                        tpu::TupleString(index), op.name),
+                    .span = mapping.span};
+              }
               throw kernel::CallError{
                   .kind = kernel::CallError::Kind::kIndexError,
                   .message = fmt::format(

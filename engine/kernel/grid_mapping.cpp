@@ -235,4 +235,38 @@ DirectMap AnalyzeIndexMap(const Function& f) {
   return m;
 }
 
+// The grid the BlockSpecs walk when every index map passes grid indices straight through (or
+// returns constants) and all of them agree on how many blocks each grid axis steps through;
+// nullopt when the specs do not say (an index map computes, an axis indexes element offsets)
+// or disagree among themselves. A grid that differs from it is the mistake, not the maps.
+std::optional<std::vector<int64_t>> GridTheSpecsWalk(const GridMapping& mapping) {
+  std::vector<int64_t> need(mapping.grid.size(), -1);
+  bool any = false;
+  for (size_t k = 0; k < mapping.num_inputs() + mapping.num_outputs(); ++k) {
+    const BlockMapping& op = mapping.operand(k);
+    if (!op.index_map || op.space == MemorySpace::kAny) continue;
+    DirectMap direct = AnalyzeIndexMap(*op.index_map);
+    if (!direct.ok || direct.entries.size() != op.block.size()) return std::nullopt;
+    for (size_t d = 0; d < direct.entries.size(); ++d) {
+      int axis = direct.entries[d].first;
+      if (axis < 0) continue;
+      const BlockDim& b = op.block[d];
+      if (b.kind == BlockDim::Kind::kElement || axis >= static_cast<int>(need.size())) {
+        return std::nullopt;
+      }
+      int64_t size = b.kind == BlockDim::Kind::kSqueezed ? 1 : std::max<int64_t>(b.size, 1);
+      int64_t blocks = (op.shape[d] + size - 1) / size;
+      int64_t& n = need[static_cast<size_t>(axis)];
+      if (n >= 0 && n != blocks) return std::nullopt;
+      n = blocks;
+      any = true;
+    }
+  }
+  if (!any) return std::nullopt;
+  for (size_t a = 0; a < need.size(); ++a) {
+    if (need[a] < 0) need[a] = mapping.grid[a];  // an axis no spec follows: any size will do
+  }
+  return need;
+}
+
 }  // namespace pz::kernel

@@ -105,4 +105,10 @@ struct DirectMap {
 };
 DirectMap AnalyzeIndexMap(const Function& f);
 
+// The grid the BlockSpecs walk when every index map passes grid indices straight through (or
+// returns constants) and all of them agree on how many blocks each grid axis steps through;
+// nullopt when the specs do not say or disagree among themselves. When an out-of-range block
+// index comes from a grid that differs from it, the grid is the mistake, not the index maps.
+std::optional<std::vector<int64_t>> GridTheSpecsWalk(const GridMapping& mapping);
+
 }  // namespace pz::kernel

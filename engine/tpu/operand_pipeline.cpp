@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "array/creation.h"
 #include "tpu/core_machine.h"
@@ -103,6 +104,43 @@ void CoreMachine::FailOutOfBounds(size_t k, const Window& w, const std::vector<i
                                   size_t d) {
   const BlockMapping& op = OperandAt(k);
   int64_t n = op.shape[d];
+  // Every BlockSpec agrees on a grid, and it is not this one: the grid is the mistake.
+  std::optional<std::vector<int64_t>> walked = kernel::GridTheSpecsWalk(mapping_);
+  if (walked && *walked != mapping_.grid) {
+    std::vector<int64_t> sorted_grid = mapping_.grid, sorted_walk = *walked;
+    std::sort(sorted_grid.begin(), sorted_grid.end());
+    std::sort(sorted_walk.begin(), sorted_walk.end());
+    std::vector<std::string> notes = {
+        fmt::format("grid step {} gives {} block index {}, past the end of {} {}",
+                    TupleString(point_), op.name, TupleString(index),
+                    op.is_output ? "output" : "input", array::ShapeToString(op.shape)),
+        fmt::format("every BlockSpec's index map is consistent with the grid {}: that is how many "
+                    "blocks each grid axis has to step through",
+                    TupleString(*walked))};
+    if (sorted_grid == sorted_walk) {
+      notes.push_back(
+          "the grid's axes look swapped: list them in the order the index maps take "
+          "them (`lambda i, j: ...` gets grid axis 0 as i)");
+    } else {
+      notes.push_back(
+          "compute each grid size from the array and block sizes, e.g. "
+          "`pl.cdiv(M, bm)`");
+    }
+    std::string message = fmt::format(
+        "the grid {} does not match the BlockSpecs, which step through {} blocks: "
+        "out-of-bounds block index {} for {} {}",
+        TupleString(mapping_.grid), TupleString(*walked), TupleString(index),
+        op.is_output ? "output" : "input", op.name);
+    if (trace_) {
+      trace_->failed_step = step_;
+      trace_->failed_operand = static_cast<int>(k);
+      trace_->failure = message;
+    }
+    throw EmulationError{.kind = EmulationError::Kind::kIndexError,
+                         .message = std::move(message),
+                         .span = mapping_.span,
+                         .notes = std::move(notes)};
+  }
   Fail(k,
        fmt::format("Out-of-bounds block index {} for {} {} in grid step {}: {} {} but the "
                    "{} has shape {}",
