@@ -11,10 +11,10 @@
 # `jax.grad` differentiates by transforming every primitive it meets. A `pallas_call` is one
 # opaque primitive to it. Pallas gives it a forward-mode rule (it differentiates the kernel
 # body into a second kernel that carries tangents), but no rule to run it backwards, so reverse
-# mode stops at the call: under real JAX with an internal error, in the emulator with
-# "it has no reverse-mode rule". Even if the rule existed, a mechanically derived backward pass
-# would know nothing of the design of puzzle 3 (recompute from `lse`, two reductions). The
-# kernel author supplies the gradient, with `jax.custom_vjp`.
+# mode stops at the call with a `ValueError: Linearization failed to produce known values for
+# all output primals`, under real JAX and in the emulator alike. Even if the rule existed, a
+# mechanically derived backward pass would know nothing of the design of puzzle 3 (recompute
+# from `lse`, two reductions). The kernel author supplies the gradient, with `jax.custom_vjp`.
 #
 # ## The three pieces
 #
