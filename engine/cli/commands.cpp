@@ -60,8 +60,8 @@ const std::vector<Command>& Commands() {
        "each pallas_call's FLOPs, HBM bytes, intensity and time bound on a TPU generation",
        RooflineCommand},
       {"tune",
-       "tune FILE --param NAME=V1,V2,... [--param ...] [--shapes 'NAME=V,...;...'] "
-       "[--tpu VERSION] [--out PREFIX] [--step-us US]",
+       "tune FILE|PUZZLE --param NAME=V1,V2,... [--param ...] [--shapes 'NAME=V,...;...'] "
+       "[--tpu VERSION] [--cores 1|2] [--step-us US] [--out PREFIX] [--workspace]",
        "run a program for every combination of block sizes, rank them by the roofline, write "
        "a tuned table",
        TuneCommand},
