@@ -35,7 +35,9 @@ std::string Read(const fs::path& p) {
 // Runs the CLI in `dir` with stdout and stderr kept apart.
 Result RunCli(const std::string& args, const fs::path& dir = kDir) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  fs::path err = fs::path(::testing::TempDir()) / (std::string("pz_roofline_err_") + info->name());
+  // Suite and name: Roofline.Errors and Tune.Errors run in parallel processes.
+  fs::path err = fs::path(::testing::TempDir()) /
+                 (std::string("pz_roofline_err_") + info->test_suite_name() + "_" + info->name());
   std::string command = "cd '" + dir.string() + "' && env -u PALLAS_PUZZLES_COURSE NO_COLOR=1 " +
                         PZ_CLI_PATH + " " + args + " 2>'" + err.string() + "' </dev/null";
   Result result;
