@@ -186,6 +186,13 @@ std::vector<CallRoofline> Roofline(const std::vector<tpu::CallStats>& stats,
     r.grid = s.grid;
     r.cores = std::max<int>(1, static_cast<int>(s.core_counters.size()));
     r.grid_steps = c.grid_steps;
+    r.busiest_steps = c.grid_steps;
+    if (!s.core_counters.empty()) {
+      r.busiest_steps = 0;
+      for (const Counters& core : s.core_counters) {
+        r.busiest_steps = std::max(r.busiest_steps, core.grid_steps);
+      }
+    }
     r.flops = c.flops;
     r.mxu_flops = c.mxu_flops;
     r.vpu_flops = c.flops - c.mxu_flops;
@@ -211,8 +218,8 @@ std::vector<CallRoofline> Roofline(const std::vector<tpu::CallStats>& stats,
     r.intensity = r.hbm_bytes() > 0 ? static_cast<double>(r.flops) / r.hbm_bytes() : 0;
     r.compute_s = static_cast<double>(r.flops) / r.peak_flops;
     r.memory_s = static_cast<double>(r.hbm_bytes()) / r.bandwidth;
-    // The cores split the steps; each pays for its own.
-    r.overhead_s = static_cast<double>(r.grid_steps) / r.cores * target.step_seconds;
+    // The cores split the steps and each pays for its own: the busier core's steps bound it.
+    r.overhead_s = static_cast<double>(r.busiest_steps) * target.step_seconds;
     double work = std::max(r.compute_s, r.memory_s);
     r.bound_s = work + r.overhead_s;
     r.bound = r.overhead_s > work         ? Bound::kStepOverhead
@@ -251,11 +258,11 @@ std::string RooflineText(const std::vector<CallRoofline>& calls, const RooflineT
                              c.intensity, c.intensity < target.ridge() ? "below" : "above",
                              target.ridge())
                : "    intensity    no HBM traffic\n";
-    out += fmt::format(
-        "    time         >= {} = max(compute {}, memory {}) + {} steps x {}\n",
-        RoofSeconds(c.bound_s), RoofSeconds(c.compute_s), RoofSeconds(c.memory_s),
-        c.cores > 1 ? fmt::format("{}/{}", c.grid_steps, c.cores) : std::to_string(c.grid_steps),
-        RoofSeconds(target.step_seconds));
+    out += fmt::format("    time         >= {} = max(compute {}, memory {}) + {} steps x {}\n",
+                       RoofSeconds(c.bound_s), RoofSeconds(c.compute_s), RoofSeconds(c.memory_s),
+                       c.cores > 1 ? fmt::format("{} (the busier TensorCore's)", c.busiest_steps)
+                                   : std::to_string(c.grid_steps),
+                       RoofSeconds(target.step_seconds));
     out += fmt::format("    bound by     {}{}\n", BoundName(c.bound),
                        c.bound == Bound::kStepOverhead
                            ? ": the grid steps cost more than their work; larger blocks mean "
@@ -509,15 +516,17 @@ std::string RooflineJson(const std::vector<CallRoofline>& calls, const RooflineT
       grid += fmt::format("{}{}", d ? ", " : "", c.grid[d]);
     out += fmt::format(
         "{}{{\"name\": {}, \"location\": {}, \"count\": {}, \"grid\": [{}], \"cores\": {}, "
-        "\"grid_steps\": {}, \"flops\": {}, \"mxu_flops\": {}, \"vpu_flops\": {}, "
+        "\"grid_steps\": {}, \"busiest_core_steps\": {}, \"flops\": {}, \"mxu_flops\": {}, "
+        "\"vpu_flops\": {}, "
         "\"transcendentals\": {}, \"hbm_bytes_read\": {}, \"hbm_bytes_written\": {}, "
         "\"vmem_bytes\": {}, \"intensity\": {}, \"compute_seconds\": {}, \"memory_seconds\": {}, "
         "\"overhead_seconds\": {}, \"bound_seconds\": {}, \"bound\": {}, \"vmem_over\": {}}}",
         i ? ", " : "", RoofJsonString(c.name), RoofJsonString(c.location), c.count, grid, c.cores,
-        c.grid_steps, c.flops, c.mxu_flops, c.vpu_flops, c.transcendentals, c.hbm_read,
-        c.hbm_written, c.vmem_bytes, RoofJsonNumber(c.intensity), RoofJsonNumber(c.compute_s),
-        RoofJsonNumber(c.memory_s), RoofJsonNumber(c.overhead_s), RoofJsonNumber(c.bound_s),
-        RoofJsonString(BoundName(c.bound)), c.vmem_over ? "true" : "false");
+        c.grid_steps, c.busiest_steps, c.flops, c.mxu_flops, c.vpu_flops, c.transcendentals,
+        c.hbm_read, c.hbm_written, c.vmem_bytes, RoofJsonNumber(c.intensity),
+        RoofJsonNumber(c.compute_s), RoofJsonNumber(c.memory_s), RoofJsonNumber(c.overhead_s),
+        RoofJsonNumber(c.bound_s), RoofJsonString(BoundName(c.bound)),
+        c.vmem_over ? "true" : "false");
   }
   return out + "]}\n";
 }

@@ -47,6 +47,7 @@ struct CallRoofline {
   std::vector<int64_t> grid;
   int cores = 1;  // TensorCores the call ran on
   int64_t grid_steps = 0;
+  int64_t busiest_steps = 0;  // the grid steps of the core that ran the most (all with one core)
   int64_t flops = 0, mxu_flops = 0, vpu_flops = 0, transcendentals = 0;
   int64_t hbm_read = 0, hbm_written = 0;  // the pipeline's and the DMAs' to and from HBM
   int64_t vmem_bytes = 0;                 // blocks (double-buffered), scratch, scoped buffers

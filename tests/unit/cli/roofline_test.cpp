@@ -144,6 +144,21 @@ TEST(Roofline, RepeatedMatmulIsComputeBound) {
   EXPECT_GT(c["intensity"].get<double>(), j["ridge_flops_per_byte"].get<double>());
 }
 
+TEST(Roofline, MegacoreSplitByHand) {
+  json j = Roofline("megacore_add.py --tpu v5p --cores 2");
+  ASSERT_EQ(j["calls"].size(), 1u);
+  const json& c = j["calls"][0];
+  // Two TensorCores of a v5p (2.46e12 HBM bytes/s per chip) share the 3 steps as 2 + 1: the
+  // busier one pays 2 steps of overhead. 2 inputs and 1 output of 3072 floats move 36 KiB.
+  EXPECT_EQ(c["cores"], 2);
+  EXPECT_EQ(c["grid_steps"], 3);
+  EXPECT_EQ(c["busiest_core_steps"], 2);
+  EXPECT_EQ(c["hbm_bytes_read"].get<int64_t>() + c["hbm_bytes_written"].get<int64_t>(),
+            3 * 3072 * 4);
+  EXPECT_NEAR(c["overhead_seconds"].get<double>(), 2 * kStep, 1e-15);
+  EXPECT_NEAR(c["memory_seconds"].get<double>(), 3 * 3072 * 4 / 2.46e12, 1e-15);
+}
+
 TEST(Roofline, TextAndSvgGoldens) {
   Result text = RunCli("roofline tiled_matmul.py");
   EXPECT_EQ(text.exit_code, 0) << text.err;
