@@ -4,6 +4,7 @@
 // usage errors, and a tuning sweep whose table is then imported and queried by a program.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -25,6 +26,31 @@ struct Result {
   std::string out, err;
 };
 
+// A directory of the test's own (named by suite, test, process and a counter), removed with it,
+// so that parallel runs cannot collide and nothing is left behind.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = fs::path(::testing::TempDir()) /
+            (std::string("pz_roofline_") + info->test_suite_name() + "_" + info->name() + "_" +
+             std::to_string(getpid()) + "_" + std::to_string(next_++));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  static inline int next_ = 0;  // several in one test (RunCli makes its own)
+  fs::path path_;
+};
+
 std::string Read(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream s;
@@ -34,10 +60,8 @@ std::string Read(const fs::path& p) {
 
 // Runs the CLI in `dir` with stdout and stderr kept apart.
 Result RunCli(const std::string& args, const fs::path& dir = kDir) {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  // Suite and name: Roofline.Errors and Tune.Errors run in parallel processes.
-  fs::path err = fs::path(::testing::TempDir()) /
-                 (std::string("pz_roofline_err_") + info->test_suite_name() + "_" + info->name());
+  ScratchDir scratch;
+  fs::path err = scratch.path() / "stderr";
   std::string command = "cd '" + dir.string() + "' && env -u PALLAS_PUZZLES_COURSE NO_COLOR=1 " +
                         PZ_CLI_PATH + " " + args + " 2>'" + err.string() + "' </dev/null";
   Result result;
@@ -163,7 +187,8 @@ TEST(Roofline, TextAndSvgGoldens) {
   Result text = RunCli("roofline tiled_matmul.py");
   EXPECT_EQ(text.exit_code, 0) << text.err;
   ExpectGolden("tiled_matmul.txt", text.out);
-  fs::path svg = fs::path(::testing::TempDir()) / "pz_roofline_vector_add.svg";
+  ScratchDir scratch;
+  fs::path svg = scratch.path() / "vector_add.svg";
   Result wrote = RunCli("roofline vector_add.py --no-plot --svg '" + svg.string() + "'");
   EXPECT_EQ(wrote.exit_code, 0) << wrote.err;
   std::string drawn = Read(svg);
@@ -180,7 +205,8 @@ TEST(Roofline, Errors) {
   EXPECT_NE(cores.err.find("megacore"), std::string::npos) << cores.err;
   Result missing = RunCli("roofline no_such_file.py");
   EXPECT_EQ(missing.exit_code, 74);
-  fs::path broken = fs::path(::testing::TempDir()) / "pz_roofline_broken.py";
+  ScratchDir scratch;
+  fs::path broken = scratch.path() / "broken.py";
   std::ofstream(broken) << "import jax.numpy as jnp\nprint(jnp.ones(3) + jnp.ones(4))\n";
   Result error = RunCli("roofline '" + broken.string() + "'");
   EXPECT_EQ(error.exit_code, 70);
@@ -208,9 +234,8 @@ TEST(Roofline, GenerationTableAndEveryGeneration) {
 }
 
 TEST(Tune, SweepRanksRejectsAndWritesATable) {
-  fs::path dir = fs::path(::testing::TempDir()) / "pz_tune";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  ScratchDir scratch;
+  const fs::path& dir = scratch.path();
   Result r = RunCli(
       "tune tiled_matmul.py --param bm=4,128,256 --param bk=128,256 --shapes "
       "'M=256,N=256,K=256' --out '" +
