@@ -33,54 +33,19 @@ int RooflineUsage(const std::string& message) {
 
 }  // namespace
 
-std::optional<int> ParseChipOption(const std::string& command, const std::string& value,
-                                   tpu::EmulatorOptions& emulator) {
-  if (tpu::FindChip(value) == nullptr) {
-    std::string versions;
-    for (const tpu::ChipInfo& chip : tpu::ChipTable()) {
-      versions += (versions.empty() ? "" : ", ") + std::string(chip.version);
-    }
-    std::fprintf(stderr, "pallas-puzzles %s: `--tpu` is one of %s\n", command.c_str(),
-                 versions.c_str());
-    return kExitUsage;
-  }
-  emulator.chip = value;
-  return std::nullopt;
-}
-
-std::optional<int> ProgramOf(const std::string& command, const std::string& target, bool workspace,
-                             fs::path& file) {
-  std::error_code ec;
-  if (!workspace && fs::is_regular_file(target, ec)) {
-    file = target;
-    return std::nullopt;
-  }
-  if (target.size() > 3 && target.substr(target.size() - 3) == ".py") {
-    std::fprintf(stderr, "pallas-puzzles %s: cannot read %s\n", command.c_str(), target.c_str());
-    return kExitIo;
-  }
-  CourseContext ctx;
-  if (auto exit = ctx.Load(workspace)) return *exit;
-  const course::PuzzleEntry* p = ctx.Resolve(target);
-  if (p == nullptr) return kExitUsage;
-  file = workspace ? ctx.FileOf(*p) : ctx.course.SolutionPath(*p);
-  return std::nullopt;
-}
-
 int RooflineCommand(const std::vector<std::string>& args) {
   std::string target, svg;
-  bool workspace = false, json = false, plot = true, every_chip = false, quiet = false;
-  tpu::EmulatorOptions emulator;
-  emulator.chip = "v5e";
-  course::RooflineTarget model;
+  bool json = false, plot = true, quiet = false;
+  ModelOptions options;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> std::optional<std::string> {
       if (i + 1 >= args.size()) return std::nullopt;
       return args[++i];
     };
-    if (a == "--workspace") {
-      workspace = true;
+    std::string error;
+    if (ParseModelOption(args, i, /*allow_all=*/true, options, error)) {
+      if (!error.empty()) return RooflineUsage(error);
     } else if (a == "--json") {
       json = true;
     } else if (a == "--no-plot") {
@@ -90,26 +55,6 @@ int RooflineCommand(const std::vector<std::string>& args) {
     } else if (a == "--tpus") {
       Out(course::ChipTableText());
       return kExitOk;
-    } else if (a == "--tpu") {
-      std::optional<std::string> v = value();
-      if (!v) return RooflineUsage("`--tpu` needs a TPU version, e.g. v5e, or `all`");
-      if (*v == "all") {
-        every_chip = true;
-      } else if (auto exit = ParseChipOption("roofline", *v, emulator)) {
-        return *exit;
-      }
-    } else if (a == "--cores") {
-      std::optional<std::string> v = value();
-      if (v != "1" && v != "2") return RooflineUsage("`--cores` is 1 or 2");
-      emulator.cores = *v == "2" ? 2 : 1;
-    } else if (a == "--step-us") {
-      std::optional<std::string> v = value();
-      char* end = nullptr;
-      double us = v ? std::strtod(v->c_str(), &end) : -1;
-      if (!v || end == v->c_str() || *end != '\0' || us < 0) {
-        return RooflineUsage("`--step-us` needs the cost of a grid step in microseconds");
-      }
-      model.step_seconds = us * 1e-6;
     } else if (a == "--svg") {
       std::optional<std::string> v = value();
       if (!v) return RooflineUsage("`--svg` needs a file name");
@@ -126,23 +71,18 @@ int RooflineCommand(const std::vector<std::string>& args) {
     }
   }
   if (target.empty()) return RooflineUsage("missing FILE or PUZZLE");
-  model.chip = tpu::FindChip(emulator.chip);
-  if (emulator.cores > 1 && !model.chip->megacore) {
-    return RooflineUsage(fmt::format(
-        "`--cores 2` needs a megacore chip (v4 or v5p); a TPU {} runs a call on one TensorCore",
-        model.chip->version));
-  }
+  if (std::optional<std::string> error = CheckModelOptions(options)) return RooflineUsage(*error);
+  course::RooflineTarget model = options.Target();
 
   fs::path file;
-  if (auto exit = ProgramOf("roofline", target, workspace, file)) return *exit;
-  course::RunOptions options = CourseRunOptions(false);
-  options.emulator.lint = false;
-  options.emulator.chip = emulator.chip;
-  options.emulator.cores = emulator.cores;
-  options.emulator.stats = true;
-  options.stats_in_diagnostics = false;
+  if (auto exit = ProgramOf("roofline", target, options.workspace, file)) return *exit;
+  course::RunOptions run_options = CourseRunOptions(false);
+  run_options.emulator.lint = false;
+  options.Apply(run_options.emulator);
+  run_options.emulator.stats = true;
+  run_options.stats_in_diagnostics = false;
   SourceManager sources;
-  course::PuzzleRun run = course::RunFile(file, options, &sources);
+  course::PuzzleRun run = course::RunFile(file, run_options, &sources);
   if (run.status == course::RunStatus::kSyntaxError ||
       run.status == course::RunStatus::kTraceError ||
       run.status == course::RunStatus::kRuntimeError || run.status == course::RunStatus::kIoError) {
@@ -172,7 +112,7 @@ int RooflineCommand(const std::vector<std::string>& args) {
     if (!svg.empty()) Out(fmt::format("wrote {}\n", svg));
     return kExitOk;
   }
-  if (every_chip) {
+  if (options.every_chip) {
     Out(course::GenerationsText(run.stats, sources, model.step_seconds));
     return kExitOk;
   }

@@ -81,17 +81,18 @@ std::optional<std::pair<std::string, std::vector<std::string>>> TuneParseParam(
 
 int TuneCommand(const std::vector<std::string>& args) {
   std::string target, out_prefix;
-  bool workspace = false;
   course::TuneSpec spec;
-  tpu::EmulatorOptions emulator;
-  emulator.chip = "v5e";
+  ModelOptions options;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> std::optional<std::string> {
       if (i + 1 >= args.size()) return std::nullopt;
       return args[++i];
     };
-    if (a == "--param") {
+    std::string error;
+    if (ParseModelOption(args, i, /*allow_all=*/false, options, error)) {
+      if (!error.empty()) return TuneUsage(error);
+    } else if (a == "--param") {
       std::optional<std::string> v = value();
       if (!v) return TuneUsage("`--param` needs NAME=V1,V2,...");
       std::string error;
@@ -124,28 +125,10 @@ int TuneCommand(const std::vector<std::string>& args) {
         }
         spec.shapes.push_back(std::move(point));
       }
-    } else if (a == "--tpu") {
-      std::optional<std::string> v = value();
-      if (!v) return TuneUsage("`--tpu` needs a TPU version, e.g. v5e");
-      if (auto exit = ParseChipOption("tune", *v, emulator)) return *exit;
-    } else if (a == "--cores") {
-      std::optional<std::string> v = value();
-      if (v != "1" && v != "2") return TuneUsage("`--cores` is 1 or 2");
-      emulator.cores = *v == "2" ? 2 : 1;
-    } else if (a == "--step-us") {
-      std::optional<std::string> v = value();
-      char* end = nullptr;
-      double us = v ? std::strtod(v->c_str(), &end) : -1;
-      if (!v || end == v->c_str() || *end != '\0' || us < 0) {
-        return TuneUsage("`--step-us` needs the cost of a grid step in microseconds");
-      }
-      spec.target.step_seconds = us * 1e-6;
     } else if (a == "--out") {
       std::optional<std::string> v = value();
       if (!v) return TuneUsage("`--out` needs a path prefix (PREFIX.py, .csv and .json)");
       out_prefix = *v;
-    } else if (a == "--workspace") {
-      workspace = true;
     } else if (a == "--help" || a == "-h") {
       std::printf("usage: pallas-puzzles %s\n", std::string(kTuneUsage).c_str());
       return kExitOk;
@@ -159,11 +142,8 @@ int TuneCommand(const std::vector<std::string>& args) {
   }
   if (target.empty()) return TuneUsage("missing FILE or PUZZLE");
   if (spec.params.empty()) return TuneUsage("give at least one `--param NAME=V1,V2,...`");
-  spec.target.chip = tpu::FindChip(emulator.chip);
-  if (emulator.cores > 1 && !spec.target.chip->megacore) {
-    return TuneUsage(fmt::format("`--cores 2` needs a megacore chip (v4 or v5p), not TPU {}",
-                                 spec.target.chip->version));
-  }
+  if (std::optional<std::string> error = CheckModelOptions(options)) return TuneUsage(*error);
+  spec.target = options.Target();
   // Every shape point names the same things, none of them a param.
   for (const std::vector<course::Binding>& point : spec.shapes) {
     std::vector<std::string> names, first;
@@ -180,7 +160,7 @@ int TuneCommand(const std::vector<std::string>& args) {
   }
 
   fs::path file;
-  if (auto exit = ProgramOf("tune", target, workspace, file)) return *exit;
+  if (auto exit = ProgramOf("tune", target, options.workspace, file)) return *exit;
   std::vector<std::string> names;
   for (const auto& [name, values] : spec.params) names.push_back(name);
   if (!spec.shapes.empty()) {
@@ -192,8 +172,7 @@ int TuneCommand(const std::vector<std::string>& args) {
     return error->rfind("cannot read", 0) == 0 ? kExitIo : kExitUsage;
   }
   spec.run = CourseRunOptions(false);
-  spec.run.emulator.chip = emulator.chip;
-  spec.run.emulator.cores = emulator.cores;
+  options.Apply(spec.run.emulator);
 
   std::vector<course::TuneResult> results =
       course::RunTune(spec, program, [](size_t done, size_t total, const course::TuneResult& r) {
@@ -222,7 +201,10 @@ int TuneCommand(const std::vector<std::string>& args) {
     command += fmt::format(" --shapes '{}'", points);
   }
   command += fmt::format(" --tpu {}", spec.target.chip->version);
-  if (emulator.cores > 1) command += " --cores 2";
+  if (options.cores > 1) command += " --cores 2";
+  if (options.step_seconds != course::kStepSeconds) {
+    command += fmt::format(" --step-us {}", options.step_seconds * 1e6);
+  }
 
   Out(course::TuneSummary(spec, results));
   std::string module = course::TunedTableModule(spec, program, results, command);

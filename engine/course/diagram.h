@@ -76,6 +76,11 @@ std::string StepTitle(const tpu::CallRecord& call, const StepPicture& step);
 constexpr int64_t kMaxSmallMultiples = 32;
 std::vector<int64_t> AllSteps(const tpu::CallRecord& call, std::string* note);
 
+// `text` escaped for SVG (XML) text and attributes.
+std::string SvgEscape(std::string_view text);
+// Width of `text` at `size` px, estimated (no font metrics): wide enough for Helvetica.
+int SvgTextWidth(std::string_view text, int size);
+
 // A self-contained, deterministic SVG: one step in detail, or (`steps.size() > 1`) small
 // multiples of the given steps.
 std::string RenderSvg(const tpu::CallRecord& call, const std::vector<int64_t>& steps,

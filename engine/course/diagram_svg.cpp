@@ -42,34 +42,6 @@ Colors ColorsOf(BlockRole role) {
 constexpr Colors kCurrentStep = {"#e1d5e7", "#9673a6"};
 constexpr Colors kOtherStep = {"#ffffff", "#b3b3b3"};
 
-std::string Escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-// Width of `text` at `size` px, estimated (no font metrics): wide enough for Helvetica.
-int TextWidth(std::string_view text, int size) {
-  return static_cast<int>(static_cast<double>(text.size()) * size * 0.56) + 2;
-}
-
 class Canvas {
  public:
   void Rect(int x, int y, int w, int h, Colors c, int stroke_width = 1) {
@@ -82,8 +54,8 @@ class Canvas {
   void Text(int x, int y, std::string_view text, int size, bool bold = false,
             const char* color = "#222222") {
     body_ += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\"{} fill=\"{}\">{}</text>\n", x, y,
-                         size, bold ? " font-weight=\"bold\"" : "", color, Escape(text));
-    Extend(x + TextWidth(text, size), y + 4);
+                         size, bold ? " font-weight=\"bold\"" : "", color, SvgEscape(text));
+    Extend(x + SvgTextWidth(text, size), y + 4);
   }
   std::string Finish() const {
     int w = width_ + kMargin, h = height_ + kMargin;
@@ -142,7 +114,7 @@ void Legend(Canvas& canvas, int x, int y, const std::vector<StepPicture>& pics) 
   auto swatch = [&](Colors colors, const char* label) {
     canvas.Rect(x, y - 10, 12, 12, colors);
     canvas.Text(x + 17, y, label, 11);
-    x += 17 + TextWidth(label, 11) + 14;
+    x += 17 + SvgTextWidth(label, 11) + 14;
   };
   swatch(kCurrentStep, "current grid step");
   for (const auto& [role, label] : entries) {
@@ -181,8 +153,8 @@ std::string DetailSvg(const tpu::CallRecord& call, int64_t step) {
   GridShape g = GridLayout(call.grid);
   int gcell = CellSize(g.rows, g.cols, 160, 8, 28);
   std::string gridline = call.grid.empty() ? "()" : TupleString(call.grid);
-  int gw = std::max({static_cast<int>(g.cols) * gcell, TextWidth("program ids " + gridline, 11),
-                     TextWidth(g.note, 11)});
+  int gw = std::max({static_cast<int>(g.cols) * gcell, SvgTextWidth("program ids " + gridline, 11),
+                     SvgTextWidth(g.note, 11)});
   int gtext = g.note.empty() ? 26 : 40;
   place(gw, gtext + static_cast<int>(g.rows) * gcell);
   canvas.Text(x, y, "grid", 13, true);
@@ -195,8 +167,8 @@ std::string DetailSvg(const tpu::CallRecord& call, int64_t step) {
     std::vector<std::string> lines = {op.kind + " " + op.shape, op.block};
     if (!op.index.empty()) lines.back() += ", " + op.index;
     if (!op.note.empty()) lines.push_back(op.note);
-    int w = std::max(static_cast<int>(op.cols) * cell, TextWidth(op.name, 13));
-    for (const std::string& line : lines) w = std::max(w, TextWidth(line, 11));
+    int w = std::max(static_cast<int>(op.cols) * cell, SvgTextWidth(op.name, 13));
+    for (const std::string& line : lines) w = std::max(w, SvgTextWidth(line, 11));
     int text_h = 8 + 14 * static_cast<int>(lines.size());
     place(w, text_h + 10 + static_cast<int>(op.rows) * cell);
     canvas.Text(x, y, op.name, 13, true);
@@ -235,7 +207,7 @@ std::string StepsSvg(const tpu::CallRecord& call, const std::vector<int64_t>& st
   for (const OperandPicture& op : pics.front().operands) {
     int cell = CellSize(op.rows, op.cols, 96, 4, 18);
     cell_of.push_back(cell);
-    tile_w = std::max({tile_w, static_cast<int>(op.cols) * cell, TextWidth(op.name, 10)});
+    tile_w = std::max({tile_w, static_cast<int>(op.cols) * cell, SvgTextWidth(op.name, 10)});
     tile_h += 16 + static_cast<int>(op.rows) * cell + 6;
   }
   int columns = std::max(
@@ -275,6 +247,33 @@ std::string RenderSvg(const tpu::CallRecord& call, const std::vector<int64_t>& s
                       const std::string& note) {
   if (steps.size() == 1) return DetailSvg(call, steps[0]);
   return StepsSvg(call, steps, note);
+}
+
+std::string SvgEscape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+int SvgTextWidth(std::string_view text, int size) {
+  return static_cast<int>(static_cast<double>(text.size()) * size * 0.56) + 2;
 }
 
 }  // namespace pz::course

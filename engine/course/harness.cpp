@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "course/compare.h"
 #include "eval/array_object.h"
@@ -194,6 +195,20 @@ const tpu::OutputRecord& RecordOf(Interpreter& interp, const Value& value,
   return *record;
 }
 
+// The counters the measurement checks name, and a call's value of one (nullopt: no such name).
+constexpr std::string_view kCounterNames =
+    "grid_steps, flops, mxu_flops, transcendentals, hbm_bytes_read, hbm_bytes_written";
+
+std::optional<int64_t> CounterNamed(const tpu::Counters& c, std::string_view name) {
+  if (name == "grid_steps") return c.grid_steps;
+  if (name == "flops") return c.flops;
+  if (name == "mxu_flops") return c.mxu_flops;
+  if (name == "transcendentals") return c.transcendentals;
+  if (name == "hbm_bytes_read") return c.hbm_bytes_read;
+  if (name == "hbm_bytes_written") return c.hbm_bytes_written;
+  return std::nullopt;
+}
+
 // The text of a measurement check that cannot run because a call ran on another backend.
 std::string NotMeasured(const std::string& title) {
   return fmt::format(
@@ -272,25 +287,17 @@ Value CheckSaves(Interpreter& interp, eval::CallArgs& args, HarnessState& state)
     return Report(interp, state, {.name = title, .passed = true, .span = span, .values = false},
                   NotMeasured(title));
   }
-  const tpu::Counters& base = base_record.counters;
-  const tpu::Counters& mine = mine_record.counters;
-  auto pick = [&](const tpu::Counters& c) -> int64_t {
-    if (counter == "flops") return c.flops;
-    if (counter == "transcendentals") return c.transcendentals;
-    if (counter == "grid_steps") return c.grid_steps;
-    if (counter == "hbm_bytes_read") return c.hbm_bytes_read;
-    if (counter == "hbm_bytes_written") return c.hbm_bytes_written;
+  std::optional<int64_t> before = CounterNamed(base_record.counters, counter);
+  std::optional<int64_t> after = CounterNamed(mine_record.counters, counter);
+  if (!before || !after) {
     interp.Raise(interp.types().value_error,
-                 fmt::format("check_saves(): unknown counter '{}' (flops, transcendentals, "
-                             "grid_steps, hbm_bytes_read, hbm_bytes_written)",
-                             counter));
-  };
-  int64_t before = pick(base), after = pick(mine);
-  double saved = before > 0 ? 1.0 - static_cast<double>(after) / before : 0.0;
+                 fmt::format("check_saves(): unknown counter '{}' ({})", counter, kCounterNames));
+  }
+  double saved = *before > 0 ? 1.0 - static_cast<double>(*after) / *before : 0.0;
   bool passed = saved >= at_least - 1e-12;
   std::string text = fmt::format(
       "{} {}: {} {} against {} for the baseline, {:.0f}% saved (at least {:.0f}% expected)\n",
-      passed ? "PASSED" : "FAILED", title, after, counter, before, 100 * saved, 100 * at_least);
+      passed ? "PASSED" : "FAILED", title, *after, counter, *before, 100 * saved, 100 * at_least);
   if (!passed) {
     text += counter == "flops"
                 ? "  the arithmetic still runs and is then masked or thrown away; skip it with "
@@ -308,29 +315,25 @@ Value CheckSaves(Interpreter& interp, eval::CallArgs& args, HarnessState& state)
 // the HBM bytes a tiling reads. Recorded like `check`.
 Value CheckCounts(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
   SourceSpan span = interp.current_span();
-  static constexpr std::string_view kCounters[] = {
-      "grid_steps", "flops", "mxu_flops", "transcendentals", "hbm_bytes_read", "hbm_bytes_written"};
   if (args.positional.size() != 1) {
     interp.Raise(interp.types().type_error,
                  "check_counts() takes the output of a pallas_call, then counters as keywords: "
                  "check_counts(out, flops=2 * M * N * K, hbm_bytes_read=...)");
   }
   std::string title = "check_counts";
-  std::vector<std::pair<std::string_view, Value>> expected;
+  std::vector<std::pair<std::string, Value>> expected;
   for (auto& [key, value] : args.keywords) {
     if (key == "name") {
       if (!value.is_none()) title = interp.Str(value);
       continue;
     }
-    const std::string_view* known = std::find(std::begin(kCounters), std::end(kCounters), key);
-    if (known == std::end(kCounters)) {
+    if (!CounterNamed(tpu::Counters{}, key)) {
       interp.Raise(interp.types().type_error,
                    fmt::format("check_counts() got an unexpected keyword argument '{}' (counters: "
-                               "grid_steps, flops, mxu_flops, transcendentals, hbm_bytes_read, "
-                               "hbm_bytes_written)",
-                               key));
+                               "{})",
+                               key, kCounterNames));
     }
-    if (!value.is_none()) expected.emplace_back(*known, value);
+    if (!value.is_none()) expected.emplace_back(key, value);
   }
   if (expected.empty()) {
     interp.Raise(interp.types().type_error,
@@ -349,19 +352,10 @@ Value CheckCounts(Interpreter& interp, eval::CallArgs& args, HarnessState& state
     return Report(interp, state, {.name = title, .passed = true, .span = span, .values = false},
                   NotMeasured(title));
   }
-  const tpu::Counters& c = record.counters;
-  auto pick = [&](std::string_view counter) -> int64_t {
-    if (counter == "grid_steps") return c.grid_steps;
-    if (counter == "flops") return c.flops;
-    if (counter == "mxu_flops") return c.mxu_flops;
-    if (counter == "transcendentals") return c.transcendentals;
-    if (counter == "hbm_bytes_read") return c.hbm_bytes_read;
-    return c.hbm_bytes_written;
-  };
   bool passed = true;
   std::string details;
   for (const auto& [counter, value] : expected) {
-    int64_t want = value.as_int(), got = pick(counter);
+    int64_t want = value.as_int(), got = *CounterNamed(record.counters, counter);
     if (want != got) {
       passed = false;
       details += fmt::format(

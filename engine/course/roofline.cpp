@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 
+#include "course/diagram.h"
 #include "support/diagnostic.h"
 
 namespace pz::course {
@@ -23,13 +25,6 @@ std::pair<int64_t, int64_t> RoofDmaHbmBytes(const Counters& c) {
     if (spaces.second == MemorySpace::kAny) written += bytes;
   }
   return {read, written};
-}
-
-std::string RoofGridString(const std::vector<int64_t>& grid) {
-  if (grid.empty()) return "()";
-  std::string s = "(";
-  for (size_t i = 0; i < grid.size(); ++i) s += fmt::format("{}{}", i ? ", " : "", grid[i]);
-  return s + (grid.size() == 1 ? ",)" : ")");
 }
 
 std::string RoofSeconds(double s) { return SiNumber(s) + "s"; }
@@ -82,47 +77,6 @@ RoofAxes RoofAxesFor(const std::vector<CallRoofline>& calls, const RooflineTarge
           static_cast<int>(std::floor(std::log10(y_min))),
           static_cast<int>(std::ceil(std::log10(y_max)))};
 }
-
-std::string RoofEscape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-std::string RoofJsonString(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += fmt::format("\\u{:04x}", static_cast<int>(c));
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-// A double as JSON (finite, shortest round-trip form).
-std::string RoofJsonNumber(double v) { return std::isfinite(v) ? fmt::format("{}", v) : "null"; }
 
 }  // namespace
 
@@ -177,12 +131,7 @@ std::vector<CallRoofline> Roofline(const std::vector<tpu::CallStats>& stats,
     const Counters& c = s.counters;
     CallRoofline r;
     r.name = s.name;
-    r.location = FormatLocation(s.span, sources);
-    // "path/file.py:40:5" -> "file.py:40"
-    size_t slash = r.location.rfind('/');
-    if (slash != std::string::npos) r.location = r.location.substr(slash + 1);
-    size_t last = r.location.rfind(':');
-    if (last != std::string::npos && r.location.find(':') != last) r.location.resize(last);
+    r.location = ShortLocation(s.span, sources);
     r.grid = s.grid;
     r.cores = std::max<int>(1, static_cast<int>(s.core_counters.size()));
     r.grid_steps = c.grid_steps;
@@ -244,7 +193,7 @@ std::string RooflineText(const std::vector<CallRoofline>& calls, const RooflineT
     const CallRoofline& c = calls[i];
     out += fmt::format("\n[{}] {} at {}{}: grid {}, {} grid steps{}\n", RoofMark(i), c.name,
                        c.location, c.count > 1 ? fmt::format(" (run {} times)", c.count) : "",
-                       RoofGridString(c.grid), c.grid_steps,
+                       tpu::TupleString(c.grid), c.grid_steps,
                        c.cores > 1 ? fmt::format(" on {} TensorCores", c.cores) : "");
     out += fmt::format(
         "    FLOPs        {} (MXU {}, VPU {}), transcendentals {}\n",
@@ -406,16 +355,15 @@ std::string RooflineSvg(const std::vector<CallRoofline>& calls, const RooflineTa
   const double left = 70, top = 40, plot_w = 520, plot_h = 300;
   double legend_h = 18.0 * static_cast<double>(calls.size()) + 10;
   std::vector<std::string> legend;
-  size_t longest = 0;
+  int longest = 0;  // px
   for (size_t i = 0; i < calls.size(); ++i) {
     const CallRoofline& c = calls[i];
     legend.push_back(fmt::format("[{}] {} at {}: {:.3g} flop/B, {} bound, time >= {}s", RoofMark(i),
                                  c.name, c.location, c.intensity, BoundName(c.bound),
                                  SiNumber(c.bound_s)));
-    longest = std::max(longest, legend.back().size());
+    longest = std::max(longest, SvgTextWidth(legend.back(), 12));
   }
-  // About 6.7 px per character of 12 px Helvetica.
-  double width = std::max(left + plot_w + 30, left + 12 + 6.7 * static_cast<double>(longest) + 20);
+  double width = std::max(left + plot_w + 30, left + 12 + longest + 20);
   double height = top + plot_h + 50 + legend_h;
   auto x_of = [&](double log_x) { return left + (log_x - a.x_lo) / (a.x_hi - a.x_lo) * plot_w; };
   auto y_of = [&](double log_y) {
@@ -428,7 +376,7 @@ std::string RooflineSvg(const std::vector<CallRoofline>& calls, const RooflineTa
       width, height);
   svg += fmt::format(
       "<text x=\"{}\" y=\"22\" font-size=\"15\" font-weight=\"bold\" fill=\"#222222\">{}</text>\n",
-      left, RoofEscape(title));
+      left, SvgEscape(title));
   // Decade grid and labels.
   for (int d = a.x_lo; d <= a.x_hi; ++d) {
     double x = x_of(d);
@@ -436,7 +384,7 @@ std::string RooflineSvg(const std::vector<CallRoofline>& calls, const RooflineTa
         "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#e4e4e4\"/>\n"
         "<text x=\"{0:.1f}\" y=\"{3}\" font-size=\"11\" text-anchor=\"middle\" "
         "fill=\"#444444\">{4}</text>\n",
-        x, top, top + plot_h, top + plot_h + 16, RoofEscape(SiNumber(std::pow(10.0, d))));
+        x, top, top + plot_h, top + plot_h + 16, SvgEscape(SiNumber(std::pow(10.0, d))));
   }
   for (int d = a.y_lo; d <= a.y_hi; ++d) {
     double y = y_of(d);
@@ -444,7 +392,7 @@ std::string RooflineSvg(const std::vector<CallRoofline>& calls, const RooflineTa
         "<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#e4e4e4\"/>\n"
         "<text x=\"{3}\" y=\"{4:.1f}\" font-size=\"11\" text-anchor=\"end\" "
         "fill=\"#444444\">{5}</text>\n",
-        left, y, left + plot_w, left - 6, y + 4, RoofEscape(SiNumber(std::pow(10.0, d))));
+        left, y, left + plot_w, left - 6, y + 4, SvgEscape(SiNumber(std::pow(10.0, d))));
   }
   svg += fmt::format(
       "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#888888\"/>\n",
@@ -475,8 +423,8 @@ std::string RooflineSvg(const std::vector<CallRoofline>& calls, const RooflineTa
       "<text x=\"{3:.1f}\" y=\"{4:.1f}\" font-size=\"11\" text-anchor=\"end\" "
       "fill=\"#1f5fa8\">ridge {5:.0f} flop/B, peak {6}FLOP/s, {7}B/s</text>\n",
       x_of(std::log10(ridge)), y_of(std::log10(peak)), top + plot_h, left + plot_w - 4,
-      y_of(std::log10(peak)) - 6, ridge, RoofEscape(SiNumber(peak)),
-      RoofEscape(SiNumber(target.core_bandwidth())));
+      y_of(std::log10(peak)) - 6, ridge, SvgEscape(SiNumber(peak)),
+      SvgEscape(SiNumber(target.core_bandwidth())));
   // The calls, and the legend.
   static constexpr const char* kColors[] = {"#d9480f", "#2b8a3e", "#862e9c", "#c2255c",
                                             "#e67700", "#0b7285", "#5f3dc4", "#495057"};
@@ -495,40 +443,48 @@ std::string RooflineSvg(const std::vector<CallRoofline>& calls, const RooflineTa
     svg += fmt::format(
         "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"{}\"/>\n"
         "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"12\" fill=\"#222222\">{}</text>\n",
-        left, ly - 4, color, left + 12, ly, RoofEscape(legend[i]));
+        left, ly - 4, color, left + 12, ly, SvgEscape(legend[i]));
   }
   return svg + "</svg>\n";
 }
 
 std::string RooflineJson(const std::vector<CallRoofline>& calls, const RooflineTarget& target) {
-  const tpu::ChipInfo& chip = *target.chip;
-  std::string out = fmt::format(
-      "{{\"tpu\": {}, \"per_core\": {{\"bf16_flops_per_second\": {}, "
-      "\"hbm_bytes_per_second\": {}, \"vmem_bytes\": {}}}, \"ridge_flops_per_byte\": {}, "
-      "\"step_seconds\": {}, \"total_seconds\": {}, \"calls\": [",
-      RoofJsonString(chip.version), RoofJsonNumber(target.core_flops()),
-      RoofJsonNumber(target.core_bandwidth()), chip.vmem_bytes, RoofJsonNumber(target.ridge()),
-      RoofJsonNumber(target.step_seconds), RoofJsonNumber(TotalBound(calls)));
-  for (size_t i = 0; i < calls.size(); ++i) {
-    const CallRoofline& c = calls[i];
-    std::string grid;
-    for (size_t d = 0; d < c.grid.size(); ++d)
-      grid += fmt::format("{}{}", d ? ", " : "", c.grid[d]);
-    out += fmt::format(
-        "{}{{\"name\": {}, \"location\": {}, \"count\": {}, \"grid\": [{}], \"cores\": {}, "
-        "\"grid_steps\": {}, \"busiest_core_steps\": {}, \"flops\": {}, \"mxu_flops\": {}, "
-        "\"vpu_flops\": {}, "
-        "\"transcendentals\": {}, \"hbm_bytes_read\": {}, \"hbm_bytes_written\": {}, "
-        "\"vmem_bytes\": {}, \"intensity\": {}, \"compute_seconds\": {}, \"memory_seconds\": {}, "
-        "\"overhead_seconds\": {}, \"bound_seconds\": {}, \"bound\": {}, \"vmem_over\": {}}}",
-        i ? ", " : "", RoofJsonString(c.name), RoofJsonString(c.location), c.count, grid, c.cores,
-        c.grid_steps, c.busiest_steps, c.flops, c.mxu_flops, c.vpu_flops, c.transcendentals,
-        c.hbm_read, c.hbm_written, c.vmem_bytes, RoofJsonNumber(c.intensity),
-        RoofJsonNumber(c.compute_s), RoofJsonNumber(c.memory_s), RoofJsonNumber(c.overhead_s),
-        RoofJsonNumber(c.bound_s), RoofJsonString(BoundName(c.bound)),
-        c.vmem_over ? "true" : "false");
+  // Infinite or NaN numbers (none expected) become null, as JSON has no such values.
+  auto number = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
+  nlohmann::json list = nlohmann::json::array();
+  for (const CallRoofline& c : calls) {
+    list.push_back({{"name", c.name},
+                    {"location", c.location},
+                    {"count", c.count},
+                    {"grid", c.grid},
+                    {"cores", c.cores},
+                    {"grid_steps", c.grid_steps},
+                    {"busiest_core_steps", c.busiest_steps},
+                    {"flops", c.flops},
+                    {"mxu_flops", c.mxu_flops},
+                    {"vpu_flops", c.vpu_flops},
+                    {"transcendentals", c.transcendentals},
+                    {"hbm_bytes_read", c.hbm_read},
+                    {"hbm_bytes_written", c.hbm_written},
+                    {"vmem_bytes", c.vmem_bytes},
+                    {"intensity", number(c.intensity)},
+                    {"compute_seconds", number(c.compute_s)},
+                    {"memory_seconds", number(c.memory_s)},
+                    {"overhead_seconds", number(c.overhead_s)},
+                    {"bound_seconds", number(c.bound_s)},
+                    {"bound", std::string(BoundName(c.bound))},
+                    {"vmem_over", c.vmem_over}});
   }
-  return out + "]}\n";
+  nlohmann::json out = {{"tpu", target.chip->version},
+                        {"per_core",
+                         {{"bf16_flops_per_second", number(target.core_flops())},
+                          {"hbm_bytes_per_second", number(target.core_bandwidth())},
+                          {"vmem_bytes", target.chip->vmem_bytes}}},
+                        {"ridge_flops_per_byte", number(target.ridge())},
+                        {"step_seconds", number(target.step_seconds)},
+                        {"total_seconds", number(TotalBound(calls))},
+                        {"calls", std::move(list)}};
+  return out.dump() + "\n";
 }
 
 }  // namespace pz::course

@@ -85,8 +85,8 @@ std::string RooflineJson(const std::vector<CallRoofline>& calls, const RooflineT
 std::string ChipTableText();
 // Each call's bound on every generation from v4 on, one row per generation: the same counts
 // under each chip's peaks (the program ran once).
-std::string GenerationsText(const std::vector<tpu::CallStats>& stats,
-                            const SourceManager& sources, double step_seconds);
+std::string GenerationsText(const std::vector<tpu::CallStats>& stats, const SourceManager& sources,
+                            double step_seconds);
 
 // "1.07 G", "820 G", "25.6 µ" style: three significant digits and an SI prefix.
 std::string SiNumber(double value);

@@ -133,10 +133,10 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
       run.diagnostics += tpu::FormatCallStats(call, sources, options.emulator.timeline);
     }
   }
-  run.stats = session.stats;
   for (const Diagnostic& warning : session.warnings) {
     if (warning.phase == Phase::kLint) run.lint.push_back(warning);
   }
+  run.stats = std::move(tpu::SessionOf(interpreter)->stats);
   run.checks = HarnessOf(interpreter)->checks;
   run.calls = std::move(tpu::SessionOf(interpreter)->calls);
   if (error) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "lang/parser.h"
 #include "support/diagnostic.h"
@@ -53,23 +54,6 @@ std::string TuneCsvField(const std::string& text) {
   for (char c : text) {
     if (c == '"') out += '"';
     out += c;
-  }
-  return out + "\"";
-}
-
-std::string TuneJsonString(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += fmt::format("\\u{:04x}", static_cast<int>(c));
-    } else {
-      out += c;
-    }
   }
   return out + "\"";
 }
@@ -356,28 +340,29 @@ std::string TuneCsv(const TuneSpec& spec, const std::vector<TuneResult>& results
 std::string TuneJson(const TuneSpec& spec, const ProgramTemplate& program,
                      const std::vector<TuneResult>& results) {
   auto object = [](const std::vector<Binding>& bindings) {
-    std::string s = "{";
-    for (const auto& [name, value] : bindings) {
-      s += fmt::format("{}{}: {}", s.size() > 1 ? ", " : "", TuneJsonString(name),
-                       TuneJsonString(value));
-    }
-    return s + "}";
+    nlohmann::json o = nlohmann::json::object();
+    for (const auto& [name, value] : bindings) o[name] = value;
+    return o;
   };
-  std::string out =
-      fmt::format("{{\"file\": {}, \"tpu\": {}, \"step_seconds\": {}, \"results\": [\n",
-                  TuneJsonString(program.file.string()), TuneJsonString(spec.target.chip->version),
-                  spec.target.step_seconds);
-  for (size_t i = 0; i < results.size(); ++i) {
-    const TuneResult& r = results[i];
-    out += fmt::format(
-        "  {{\"shape\": {}, \"params\": {}, \"dtype\": {}, \"ok\": {}, \"rank\": {}, "
-        "\"bound_seconds\": {}, \"grid_steps\": {}, \"flops\": {}, \"hbm_bytes\": {}, "
-        "\"vmem_bytes\": {}, \"reason\": {}}}{}\n",
-        object(r.shape), object(r.params), TuneJsonString(r.dtype), r.ok ? "true" : "false", r.rank,
-        r.ok ? fmt::format("{}", r.bound_s) : "null", r.grid_steps, r.flops, r.hbm_bytes,
-        r.vmem_bytes, TuneJsonString(r.reason), i + 1 < results.size() ? "," : "");
+  nlohmann::json list = nlohmann::json::array();
+  for (const TuneResult& r : results) {
+    list.push_back({{"shape", object(r.shape)},
+                    {"params", object(r.params)},
+                    {"dtype", r.dtype},
+                    {"ok", r.ok},
+                    {"rank", r.rank},
+                    {"bound_seconds", r.ok ? nlohmann::json(r.bound_s) : nlohmann::json()},
+                    {"grid_steps", r.grid_steps},
+                    {"flops", r.flops},
+                    {"hbm_bytes", r.hbm_bytes},
+                    {"vmem_bytes", r.vmem_bytes},
+                    {"reason", r.reason}});
   }
-  return out + "]}\n";
+  nlohmann::json out = {{"file", program.file.string()},
+                        {"tpu", spec.target.chip->version},
+                        {"step_seconds", spec.target.step_seconds},
+                        {"results", std::move(list)}};
+  return out.dump(1) + "\n";
 }
 
 std::string TuneSummary(const TuneSpec& spec, const std::vector<TuneResult>& results) {

@@ -213,11 +213,7 @@ StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallO
               if (walked && *walked != mapping.grid) {
                 throw kernel::CallError{
                     .kind = kernel::CallError::Kind::kIndexError,
-                    .message = fmt::format(
-                        "the grid {} does not match the BlockSpecs, which step through {} "
-                        "blocks: out-of-bounds block index {} for `{}`",
-                        tpu::TupleString(mapping.grid), tpu::TupleString(*walked),
-                        tpu::TupleString(index), op.name),
+                    .message = kernel::GridMismatchMessage(mapping, *walked, index, op),
                     .span = mapping.span};
               }
               throw kernel::CallError{

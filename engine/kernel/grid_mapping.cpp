@@ -269,4 +269,13 @@ std::optional<std::vector<int64_t>> GridTheSpecsWalk(const GridMapping& mapping)
   return need;
 }
 
+std::string GridMismatchMessage(const GridMapping& mapping, const std::vector<int64_t>& walked,
+                                const std::vector<int64_t>& index, const BlockMapping& op) {
+  return fmt::format(
+      "the grid {} does not match the BlockSpecs, which step through {} blocks: out-of-bounds "
+      "block index {} for {} {}",
+      array::ShapeToString(mapping.grid), array::ShapeToString(walked), array::ShapeToString(index),
+      op.is_output ? "output" : "input", op.name);
+}
+
 }  // namespace pz::kernel

@@ -110,5 +110,9 @@ DirectMap AnalyzeIndexMap(const Function& f);
 // nullopt when the specs do not say or disagree among themselves. When an out-of-range block
 // index comes from a grid that differs from it, the grid is the mistake, not the index maps.
 std::optional<std::vector<int64_t>> GridTheSpecsWalk(const GridMapping& mapping);
+// "the grid (4, 2) does not match the BlockSpecs, which step through (2, 4) blocks: ...": the
+// error of a block index out of range at operand `op` when the grid is the mistake.
+std::string GridMismatchMessage(const GridMapping& mapping, const std::vector<int64_t>& walked,
+                                const std::vector<int64_t>& index, const BlockMapping& op);
 
 }  // namespace pz::kernel

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 
 namespace pz {
 namespace {
@@ -91,6 +92,13 @@ std::string FormatLocation(SourceSpan span, const SourceManager& sources) {
   const SourceFile& file = sources.Get(span.file);
   LineCol lc = file.Locate(span.begin);
   return fmt::format("{}:{}:{}", file.path(), lc.line, lc.col);
+}
+
+std::string ShortLocation(SourceSpan span, const SourceManager& sources) {
+  if (!span.valid()) return "<unknown>";
+  const SourceFile& file = sources.Get(span.file);
+  return fmt::format("{}:{}", std::filesystem::path(file.path()).filename().string(),
+                     file.Locate(span.begin).line);
 }
 
 std::string Render(const Diagnostic& diagnostic, const SourceManager& sources,

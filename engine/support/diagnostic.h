@@ -68,5 +68,7 @@ std::string Render(const Diagnostic& diagnostic, const SourceManager& sources,
 
 // "path:line:col" for the start of a span, or "<unknown>" for an invalid span.
 std::string FormatLocation(SourceSpan span, const SourceManager& sources);
+// "file.py:25": the file without its directory, and the line.
+std::string ShortLocation(SourceSpan span, const SourceManager& sources);
 
 }  // namespace pz

@@ -18,16 +18,7 @@ bool InputPadding(const kernel::GridMapping& mapping, const std::string& ref) {
 CallRecord RecordCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
                       const SourceManager& sources) {
   CallRecord record{.name = mapping.name, .grid = mapping.grid, .scratch = mapping.scratch};
-  // path:line:col -> file:line
-  std::string where = FormatLocation(mapping.span, sources);
-  size_t col = where.rfind(':');
-  size_t line = col == std::string::npos ? col : where.rfind(':', col - 1);
-  if (line != std::string::npos) {
-    std::string path = where.substr(0, line);
-    size_t slash = path.rfind('/');
-    record.location =
-        path.substr(slash == std::string::npos ? 0 : slash + 1) + where.substr(line, col - line);
-  }
+  if (mapping.span.valid()) record.location = ShortLocation(mapping.span, sources);
   record.operands = mapping.inputs;
   record.operands.insert(record.operands.end(), mapping.outputs.begin(), mapping.outputs.end());
   for (const kernel::RefType& ref : program.kernel->refs) {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -101,8 +102,10 @@ class CoreMachine {
 
   // ---- operand_pipeline.cpp -------------------------------------------------------------------
   OperandState MakeState(const BlockMapping& op);
-  // Stops the call at operand `k` (recording where in the block trace).
-  [[noreturn]] void Fail(size_t k, std::string message, std::vector<std::string> notes);
+  // Stops the call at operand `k` (recording where in the block trace), reported at `span` (by
+  // default the operand's index map).
+  [[noreturn]] void Fail(size_t k, std::string message, std::vector<std::string> notes,
+                         std::optional<SourceSpan> span = std::nullopt);
   // Checks the block is (at least partly) inside the array, as the hardware requires.
   void CheckInBounds(size_t k, const Window& w, const std::vector<int64_t>& index);
   [[noreturn]] [[gnu::cold]] void FailOutOfBounds(size_t k, const Window& w,

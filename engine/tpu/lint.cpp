@@ -94,7 +94,7 @@ void Lint(const kernel::GridMapping& mapping, EmulatorSession& session) {
       std::string name = static_cast<size_t>(a) < op.map_params.size()
                              ? fmt::format(" (`{}`)", op.map_params[static_cast<size_t>(a)])
                              : "";
-      warn(mapping.span,
+      warn(mapping.semantics_span.valid() ? mapping.semantics_span : mapping.span,
            fmt::format("grid axis {}{} is marked \"parallel\" but the block of output `{}` does "
                        "not change along it: it is a reduction, and on a megacore chip (TPU v4, "
                        "v5p) both TensorCores would write the same block",

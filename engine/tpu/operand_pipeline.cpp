@@ -78,7 +78,8 @@ OperandState CoreMachine::MakeState(const BlockMapping& op) {
   return s;
 }
 
-void CoreMachine::Fail(size_t k, std::string message, std::vector<std::string> notes) {
+void CoreMachine::Fail(size_t k, std::string message, std::vector<std::string> notes,
+                       std::optional<SourceSpan> span) {
   const BlockMapping& op = OperandAt(k);
   if (trace_) {
     trace_->failed_step = step_;
@@ -87,7 +88,7 @@ void CoreMachine::Fail(size_t k, std::string message, std::vector<std::string> n
   }
   throw EmulationError{.kind = EmulationError::Kind::kIndexError,
                        .message = std::move(message),
-                       .span = op.span,
+                       .span = span.value_or(op.span),
                        .notes = std::move(notes)};
 }
 
@@ -126,20 +127,8 @@ void CoreMachine::FailOutOfBounds(size_t k, const Window& w, const std::vector<i
           "compute each grid size from the array and block sizes, e.g. "
           "`pl.cdiv(M, bm)`");
     }
-    std::string message = fmt::format(
-        "the grid {} does not match the BlockSpecs, which step through {} blocks: "
-        "out-of-bounds block index {} for {} {}",
-        TupleString(mapping_.grid), TupleString(*walked), TupleString(index),
-        op.is_output ? "output" : "input", op.name);
-    if (trace_) {
-      trace_->failed_step = step_;
-      trace_->failed_operand = static_cast<int>(k);
-      trace_->failure = message;
-    }
-    throw EmulationError{.kind = EmulationError::Kind::kIndexError,
-                         .message = std::move(message),
-                         .span = mapping_.span,
-                         .notes = std::move(notes)};
+    Fail(k, kernel::GridMismatchMessage(mapping_, *walked, index, op), std::move(notes),
+         mapping_.span);
   }
   Fail(k,
        fmt::format("Out-of-bounds block index {} for {} {} in grid step {}: {} {} but the "

@@ -381,21 +381,20 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   const TpuReport& report = tpu_report ? *tpu_report : kNoTpuReport;
   ReportWarnings(*program.kernel, mapping, outcome, report, span, *session);
   if (options.stats) {
-    session->stats.push_back({.name = name,
-                              .span = span,
-                              .counters = report.counters,
-                              .core_counters = report.core_counters,
-                              .core_steps = report.core_steps,
-                              .grid = mapping.grid,
-                              .semantics = mapping.dimension_semantics,
-                              .input_dtype = mapping.inputs.empty()
-                                                 ? std::string()
-                                                 : std::string(array::DTypeName(
-                                                       mapping.inputs[0].dtype)),
-                              .megacore_note = report.megacore_note,
-                              .backend_summary = tpu_report || !outcome.report
-                                                     ? std::string()
-                                                     : outcome.report->Summary()});
+    session->stats.push_back(
+        {.name = name,
+         .span = span,
+         .counters = report.counters,
+         .core_counters = report.core_counters,
+         .core_steps = report.core_steps,
+         .grid = mapping.grid,
+         .semantics = mapping.dimension_semantics,
+         .input_dtype = mapping.inputs.empty()
+                            ? std::string()
+                            : std::string(array::DTypeName(mapping.inputs[0].dtype)),
+         .megacore_note = report.megacore_note,
+         .backend_summary =
+             tpu_report || !outcome.report ? std::string() : outcome.report->Summary()});
   }
   std::vector<Value> outputs;
   for (array::Array& out : outcome.outputs) outputs.push_back(eval::WrapArray(std::move(out)));

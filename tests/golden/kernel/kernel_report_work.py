@@ -56,4 +56,4 @@ check_saves(dense, half, counter="hbm_bytes_read", at_least=0.5, name="bytes")  
 try:
     check_saves(dense, half, counter="bytes", at_least=0.5)
 except ValueError as e:
-    print(e)  # expect: check_saves(): unknown counter 'bytes' (flops, transcendentals, grid_steps, hbm_bytes_read, hbm_bytes_written)
+    print(e)  # expect: check_saves(): unknown counter 'bytes' (grid_steps, flops, mxu_flops, transcendentals, hbm_bytes_read, hbm_bytes_written)

@@ -287,6 +287,11 @@ out = pl.pallas_call(
             "grid axis 1 (`k`) is marked \"parallel\" but the block of output `o_ref` does not "
             "change along it: it is a reduction, and on a megacore chip (TPU v4, v5p) both "
             "TensorCores would write the same block\n");
+  // Reported at the CompilerParams that mark the axis, not at the pallas_call.
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.rendered.find("|     compiler_params=pltpu.CompilerParams(dimension_semantics="),
+            std::string::npos)
+      << r.rendered;
 }
 
 TEST(MegacoreRace, ReadingAnAliasedBlockTheOtherCoreWritesIsReported) {
