@@ -344,7 +344,7 @@ LeafReport CompareLeaf(const Array& actual, const Array& expected, Tolerance tol
   std::vector<double> a = actual.ToDoubles();
   std::vector<double> e = expected.ToDoubles();
   std::vector<uint8_t> bad(a.size(), 0);
-  int64_t count = 0, nans = 0;
+  int64_t count = 0, nans = 0, infs = 0;
   size_t first = a.size();
   double max_error = 0;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -352,6 +352,7 @@ LeafReport CompareLeaf(const Array& actual, const Array& expected, Tolerance tol
     bad[i] = !ok;
     count += !ok;
     nans += std::isnan(a[i]) && !std::isnan(e[i]);
+    infs += std::isinf(a[i]) && !std::isinf(e[i]);
     if (!ok && first == a.size()) first = i;
     if (ok && !std::isnan(a[i]) && !std::isinf(a[i])) {
       max_error = std::max(max_error, std::fabs(a[i] - e[i]));
@@ -385,6 +386,9 @@ LeafReport CompareLeaf(const Array& actual, const Array& expected, Tolerance tol
                                      ValueString(expected.dtype(), e[first]),
                                      ValueString(actual.dtype(), a[first])));
   if (nans > 0) report.lines.push_back(fmt::format("{} elements are NaN", nans));
+  if (infs > 0) report.lines.push_back(fmt::format("{} elements are infinite", infs));
+  report.unexplained_nonfinite =
+      (nans > 0 || infs > 0) && !(record != nullptr && record->uninitialized.seen);
   if (map) {
     report.map_begin = report.lines.size();
     map->Render(report.lines);

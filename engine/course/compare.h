@@ -37,6 +37,9 @@ struct LeafReport {
   // `operand` the kernel parameter it shows ("o_ref").
   size_t map_begin = 0, map_end = 0;
   std::string operand;
+  // The result has NaN or infinities where the reference has none, and uninitialised memory
+  // does not explain them: arithmetic made them (the runner traces where).
+  bool unexplained_nonfinite = false;
 };
 
 // Compares `actual` with `expected` elementwise: |actual - expected| <= atol + rtol * |expected|,

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 
 #include "array/dtype.h"
 #include "course/compare.h"
 #include "tpu/executor.h"
+#include "tpu/probe.h"
 #include "tpu/step_record.h"
 
 namespace pz::course {
@@ -458,6 +460,85 @@ class Comparer {
   Divergence d_;
 };
 
+// The integer comparisons (lt, le, gt, ge) of the kernels `calls` ran, in program order, once
+// per source place: masks of positions and guards of program ids, where an off-by-one hides.
+std::vector<const kernel::Instr*> IndexComparisons(const std::vector<CallRecording>& calls) {
+  std::vector<const kernel::Instr*> found;
+  std::function<void(const kernel::Function&, const kernel::Region&)> walk =
+      [&](const kernel::Function& f, const kernel::Region& region) {
+        for (const kernel::Instr& instr : region.body) {
+          for (const kernel::Region& inner : instr.regions) walk(f, inner);
+          if (!kernel::IsPrim(instr.op) || instr.operands.size() != 2) continue;
+          array::Prim p = instr.prim.prim;
+          if (p != array::Prim::kLt && p != array::Prim::kLe && p != array::Prim::kGt &&
+              p != array::Prim::kGe) {
+            continue;
+          }
+          if (!array::IsInteger(f.values[static_cast<size_t>(instr.operands[0])].dtype)) continue;
+          bool seen = std::any_of(found.begin(), found.end(), [&](const kernel::Instr* other) {
+            return other->span == instr.span;
+          });
+          if (!seen && instr.span.valid()) found.push_back(&instr);
+        }
+      };
+  for (const CallRecording& call : calls) walk(*call.kernel, call.kernel->body);
+  return found;
+}
+
+std::string_view ComparisonSymbol(array::Prim p, bool twin) {
+  switch (p) {
+    case array::Prim::kLt:
+      return twin ? "<=" : "<";
+    case array::Prim::kLe:
+      return twin ? "<" : "<=";
+    case array::Prim::kGt:
+      return twin ? ">=" : ">";
+    default:
+      return twin ? ">" : ">=";
+  }
+}
+
+// Tries each integer comparison of the learner's kernels with its strict / non-strict twin; when
+// one flip makes every check pass, says so: the mask or guard there is off by one.
+void TryFlippedComparisons(const fs::path& program, const RunOptions& options, const Recorded& me,
+                           Divergence& d) {
+  constexpr size_t kMaxTrials = 4;
+  std::vector<const kernel::Instr*> candidates = IndexComparisons(me.calls);
+  if (candidates.size() > kMaxTrials) candidates.resize(kMaxTrials);
+  for (const kernel::Instr* instr : candidates) {
+    RunOptions trial = options;
+    trial.output = nullptr;
+    trial.emulator.recorder = nullptr;
+    trial.emulator.backend = nullptr;
+    trial.emulator.stats = false;
+    trial.emulator.dump_ir = false;
+    trial.emulator.on_trace = nullptr;
+    auto probe = std::make_shared<tpu::Probe>();
+    probe->flipped.push_back(instr->span);
+    trial.emulator.probe = probe;
+    if (!RunFile(program, trial).passed()) continue;
+    const SourceFile& file = me.sources.Get(instr->span.file);
+    LineCol at = file.Locate(instr->span.begin);
+    std::string_view text = file.Line(at.line);
+    size_t first = text.find_first_not_of(" \t");
+    d.lines.push_back(fmt::format(
+        "why: the comparison at line {} is off by one: with `{}` in place of `{}` there, every "
+        "check passes",
+        at.line, ComparisonSymbol(instr->prim.prim, true),
+        ComparisonSymbol(instr->prim.prim, false)));
+    d.lines.push_back(fmt::format("line {}: {}", at.line,
+                                  first == std::string_view::npos ? "" : text.substr(first)));
+    array::Prim p = instr->prim.prim;
+    bool inclusive = p == array::Prim::kLe || p == array::Prim::kGe;
+    d.lines.push_back(fmt::format(
+        "the two differ only where both sides are equal (the diagonal of a causal mask, the "
+        "last block of a range): your condition {} that case, and the checks need it {}",
+        inclusive ? "includes" : "excludes", inclusive ? "excluded" : "included"));
+    d.patterns.push_back("off-by-one");
+    return;
+  }
+}
+
 }  // namespace
 
 std::optional<Divergence> FindDivergence(const fs::path& program, const fs::path& solution,
@@ -470,7 +551,13 @@ std::optional<Divergence> FindDivergence(const fs::path& program, const fs::path
   bool wrong_values = std::any_of(me->run.checks.begin(), me->run.checks.end(),
                                   [](const CheckOutcome& c) { return !c.passed && c.values; });
   if (me->run.status != RunStatus::kFailed || !wrong_values) return std::nullopt;
-  return Comparer(*me, *sol).Run();
+  std::optional<Divergence> d = Comparer(*me, *sol).Run();
+  // Where no pattern said why and the calls are configured alike, an off-by-one comparison is
+  // tried: the flip is kept only when it makes the whole program pass.
+  if (d && d->patterns.empty() && options.emulator.probe == nullptr) {
+    TryFlippedComparisons(program, options, *me, *d);
+  }
+  return d;
 }
 
 std::string FormatDivergence(const Divergence& divergence) {

@@ -98,6 +98,7 @@ Value Check(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
   std::vector<std::string> lines;
   std::string summary;
   bool passed = true;
+  bool nonfinite = false;
   if (bound[0]->is_none()) {
     passed = false;
     summary = "the result is None";
@@ -116,6 +117,7 @@ Value Check(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
         passed_summaries.push_back(label + leaf.summary);
         continue;
       }
+      nonfinite |= leaf.unexplained_nonfinite;
       if (passed) {
         summary = label + leaf.summary;
       } else {
@@ -148,7 +150,8 @@ Value Check(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
   }
   std::string text = fmt::format("{} {}: {}\n", passed ? "PASSED" : "FAILED", title, summary);
   for (const std::string& line : lines) text += line + "\n";
-  return Report(interp, state, {.name = title, .passed = passed, .span = span}, text);
+  return Report(interp, state,
+                {.name = title, .passed = passed, .span = span, .nonfinite = nonfinite}, text);
 }
 
 // "12.3 K"-style counts and "96.0 KiB"-style byte sizes for the work table.

@@ -19,6 +19,8 @@ struct CheckOutcome {
   bool passed = false;
   SourceSpan span;     // the check(...) call
   bool values = true;  // false for checks of what the emulator counted (check_saves, ...)
+  // A failed check whose result has NaN or infinities that uninitialised memory does not explain.
+  bool nonfinite = false;
 };
 
 struct HarnessState {

@@ -15,17 +15,6 @@ namespace pz::course {
 namespace {
 
 using tpu::Counters;
-using MemorySpace = kernel::MemorySpace;
-
-// The bytes the call's DMAs read from HBM (pl.ANY) and wrote to it.
-std::pair<int64_t, int64_t> RoofDmaHbmBytes(const Counters& c) {
-  int64_t read = 0, written = 0;
-  for (const auto& [spaces, bytes] : c.dma_bytes) {
-    if (spaces.first == MemorySpace::kAny) read += bytes;
-    if (spaces.second == MemorySpace::kAny) written += bytes;
-  }
-  return {read, written};
-}
 
 std::string RoofSeconds(double s) { return SiNumber(s) + "s"; }
 
@@ -146,9 +135,8 @@ std::vector<CallRoofline> Roofline(const std::vector<tpu::CallStats>& stats,
     r.mxu_flops = c.mxu_flops;
     r.vpu_flops = c.flops - c.mxu_flops;
     r.transcendentals = c.transcendentals;
-    auto [dma_read, dma_written] = RoofDmaHbmBytes(c);
-    r.hbm_read = c.hbm_bytes_read + dma_read;
-    r.hbm_written = c.hbm_bytes_written + dma_written;
+    r.hbm_read = c.hbm_bytes_read;  // the pipeline's and the kernel's DMAs to and from HBM
+    r.hbm_written = c.hbm_bytes_written;
     r.vmem_bytes = c.vmem_high_water;
 
     auto same = std::find_if(calls.begin(), calls.end(), [&](const CallRoofline& o) {

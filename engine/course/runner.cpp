@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "lang/parser.h"
 #include "support/diagnostic.h"
 #include "tpu/call_report.h"
 #include "tpu/pallas_call.h"
+#include "tpu/probe.h"
 
 namespace pz::course {
 
@@ -48,6 +50,101 @@ std::string_view StatusName(RunStatus status) {
   }
   return "unknown";
 }
+
+namespace {
+
+std::string Number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return fmt::format("{:.8g}", v);
+}
+
+// What a primitive computed, "-inf - -inf = nan" or "exp(100.5) = inf", and the usual reason.
+std::pair<std::string, std::string> DescribeBirth(const tpu::NonFiniteOrigin& o) {
+  const std::string& p = o.prim;
+  const std::vector<double>& x = o.operands;
+  std::string result = Number(o.result);
+  auto infinite = [&](double v) { return std::isinf(v); };
+  if (x.size() == 2 && (p == "add" || p == "sub" || p == "mul" || p == "div")) {
+    const char* symbol = p == "add" ? "+" : p == "sub" ? "-" : p == "mul" ? "*" : "/";
+    std::string what = fmt::format("{} {} {} = {}", Number(x[0]), symbol, Number(x[1]), result);
+    if ((p == "add" || p == "sub") && (infinite(x[0]) || infinite(x[1]))) {
+      return {what,
+              "infinities of opposite signs cancel to NaN: a row whose scores are all masked to "
+              "-inf has a maximum of -inf, and subtracting it gives NaN; mask with a large finite "
+              "number instead (e.g. -1e30, or jnp.finfo(jnp.float32).min), or keep such rows "
+              "out of the arithmetic"};
+    }
+    if (p == "div" && x[1] == 0) {
+      return {what,
+              "a division by zero: the denominator (a row sum, a count, a norm) is 0 here; "
+              "guard it (e.g. jnp.where(l == 0, 1, l)) or make sure something was accumulated"};
+    }
+    if (p == "mul" && (infinite(x[0]) || infinite(x[1]))) {
+      return {what, "0 * inf is NaN: one factor overflowed or came from a -inf mask"};
+    }
+    return {what, "the result overflowed float32 (largest about 3.4e38)"};
+  }
+  if (x.size() == 1) {
+    std::string what = fmt::format("{}({}) = {}", p, Number(x[0]), result);
+    if (p == "exp" || p == "exp2") {
+      return {what,
+              "exp overflows float32 above about 88.7: subtract the (running) maximum before "
+              "exponentiating, as a numerically stable softmax does"};
+    }
+    if (p == "log" || p == "log1p") {
+      return {what, "log is -inf at 0 and NaN below it: the argument must be positive"};
+    }
+    if (p == "sqrt" || p == "rsqrt") {
+      return {what, "the argument must not be negative (nor 0 for rsqrt)"};
+    }
+    return {what, "its operand was finite"};
+  }
+  if (!x.empty()) {
+    std::string args;
+    for (size_t i = 0; i < x.size(); ++i) args += (i ? ", " : "") + Number(x[i]);
+    return {fmt::format("{}({}) = {}", p, args, result), "its operands were finite"};
+  }
+  return {fmt::format("`{}` of finite operands gave {}", p, result),
+          "the values overflowed float32 (largest about 3.4e38)"};
+}
+
+// A failed check whose result holds NaN or infinities that uninitialised memory does not explain:
+// runs the program again under a probe that stops at the first primitive making one from
+// numbers that were not, and renders where that was (nullopt when no kernel made one).
+std::optional<std::string> ExplainNonFinite(const std::filesystem::path& file,
+                                            const RunOptions& options) {
+  RunOptions probed = options;
+  probed.output = nullptr;
+  probed.emulator.stats = false;
+  probed.emulator.timeline = false;
+  probed.emulator.dump_ir = false;
+  probed.emulator.on_trace = nullptr;
+  probed.emulator.recorder = nullptr;
+  probed.emulator.backend = nullptr;
+  probed.emulator.cores = 1;
+  auto probe = std::make_shared<tpu::Probe>();
+  probe->trace_nonfinite = true;
+  probed.emulator.probe = probe;
+  SourceManager sources;
+  RunFile(file, probed, &sources);
+  const tpu::NonFiniteOrigin& o = probe->nonfinite;
+  if (!o.found) return std::nullopt;
+  auto [what, why] = DescribeBirth(o);
+  bool nan = std::isnan(o.result);
+  Diagnostic note{
+      .severity = Severity::kNote,
+      .phase = Phase::kEmulate,
+      .message = fmt::format("the first {} in a kernel was made here: in `{}` at grid step {}, "
+                             "`{}` computed {} (element {} of its result)",
+                             nan ? "NaN" : "infinity", o.kernel, tpu::TupleString(o.grid_point),
+                             o.prim, what, tpu::TupleString(o.element)),
+      .span = o.span,
+      .notes = {{.message = why}}};
+  return Render(note, sources, RenderOptions{.color = options.color});
+}
+
+}  // namespace
 
 PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
                   SourceManager* keep_sources) {
@@ -155,6 +252,13 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
   run.status = run.checks.empty() ? RunStatus::kNoChecks
                : all              ? RunStatus::kPassed
                                   : RunStatus::kFailed;
+  bool nonfinite = std::any_of(run.checks.begin(), run.checks.end(),
+                               [](const CheckOutcome& c) { return !c.passed && c.nonfinite; });
+  if (nonfinite && options.emulator.probe == nullptr && options.emulator.backend == nullptr) {
+    if (std::optional<std::string> origin = ExplainNonFinite(file, options)) {
+      run.diagnostics += *origin;
+    }
+  }
   return run;
 }
 

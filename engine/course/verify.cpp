@@ -7,6 +7,7 @@
 
 #include "course/puzzle_file.h"
 #include "support/source.h"
+#include "tpu/call_report.h"
 
 namespace pz::course {
 namespace fs = std::filesystem;
@@ -108,6 +109,58 @@ VerifyItem CheckImages(const Course& course, const PuzzleEntry& p,
   return {"images", true, fmt::format("{} images", used.size())};
 }
 
+// A puzzle's text may quote what `pallas-puzzles run --stats --timeline` prints for its
+// solution: lines of a code block such as `# (0,): start x_hbm[0:72] -> buf[0] ... @113`. Each
+// quoted line must still be what the emulator prints, so a text cannot drift from the solution
+// (its line numbers, byte counts or schedule). Puzzles that quote nothing get no item.
+std::optional<VerifyItem> CheckQuotedTimeline(const Course& course, const PuzzleEntry& p,
+                                              const std::optional<std::string>& starter,
+                                              const RunOptions& options) {
+  if (!starter) return std::nullopt;
+  // A quoted line may be wrapped: its continuation lines are indented further.
+  std::vector<std::string> quoted;
+  bool in_block = false, continues = false;
+  for (std::string_view line : SplitLines(*starter)) {
+    if (line.rfind("# ```", 0) == 0) {
+      in_block = !in_block;
+      continues = false;
+      continue;
+    }
+    if (!in_block) continue;
+    if (continues && line.rfind("#  ", 0) == 0) {
+      quoted.back() += " " + std::string(line.substr(line.find_first_not_of("# ")));
+      continue;
+    }
+    continues = false;
+    if (line.rfind("# (", 0) != 0) continue;
+    std::string_view body = line.substr(2);
+    bool event = body.find("): start ") != std::string_view::npos ||
+                 body.find("): wait ") != std::string_view::npos ||
+                 body.find("): signal ") != std::string_view::npos;
+    if (event && body.find(" @") != std::string_view::npos) {
+      quoted.emplace_back(body);
+      continues = true;
+    }
+  }
+  if (quoted.empty()) return std::nullopt;
+  RunOptions traced = options;
+  traced.emulator.stats = true;
+  traced.emulator.timeline = true;
+  SourceManager sources;
+  PuzzleRun run = RunFile(course.SolutionPath(p), traced, &sources);
+  std::string printed;
+  for (const tpu::CallStats& call : run.stats) printed += tpu::FormatCallStats(call, sources, true);
+  for (const std::string& line : quoted) {
+    if (printed.find("  " + line + "\n") == std::string::npos) {
+      return VerifyItem{"timeline", false,
+                        fmt::format("the text quotes `{}`, which `run --stats --timeline` of the "
+                                    "solution no longer prints",
+                                    line)};
+    }
+  }
+  return VerifyItem{"timeline", true, fmt::format("{} quoted lines as printed", quoted.size())};
+}
+
 // Puzzle files on disk that the manifest does not list, and chapter texts that are missing.
 void CheckFiles(const Course& course, const std::string& only, std::vector<std::string>& problems) {
   for (const ChapterEntry& chapter : course.chapters) {
@@ -184,6 +237,9 @@ VerifyReport Verify(const CourseLoad& load, const VerifyOptions& options) {
     row.items.push_back(CheckRegions(starter, solution));
     row.items.push_back(CheckHints(course, *p));
     row.items.push_back(CheckImages(course, *p, starter));
+    if (auto item = CheckQuotedTimeline(course, *p, starter, options.run)) {
+      row.items.push_back(std::move(*item));
+    }
     if (options.on_row) options.on_row(row);
     report.rows.push_back(std::move(row));
   }

@@ -14,7 +14,7 @@
 namespace pz::course {
 
 struct VerifyItem {
-  std::string name;  // "solution", "starter", "regions", "hints", "images"
+  std::string name;  // "solution", "starter", "regions", "hints", "images", "timeline"
   bool ok = false;
   std::string detail;  // why not (or a short fact when ok)
 };

@@ -113,11 +113,17 @@ std::string FormatCallStats(const CallStats& call, const SourceManager& sources,
     return fmt::format("stats: pallas_call {} ({}): {}", call.name,
                        FormatLocation(call.span, sources), call.backend_summary);
   }
+  // HBM traffic counts the kernel's DMAs to and from `pl.ANY` refs too; their share is named.
+  auto [dma_read, dma_written] = DmaHbmBytes(c);
+  auto of_which = [](int64_t bytes) {
+    return bytes > 0 ? fmt::format(" ({} B by DMAs)", bytes) : std::string();
+  };
   std::string out = fmt::format(
-      "stats: pallas_call {} ({}): {} grid steps, HBM read {} B, HBM written {} B, {} flops, {} "
-      "transcendentals, VMEM {} B (blocks double-buffered + scratch)\n",
+      "stats: pallas_call {} ({}): {} grid steps, HBM read {} B{}, HBM written {} B{}, {} flops, "
+      "{} transcendentals, VMEM {} B (blocks double-buffered + scratch)\n",
       call.name, FormatLocation(call.span, sources), c.grid_steps, c.hbm_bytes_read,
-      c.hbm_bytes_written, c.flops, c.transcendentals, c.vmem_high_water);
+      of_which(dma_read), c.hbm_bytes_written, of_which(dma_written), c.flops, c.transcendentals,
+      c.vmem_high_water);
   auto line_of = [&](SourceSpan s) {
     return std::to_string(sources.Get(s.file).Locate(s.begin).line);
   };

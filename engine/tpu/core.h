@@ -35,7 +35,7 @@ struct CallResult {
   // of linearised grid steps [first, end).
   std::vector<Counters> core_counters;
   std::vector<std::pair<int64_t, int64_t>> core_steps;
-  // Why a run asked for several cores used one ("" when it did not ask, or split the grid).
+  // With `--cores 2`: which axes the cores split (SplitNote), or why the run used one core.
   std::string megacore_note;
 };
 

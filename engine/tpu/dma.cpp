@@ -80,6 +80,7 @@ DmaEngine::DmaEngine(const kernel::Function& kernel, const EmulatorOptions& opti
 void DmaEngine::SetStep(int64_t step, const std::vector<int64_t>& point) {
   step_ = step;
   point_ = point;
+  taken_.clear();
 }
 
 std::string DmaEngine::Step() const { return TupleString(point_); }
@@ -210,8 +211,12 @@ void DmaEngine::Start(const Instr& instr, DmaEndpoint src, DmaEndpoint dst, Sema
             .accesses_at_start = vector_accesses_,
             .step = step_};
   ++counters_.dma_count;
-  counters_.dma_bytes[{kernel_.refs[copy.src.ref].space, kernel_.refs[copy.dst.ref].space}] +=
-      bytes;
+  kernel::MemorySpace from = kernel_.refs[copy.src.ref].space;
+  kernel::MemorySpace to = kernel_.refs[copy.dst.ref].space;
+  counters_.dma_bytes[{from, to}] += bytes;
+  // A `pl.ANY` ref lives in HBM: its DMAs are HBM traffic as much as the pipeline's fetches.
+  if (from == kernel::MemorySpace::kAny) counters_.hbm_bytes_read += bytes;
+  if (to == kernel::MemorySpace::kAny) counters_.hbm_bytes_written += bytes;
   if (options_.timeline) {
     Record(DmaEvent::Kind::kStart, instr, bytes,
            fmt::format("{} -> {} on {}", ShortViewName(copy.src.ref, copy.src.region),
@@ -335,6 +340,13 @@ void DmaEngine::Wait(const Instr& instr, SemaphoreSlot sem, int64_t bytes) {
     int64_t take = std::min(left, copy.unconsumed);
     copy.unconsumed -= take;
     left -= take;
+    if (take > 0 && !copy.send_receipt) {
+      taken_.push_back({.wait_span = instr.span,
+                        .sem = sem,
+                        .copy = Describe(copy),
+                        .copy_span = copy.span,
+                        .copy_point = copy.point});
+    }
     if (copy.unconsumed == 0 && vector_accesses_ > copy.accesses_at_start) {
       counters_.dma_bytes_overlapped += copy.bytes;
     }
@@ -388,6 +400,21 @@ int64_t DmaEngine::Read(SemaphoreSlot sem) {
   return State(sem).count;
 }
 
+std::optional<Note> DmaEngine::WaitThatTookAnother(const Copy& copy) const {
+  for (auto t = taken_.rbegin(); t != taken_.rend(); ++t) {
+    if (t->sem.ref == copy.sem.ref && t->sem.index == copy.sem.index) return std::nullopt;
+  }
+  if (taken_.empty()) return std::nullopt;
+  const Taken* t = &taken_.back();
+  return Note{
+      .message = fmt::format(
+          "this wait (grid step {}) is on {}: it took the signal of the DMA {} started at {} "
+          "in grid step {}, not of the copy into {} this access needs, which signals {}",
+          Step(), SemName(t->sem), t->copy, line_of_ ? line_of_(t->copy_span) : "?",
+          TupleString(t->copy_point), ViewName(copy.dst.ref, copy.dst.region), SemName(copy.sem)),
+      .span = t->wait_span};
+}
+
 void DmaEngine::CheckAccess(const Instr& instr, RefId ref, const MemRegion& region, bool is_write) {
   int64_t elements = region.empty ? 0 : 1;
   for (size_t d = 0; d < region.rank; ++d) elements *= region.hi[d] - region.lo[d] + 1;
@@ -400,12 +427,24 @@ void DmaEngine::CheckAccess(const Instr& instr, RefId ref, const MemRegion& regi
           SemName(copy.sem), is_write ? "source or destination" : "destination")};
     };
     if (!copy.send_receipt && Overlaps(region, copy.dst.region)) {
+      std::vector<Note> related{StartedHere(copy)};
+      std::vector<std::string> notes = hint();
+      if (std::optional<Note> wrong = WaitThatTookAnother(copy)) {
+        // The step did wait, on another semaphore: a wait takes whichever copy signals the
+        // semaphore it names, so it collected another copy while this one is still in flight.
+        related.push_back(std::move(*wrong));
+        notes = {fmt::format(
+            "a wait takes the signal of the semaphore its descriptor names, whatever copy sent "
+            "it: wait on {} (a descriptor with this copy's semaphore and size) before touching "
+            "its destination",
+            SemName(copy.sem))};
+      }
       Fail(instr.span,
            fmt::format("DMA race: {} {} in grid step {} while the DMA {} started at {} is "
                        "still writing it",
                        is_write ? "write to" : "read of", ViewName(ref, region), Step(),
                        Describe(copy), Where(copy)),
-           hint(), {StartedHere(copy)});
+           std::move(notes), std::move(related));
     }
     if (is_write && Overlaps(region, copy.src.region)) {
       Fail(instr.span,

@@ -140,16 +140,34 @@ class DmaEngine {
   // (0,)".
   Note StartedHere(const Copy& copy) const;
 
+  // A copy whose signal a wait of the current grid step took: when a read then races with a
+  // copy on another semaphore, the note names the wait that took the wrong signal.
+  struct Taken {
+    SourceSpan wait_span;
+    SemaphoreSlot sem;
+    std::string copy;  // Describe() of the copy
+    SourceSpan copy_span;
+    std::vector<int64_t> copy_point;
+  };
+  // The wait of this grid step that took another semaphore's copy than `copy`'s, as a note at
+  // that wait; nullopt when no wait of this step did.
+  std::optional<Note> WaitThatTookAnother(const Copy& copy) const;
+
   const kernel::Function& kernel_;
   const EmulatorOptions& options_;
   std::function<std::string(SourceSpan)> line_of_;
   Counters& counters_;
   std::vector<std::vector<SemaphoreState>> semaphores_;  // per ref (empty for other refs)
   std::vector<Copy> inflight_;                           // in start order
+  std::vector<Taken> taken_;                             // this grid step's waits, in order
   int64_t vector_accesses_ = 0;  // vector loads and stores while copies were in flight
   int64_t step_ = 0;
   std::vector<int64_t> point_;
 };
+
+// The part of Counters::hbm_bytes_read and hbm_bytes_written that the kernel's own DMAs moved
+// (copies from and to `pl.ANY` refs).
+std::pair<int64_t, int64_t> DmaHbmBytes(const Counters& counters);
 
 // `--stats` lines for the DMAs of one call ("" when it started none and used no semaphore), and
 // with `timeline` its starts and waits grouped per grid step (a run of identical events once,

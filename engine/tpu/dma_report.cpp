@@ -32,6 +32,15 @@ bool SameEvent(const DmaEvent& a, const DmaEvent& b) {
 
 }  // namespace
 
+std::pair<int64_t, int64_t> DmaHbmBytes(const Counters& counters) {
+  int64_t read = 0, written = 0;
+  for (const auto& [spaces, bytes] : counters.dma_bytes) {
+    if (spaces.first == kernel::MemorySpace::kAny) read += bytes;
+    if (spaces.second == kernel::MemorySpace::kAny) written += bytes;
+  }
+  return {read, written};
+}
+
 std::string FormatDmaStats(const Counters& counters, bool timeline,
                            const std::function<std::string(SourceSpan)>& line_of) {
   std::string out;

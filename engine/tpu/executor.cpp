@@ -183,7 +183,123 @@ void Executor::Fail(const Instr& instr, EmulationError::Kind kind, std::string m
       .kind = kind, .message = std::move(message), .span = instr.span, .notes = std::move(notes)};
 }
 
+namespace {
+
+// The comparison a strict / non-strict twin of `prim` computes (`>` for `>=`, ...); nullopt for
+// other primitives.
+std::optional<array::Prim> ComparisonTwin(array::Prim prim) {
+  switch (prim) {
+    case array::Prim::kLt:
+      return array::Prim::kLe;
+    case array::Prim::kLe:
+      return array::Prim::kLt;
+    case array::Prim::kGt:
+      return array::Prim::kGe;
+    case array::Prim::kGe:
+      return array::Prim::kGt;
+    default:
+      return std::nullopt;
+  }
+}
+
+bool Elementwise(array::Prim prim) {
+  return array::UnaryOpOf(prim) || array::BinaryOpOf(prim) || prim == array::Prim::kSelectN ||
+         prim == array::Prim::kClamp;
+}
+
+// The value of `operand` (broadcast to a result of rank `index.size()`) at `index`.
+double BroadcastValue(const Array& operand, const std::vector<int64_t>& index) {
+  const array::Shape& shape = operand.shape();
+  size_t skip = index.size() - std::min(index.size(), shape.size());
+  int64_t flat = 0;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    int64_t i = shape[d] == 1 ? 0 : index[skip + d];
+    flat = flat * shape[d] + i;
+  }
+  return operand.GetDouble(flat);
+}
+
+bool AllFinite(const Array& a) {
+  if (!array::IsFloating(a.dtype())) return true;
+  for (int64_t i = 0; i < a.size(); ++i) {
+    if (!std::isfinite(a.GetDouble(i))) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void Executor::RunProbedPrim(const Instr& instr) {
+  Probe& probe = *context_.probe;
+  std::optional<array::Prim> twin = ComparisonTwin(instr.prim.prim);
+  bool flip = twin && std::find(probe.flipped.begin(), probe.flipped.end(), instr.span) !=
+                          probe.flipped.end();
+  if (flip) {
+    array::BinaryInto(*array::BinaryOpOf(*twin), env_[instr.operands[0]], env_[instr.operands[1]],
+                      env_[instr.results[0]]);
+  } else {
+    Probe* saved = context_.probe;
+    context_.probe = nullptr;
+    RunPrim(instr);
+    context_.probe = saved;
+  }
+  if (probe.trace_nonfinite) TraceNonFinite(instr);
+}
+
+void Executor::TraceNonFinite(const Instr& instr) {
+  Probe& probe = *context_.probe;
+  {
+    std::lock_guard<std::mutex> lock(probe.mutex);
+    if (probe.nonfinite.found) return;
+  }
+  bool elementwise = Elementwise(instr.prim.prim);
+  // Operands that already held a NaN or an infinity somewhere pass it on: for the primitives
+  // that mix elements (sums, products), only finite operands can give birth to one.
+  if (!elementwise) {
+    for (ValueId id : instr.operands) {
+      if (!AllFinite(env_[id])) return;
+    }
+  }
+  for (size_t r = 0; r < instr.results.size(); ++r) {
+    const Array& result = env_[instr.results[r]];
+    if (!array::IsFloating(result.dtype())) continue;
+    for (int64_t i = 0; i < result.size(); ++i) {
+      double value = result.GetDouble(i);
+      if (std::isfinite(value)) continue;
+      std::vector<int64_t> index = UnravelIndex(i, result.shape());
+      std::vector<double> operands;
+      bool born = true;
+      if (elementwise) {
+        for (ValueId id : instr.operands) {
+          double v = BroadcastValue(env_[id], index);
+          operands.push_back(v);
+          // A NaN is born where no operand was NaN; an infinity where every operand was finite.
+          if (std::isnan(v) || (std::isinf(value) && std::isinf(v))) born = false;
+        }
+      }
+      if (!born) continue;
+      std::lock_guard<std::mutex> lock(probe.mutex);
+      if (probe.nonfinite.found) return;
+      probe.nonfinite =
+          NonFiniteOrigin{.found = true,
+                          .span = instr.span,
+                          .prim = std::string(array::PrimName(instr.prim.prim)),
+                          .kernel = function_.name,
+                          .grid_point = context_.grid_point != nullptr ? *context_.grid_point
+                                                                       : std::vector<int64_t>{},
+                          .element = std::move(index),
+                          .operands = std::move(operands),
+                          .result = value};
+      return;
+    }
+  }
+}
+
 void Executor::RunPrim(const Instr& instr) {
+  if (context_.probe != nullptr) {
+    RunProbedPrim(instr);
+    return;
+  }
   if (context_.counters != nullptr) {
     context_.counters->flops += instr.cost.flops;
     context_.counters->mxu_flops += instr.cost.mxu_flops;

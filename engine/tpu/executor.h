@@ -23,6 +23,7 @@
 #include "support/diagnostic.h"
 #include "support/source.h"
 #include "tpu/options.h"
+#include "tpu/probe.h"
 
 namespace pz::array {
 class CorePrng;
@@ -112,6 +113,9 @@ struct ExecContext {
   array::CorePrng* prng = nullptr;
   // Counts the branches `pl.when` / `lax.cond` take, when a step record is kept; else null.
   BranchCounter* branches = nullptr;
+  // A failing program's re-run (probe.h): where NaN are born, comparisons tried flipped; else
+  // null.
+  Probe* probe = nullptr;
   // Fresh run_scoped buffers start as zeros, not poison (kernel::RunOptions::zero_uninitialized).
   bool zero_uninitialized = false;
   // A load past the end of a ref reads uninitialised values there (poison) instead of being an
@@ -134,6 +138,10 @@ class Executor {
   void RunInstr(const kernel::Instr& instr);
   // A primitive: array::RunPrim on the operands' values, its cost added to the counters.
   void RunPrim(const kernel::Instr& instr);
+  // RunPrim under a Probe: a flipped comparison computes its twin, and results are searched for
+  // a NaN or infinity born there.
+  void RunProbedPrim(const kernel::Instr& instr);
+  void TraceNonFinite(const kernel::Instr& instr);
   // The memory an access reaches, as a box of the ref's buffer (the same box of its shadow),
   // without building views.
   struct Place {

@@ -137,6 +137,7 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
   kctx.out_of_bounds_reads_uninitialized = options_.out_of_bounds_reads_uninitialized;
   kctx.semantics = options_.semantics;
   kctx.uninitialized = options_.track_uninitialized ? &result_.uninitialized : nullptr;
+  kctx.probe = options_.probe.get();
   kctx.counters = &result_.counters;
   kctx.tick = tick_;
   kctx.callbacks = core_.callbacks;

@@ -333,6 +333,32 @@ std::string NoSplitReason(const kernel::GridMapping& mapping, const EmulatorOpti
   return "";
 }
 
+std::string SplitNote(const kernel::GridMapping& mapping, int parallel_axes, int cores) {
+  // The index maps' parameter names, from the first operand whose map has one per grid axis.
+  const std::vector<std::string>* names = nullptr;
+  for (const auto* ops : {&mapping.inputs, &mapping.outputs}) {
+    for (const kernel::BlockMapping& op : *ops) {
+      if (names == nullptr && op.map_params.size() >= mapping.grid.size()) names = &op.map_params;
+    }
+  }
+  std::string axes;
+  int64_t points = 1;
+  for (int a = 0; a < parallel_axes; ++a) {
+    auto u = static_cast<size_t>(a);
+    if (a > 0) axes += a + 1 == parallel_axes ? " and " : ", ";
+    axes += names != nullptr ? fmt::format("{} (`{}`, {} points)", a, (*names)[u], mapping.grid[u])
+                             : fmt::format("{} ({} points)", a, mapping.grid[u]);
+    points *= mapping.grid[u];
+  }
+  int64_t chunk = (points + cores - 1) / cores;
+  bool rest = static_cast<size_t>(parallel_axes) < mapping.grid.size();
+  return fmt::format(
+      "grid ax{} {}, the leading \"parallel\" ax{}, split into {} contiguous chunks of {} "
+      "point{}, one per TensorCore{}",
+      parallel_axes == 1 ? "is" : "es", axes, parallel_axes == 1 ? "is" : "es", cores, chunk,
+      chunk == 1 ? "" : "s", rest ? "; each core runs the other axes whole" : "");
+}
+
 CallResult RunMegacore(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
                        const kernel::CallOperands& operands, const EmulatorOptions& options,
                        const kernel::RunOptions& run,

@@ -28,6 +28,10 @@ int LeadingParallelAxes(const std::vector<std::string>& dimension_semantics);
 std::string NoSplitReason(const kernel::GridMapping& mapping, const EmulatorOptions& options,
                           const std::vector<std::pair<int64_t, int64_t>>& chunks);
 
+// What `--cores 2` split, for `--stats`: "grid axis 0 (`h`, 4 points) ..." naming the leading
+// "parallel" axes whose points the cores share.
+std::string SplitNote(const kernel::GridMapping& mapping, int parallel_axes, int cores);
+
 // Runs one core per chunk of `chunks` (SplitGrid) on its own thread, then reports the first
 // HBM race between them (EmulationError) or merges their outputs, writers and counters.
 CallResult RunMegacore(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,

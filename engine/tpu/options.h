@@ -20,6 +20,7 @@ struct RunOptions;
 namespace pz::tpu {
 
 struct StepRecorder;
+struct Probe;
 
 enum class Semantics {
   // The TPU pipeline machine (default): per-operand VMEM buffers, fetch on block-index change,
@@ -91,6 +92,9 @@ struct EmulatorOptions {
   // buffers step by step there (step_record.h; `check` compares a failing kernel with the
   // solution's this way).
   std::shared_ptr<StepRecorder> recorder;
+  // When set, kernels run under this probe (probe.h): a re-run of a failing program that traces
+  // where NaN are born or tries comparisons flipped.
+  std::shared_ptr<Probe> probe;
   // Called with every traced call before it runs, and how to name a source line ("line 12"):
   // `--emit-cuda` collects the kernels.
   std::function<void(const kernel::KernelProgram&, const kernel::GridMapping&,

@@ -26,7 +26,7 @@ struct CallStats {
   std::vector<int64_t> grid;
   std::vector<std::string> semantics;  // compiler_params' dimension_semantics (may be empty)
   std::string input_dtype;             // of the first input operand ("" without inputs)
-  std::string megacore_note;           // why `--cores 2` ran on one core ("" otherwise)
+  std::string megacore_note;           // `--cores 2`: what it split, or why one core ran
   std::string backend_summary;         // another backend's report (CallReport::Summary), if any
 };
 

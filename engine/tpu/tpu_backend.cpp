@@ -40,7 +40,10 @@ CallResult RunCall(const kernel::KernelProgram& program, const kernel::GridMappi
     result.megacore_note = std::move(reason);
     return result;
   }
-  return RunMegacore(program, mapping, operands, options, run, chunks);
+  CallResult result = RunMegacore(program, mapping, operands, options, run, chunks);
+  result.megacore_note =
+      SplitNote(mapping, LeadingParallelAxes(mapping.dimension_semantics), cores);
+  return result;
 }
 
 }  // namespace

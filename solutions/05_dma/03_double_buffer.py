@@ -60,10 +60,10 @@
 # source line). For the solution on a 4-step grid:
 #
 # ```
-# (0,): start x_hbm[0:72] -> buf[0] on sems[0] 18432B @107; start x_hbm[64:136] -> buf[1] on sems[1] 18432B @111; wait sems[0] 18432B @113
-# (1,): start x_hbm[128:200] -> buf[0] on sems[0] 18432B @111; wait sems[1] 18432B @113
-# (2,): start x_hbm[192:264] -> buf[1] on sems[1] 18432B @111; wait sems[0] 18432B @113
-# (3,): wait sems[1] 18432B @113
+# (0,): start x_hbm[0:72] -> buf[0] on sems[0] 18432B @113; start x_hbm[64:136] -> buf[1] on sems[1] 18432B @117; wait sems[0] 18432B @119
+# (1,): start x_hbm[128:200] -> buf[0] on sems[0] 18432B @117; wait sems[1] 18432B @119
+# (2,): start x_hbm[192:264] -> buf[1] on sems[1] 18432B @117; wait sems[0] 18432B @119
+# (3,): wait sems[1] 18432B @119
 # ```
 #
 # Read it as a conveyor belt. The windows `x_hbm[0:72]`, `x_hbm[64:136]`, ... overlap by the

@@ -20,6 +20,7 @@
 #include <variant>
 #include <vector>
 
+#include "../unit/scratch_dir.h"
 #include "course/divergence.h"
 #include "course/puzzle_file.h"
 #include "course/runner.h"
@@ -94,8 +95,8 @@ TEST_P(LearnerMistake, FailsWithTheIntendedExplanation) {
         << old_text;
     program.replace(at, old_text.size(), new_text);
   }
-  fs::path run_path = fs::path(::testing::TempDir()) /
-                      ("pz_mistake_" + chapter + "_" + file.stem().string() + ".py");
+  pz::testing::ScratchDir scratch;
+  fs::path run_path = scratch / (file.stem().string() + ".py");
   std::ofstream(run_path) << program;
 
   pz::course::RunOptions options;
@@ -104,7 +105,6 @@ TEST_P(LearnerMistake, FailsWithTheIntendedExplanation) {
   // `check` adds where the kernel first parts from the solution's.
   std::optional<pz::course::Divergence> divergence =
       pz::course::FindDivergence(run_path, solution_path, options);
-  fs::remove(run_path);
   EXPECT_FALSE(run.passed()) << "the mistake passes its checks: " << mistake.description;
   std::string everything = run.output + run.diagnostics;
   if (divergence) everything += pz::course::FormatDivergence(*divergence);

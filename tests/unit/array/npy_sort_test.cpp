@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include "../scratch_dir.h"
+
 #include "array/npy.h"
 #include "array/sort.h"
 
@@ -11,7 +13,8 @@ namespace pz::array {
 namespace {
 
 TEST(Npy, RoundTripsEveryDtype) {
-  std::string path = ::testing::TempDir() + "pz_npy_roundtrip.npy";
+  pz::testing::ScratchDir scratch;
+  std::string path = (scratch / "roundtrip.npy").string();
   for (DType dtype : {DType::kBool, DType::kInt8, DType::kUInt8, DType::kInt32, DType::kUInt32,
                       DType::kFloat16, DType::kFloat32}) {
     Array a = Array::FromDoubles(dtype, {2, 3}, {0, 1, 1, 0, 1, 1});
@@ -21,15 +24,14 @@ TEST(Npy, RoundTripsEveryDtype) {
     EXPECT_EQ(b.shape(), a.shape());
     EXPECT_EQ(b.ToDoubles(), a.ToDoubles());
   }
-  std::remove(path.c_str());
 }
 
 TEST(Npy, RejectsFilesThatAreNotNpy) {
-  std::string path = ::testing::TempDir() + "pz_not_npy.npy";
+  pz::testing::ScratchDir scratch;
+  std::string path = (scratch / "not_npy.npy").string();
   std::ofstream(path) << "hello";
   EXPECT_THROW(LoadNpy(path), ArrayError);
-  EXPECT_THROW(LoadNpy(::testing::TempDir() + "definitely_missing.npy"), ArrayError);
-  std::remove(path.c_str());
+  EXPECT_THROW(LoadNpy((scratch / "definitely_missing.npy").string()), ArrayError);
 }
 
 TEST(Sort, IsStableWithNanLast) {

@@ -13,6 +13,8 @@
 #include <sstream>
 #include <string>
 
+#include "../scratch_dir.h"
+
 namespace {
 namespace fs = std::filesystem;
 
@@ -33,9 +35,9 @@ std::string Read(const fs::path& p) {
 // Runs the CLI in `dir` (default: the source tree) with `input` on standard input.
 Result RunCli(const std::string& args, const std::string& input = "",
               const fs::path& dir = PZ_SOURCE_DIR) {
-  // One input file per test: ctest runs the tests of this file in parallel processes.
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  fs::path in = fs::path(::testing::TempDir()) / (std::string("pz_diagram_stdin_") + info->name());
+  // The input in a directory of the call's own (tests run in parallel processes).
+  pz::testing::ScratchDir scratch;
+  fs::path in = scratch / "stdin";
   std::ofstream(in, std::ios::binary) << input;
   std::string command = "cd '" + dir.string() + "' && env -u PALLAS_PUZZLES_COURSE NO_COLOR=1 " +
                         PZ_CLI_PATH + " " + args + " <'" + in.string() + "' 2>&1";
@@ -67,7 +69,8 @@ void ExpectDiagram(const std::string& name, const std::string& args) {
   Result text = RunCli("diagram " + args + " --color=never");
   EXPECT_EQ(text.exit_code, 0) << text.output;
   ExpectGolden(name + ".txt", text.output);
-  fs::path svg = fs::path(::testing::TempDir()) / (name + ".svg");
+  pz::testing::ScratchDir scratch;
+  fs::path svg = scratch / (name + ".svg");
   Result wrote = RunCli("diagram " + args + " --svg '" + svg.string() + "'");
   EXPECT_EQ(wrote.exit_code, 0) << wrote.output;
   std::string drawn = Read(svg);
@@ -134,12 +137,11 @@ TEST(Diagram, WalkStartsAtTheChosenStep) {
 }
 
 TEST(Diagram, ReplDrawsTheLearnersFileAndWalksOnTheSameInput) {
-  fs::path ws = fs::path(::testing::TempDir()) / "pz_diagram_repl_ws";
-  fs::remove_all(ws);
+  pz::testing::ScratchDir scratch;
+  fs::path ws = scratch / "ws";
   ASSERT_EQ(RunCli("init '" + ws.string() + "'").exit_code, 0);
   // The starter of 1.3 still reads block i of y: the picture shows the learner's index map.
   Result r = RunCli("", "diagram 1.3 --walk\n\nq\ndiagram 1.3 --solution\nprogress\nquit\n", ws);
-  fs::remove_all(ws);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("grid step (1,)"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("grid step (2,)"), std::string::npos) << r.output;
@@ -161,7 +163,8 @@ TEST(Diagram, ColourOnlyWhenAsked) {
 }
 
 TEST(Diagram, OutOfRangeBlockIndexIsDrawnRedAtTheFailingStep) {
-  fs::path file = fs::path(::testing::TempDir()) / "pz_diagram_off_by_one.py";
+  pz::testing::ScratchDir scratch;
+  fs::path file = scratch / "off_by_one.py";
   std::ofstream(file) << "import jax\n"
                          "import jax.numpy as jnp\n"
                          "from jax.experimental import pallas as pl\n"

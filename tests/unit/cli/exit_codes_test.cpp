@@ -7,6 +7,8 @@
 #include <fstream>
 #include <string>
 
+#include "../scratch_dir.h"
+
 namespace {
 
 struct Result {
@@ -28,8 +30,10 @@ Result RunCli(const std::string& args) {
   return result;
 }
 
+// The programs go into a directory of this process's own, removed when it exits.
 std::string WriteProgram(const std::string& name, const std::string& text) {
-  std::string path = ::testing::TempDir() + name;
+  static pz::testing::ScratchDir scratch;
+  std::string path = (scratch / name).string();
   std::ofstream(path) << text;
   return path;
 }

@@ -15,6 +15,8 @@
 #include <sstream>
 #include <string>
 
+#include "../scratch_dir.h"
+
 namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -26,30 +28,7 @@ struct Result {
   std::string out, err;
 };
 
-// A directory of the test's own (named by suite, test, process and a counter), removed with it,
-// so that parallel runs cannot collide and nothing is left behind.
-class ScratchDir {
- public:
-  ScratchDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::path(::testing::TempDir()) /
-            (std::string("pz_roofline_") + info->test_suite_name() + "_" + info->name() + "_" +
-             std::to_string(getpid()) + "_" + std::to_string(next_++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  static inline int next_ = 0;  // several in one test (RunCli makes its own)
-  fs::path path_;
-};
+using pz::testing::ScratchDir;
 
 std::string Read(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../scratch_dir.h"
+
 #include "array/creation.h"
 #include "course/compare.h"
 #include "course/manifest.h"
@@ -109,8 +111,8 @@ TEST(Manifest, PuzzleNamesLearnersType) {
 }
 
 TEST(Progress, RoundTripsAndSurvivesCorruption) {
-  fs::path file = fs::path(::testing::TempDir()) / "pz_progress_test.json";
-  fs::remove(file);
+  pz::testing::ScratchDir scratch;
+  fs::path file = scratch / "progress.json";
   Progress p;
   p.current = "01_basics/02_x";
   p.Of("01_basics/01_y").solved = true;

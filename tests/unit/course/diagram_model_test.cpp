@@ -5,6 +5,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
+
+#include "../scratch_dir.h"
 
 #include "course/diagram.h"
 #include "course/manifest.h"
@@ -137,14 +140,13 @@ TEST(DiagramModel, SvgIsDeterministicAndSelfContained) {
 class DeclaredDiagrams : public ::testing::Test {
  protected:
   void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    root_ = fs::path(::testing::TempDir()) / (std::string("pz_declared_") + info->name());
-    fs::remove_all(root_);
+    scratch_ = std::make_unique<pz::testing::ScratchDir>();
+    root_ = scratch_->path() / "course";
     fs::copy(PZ_TEST_COURSE, root_, fs::copy_options::recursive);
     fs::copy_file(fs::path(PZ_SOURCE_DIR) / "puzzles" / "pallas_check.py",
                   root_ / "puzzles" / "pallas_check.py");
   }
-  void TearDown() override { fs::remove_all(root_); }
+  void TearDown() override { scratch_.reset(); }
   void Declare(const std::string& diagrams) {
     fs::path path = root_ / "puzzles" / "01_intro" / "chapter.json";
     std::ifstream in(path);
@@ -152,6 +154,7 @@ class DeclaredDiagrams : public ::testing::Test {
     text.insert(text.rfind('}'), ", \"diagrams\": " + diagrams + "\n");
     std::ofstream(path) << text;
   }
+  std::unique_ptr<pz::testing::ScratchDir> scratch_;
   fs::path root_;
 };
 
@@ -186,6 +189,53 @@ TEST_F(DeclaredDiagrams, VerifyWantsTheImageAndThePuzzle) {
   EXPECT_NE(report.course_problems[1].find("images/gen.svg: declared as a generated diagram but "
                                            "missing; run ./update_notebooks.sh"),
             std::string::npos);
+}
+
+// ---- Quoted time-lines
+// ---------------------------------------------------------------------------
+
+VerifyItem TimelineItem(const VerifyReport& report) {
+  for (const VerifyRow& row : report.rows) {
+    for (const VerifyItem& item : row.items) {
+      if (item.name == "timeline") return item;
+    }
+  }
+  ADD_FAILURE() << "no timeline item";
+  return {};
+}
+
+TEST(QuotedTimeline, TheCourseQuotesWhatTheEmulatorPrints) {
+  // 5.2 quotes a wrapped line of its solution's time-line, 5.3 four whole lines.
+  for (const char* puzzle : {"05_dma/02", "05_dma/03"}) {
+    VerifyOptions options;
+    options.only = puzzle;
+    VerifyItem item = TimelineItem(Verify(LoadCourse(PZ_SOURCE_DIR), options));
+    EXPECT_TRUE(item.ok) << puzzle << ": " << item.detail;
+  }
+}
+
+TEST(QuotedTimeline, AQuoteTheSolutionDoesNotPrintFailsVerify) {
+  pz::testing::ScratchDir scratch;
+  fs::path root = scratch / "course";
+  fs::copy(PZ_TEST_COURSE, root, fs::copy_options::recursive);
+  fs::copy_file(fs::path(PZ_SOURCE_DIR) / "puzzles" / "pallas_check.py",
+                root / "puzzles" / "pallas_check.py");
+  const std::string quote =
+      "# ```\n# (0,): start x_hbm -> buf on sem 32B @9;\n#       wait sem 32B @10\n# ```\n";
+  for (const char* folder : {"puzzles", "solutions"}) {
+    fs::path file = root / folder / "01_intro" / "01_double.py";
+    std::ifstream in(file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text.insert(text.find("\n") + 1, quote);
+    std::ofstream(file) << text;
+  }
+  VerifyOptions options;
+  options.only = "01_intro/01";
+  VerifyItem item = TimelineItem(Verify(LoadCourse(root), options));
+  EXPECT_FALSE(item.ok);
+  EXPECT_EQ(item.detail,
+            "the text quotes `(0,): start x_hbm -> buf on sem 32B @9; wait sem 32B @10`, which "
+            "`run --stats --timeline` of the solution no longer prints");
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <string>
 
+#include "../scratch_dir.h"
+
 #include "support/source.h"
 
 namespace pz::course {
@@ -31,17 +33,10 @@ std::optional<Divergence> DivergenceOfEdit(const std::string& puzzle, const std:
   EXPECT_NE(at, std::string::npos) << before;
   if (at == std::string::npos) return std::nullopt;
   text->replace(at, before.size(), after);
-  std::string name = puzzle;
-  std::replace(name.begin(), name.end(), '/', '_');
-  fs::path dir = fs::path(::testing::TempDir()) /
-                 ("pz_divergence_" + name + "_" +
-                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  fs::create_directories(dir);
-  fs::path file = dir / "puzzle.py";
+  pz::testing::ScratchDir scratch;
+  fs::path file = scratch / "puzzle.py";
   std::ofstream(file) << *text;
-  std::optional<Divergence> d = FindDivergence(file, Solution(puzzle), RunOptions{});
-  fs::remove_all(dir);
-  return d;
+  return FindDivergence(file, Solution(puzzle), RunOptions{});
 }
 
 bool Has(const Divergence& d, const std::string& pattern) {
@@ -97,6 +92,30 @@ TEST(Divergence, AnotherIndexMapIsReportedAsConfigurationAtItsLine) {
       << Text(*d);
 }
 
+TEST(Divergence, AnOffByOneMaskIsFoundByFlippingItsComparison) {
+  auto d =
+      DivergenceOfEdit("01_basics/12_ragged_edges", "b = jnp.where(b_row < K, b_ref[...], 0.0)",
+                       "b = jnp.where(b_row <= K, b_ref[...], 0.0)");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "off-by-one")) << Text(*d);
+  EXPECT_NE(Text(*d).find("why: the comparison at line 85 is off by one: with `<` in place of "
+                          "`<=` there, every check passes"),
+            std::string::npos)
+      << Text(*d);
+  EXPECT_NE(Text(*d).find("your condition includes that case, and the checks need it excluded"),
+            std::string::npos)
+      << Text(*d);
+}
+
+TEST(Divergence, NoOffByOneIsClaimedWhenNoFlipFixesTheKernel) {
+  // A mask on the wrong axis: no comparison flipped alone makes the checks pass.
+  auto d =
+      DivergenceOfEdit("01_basics/12_ragged_edges", "b = jnp.where(b_row < K, b_ref[...], 0.0)",
+                       "b = jnp.where(b_row < K - 2, b_ref[...], 0.0)");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_FALSE(Has(*d, "off-by-one")) << Text(*d);
+}
+
 TEST(Divergence, NothingToTellWhenTheProgramPasses) {
   EXPECT_FALSE(FindDivergence(Solution("01_basics/08_tiled_matmul"),
                               Solution("01_basics/08_tiled_matmul"), RunOptions{})
@@ -124,10 +143,68 @@ TEST(Divergence, ACheckOfCountersIsNotAWrongValue) {
 namespace pz::course {
 namespace {
 
+// A kernel computing `body` (indented by 4, reading x_ref, writing o_ref) on x = 100 * the
+// values 0.0 to 0.7 in an (8, 128) block, checked against `reference(x)`; the run's diagnostics.
+std::string DiagnosticsOf(const std::string& body, const std::string& reference) {
+  pz::testing::ScratchDir scratch;
+  fs::path file = scratch / "program.py";
+  std::ofstream(file) << "import jax\n"
+                         "import jax.numpy as jnp\n"
+                         "from jax.experimental import pallas as pl\n"
+                         "from pallas_check import check\n"
+                         "\n"
+                         "\n"
+                         "def kernel(x_ref, o_ref):\n"
+                      << body
+                      << "\n"
+                         "\n"
+                         "\n"
+                         "x = jnp.tile(jnp.arange(8, dtype=jnp.float32)[:, None] * 100, (1, 128))\n"
+                         "out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8, 128), "
+                         "jnp.float32))(x)\n"
+                         "check(out, "
+                      << reference << ")\n";
+  PuzzleRun run = RunFile(file, RunOptions{});
+  EXPECT_EQ(run.status, RunStatus::kFailed) << run.output << run.diagnostics;
+  return run.diagnostics;
+}
+
+TEST(RunFile, AnInfinityFromExpIsTracedToItsLine) {
+  // exp(x) / exp(x) is inf / inf = NaN from x = 100 on; the first non-finite number is the
+  // overflow of exp(100).
+  std::string text = DiagnosticsOf("    o_ref[...] = jnp.exp(x_ref[...]) / jnp.exp(x_ref[...])",
+                                   "jnp.ones_like(x)");
+  EXPECT_NE(text.find("program.py:8:18: note: the first infinity in a kernel was made here: in "
+                      "`kernel` at grid step (), `exp` computed exp(100) = inf (element (1, 0) "
+                      "of its result)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("exp overflows float32 above about 88.7"), std::string::npos) << text;
+}
+
+TEST(RunFile, ANanFromInfinitiesCancellingIsTracedToTheSubtraction) {
+  // Row 0 is masked whole: its maximum is -inf, and -inf - -inf is NaN.
+  std::string text = DiagnosticsOf(
+      "    x = x_ref[...]\n"
+      "    s = jnp.where(x > 0, x, -jnp.inf)\n"
+      "    m = jnp.max(s, axis=1, keepdims=True)\n"
+      "    o_ref[...] = jnp.exp(s - m)",
+      "jnp.where(x > 0, 1.0, 0.0)");
+  EXPECT_NE(text.find("`sub` computed -inf - -inf = nan (element (0, 0) of its result)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("program.py:11:26: note"), std::string::npos) << text;
+  EXPECT_NE(text.find("infinities of opposite signs cancel to NaN"), std::string::npos) << text;
+}
+
+TEST(RunFile, NaNFromUninitialisedMemoryGetsNoArithmeticOrigin) {
+  std::string text = DiagnosticsOf("    o_ref[...] = o_ref[...] + x_ref[...]", "x");
+  EXPECT_EQ(text.find("the first NaN in a kernel"), std::string::npos) << text;
+}
+
 TEST(RunFile, AWarningRepeatedByLaterCallsIsPrintedOnce) {
-  fs::path dir = fs::path(::testing::TempDir()) / "pz_runner_repeated_warning";
-  fs::create_directories(dir);
-  fs::path file = dir / "program.py";
+  pz::testing::ScratchDir scratch;
+  fs::path file = scratch / "program.py";
   std::ofstream(file) << R"(import jax
 import jax.numpy as jnp
 from jax.experimental import pallas as pl
@@ -151,7 +228,6 @@ run(32)
 run(64)
 )";
   PuzzleRun run = RunFile(file, RunOptions{});
-  fs::remove_all(dir);
   const std::string& text = run.diagnostics;
   size_t first = text.find("were never written by any grid step");
   ASSERT_NE(first, std::string::npos) << text;

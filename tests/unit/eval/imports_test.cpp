@@ -6,10 +6,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "../scratch_dir.h"
 
 #include "eval/interpreter.h"
 #include "lang/parser.h"
@@ -29,12 +32,10 @@ struct FileRun {
 class ImportTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    root_ = fs::temp_directory_path() / ("pz_imports_" + std::string(info->name()));
-    fs::remove_all(root_);
-    fs::create_directories(root_);
+    scratch_ = std::make_unique<pz::testing::ScratchDir>();
+    root_ = scratch_->path();
   }
-  void TearDown() override { fs::remove_all(root_); }
+  void TearDown() override { scratch_.reset(); }
 
   void Write(const std::string& path, const std::string& text) {
     fs::path full = root_ / path;
@@ -66,6 +67,7 @@ class ImportTest : public ::testing::Test {
     return result;
   }
 
+  std::unique_ptr<pz::testing::ScratchDir> scratch_;
   fs::path root_;
 };
 

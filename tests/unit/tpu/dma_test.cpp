@@ -655,6 +655,10 @@ print(out.tolist())
   using kernel::MemorySpace;
   EXPECT_EQ((c.dma_bytes.at({MemorySpace::kAny, MemorySpace::kVmem})), 32);
   EXPECT_EQ((c.dma_bytes.at({MemorySpace::kVmem, MemorySpace::kAny})), 32);
+  // Both operands live in HBM (pl.ANY): the copies are all of the call's HBM traffic.
+  EXPECT_EQ(c.hbm_bytes_read, 32);
+  EXPECT_EQ(c.hbm_bytes_written, 32);
+  EXPECT_EQ(DmaHbmBytes(c), (std::pair<int64_t, int64_t>{32, 32}));
   ASSERT_EQ(c.timeline.size(), 8u);  // per step: start, wait, start, wait
   EXPECT_EQ(c.timeline[0].kind, DmaEvent::Kind::kStart);
   EXPECT_EQ(c.timeline[1].kind, DmaEvent::Kind::kWait);
@@ -669,6 +673,22 @@ print(out.tolist())
           "start "),
       std::string::npos)
       << text;
+}
+
+TEST(Dma, HbmTrafficAddsTheKernelsCopiesToThePipelines) {
+  // A pipelined (8,) output block written back once (32 bytes) and an 8-element HBM input copied
+  // into VMEM by the kernel (32 bytes): nothing else touches HBM.
+  EmulatorOptions options = Tpu();
+  options.stats = true;
+  KernelRun r = RunKernelProgram(Program(R"(
+    pltpu.sync_copy(x_hbm, buf)
+    o_ref[...] = buf[...] * 2)"),
+                                 options);
+  ASSERT_FALSE(r.error) << r.rendered;
+  EXPECT_EQ(r.output, "[0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0]\n");
+  EXPECT_EQ(r.counters().hbm_bytes_read, 32);
+  EXPECT_EQ(r.counters().hbm_bytes_written, 32);
+  EXPECT_EQ(DmaHbmBytes(r.counters()), (std::pair<int64_t, int64_t>{32, 0}));
 }
 
 TEST(Dma, DumpIrListsDmaAndSemaphoreOps) {
