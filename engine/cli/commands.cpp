@@ -82,8 +82,14 @@ std::string HelpText() {
       "pallas-puzzles: learn to write TPU kernels with JAX Pallas, on any laptop\n\n"
       "usage: pallas-puzzles              the interactive course (in a workspace)\n"
       "       pallas-puzzles COMMAND [ARGS]\n\ncommands:\n";
+  // Usages wider than the column put their summary on the next line, in the column.
+  constexpr size_t kColumn = 46;
   for (const Command& command : Commands()) {
-    text += fmt::format("  {:<46} {}\n", command.usage, command.summary);
+    if (command.usage.size() <= kColumn) {
+      text += fmt::format("  {:<{}} {}\n", command.usage, kColumn, command.summary);
+    } else {
+      text += fmt::format("  {}\n  {:<{}} {}\n", command.usage, "", kColumn, command.summary);
+    }
   }
   text +=
       "\nexit codes: 0 ok, 1 check failed, 64 usage error, 65 syntax error, 70 runtime error,\n"

@@ -350,6 +350,22 @@ TEST_F(CourseFlow, CheckSaysWhenItChangesTheCurrentPuzzle) {
   EXPECT_TRUE(Has(repl, "current puzzle is now 1.2 Row blocks")) << repl.output;
 }
 
+TEST_F(CourseFlow, HelpNamesTheNewOptions) {
+  Init();
+  Result r = Run("help");
+  EXPECT_TRUE(Has(r, "  check [--json] [--backend tpu|cuda] [--cores 1|2] [PUZZLE]\n" +
+                         std::string(49, ' ') + "run a puzzle"))
+      << r.output;
+  EXPECT_TRUE(Has(r, "  reset [--restore] [PUZZLE]")) << r.output;
+  EXPECT_TRUE(Has(r, "  watch [PUZZLE]")) << r.output;
+  EXPECT_TRUE(Has(r, "  export-notebooks [--solutions | --workspace] DIR\n")) << r.output;
+  Result repl = Run("", "help\nquit\n");
+  for (const char* line : {"  check [--cores 1|2] [puzzle]", "  reset [--restore] [puzzle]",
+                           "  clear ", "$VISUAL, $EDITOR, editor, nano or vi"}) {
+    EXPECT_TRUE(Has(repl, line)) << "missing `" << line << "` in:\n" << repl.output;
+  }
+}
+
 TEST_F(CourseFlow, CheckRunsOnTwoCoresWithCores2) {
   Init();
   Solve("01_double");
