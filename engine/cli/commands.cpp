@@ -32,19 +32,25 @@ const std::vector<Command>& Commands() {
        InitCommand},
       {"list", "list [--json]", "chapters and puzzles with your progress", ListCommand},
       {"show", "show [--json] [PUZZLE]", "a puzzle's theory and your editable code", ShowCommand},
-      {"check", "check [--json] [--backend tpu|cuda] [PUZZLE]",
+      {"check", "check [--json] [--backend tpu|cuda] [--cores 1|2] [PUZZLE]",
        "run a puzzle; explain what is wrong (exit 1 if so)", CheckCommand},
+      {"watch", "watch [PUZZLE]",
+       "check on every save; on a pass, move on to the next unsolved puzzle (`s` stays)",
+       WatchCommand},
       {"hint", "hint [--json] [PUZZLE]", "the next hint level of a puzzle", HintCommand},
       {"hints", "hints [PUZZLE]", "the hints shown so far", HintsCommand},
       {"solution", "solution [--yes] [PUZZLE]",
        "the solution (after passing; --yes after the last hint)", SolutionCommand},
       {"progress", "progress [--json]", "solved puzzles per chapter", ProgressCommand},
-      {"reset", "reset [PUZZLE]", "restore a starter, keeping a backup of yours", ResetCommand},
+      {"reset", "reset [--restore] [PUZZLE]",
+       "restore the starter (yours is backed up; unmarks solved); --restore: your latest backup",
+       ResetCommand},
       {"verify", "verify [--json] [--only PREFIX] [COURSE_DIR]",
        "the course's CI gate: every solution passes, every starter fails helpfully, ...",
        VerifyCommand},
-      {"export-notebooks", "export-notebooks [--solutions] DIR",
-       "one Jupyter notebook per chapter (starters, or solutions), for Colab and real JAX",
+      {"export-notebooks", "export-notebooks [--solutions | --workspace] DIR",
+       "one Jupyter notebook per chapter (starters, solutions, or your workspace's files), for "
+       "Colab and real JAX",
        ExportNotebooksCommand},
       {"diagram",
        "diagram [PUZZLE] [--file F | --workspace] [--call N] [--step I,J] [--all-steps | "
@@ -76,8 +82,14 @@ std::string HelpText() {
       "pallas-puzzles: learn to write TPU kernels with JAX Pallas, on any laptop\n\n"
       "usage: pallas-puzzles              the interactive course (in a workspace)\n"
       "       pallas-puzzles COMMAND [ARGS]\n\ncommands:\n";
+  // Usages wider than the column put their summary on the next line, in the column.
+  constexpr size_t kColumn = 46;
   for (const Command& command : Commands()) {
-    text += fmt::format("  {:<46} {}\n", command.usage, command.summary);
+    if (command.usage.size() <= kColumn) {
+      text += fmt::format("  {:<{}} {}\n", command.usage, kColumn, command.summary);
+    } else {
+      text += fmt::format("  {}\n  {:<{}} {}\n", command.usage, "", kColumn, command.summary);
+    }
   }
   text +=
       "\nexit codes: 0 ok, 1 check failed, 64 usage error, 65 syntax error, 70 runtime error,\n"

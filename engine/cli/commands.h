@@ -47,6 +47,7 @@ int HintsCommand(const std::vector<std::string>& args);
 int SolutionCommand(const std::vector<std::string>& args);
 int ProgressCommand(const std::vector<std::string>& args);
 int ResetCommand(const std::vector<std::string>& args);
+int WatchCommand(const std::vector<std::string>& args);
 int VerifyCommand(const std::vector<std::string>& args);
 int ExportNotebooksCommand(const std::vector<std::string>& args);
 int DiagramCommand(const std::vector<std::string>& args);

@@ -1,5 +1,5 @@
 // The course subcommands for scripts and CI: init, list, show, check, hint, hints, solution,
-// progress, reset, verify (see the command table in commands.cpp).
+// progress, reset, watch, verify (see the command table in commands.cpp).
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/course_context.h"
 #include "cli/terminal.h"
+#include "cli/watch.h"
 #include "course/verify.h"
 
 namespace pz::cli {
@@ -19,7 +20,9 @@ struct Parsed {
   std::vector<std::string> positional;
   bool json = false;
   bool yes = false;
-  bool cuda = false;  // check --backend cuda
+  bool cuda = false;     // check --backend cuda
+  int cores = 1;         // check --cores 1|2
+  bool restore = false;  // reset --restore
   std::string only;
 };
 
@@ -41,6 +44,13 @@ std::optional<int> Parse(const std::string& command, const std::vector<std::stri
         return kExitUsage;
       }
       parsed.cuda = value == "cuda";
+    } else if (command == "check" && (a == "--cores" || a.rfind("--cores=", 0) == 0)) {
+      std::string value = a == "--cores" ? (i + 1 < args.size() ? args[++i] : "") : a.substr(8);
+      std::optional<int> cores = ParseCores(command, value);
+      if (!cores) return kExitUsage;
+      parsed.cores = *cores;
+    } else if (command == "reset" && a == "--restore") {
+      parsed.restore = true;
     } else if (a == "--only" && i + 1 < args.size()) {
       parsed.only = args[++i];
     } else if (a == "--help" || a == "-h") {
@@ -59,6 +69,13 @@ std::optional<int> Parse(const std::string& command, const std::vector<std::stri
     std::fprintf(stderr, "pallas-puzzles %s: too many arguments\n", command.c_str());
     return kExitUsage;
   }
+  if (parsed.cuda && parsed.cores != 1) {
+    std::fprintf(stderr,
+                 "pallas-puzzles %s: `--cores` is the emulated TPU's; `--backend cuda` spreads "
+                 "the grid over the GPU itself\n",
+                 command.c_str());
+    return kExitUsage;
+  }
   return std::nullopt;
 }
 
@@ -67,8 +84,12 @@ int WithPuzzle(const std::string& command, const std::vector<std::string>& args,
                bool need_workspace, int (*action)(CourseContext&, const course::PuzzleEntry&)) {
   Parsed parsed;
   if (auto exit = Parse(command, args, 1, parsed)) return *exit;
-  CourseContext ctx{
-      .color = UseColor(stdout), .json = parsed.json, .confirmed = parsed.yes, .cuda = parsed.cuda};
+  CourseContext ctx{.color = UseColor(stdout),
+                    .json = parsed.json,
+                    .confirmed = parsed.yes,
+                    .cuda = parsed.cuda,
+                    .cores = parsed.cores,
+                    .restore = parsed.restore};
   if (auto exit = ctx.Load(need_workspace)) return *exit;
   const course::PuzzleEntry* p = ctx.Resolve(parsed.positional.empty() ? "" : parsed.positional[0]);
   if (!p) return kExitUsage;
@@ -119,6 +140,9 @@ int SolutionCommand(const std::vector<std::string>& args) {
 }
 int ResetCommand(const std::vector<std::string>& args) {
   return WithPuzzle("reset", args, true, ResetAction);
+}
+int WatchCommand(const std::vector<std::string>& args) {
+  return WithPuzzle("watch", args, true, WatchAction);
 }
 
 int ProgressCommand(const std::vector<std::string>& args) {

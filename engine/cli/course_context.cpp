@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -110,6 +111,18 @@ const course::PuzzleEntry* CourseContext::Current() const {
   return all.empty() ? nullptr : all.front();
 }
 
+const course::PuzzleEntry* CourseContext::NextUnsolved(const course::PuzzleEntry& p) const {
+  std::vector<const course::PuzzleEntry*> all = course.Puzzles();
+  auto at = std::find(all.begin(), all.end(), &p);
+  size_t start = at == all.end() ? 0 : static_cast<size_t>(at - all.begin()) + 1;
+  for (size_t k = 0; k < all.size(); ++k) {
+    const course::PuzzleEntry* q = all[(start + k) % all.size()];
+    const course::PuzzleProgress* state = progress.Find(q->name());
+    if (q != &p && (!state || !state->solved)) return q;
+  }
+  return nullptr;
+}
+
 const course::PuzzleEntry* CourseContext::Resolve(const std::string& name) const {
   if (name.empty()) return Current();
   const course::PuzzleEntry* p = course.Find(name);
@@ -132,6 +145,57 @@ course::RunOptions CourseRunOptions(bool color) {
   options.color = color;
   return options;
 }
+
+std::optional<int> ParseCores(const std::string& command, std::string_view value) {
+  if (value == "1" || value == "2") return value[0] - '0';
+  std::fprintf(stderr,
+               "pallas-puzzles %s: `--cores` is 1 (the default) or 2 (a megacore chip: TPU v4 or "
+               "v5p; the leading \"parallel\" grid axes are split across the two TensorCores)\n",
+               command.c_str());
+  return std::nullopt;
+}
+
+namespace {
+
+// Column widths that line up every chapter and puzzle of the course, whatever their names.
+struct Columns {
+  size_t chapter = 0;  // the longest chapter id
+  size_t count = 1;    // digits of the largest chapter's puzzle count
+  size_t short_name = 0;
+  size_t puzzle = 0;  // the longest puzzle id
+};
+
+Columns ColumnsOf(const course::Course& course) {
+  Columns w;
+  for (const course::ChapterEntry& c : course.chapters) {
+    w.chapter = std::max(w.chapter, c.id.size());
+    w.count = std::max(w.count, std::to_string(c.puzzles.size()).size());
+    for (const course::PuzzleEntry& p : c.puzzles) {
+      w.short_name = std::max(w.short_name, p.short_name().size());
+      w.puzzle = std::max(w.puzzle, p.id.size());
+    }
+  }
+  return w;
+}
+
+// "01_basics   [#####...............]  3/15": the chapter's id padded to the column, then its
+// solved puzzles as a bar and a count.
+std::string ChapterBar(const CourseContext& ctx, const course::ChapterEntry& c, const Columns& w) {
+  constexpr int kBarWidth = 20;
+  int solved = 0;
+  for (const course::PuzzleEntry& p : c.puzzles) {
+    const course::PuzzleProgress* q = ctx.progress.Find(p.name());
+    solved += q && q->solved;
+  }
+  int n = static_cast<int>(c.puzzles.size());
+  int filled = n ? solved * kBarWidth / n : 0;
+  return fmt::format("{} [{}{}] {:>{}}/{:<{}}", ctx.Bold(fmt::format("{:<{}}", c.id, w.chapter)),
+                     ctx.Green(std::string(static_cast<size_t>(filled), '#')),
+                     std::string(static_cast<size_t>(kBarWidth - filled), '.'), solved, w.count, n,
+                     w.count);
+}
+
+}  // namespace
 
 int ListAction(CourseContext& ctx) {
   const course::PuzzleEntry* current = ctx.Current();
@@ -157,13 +221,15 @@ int ListAction(CourseContext& ctx) {
                {"chapters", chapters}});
     return kExitOk;
   }
+  Columns w = ColumnsOf(ctx.course);
   for (const course::ChapterEntry& c : ctx.course.chapters) {
-    Out(ctx.Bold(fmt::format("{} {}", c.id, c.title)) + "\n");
+    Out(ChapterBar(ctx, c, w) + "  " + ctx.Bold(c.title) + "\n");
     for (const course::PuzzleEntry& p : c.puzzles) {
       const course::PuzzleProgress* q = ctx.progress.Find(p.name());
       std::string mark = q && q->solved ? ctx.Green("✓") : " ";
       std::string arrow = &p == current ? ">" : " ";
-      Out(fmt::format(" {} {} {:<5} {:<28} {}\n", arrow, mark, p.short_name(), p.id, p.title));
+      Out(fmt::format(" {} {} {:<{}}  {:<{}}  {}\n", arrow, mark, p.short_name(), w.short_name,
+                      p.id, w.puzzle, p.title));
     }
   }
   Out(fmt::format("{} of {} solved\n", ctx.progress.SolvedCount(), total));
@@ -196,17 +262,17 @@ int ShowAction(CourseContext& ctx, const course::PuzzleEntry& p) {
     PrintJson({{"name", p.name()}, {"title", p.title}, {"file", file.string()}, {"cells", cells}});
     return kExitOk;
   }
+  std::string shown;
   const course::ChapterEntry* chapter = ctx.course.FindChapter(p.chapter);
   if (p.number == 1 && chapter) {
     if (std::optional<std::string> intro = ReadFile(ctx.course.IntroPath(*chapter))) {
-      Out(*intro + "\n");
+      shown += *intro + "\n";
     }
   }
   for (const course::Cell& cell : course::SplitCells(*text)) {
     if (cell.kind != course::Cell::Kind::kMarkdown) continue;
     for (std::string_view line : course::SplitLines(cell.text)) {
-      std::string shown(line);
-      if (line.rfind('#', 0) == 0) shown = ctx.Bold(shown);
+      shown += line.rfind('#', 0) == 0 ? ctx.Bold(line) : std::string(line);
       size_t image = line.find("](");
       if (line.find("![") != std::string_view::npos && image != std::string_view::npos) {
         for (const std::string& name :
@@ -214,26 +280,41 @@ int ShowAction(CourseContext& ctx, const course::PuzzleEntry& p) {
           shown += "\n" + ctx.Dim("  diagram: " + ctx.course.ImagePath(name).string());
         }
       }
-      Out(shown + "\n");
+      shown += "\n";
     }
-    Out("\n");
+    shown += "\n";
   }
-  course::RegionScan scan = course::FindRegions(*text);
-  for (const course::Region& r : scan.regions) {
-    Out(ctx.Bold(fmt::format("your code, {}:{}", Relative(file), r.begin_line + 1)) + "\n");
-    std::vector<std::string_view> lines = course::SplitLines(*text);
-    for (int i = r.begin_line; i < r.end_line - 1 && i < static_cast<int>(lines.size()); ++i) {
-      Out(fmt::format("{} {}\n", ctx.Dim(fmt::format("{:>4} |", i + 1)),
-                      lines[static_cast<size_t>(i)]));
+  // Each code cell that holds an editable region, whole, its region's lines marked.
+  std::vector<std::string_view> lines = course::SplitLines(*text);
+  for (const course::EditableCell& cell : course::EditableCells(*text)) {
+    shown += ctx.Bold(fmt::format("your code: {}, lines {}-{}", Relative(file), cell.first_line,
+                                  cell.last_line)) +
+             "\n";
+    shown += ctx.Dim(
+                 "you edit the lines marked ▌, between `# YOUR CODE BEGIN` and "
+                 "`# YOUR CODE END`; the rest is the puzzle's") +
+             "\n";
+    for (int line = cell.first_line; line <= cell.last_line; ++line) {
+      bool editable = false;
+      for (const course::Region& r : cell.regions) {
+        editable |= line > r.begin_line && line < r.end_line;
+      }
+      std::string gutter = fmt::format("{:>4} {}", line, editable ? "▌" : "│");
+      std::string_view code = lines[static_cast<size_t>(line - 1)];
+      shown += (editable ? ctx.Green(gutter) : ctx.Dim(gutter)) +
+               (code.empty() ? "" : " " + std::string(code)) + "\n";
     }
-    Out("\n");
+    shown += "\n";
   }
+  Page(shown);
   return kExitOk;
 }
 
 int CheckAction(CourseContext& ctx, const course::PuzzleEntry& p) {
   fs::path file = ctx.FileOf(p);
+  const course::PuzzleEntry* was_current = ctx.Current();
   course::RunOptions options = CourseRunOptions(ctx.color);
+  options.emulator.cores = ctx.cores;
   if (ctx.cuda) {
     if (std::optional<std::string> error = UseCudaBackend(options.emulator)) {
       std::fprintf(stderr, "pallas-puzzles check: %s\n", error->c_str());
@@ -265,7 +346,9 @@ int CheckAction(CourseContext& ctx, const course::PuzzleEntry& p) {
     }
   }
   // Progress counts checks on the emulated TPU only: another backend skips its measurements.
+  bool became_current = false;
   if (ctx.workspace && !ctx.cuda) {
+    became_current = was_current != &p;
     course::PuzzleProgress& q = ctx.progress.Of(p.name());
     ++q.checks;
     if (run.passed() && !q.solved) {
@@ -284,6 +367,7 @@ int CheckAction(CourseContext& ctx, const course::PuzzleEntry& p) {
                {"status", std::string(course::StatusName(run.status))},
                {"passed", run.passed()},
                {"exit_code", run.exit_code()},
+               {"became_current", became_current},
                {"checks", checks},
                {"error", run.error},
                {"output", run.output},
@@ -311,6 +395,9 @@ int CheckAction(CourseContext& ctx, const course::PuzzleEntry& p) {
                           : std::string(course::StatusName(run.status));
     Out(ctx.Red(fmt::format("✗ {} {} not solved yet: {}", p.short_name(), p.title, why)));
     Out(ctx.Dim("  (`hint` gives a hint)") + "\n");
+  }
+  if (became_current) {
+    Out(ctx.Dim(fmt::format("current puzzle is now {} {}", p.short_name(), p.title)) + "\n");
   }
   return run.exit_code();
 }
@@ -407,33 +494,62 @@ int ProgressAction(CourseContext& ctx) {
                {"puzzles", puzzles}});
     return kExitOk;
   }
+  Columns w = ColumnsOf(ctx.course);
   for (const course::ChapterEntry& c : ctx.course.chapters) {
-    int solved = 0;
-    for (const course::PuzzleEntry& p : c.puzzles) {
-      const course::PuzzleProgress* q = ctx.progress.Find(p.name());
-      solved += q && q->solved;
-    }
-    int n = static_cast<int>(c.puzzles.size());
-    int width = 20, filled = n ? solved * width / n : 0;
-    Out(fmt::format("{:<14} [{}{}] {}/{}\n", c.id, ctx.Green(std::string(filled, '#')),
-                    std::string(static_cast<size_t>(width - filled), '.'), solved, n));
+    Out(ChapterBar(ctx, c, w) + "  " + c.title + "\n");
   }
   Out(fmt::format("{} of {} puzzles solved\n", ctx.progress.SolvedCount(), all.size()));
   return kExitOk;
 }
+
+namespace {
+
+// `reset --restore`: the latest backup back in the learner's file.
+int RestoreAction(CourseContext& ctx, const course::PuzzleEntry& p) {
+  std::optional<fs::path> backup = course::LatestBackup(*ctx.workspace, p);
+  if (!backup) {
+    std::fprintf(stderr,
+                 "pallas-puzzles: no backup of %s to restore; `reset %s` keeps one each time it "
+                 "restores the starter\n",
+                 p.short_name().c_str(), p.short_name().c_str());
+    return kExitUsage;
+  }
+  course::RestoreReport report = course::RestoreBackup(ctx.course, *ctx.workspace, p, *backup);
+  if (report.error) {
+    std::fprintf(stderr, "pallas-puzzles: %s\n", report.error->c_str());
+    return kExitIo;
+  }
+  Out(fmt::format(
+      "restored your version of {} from {}{}\n", p.short_name(), Relative(*backup),
+      report.saved.empty() ? "" : "; the file it replaced is saved as " + Relative(report.saved)));
+  return kExitOk;
+}
+
+}  // namespace
 
 int ResetAction(CourseContext& ctx, const course::PuzzleEntry& p) {
   if (!ctx.workspace) {
     std::fputs("pallas-puzzles: no workspace; `pallas-puzzles init` creates one\n", stderr);
     return kExitUsage;
   }
+  if (ctx.restore) return RestoreAction(ctx, p);
   fs::path backup;
   if (auto problem = course::ResetPuzzle(ctx.course, *ctx.workspace, p, &backup)) {
     std::fprintf(stderr, "pallas-puzzles: %s\n", problem->c_str());
     return kExitIo;
   }
+  auto q = ctx.progress.puzzles.find(p.name());
+  bool was_solved = q != ctx.progress.puzzles.end() && q->second.solved;
+  if (was_solved) {
+    q->second.solved = false;
+    q->second.solved_at.clear();
+    ctx.Save();
+  }
   Out(fmt::format("restored the starter of {}{}\n", p.short_name(),
-                  backup.empty() ? "" : "; your version is saved as " + Relative(backup)));
+                  backup.empty() ? ""
+                                 : "; your version is saved as " + Relative(backup) +
+                                       " (`reset --restore` brings it back)"));
+  if (was_solved) Out(fmt::format("{} is no longer marked solved\n", p.short_name()));
   return kExitOk;
 }
 

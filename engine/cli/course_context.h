@@ -24,6 +24,11 @@ struct CourseContext {
   bool confirmed = false;
   // `check --backend cuda`: run the puzzle's calls on a GPU (outputs only; no progress kept).
   bool cuda = false;
+  // `check --cores 1|2`: the TensorCores of the emulated chip (2: a megacore, TPU v4 or v5p).
+  int cores = 1;
+  // `reset --restore`: bring back the latest backup of the learner's file instead of the
+  // starter.
+  bool restore = false;
 
   // Finds and loads the course (and the workspace and progress, when `need_workspace` or one
   // exists). Prints why not and returns an exit code on failure.
@@ -32,6 +37,9 @@ struct CourseContext {
   void Save();
 
   const course::PuzzleEntry* Current() const;
+  // The first unsolved puzzle after `p` in course order, wrapping around to the start; null when
+  // every other puzzle is solved.
+  const course::PuzzleEntry* NextUnsolved(const course::PuzzleEntry& p) const;
   // The puzzle `name` names, or the current one when empty; prints an error and returns null
   // when none matches.
   const course::PuzzleEntry* Resolve(const std::string& name) const;
@@ -61,5 +69,8 @@ void GotoAction(CourseContext& ctx, const course::PuzzleEntry& p);
 
 // The options every course run uses (tpu semantics, lint on, as DESIGN.md §4 says for check).
 course::RunOptions CourseRunOptions(bool color);
+
+// The value of `--cores` (`1` or `2`), or nullopt after printing why not, for `command`.
+std::optional<int> ParseCores(const std::string& command, std::string_view value);
 
 }  // namespace pz::cli

@@ -2,6 +2,7 @@
 // generates `help`; readline with history and completion on a terminal, plain line input
 // otherwise; the prompt shows the current puzzle and progress.
 #include <fmt/format.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -139,27 +140,88 @@ bool Step(Repl& r, int delta) {
 bool Edit(Repl& r, const std::vector<std::string>& args) {
   const course::PuzzleEntry* p = r.Puzzle(args);
   if (!p) return true;
-  const char* editor = std::getenv("VISUAL");
-  if (!editor || !*editor) editor = std::getenv("EDITOR");
   fs::path file = r.ctx.FileOf(*p);
-  if (!editor || !*editor) {
-    std::printf("set $EDITOR (or $VISUAL) to edit from here; the file is %s\n",
-                file.string().c_str());
+  std::optional<std::string> editor = FindEditor();
+  if (!editor) {
+    std::printf(
+        "no editor found: set $VISUAL or $EDITOR (none of `editor`, `nano`, `vi` is on PATH); "
+        "the file is %s\n",
+        file.string().c_str());
     return true;
   }
   std::string quoted = "'";
   for (char c : file.string()) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
   quoted += "'";
-  int status = std::system((std::string(editor) + " " + quoted).c_str());
-  if (status != 0) std::printf("the editor exited with status %d\n", status);
+  std::fflush(stdout);
+  int status = std::system((*editor + " " + quoted).c_str());
+  if (status == -1 || !WIFEXITED(status)) {
+    std::printf("the editor `%s` could not be run\n", editor->c_str());
+  } else if (WEXITSTATUS(status) == 127) {
+    std::printf("the editor `%s` was not found; set $VISUAL or $EDITOR\n", editor->c_str());
+  } else if (WEXITSTATUS(status) != 0) {
+    std::printf("the editor `%s` exited with status %d\n", editor->c_str(), WEXITSTATUS(status));
+  }
+  return true;
+}
+
+// `check [--cores 1|2] [puzzle]`.
+bool Check(Repl& r, const std::vector<std::string>& args) {
+  std::vector<std::string> puzzle;
+  int cores = 1;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--cores" || args[i].rfind("--cores=", 0) == 0) {
+      std::string value =
+          args[i] == "--cores" ? (i + 1 < args.size() ? args[++i] : "") : args[i].substr(8);
+      std::optional<int> parsed = ParseCores("check", value);
+      if (!parsed) return true;
+      cores = *parsed;
+    } else if (args[i].rfind("--", 0) == 0 || !puzzle.empty()) {
+      std::printf("`check` takes `--cores 1|2` and a puzzle; `help` shows its usage\n");
+      return true;
+    } else {
+      puzzle.push_back(args[i]);
+    }
+  }
+  if (const course::PuzzleEntry* p = r.Puzzle(puzzle)) {
+    r.ctx.cores = cores;
+    CheckAction(r.ctx, *p);
+    r.ctx.cores = 1;
+  }
+  return true;
+}
+
+// `reset [--restore] [puzzle]`.
+bool Reset(Repl& r, const std::vector<std::string>& args) {
+  std::vector<std::string> puzzle;
+  bool restore = false;
+  for (const std::string& a : args) {
+    if (a == "--restore") {
+      restore = true;
+    } else if (a.rfind("--", 0) == 0 || !puzzle.empty()) {
+      std::printf("`reset` takes `--restore` and a puzzle; `help` shows its usage\n");
+      return true;
+    } else {
+      puzzle.push_back(a);
+    }
+  }
+  if (const course::PuzzleEntry* p = r.Puzzle(puzzle)) {
+    r.ctx.restore = restore;
+    ResetAction(r.ctx, *p);
+    r.ctx.restore = false;
+  }
   return true;
 }
 
 bool Help(Repl&, const std::vector<std::string>&) {
   std::puts("commands (a puzzle is `1.3`, `01_basics/03_...` or its name; default: the current):");
+  auto usage = [](const ReplCommand& c) {
+    return std::string(c.name) + (c.args.empty() ? "" : " " + std::string(c.args));
+  };
+  size_t width = 0;
+  for (const ReplCommand& c : ReplCommands()) width = std::max(width, usage(c).size());
   for (const ReplCommand& c : ReplCommands()) {
-    std::string usage = std::string(c.name) + (c.args.empty() ? "" : " " + std::string(c.args));
-    std::printf("  %-22s %s\n", usage.c_str(), std::string(c.summary).c_str());
+    std::printf("  %-*s %s\n", static_cast<int>(width), usage(c).c_str(),
+                std::string(c.summary).c_str());
   }
   return true;
 }
@@ -195,9 +257,10 @@ const std::vector<ReplCommand>& ReplCommands() {
          return true;
        }},
       {"show", "[puzzle]", "the theory and your editable code", OnPuzzle<ShowAction>},
-      {"edit", "[puzzle]", "open the puzzle in $VISUAL / $EDITOR", Edit},
-      {"check", "[puzzle]", "run the puzzle and explain what is wrong", OnPuzzle<CheckAction>},
-      {"watch", "[puzzle]", "check again on every save; a key stops", OnPuzzle<WatchAction>},
+      {"edit", "[puzzle]", "open the puzzle in $VISUAL, $EDITOR, editor, nano or vi", Edit},
+      {"check", "[--cores 1|2] [puzzle]", "run the puzzle and explain what is wrong", Check},
+      {"watch", "[puzzle]", "check on every save, then on to the next unsolved; `q` stops",
+       OnPuzzle<WatchAction>},
       {"hint", "[puzzle]", "the next hint level", OnPuzzle<HintAction>},
       {"hints", "[puzzle]", "the hints shown so far", OnPuzzle<HintsShownAction>},
       {"solution", "[puzzle]", "the solution (after passing, or after the last hint)", Solution},
@@ -214,8 +277,8 @@ const std::vector<ReplCommand>& ReplCommands() {
          }
          return true;
        }},
-      {"reset", "[puzzle]", "restore the starter (your version is backed up)",
-       OnPuzzle<ResetAction>},
+      {"reset", "[--restore] [puzzle]",
+       "restore the starter (yours is backed up); --restore brings your latest backup back", Reset},
       {"progress", "", "solved puzzles per chapter",
        [](Repl& r, const std::vector<std::string>&) {
          ProgressAction(r.ctx);
@@ -238,6 +301,11 @@ const std::vector<ReplCommand>& ReplCommands() {
                                         .color = r.ctx.color ? "always" : "never",
                                         .gate_solution = true});
          std::fflush(stdout);
+         return true;
+       }},
+      {"clear", "", "clear the screen",
+       [](Repl&, const std::vector<std::string>&) {
+         ClearScreen();
          return true;
        }},
       {"help", "", "this list", Help},
@@ -348,12 +416,14 @@ int ReplMain() {
       std::printf("unknown command `%s`; `help` lists the commands\n", shown.c_str());
       continue;
     }
-    size_t allowed = command->args.empty()                                 ? 0
-                     : command->args.find("...") != std::string_view::npos ? words.size()
-                                                                           : 1;
+    // One word per argument in the usage ("[--cores 1|2]" is two), any number after "...".
+    size_t allowed = Words(std::string(command->args)).size();
+    if (command->args.find("...") != std::string_view::npos) allowed = words.size();
     if (words.size() - 1 > allowed) {
       std::printf("`%s` takes %s; `help` shows its usage\n", name.c_str(),
-                  allowed == 0 ? "no arguments" : "one argument");
+                  allowed == 0   ? "no arguments"
+                  : allowed == 1 ? "one argument"
+                                 : fmt::format("at most {} arguments", allowed).c_str());
       continue;
     }
     if (!command->run(repl, std::vector<std::string>(words.begin() + 1, words.end()))) break;

@@ -109,6 +109,51 @@ void ReadDiagrams(const json& data, const std::string& shown, ChapterEntry& chap
   }
 }
 
+// Whether every character of `text` is a letter, a digit or one of `extra`.
+bool OnlyNameCharacters(const std::string& text, std::string_view extra) {
+  for (char c : text) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && extra.find(c) == std::string_view::npos) {
+      return false;
+    }
+  }
+  return !text.empty();
+}
+
+// The optional `jax_version`, `repository` and `branch` of course.json (puzzles/README.md).
+void ReadPublication(const json& data, Course& course, std::vector<std::string>& errors) {
+  const std::string where = "puzzles/course.json";
+  if (data.contains("jax_version")) {
+    std::string version = StringField(data, "jax_version", where, errors);
+    if (!version.empty() && (!OnlyNameCharacters(version, ".") ||
+                             !std::isdigit(static_cast<unsigned char>(version[0])))) {
+      errors.push_back(where + ": `jax_version` must be a release such as \"0.10.2\"");
+    } else {
+      course.jax_version = version;
+    }
+  }
+  if (data.contains("repository")) {
+    std::string repository = StringField(data, "repository", where, errors);
+    size_t slash = repository.find('/');
+    if (slash == std::string::npos || !OnlyNameCharacters(repository.substr(0, slash), "-") ||
+        !OnlyNameCharacters(repository.substr(slash + 1), "._-")) {
+      errors.push_back(where + ": `repository` must be a GitHub repository as \"owner/name\"");
+    } else {
+      course.repository = repository;
+      course.branch = "main";
+    }
+  }
+  if (data.contains("branch")) {
+    std::string branch = StringField(data, "branch", where, errors);
+    if (!data.contains("repository")) {
+      errors.push_back(where + ": `branch` is the branch of `repository`, which is missing");
+    } else if (!OnlyNameCharacters(branch, "._/-") || branch.find("..") != std::string::npos) {
+      errors.push_back(where + ": `branch` must be a branch name such as \"main\"");
+    } else if (!course.repository.empty()) {
+      course.branch = branch;
+    }
+  }
+}
+
 }  // namespace
 
 std::string PuzzleEntry::short_name() const { return fmt::format("{}.{}", chapter_number, number); }
@@ -206,6 +251,7 @@ CourseLoad LoadCourse(const fs::path& root) {
     return load;
   }
   load.course.title = StringField(*course, "title", "puzzles/course.json", errors);
+  ReadPublication(*course, load.course, errors);
   auto chapters = course->find("chapters");
   if (chapters == course->end() || !chapters->is_array()) {
     errors.push_back("puzzles/course.json: `chapters` must be a list of chapter folder names");

@@ -44,6 +44,14 @@ struct Course {
   std::filesystem::path root;  // the repository: puzzles/, solutions/, hints/, images/
   std::string title;
   std::vector<ChapterEntry> chapters;
+  // The JAX release the course is verified against (`jax_version`, e.g. "0.10.2"): exported
+  // notebooks install it. Empty when the manifest names none.
+  std::string jax_version;
+  // The course's public GitHub repository (`repository`, "owner/name") and the branch its
+  // notebooks are committed on (`branch`, default "main"): exported notebooks then open with an
+  // "Open in Colab" link to their committed copy. Empty when the manifest names none.
+  std::string repository;
+  std::string branch;
 
   // Every puzzle in course order.
   std::vector<const PuzzleEntry*> Puzzles() const;

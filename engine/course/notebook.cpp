@@ -67,6 +67,14 @@ class Builder {
     cells_.push_back(std::move(cell));
   }
 
+  // A markdown cell kept as written (no image attachments): links out of the notebook.
+  void Link(const std::string& id, const std::string& text) {
+    cells_.push_back({{"cell_type", "markdown"},
+                      {"id", id},
+                      {"metadata", json::object()},
+                      {"source", SourceLines(text)}});
+  }
+
   void Code(const std::string& id, std::string_view text) { cells_.push_back(CodeCell(id, text)); }
 
   json Finish() {
@@ -98,16 +106,54 @@ std::string PythonString(const std::string& text) {
   return "'''" + escaped + "'''";
 }
 
-std::string SetupCell(const std::string& harness) {
-  return "# Run this cell first. On Colab it installs JAX; everywhere it writes pallas_check.py,\n"
-         "# the small `check` helper every puzzle imports (`from pallas_check import check`).\n"
-         "import importlib\n"
-         "import subprocess\n"
-         "import sys\n"
-         "\n"
-         "if \"google.colab\" in sys.modules:\n"
-         "    subprocess.run([sys.executable, \"-m\", \"pip\", \"install\", \"-q\", \"jax\"], "
-         "check=True)\n"
+// The first code cell: JAX (the course's release when it names one), then pallas_check.py.
+std::string SetupCell(const std::string& harness, const std::string& jax_version) {
+  std::string install;
+  if (jax_version.empty()) {
+    install =
+        "# Run this cell first. On Colab it installs JAX; everywhere it writes pallas_check.py,\n"
+        "# the small `check` helper every puzzle imports (`from pallas_check import check`).\n"
+        "import importlib\n"
+        "import subprocess\n"
+        "import sys\n"
+        "\n"
+        "if \"google.colab\" in sys.modules:\n"
+        "    subprocess.run([sys.executable, \"-m\", \"pip\", \"install\", \"-q\", \"jax\"], "
+        "check=True)\n";
+  } else {
+    // The installed release is read from the package metadata, not by importing jax, so that
+    // pip can still replace it in this kernel.
+    install = fmt::format(
+        "# Run this cell first. It installs JAX {0}, the release this course is verified against\n"
+        "# (on Colab it replaces the preinstalled JAX), and writes pallas_check.py, the small\n"
+        "# `check` helper every puzzle imports (`from pallas_check import check`).\n"
+        "import importlib\n"
+        "import importlib.metadata\n"
+        "import subprocess\n"
+        "import sys\n"
+        "\n"
+        "JAX_VERSION = \"{0}\"\n"
+        "try:\n"
+        "    installed_jax = importlib.metadata.version(\"jax\")\n"
+        "except importlib.metadata.PackageNotFoundError:\n"
+        "    installed_jax = None\n"
+        "if installed_jax != JAX_VERSION and (\"google.colab\" in sys.modules or installed_jax is "
+        "None):\n"
+        "    subprocess.run([sys.executable, \"-m\", \"pip\", \"install\", \"-q\", "
+        "f\"jax=={{JAX_VERSION}}\"],\n"
+        "                   check=True)\n"
+        "    importlib.invalidate_caches()\n"
+        "    if \"jax\" in sys.modules:\n"
+        "        print(f\"installed JAX {{JAX_VERSION}}; restart the runtime (Runtime > Restart "
+        "session) \"\n"
+        "              \"and run this cell again\")\n"
+        "elif installed_jax != JAX_VERSION:\n"
+        "    print(f\"note: this course is verified against JAX {{JAX_VERSION}} and this kernel "
+        "has \"\n"
+        "          f\"{{installed_jax}}; `pip install jax=={{JAX_VERSION}}` installs it\")\n",
+        jax_version);
+  }
+  return install +
          "\n"
          "PALLAS_CHECK_SOURCE = " +
          PythonString(harness) +
@@ -151,9 +197,25 @@ std::string Base64(std::string_view bytes) {
   return out;
 }
 
-NotebookExport ExportNotebook(const Course& course, const ChapterEntry& chapter, bool solutions) {
+std::string ColabUrl(const Course& course, const std::string& file_name, bool solutions) {
+  if (course.repository.empty()) return "";
+  return fmt::format("https://colab.research.google.com/github/{}/blob/{}/notebooks/{}{}",
+                     course.repository, course.branch, solutions ? "solutions/" : "", file_name);
+}
+
+NotebookExport ExportNotebook(const Course& course, const ChapterEntry& chapter,
+                              const NotebookOptions& options) {
+  using Code = NotebookOptions::Code;
   NotebookExport out{.file_name = chapter.id + ".ipynb"};
   Builder nb(course, out);
+  if (options.code != Code::kWorkspace) {
+    std::string url = ColabUrl(course, out.file_name, options.code == Code::kSolutions);
+    if (!url.empty()) {
+      nb.Link("colab",
+              "[![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)](" +
+                  url + ")");
+    }
+  }
   if (std::optional<std::string> intro = ReadFile(course.IntroPath(chapter))) {
     nb.Markdown("intro", *intro);
   } else {
@@ -161,11 +223,19 @@ NotebookExport ExportNotebook(const Course& course, const ChapterEntry& chapter,
   }
   std::optional<std::string> harness = ReadFile(course.HarnessPath());
   if (!harness) out.problems.push_back("puzzles/pallas_check.py: cannot be read");
-  nb.Code("setup", SetupCell(harness.value_or("")));
+  nb.Code("setup", SetupCell(harness.value_or(""), course.jax_version));
   for (const PuzzleEntry& p : chapter.puzzles) {
     std::string prefix = fmt::format("p{:02}", p.number);
-    std::filesystem::path file = solutions ? course.SolutionPath(p) : course.StarterPath(p);
-    std::optional<std::string> text = ReadFile(file);
+    std::optional<std::string> text;
+    if (options.code == Code::kWorkspace && options.workspace != nullptr) {
+      text = ReadFile(options.workspace->PuzzlePath(p));
+      if (!text) {
+        out.notes.push_back(fmt::format("{} is not in the workspace: exported its starter",
+                                        options.workspace->PuzzlePath(p).string()));
+      }
+    }
+    bool solutions = options.code == Code::kSolutions;
+    if (!text) text = ReadFile(solutions ? course.SolutionPath(p) : course.StarterPath(p));
     if (!text) {
       out.problems.push_back(fmt::format("{}/{}/{}.py: cannot be read",
                                          solutions ? "solutions" : "puzzles", p.chapter, p.id));

@@ -108,6 +108,35 @@ RegionScan FindRegions(std::string_view source) {
   return scan;
 }
 
+std::vector<EditableCell> EditableCells(std::string_view source) {
+  std::vector<std::string_view> lines = SplitLines(source);
+  std::vector<Region> regions = FindRegions(source).regions;
+  std::vector<EditableCell> cells;
+  auto blank = [&](int line) { return Trim(lines[static_cast<size_t>(line - 1)]).empty(); };
+  // One cell: lines [first, last] (1-based); before the first marker, a code cell.
+  auto add = [&](int first, int last, bool code) {
+    while (first <= last && blank(first)) ++first;
+    while (last >= first && blank(last)) --last;
+    if (!code || first > last) return;
+    EditableCell cell{.first_line = first, .last_line = last};
+    for (const Region& r : regions) {
+      if (r.begin_line >= first && r.begin_line <= last) cell.regions.push_back(r);
+    }
+    if (!cell.regions.empty()) cells.push_back(std::move(cell));
+  };
+  int first = 1;
+  bool code = true;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].rfind("# %%", 0) != 0) continue;
+    int marker = static_cast<int>(i) + 1;
+    add(first, marker - 1, code);
+    first = marker + 1;
+    code = lines[i].find("[markdown]") == std::string_view::npos;
+  }
+  add(first, static_cast<int>(lines.size()), code);
+  return cells;
+}
+
 std::string RegionText(std::string_view source, const Region& region) {
   std::vector<std::string_view> lines = SplitLines(source);
   std::string text;

@@ -36,6 +36,18 @@ struct RegionScan {
 
 RegionScan FindRegions(std::string_view source);
 
+// A code cell that holds editable regions: its lines (1-based, inclusive), without the cell
+// marker and the blank lines at its ends, and the regions inside it.
+struct EditableCell {
+  int first_line = 0;
+  int last_line = 0;
+  std::vector<Region> regions;
+};
+
+// The code cells of `source` that hold a region, in order (a region is counted in the cell
+// where it begins).
+std::vector<EditableCell> EditableCells(std::string_view source);
+
 // The lines strictly inside `region`, joined with newlines.
 std::string RegionText(std::string_view source, const Region& region);
 

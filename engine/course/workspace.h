@@ -41,8 +41,25 @@ struct InitReport {
 InitReport InitWorkspace(const Course& course, const std::filesystem::path& dir);
 
 // Restores the starter of `puzzle`, first saving the learner's file to
-// .backups/<chapter>/<id>-<UTC time>.py (returned in `backup`). Nullopt on success, else why not.
+// .backups/<chapter>/<id>-<UTC time>.py (`-2`, `-3`, ... before `.py` when that name is taken;
+// returned in `backup`). Nullopt on success, else why not.
 std::optional<std::string> ResetPuzzle(const Course& course, const Workspace& workspace,
                                        const PuzzleEntry& puzzle, std::filesystem::path* backup);
+
+// The newest backup ResetPuzzle made of `puzzle` (by the time in its name); nullopt when none.
+std::optional<std::filesystem::path> LatestBackup(const Workspace& workspace,
+                                                  const PuzzleEntry& puzzle);
+
+struct RestoreReport {
+  // Where the learner's file went before the backup replaced it; empty when nothing needed
+  // keeping (the file was missing, the starter, or the backup itself).
+  std::filesystem::path saved;
+  std::optional<std::string> error;
+};
+
+// Copies `backup` over the learner's file of `puzzle`, first saving that file as ResetPuzzle
+// does unless nothing would be lost (so a second restore brings it back).
+RestoreReport RestoreBackup(const Course& course, const Workspace& workspace,
+                            const PuzzleEntry& puzzle, const std::filesystem::path& backup);
 
 }  // namespace pz::course

@@ -85,7 +85,7 @@ bool Has(const Result& r, const std::string& text) {
 TEST_F(CourseCli, ListsThePuzzlesWithoutAWorkspace) {
   Result r = Run("list");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_TRUE(Has(r, "01_intro Intro: a first kernel")) << r.output;
+  EXPECT_TRUE(Has(r, "01_intro [....................] 0/2  Intro: a first kernel")) << r.output;
   EXPECT_TRUE(Has(r, "1.2")) << r.output;
   EXPECT_TRUE(Has(r, "0 of 2 solved")) << r.output;
 }
@@ -287,8 +287,8 @@ TEST_F(CourseCli, ReplRunsEveryCommandFromStandardInput) {
                          "progress\nsolution\nreset\nrun 01_intro/01_double.py\nwatch\n\nquit\n");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   for (const char* text :
-       {"commands (a puzzle is", "  watch [puzzle]", "01_intro Intro: a first kernel",
-        "# Double a vector", "diagram: ", "your code, ", "hint 1 of 2", "FAILED double",
+       {"commands (a puzzle is", "  watch [puzzle]", "0/2  Intro: a first kernel",
+        "# Double a vector", "diagram: ", "your code: ", "hint 1 of 2", "FAILED double",
         "unknown command `bogus`", "1.2 Row blocks", "1.1 Double a vector", "[", "0/2",
         "the solution opens once", "restored the starter of 1.2", "watching ", "stopped watching",
         "bye"}) {

@@ -50,6 +50,22 @@ TEST(PuzzleFile, FindsRegionsAndTheirText) {
   EXPECT_EQ(RegionText(kStarter, scan.regions[0]), "    pass\n");
 }
 
+TEST(PuzzleFile, EditableCellsAreTheCodeCellsHoldingARegion) {
+  std::string source = std::string(kStarter) +
+                       "\n# %%\nprint(1)\n\n# %%\n\ndef g():\n    # YOUR CODE BEGIN\n"
+                       "    # YOUR CODE END\n\n\n";
+  std::vector<EditableCell> cells = EditableCells(source);
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[0].first_line, 7);  // `def k`, after the `# %%` marker
+  EXPECT_EQ(cells[0].last_line, 11);  // `check(1, 1)`, before the blank line
+  ASSERT_EQ(cells[0].regions.size(), 1u);
+  EXPECT_EQ(cells[0].regions[0].begin_line, 8);
+  EXPECT_EQ(cells[1].first_line, 18);  // blank lines at both ends are left out
+  EXPECT_EQ(cells[1].last_line, 20);
+  // Markers in a markdown cell make no editable code cell.
+  EXPECT_TRUE(EditableCells("# %% [markdown]\n# YOUR CODE BEGIN\n# YOUR CODE END\n").empty());
+}
+
 TEST(PuzzleFile, UnbalancedMarkersAreReported) {
   EXPECT_EQ(FindRegions("# YOUR CODE END\n").errors.size(), 1u);
   RegionScan open = FindRegions("x\n# YOUR CODE BEGIN\n");
