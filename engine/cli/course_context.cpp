@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/report_json.h"
 #include "cli/terminal.h"
 #include "course/divergence.h"
 #include "course/puzzle_file.h"
@@ -324,13 +325,9 @@ int CheckAction(CourseContext& ctx, const course::PuzzleEntry& p) {
   if (!ctx.json) {
     Out(ctx.Dim(fmt::format("checking {} {} ({})", p.short_name(), p.title, Relative(file))) +
         "\n");
-    options.output = [&ctx](std::string_view text) {
-      std::string s(text);
-      if (ctx.color) {
-        if (s.rfind("PASSED", 0) == 0) s = ctx.Green("PASSED") + s.substr(6);
-        if (s.rfind("FAILED", 0) == 0) s = ctx.Red("FAILED") + s.substr(6);
-      }
-      Out(s);
+    // The check lines come coloured from their reports (RunOptions::color).
+    options.output = [](std::string_view text) {
+      Out(std::string(text));
       std::fflush(stdout);
     };
   }
@@ -359,19 +356,17 @@ int CheckAction(CourseContext& ctx, const course::PuzzleEntry& p) {
     ctx.Save();
   }
   if (ctx.json) {
-    json checks = json::array();
-    for (const course::CheckOutcome& c : run.checks) {
-      checks.push_back({{"name", c.name}, {"passed", c.passed}});
-    }
+    json findings = RunFindingsJson(run);
     PrintJson({{"puzzle", p.name()},
                {"status", std::string(course::StatusName(run.status))},
                {"passed", run.passed()},
                {"exit_code", run.exit_code()},
                {"became_current", became_current},
-               {"checks", checks},
+               {"checks", findings["checks"]},
+               {"problems", findings["problems"]},
                {"error", run.error},
                {"output", run.output},
-               {"diagnostics", run.diagnostics},
+               {"diagnostics", run.Diagnostics()},
                {"divergence", divergence ? json{{"summary", divergence->summary},
                                                 {"lines", divergence->lines},
                                                 {"patterns", divergence->patterns}}
@@ -379,7 +374,7 @@ int CheckAction(CourseContext& ctx, const course::PuzzleEntry& p) {
     return run.exit_code();
   }
   if (divergence) Out(course::FormatDivergence(*divergence));
-  std::fputs(run.diagnostics.c_str(), stderr);
+  std::fputs(run.Diagnostics(ctx.color).c_str(), stderr);
   std::fflush(stderr);
   if (run.passed() && ctx.cuda) {
     Out(ctx.Green(fmt::format("✓ {} {} passed on the CUDA backend", p.short_name(), p.title)));
@@ -560,7 +555,7 @@ int RunFileAction(CourseContext& ctx, const std::string& file) {
     std::fflush(stdout);
   };
   course::PuzzleRun run = course::RunFile(file, options);
-  std::fputs(run.diagnostics.c_str(), stderr);
+  std::fputs(run.Diagnostics(ctx.color).c_str(), stderr);
   if (run.status == course::RunStatus::kNoChecks) return kExitOk;
   return run.exit_code();
 }

@@ -252,7 +252,7 @@ int DrawDiagram(CourseContext& ctx, const DiagramRequest& request) {
   options.emulator.record_blocks = true;
   course::PuzzleRun run = course::RunFile(file, options);
   if (run.status == course::RunStatus::kSyntaxError || run.status == course::RunStatus::kIoError) {
-    std::fputs(run.diagnostics.c_str(), stderr);
+    std::fputs(run.Diagnostics().c_str(), stderr);
     return run.exit_code();
   }
   if (run.calls.empty()) {

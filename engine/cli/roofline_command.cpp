@@ -81,12 +81,12 @@ int RooflineCommand(const std::vector<std::string>& args) {
   options.Apply(run_options.emulator);
   run_options.emulator.stats = true;
   run_options.stats_in_diagnostics = false;
-  SourceManager sources;
-  course::PuzzleRun run = course::RunFile(file, run_options, &sources);
+  course::PuzzleRun run = course::RunFile(file, run_options);
+  const SourceManager& sources = *run.sources;
   if (run.status == course::RunStatus::kSyntaxError ||
       run.status == course::RunStatus::kTraceError ||
       run.status == course::RunStatus::kRuntimeError || run.status == course::RunStatus::kIoError) {
-    std::fputs(run.diagnostics.c_str(), stderr);
+    std::fputs(run.Diagnostics().c_str(), stderr);
     std::fprintf(stderr, "pallas-puzzles roofline: %s did not run to the end; no roofline\n",
                  file.string().c_str());
     return run.exit_code();

@@ -228,7 +228,6 @@ int RunCommand(const std::vector<std::string>& args) {
                                          [program_out](std::string_view text) {
                                            std::fwrite(text.data(), 1, text.size(), program_out);
                                          },
-                                     .color = UseColor(stderr),
                                      .strict = options.strict});
   if (options.emit_cuda) {
     std::vector<const cuda::EmittedKernel*> list;
@@ -241,7 +240,7 @@ int RunCommand(const std::vector<std::string>& args) {
     std::fprintf(stderr, "pallas-puzzles run: cannot read `%s`\n", options.file.c_str());
     return kExitIo;
   }
-  std::fputs(run.diagnostics.c_str(), stderr);
+  std::fputs(run.Diagnostics(UseColor(stderr)).c_str(), stderr);
   // A program without checks that ran to the end succeeded.
   return run.status == course::RunStatus::kNoChecks ? kExitOk : run.exit_code();
 }

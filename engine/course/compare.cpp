@@ -142,26 +142,66 @@ class BlockMap {
   void FindMovedBlocks(std::vector<std::string>& lines) const {
     if (static_cast<int64_t>(info_.size()) > kMaxMovedCandidates) return;
     int searched = 0;
-    std::vector<std::string> moved;
+    std::vector<std::string> moved, flipped;
+    std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> pairs;  // from, to
     for (size_t b = 0; b < info_.size() && searched < kMaxMovedSearches; ++b) {
       if (info_[b].status != BlockStatus::kWrong) continue;
       ++searched;
       std::vector<int64_t> from = tpu::UnravelIndex(static_cast<int64_t>(b), blocks_);
-      for (size_t c = 0; c < info_.size(); ++c) {
+      bool found = false;
+      for (size_t c = 0; c < info_.size() && !found; ++c) {
         std::vector<int64_t> to = tpu::UnravelIndex(static_cast<int64_t>(c), blocks_);
         if (c != b && SameValues(from, to)) {
           moved.push_back(fmt::format("{} has {}'s", tpu::TupleString(from), tpu::TupleString(to)));
-          break;
+          pairs.emplace_back(from, to);
+          found = true;
         }
       }
+      if (!found && TransposedValues(from)) flipped.push_back(tpu::TupleString(from));
     }
-    if (moved.empty()) return;
-    std::string list;
-    for (size_t i = 0; i < moved.size(); ++i) list += (i ? ", " : "") + moved[i];
-    lines.push_back(fmt::format(
-        "wrong blocks hold the values the reference has at other blocks: {}; an index map "
-        "sends data to the wrong place",
-        list));
+    if (!moved.empty()) {
+      std::string list;
+      for (size_t i = 0; i < moved.size(); ++i) list += (i ? ", " : "") + moved[i];
+      lines.push_back(fmt::format(
+          "wrong blocks hold the values the reference has at other blocks: {}; an index map "
+          "sends data to the wrong place",
+          list));
+      DescribeMoves(pairs, lines);
+    }
+    if (!flipped.empty()) {
+      std::string list;
+      for (size_t i = 0; i < flipped.size(); ++i) list += (i ? ", " : "") + flipped[i];
+      lines.push_back(fmt::format(
+          "block{} {} hold{} the reference's values transposed (rows and columns swapped): a "
+          "`.T` too many or too few, or the operands of a product in the wrong order",
+          flipped.size() == 1 ? "" : "s", list, flipped.size() == 1 ? "s" : ""));
+    }
+  }
+
+  // The moves found share a shape: every block holds its mirror image's across the diagonal,
+  // or every block holds the one at the same offset from it.
+  static void DescribeMoves(
+      const std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>>& pairs,
+      std::vector<std::string>& lines) {
+    bool transposed = true, shifted = pairs.size() >= 2;
+    std::vector<int64_t> delta;
+    for (const auto& [from, to] : pairs) {
+      transposed &= from.size() == 2 && to[0] == from[1] && to[1] == from[0];
+      std::vector<int64_t> d(from.size());
+      for (size_t k = 0; k < from.size(); ++k) d[k] = to[k] - from[k];
+      if (delta.empty()) delta = d;
+      shifted &= d == delta;
+    }
+    if (transposed) {
+      lines.push_back(
+          "the moves mirror the grid across its diagonal (block (i, j) holds (j, i)'s): an index "
+          "map swaps its two grid indices, or the grid's axes are in the other order");
+    } else if (shifted) {
+      lines.push_back(fmt::format(
+          "every one of these blocks holds the block {} away from it: an index map is shifted "
+          "by that much (an off-by-one in a block index?)",
+          tpu::TupleString(delta)));
+    }
   }
 
   bool HasStatus(BlockStatus status) const {
@@ -267,6 +307,26 @@ class BlockMap {
   }
 
   // Whether block `from` of actual equals block `to` of the reference (same extents).
+  // Whether the square 2-D block `at` holds the reference's block at `at` with rows and columns
+  // swapped (and is not symmetric, so that the swap is visible).
+  bool TransposedValues(const std::vector<int64_t>& at) const {
+    if (shape_.size() != 2) return false;
+    int64_t rows = std::min(block_[0], shape_[0] - at[0] * block_[0]);
+    int64_t cols = std::min(block_[1], shape_[1] - at[1] * block_[1]);
+    if (rows != cols || rows < 2) return false;
+    auto flat = [&](int64_t r, int64_t c) {
+      return static_cast<size_t>((at[0] * block_[0] + r) * shape_[1] + at[1] * block_[1] + c);
+    };
+    bool symmetric = true;
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < cols; ++c) {
+        if (!Close(actual_[flat(r, c)], expected_[flat(c, r)], tol_)) return false;
+        symmetric &= Close(expected_[flat(r, c)], expected_[flat(c, r)], tol_);
+      }
+    }
+    return !symmetric;
+  }
+
   bool SameValues(const std::vector<int64_t>& from, const std::vector<int64_t>& to) const {
     size_t rank = shape_.size();
     std::vector<int64_t> extent(rank);
@@ -382,9 +442,13 @@ LeafReport CompareLeaf(const Array& actual, const Array& expected, Tolerance tol
   if (map && !index.empty()) {
     where += " (block " + tpu::TupleString(map->BlockIndexOf(index)) + ")";
   }
+  report.mismatch =
+      Mismatch{.index = index,
+               .block = map && !index.empty() ? map->BlockIndexOf(index) : std::vector<int64_t>{},
+               .expected = ValueString(expected.dtype(), e[first]),
+               .got = ValueString(actual.dtype(), a[first])};
   report.lines.push_back(fmt::format("first mismatch at {}: expected {}, got {}", where,
-                                     ValueString(expected.dtype(), e[first]),
-                                     ValueString(actual.dtype(), a[first])));
+                                     report.mismatch->expected, report.mismatch->got));
   if (nans > 0) report.lines.push_back(fmt::format("{} elements are NaN", nans));
   if (infs > 0) report.lines.push_back(fmt::format("{} elements are infinite", infs));
   report.unexplained_nonfinite =
@@ -399,14 +463,14 @@ LeafReport CompareLeaf(const Array& actual, const Array& expected, Tolerance tol
   if (nans > 0 && record != nullptr && record->uninitialized.seen &&
       record->uninitialized_is_padding) {
     std::string location = sources ? FormatLocation(record->uninitialized.span, *sources) : "";
-    report.lines.push_back(fmt::format(
+    report.provenance.push_back(fmt::format(
         "the NaN come from past the end of an input: the block of `{}` read at {} (first in "
         "grid step {}) reaches beyond the array, and that padding is garbage; mask it before it "
         "reaches the result (a read already masked with `jnp.where` is harmless)",
         record->uninitialized.ref, location, tpu::TupleString(record->uninitialized.grid_point)));
   } else if (nans > 0 && record != nullptr && record->uninitialized.seen) {
     std::string location = sources ? FormatLocation(record->uninitialized.span, *sources) : "";
-    report.lines.push_back(fmt::format(
+    report.provenance.push_back(fmt::format(
         "the NaN come from uninitialised memory: `{}` was read at {} before anything was stored "
         "into it (first in grid step {}); {}",
         record->uninitialized.ref, location, tpu::TupleString(record->uninitialized.grid_point),
@@ -415,6 +479,7 @@ LeafReport CompareLeaf(const Array& actual, const Array& expected, Tolerance tol
               "otherwise initialise it first"
             : "initialise it first, e.g. under `@pl.when(pl.program_id(axis) == 0)`"));
   }
+  for (const std::string& line : report.provenance) report.lines.push_back(line);
   return report;
 }
 

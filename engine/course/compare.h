@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "array/array.h"
+#include "course/check_report.h"
 #include "support/source.h"
 #include "tpu/pallas_call.h"
 
@@ -40,6 +41,8 @@ struct LeafReport {
   // The result has NaN or infinities where the reference has none, and uninitialised memory
   // does not explain them: arithmetic made them (the runner traces where).
   bool unexplained_nonfinite = false;
+  std::optional<Mismatch> mismatch;     // the first differing element
+  std::vector<std::string> provenance;  // where NaN came from (also among `lines`)
 };
 
 // Compares `actual` with `expected` elementwise: |actual - expected| <= atol + rtol * |expected|,

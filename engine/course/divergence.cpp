@@ -23,21 +23,17 @@ using tpu::CallRecording;
 
 // A program run with step records, and the files its spans point into.
 struct Recorded {
-  SourceManager sources;
   PuzzleRun run;
   std::vector<CallRecording> calls;
+  const SourceManager& sources() const { return *run.sources; }
 };
 
-std::unique_ptr<Recorded> Record(const fs::path& file, RunOptions options) {
+std::unique_ptr<Recorded> Record(const fs::path& file, const RunOptions& options) {
   auto out = std::make_unique<Recorded>();
   auto recorder = std::make_shared<tpu::StepRecorder>();
-  options.emulator.recorder = recorder;
-  options.emulator.backend = nullptr;  // the emulated TPU, whatever ran the check
-  options.emulator.stats = false;
-  options.emulator.dump_ir = false;
-  options.emulator.on_trace = nullptr;
-  options.output = nullptr;
-  out->run = RunFile(file, options, &out->sources);
+  RunOptions recording = QuietRerun(options);  // the emulated TPU, whatever ran the check
+  recording.emulator.recorder = recorder;
+  out->run = RunFile(file, recording);
   out->calls = std::move(recorder->calls);
   return out;
 }
@@ -92,14 +88,14 @@ class Comparer {
   // Line text, trimmed, of the line `span` starts on (in the learner's file).
   std::string LineText(SourceSpan span) const {
     if (!span.valid()) return "";
-    const SourceFile& file = me_.sources.Get(span.file);
+    const SourceFile& file = me_.sources().Get(span.file);
     std::string_view line = file.Line(file.Locate(span.begin).line);
     size_t first = line.find_first_not_of(" \t");
     return first == std::string_view::npos ? "" : std::string(line.substr(first));
   }
   std::string Line(SourceSpan span) const {
     if (!span.valid()) return "?";
-    return fmt::format("line {}", me_.sources.Get(span.file).Locate(span.begin).line);
+    return fmt::format("line {}", me_.sources().Get(span.file).Locate(span.begin).line);
   }
   std::string At(SourceSpan span) const {
     return fmt::format("{}: {}", Line(span), LineText(span));
@@ -506,18 +502,12 @@ void TryFlippedComparisons(const fs::path& program, const RunOptions& options, c
   std::vector<const kernel::Instr*> candidates = IndexComparisons(me.calls);
   if (candidates.size() > kMaxTrials) candidates.resize(kMaxTrials);
   for (const kernel::Instr* instr : candidates) {
-    RunOptions trial = options;
-    trial.output = nullptr;
-    trial.emulator.recorder = nullptr;
-    trial.emulator.backend = nullptr;
-    trial.emulator.stats = false;
-    trial.emulator.dump_ir = false;
-    trial.emulator.on_trace = nullptr;
+    RunOptions trial = QuietRerun(options);
     auto probe = std::make_shared<tpu::Probe>();
     probe->flipped.push_back(instr->span);
     trial.emulator.probe = probe;
     if (!RunFile(program, trial).passed()) continue;
-    const SourceFile& file = me.sources.Get(instr->span.file);
+    const SourceFile& file = me.sources().Get(instr->span.file);
     LineCol at = file.Locate(instr->span.begin);
     std::string_view text = file.Line(at.line);
     size_t first = text.find_first_not_of(" \t");
@@ -549,7 +539,7 @@ std::optional<Divergence> FindDivergence(const fs::path& program, const fs::path
   // Only a wrong value is searched for: a check of counters (check_saves) fails with the right
   // values.
   bool wrong_values = std::any_of(me->run.checks.begin(), me->run.checks.end(),
-                                  [](const CheckOutcome& c) { return !c.passed && c.values; });
+                                  [](const CheckReport& c) { return !c.passed() && c.values; });
   if (me->run.status != RunStatus::kFailed || !wrong_values) return std::nullopt;
   std::optional<Divergence> d = Comparer(*me, *sol).Run();
   // Where no pattern said why and the calls are configured alike, an off-by-one comparison is

@@ -17,8 +17,6 @@ namespace {
 using eval::Interpreter;
 using eval::Value;
 
-constexpr const char* kStateKey = "course.harness";
-
 std::optional<double> OptionalNumber(Interpreter& interp, const std::optional<Value>& value,
                                      std::string_view name) {
   if (!value || value->is_none()) return std::nullopt;
@@ -48,13 +46,17 @@ void CheckLeaves(Interpreter& interp, const Value& value, std::vector<Value>& le
   }
 }
 
-// Prints a check's text and records its outcome; the check's return value.
-Value Report(Interpreter& interp, HarnessState& state, CheckOutcome outcome,
-             const std::string& text) {
-  interp.Print(text);
-  bool passed = outcome.passed;
-  state.checks.push_back(std::move(outcome));
+// Prints a check's text (rendered from its report) and records the report; the check's return
+// value.
+Value Report(Interpreter& interp, HarnessState& state, CheckReport report) {
+  interp.Print(RenderCheck(report, state.color));
+  bool passed = report.passed();
+  state.checks.push_back(std::move(report));
   return Value::Bool(passed);
+}
+
+CheckReport::Status StatusOf(bool passed) {
+  return passed ? CheckReport::Status::kPassed : CheckReport::Status::kFailed;
 }
 
 // One leaf of `actual` against the matching leaf of `expected`.
@@ -74,11 +76,7 @@ LeafReport CompareValues(Interpreter& interp, const Value& actual, const Value& 
   if (atol) tol.atol = *atol;
   if (rtol) tol.rtol = *rtol;
   const tpu::OutputRecord* record = nullptr;
-  if (object != nullptr) {
-    if (tpu::EmulatorSession* session = tpu::SessionOf(interp)) {
-      record = tpu::FindOutputRecord(*session, object->serial);
-    }
-  }
+  if (object != nullptr) record = tpu::OutputRecordOf(*object);
   return CompareLeaf(got, want, tol, record, &interp.sources());
 }
 
@@ -95,10 +93,10 @@ Value Check(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
   kernel::TreeDef expected_def = kernel::Flatten(interp, *bound[1], ignored);
   CheckLeaves(interp, *bound[1], expected_leaves);
   if (!bound[0]->is_none()) CheckLeaves(interp, *bound[0], actual_leaves);
-  std::vector<std::string> lines;
-  std::string summary;
+  CheckReport report{.name = title, .span = span};
+  std::vector<std::string>& lines = report.lines;
+  std::string& summary = report.summary;
   bool passed = true;
-  bool nonfinite = false;
   if (bound[0]->is_none()) {
     passed = false;
     summary = "the result is None";
@@ -117,8 +115,15 @@ Value Check(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
         passed_summaries.push_back(label + leaf.summary);
         continue;
       }
-      nonfinite |= leaf.unexplained_nonfinite;
-      if (passed) {
+      report.nonfinite |= leaf.unexplained_nonfinite;
+      bool first_failure = passed;
+      if (first_failure) {
+        // The first failing output's findings, as values.
+        report.first_mismatch = leaf.mismatch;
+        report.provenance = leaf.provenance;
+        report.block_map_operand = leaf.operand;
+        report.block_map.assign(leaf.lines.begin() + static_cast<std::ptrdiff_t>(leaf.map_begin),
+                                leaf.lines.begin() + static_cast<std::ptrdiff_t>(leaf.map_end));
         summary = label + leaf.summary;
       } else {
         lines.push_back(label + leaf.summary);
@@ -131,6 +136,10 @@ Value Check(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
         auto shown = std::find_if(state.maps_shown.begin(), state.maps_shown.end(),
                                   [&](const auto& entry) { return entry.first == map; });
         if (shown != state.maps_shown.end()) {
+          if (first_failure) {
+            report.block_map.clear();
+            report.block_map_shown_in = shown->second;
+          }
           leaf.lines.erase(leaf.lines.begin() + static_cast<std::ptrdiff_t>(leaf.map_begin),
                            leaf.lines.begin() + static_cast<std::ptrdiff_t>(leaf.map_end));
           leaf.lines.insert(leaf.lines.begin() + static_cast<std::ptrdiff_t>(leaf.map_begin),
@@ -148,10 +157,9 @@ Value Check(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
       }
     }
   }
-  std::string text = fmt::format("{} {}: {}\n", passed ? "PASSED" : "FAILED", title, summary);
-  for (const std::string& line : lines) text += line + "\n";
-  return Report(interp, state,
-                {.name = title, .passed = passed, .span = span, .nonfinite = nonfinite}, text);
+  report.status = StatusOf(passed);
+  if (passed) report.nonfinite = false;
+  return Report(interp, state, std::move(report));
 }
 
 // "12.3 K"-style counts and "96.0 KiB"-style byte sizes for the work table.
@@ -185,13 +193,10 @@ const tpu::OutputRecord& RecordOf(Interpreter& interp, const Value& value,
   kernel::Flatten(interp, value, leaves);
   const tpu::OutputRecord* record = nullptr;
   auto* object = leaves.empty() ? nullptr : leaves[0].as<eval::ArrayObject>();
-  tpu::EmulatorSession* session = tpu::SessionOf(interp);
-  if (object != nullptr && session != nullptr) {
-    record = tpu::FindOutputRecord(*session, object->serial);
-  }
+  if (object != nullptr) record = tpu::OutputRecordOf(*object);
   if (record == nullptr) {
     interp.Raise(interp.types().value_error,
-                 fmt::format("{}(): `{}` is not the output of a recent pallas_call (pass the "
+                 fmt::format("{}(): `{}` is not the output of a pallas_call (pass the "
                              "array the call returned, before any other operation)",
                              function, what));
   }
@@ -212,12 +217,15 @@ std::optional<int64_t> CounterNamed(const tpu::Counters& c, std::string_view nam
   return std::nullopt;
 }
 
-// The text of a measurement check that cannot run because a call ran on another backend.
-std::string NotMeasured(const std::string& title) {
-  return fmt::format(
-      "SKIPPED {}: the emulated TPU measures this; the call ran on another backend (`--backend "
-      "cuda`), which checks outputs only\n",
-      title);
+// A measurement check that cannot run because a call ran on another backend.
+CheckReport NotMeasured(const std::string& title, SourceSpan span) {
+  return {.name = title,
+          .status = CheckReport::Status::kSkipped,
+          .span = span,
+          .values = false,
+          .summary =
+              "the emulated TPU measures this; the call ran on another backend "
+              "(`--backend cuda`), which checks outputs only"};
 }
 
 // `report_work(**outputs)`: what the emulator measured for the pallas_calls that produced each
@@ -287,8 +295,7 @@ Value CheckSaves(Interpreter& interp, eval::CallArgs& args, HarnessState& state)
   const tpu::OutputRecord& base_record = RecordOf(interp, *bound[0], "check_saves", "baseline");
   const tpu::OutputRecord& mine_record = RecordOf(interp, *bound[1], "check_saves", "result");
   if (!base_record.measured || !mine_record.measured) {
-    return Report(interp, state, {.name = title, .passed = true, .span = span, .values = false},
-                  NotMeasured(title));
+    return Report(interp, state, NotMeasured(title, span));
   }
   std::optional<int64_t> before = CounterNamed(base_record.counters, counter);
   std::optional<int64_t> after = CounterNamed(mine_record.counters, counter);
@@ -298,18 +305,23 @@ Value CheckSaves(Interpreter& interp, eval::CallArgs& args, HarnessState& state)
   }
   double saved = *before > 0 ? 1.0 - static_cast<double>(*after) / *before : 0.0;
   bool passed = saved >= at_least - 1e-12;
-  std::string text = fmt::format(
-      "{} {}: {} {} against {} for the baseline, {:.0f}% saved (at least {:.0f}% expected)\n",
-      passed ? "PASSED" : "FAILED", title, *after, counter, *before, 100 * saved, 100 * at_least);
+  CheckReport report{
+      .name = title,
+      .status = StatusOf(passed),
+      .span = span,
+      .values = false,
+      .summary = fmt::format("{} {} against {} for the baseline, {:.0f}% saved (at least {:.0f}% "
+                             "expected)",
+                             *after, counter, *before, 100 * saved, 100 * at_least)};
   if (!passed) {
-    text += counter == "flops"
-                ? "  the arithmetic still runs and is then masked or thrown away; skip it with "
-                  "`pl.when` (or leave it out of the grid)\n"
-                : "  the baseline's work still happens; leave the steps or copies out (index maps "
-                  "that repeat the previous block index copy nothing)\n";
+    report.lines.push_back(
+        counter == "flops"
+            ? "  the arithmetic still runs and is then masked or thrown away; skip it with "
+              "`pl.when` (or leave it out of the grid)"
+            : "  the baseline's work still happens; leave the steps or copies out (index maps "
+              "that repeat the previous block index copy nothing)");
   }
-  return Report(interp, state, {.name = title, .passed = passed, .span = span, .values = false},
-                text);
+  return Report(interp, state, std::move(report));
 }
 
 // `check_counts(result, *, name=None, grid_steps=None, flops=None, mxu_flops=None,
@@ -351,34 +363,27 @@ Value CheckCounts(Interpreter& interp, eval::CallArgs& args, HarnessState& state
     }
   }
   const tpu::OutputRecord& record = RecordOf(interp, args.positional[0], "check_counts", "result");
-  if (!record.measured) {
-    return Report(interp, state, {.name = title, .passed = true, .span = span, .values = false},
-                  NotMeasured(title));
-  }
-  bool passed = true;
-  std::string details;
+  if (!record.measured) return Report(interp, state, NotMeasured(title, span));
+  CheckReport report{.name = title, .span = span, .values = false};
   for (const auto& [counter, value] : expected) {
     int64_t want = value.as_int(), got = *CounterNamed(record.counters, counter);
     if (want != got) {
-      passed = false;
-      details += fmt::format(
-          "  {}: the emulator counted {}, you expected {} ({} {} than measured)\n", counter, got,
-          want, want > got ? want - got : got - want, want > got ? "more" : "fewer");
+      report.lines.push_back(fmt::format(
+          "  {}: the emulator counted {}, you expected {} ({} {} than measured)", counter, got,
+          want, want > got ? want - got : got - want, want > got ? "more" : "fewer"));
     }
   }
-  std::string text;
+  bool passed = report.lines.empty();
+  report.status = StatusOf(passed);
   if (passed) {
-    std::string list;
     for (const auto& [counter, value] : expected) {
-      list += fmt::format("{}{} {}", list.empty() ? "" : ", ", counter, value.as_int());
+      report.summary +=
+          fmt::format("{}{} {}", report.summary.empty() ? "" : ", ", counter, value.as_int());
     }
-    text = fmt::format("PASSED {}: {}\n", title, list);
   } else {
-    text = fmt::format("FAILED {}: your counts differ from what the emulator measured\n{}", title,
-                       details);
+    report.summary = "your counts differ from what the emulator measured";
   }
-  return Report(interp, state, {.name = title, .passed = passed, .span = span, .values = false},
-                text);
+  return Report(interp, state, std::move(report));
 }
 
 // `check_overlap(result, *, at_least, name=None)`: a check that at least the fraction
@@ -395,36 +400,36 @@ Value CheckOverlap(Interpreter& interp, eval::CallArgs& args, HarnessState& stat
   }
   std::string title = bound[2] && !bound[2]->is_none() ? interp.Str(*bound[2]) : "check_overlap";
   const tpu::OutputRecord& record = RecordOf(interp, *bound[0], "check_overlap", "result");
-  if (!record.measured) {
-    return Report(interp, state, {.name = title, .passed = true, .span = span, .values = false},
-                  NotMeasured(title));
-  }
+  if (!record.measured) return Report(interp, state, NotMeasured(title, span));
   const tpu::Counters& c = record.counters;
   int64_t total = 0;
   for (const auto& entry : c.dma_bytes) total += entry.second;
   double share = total > 0 ? static_cast<double>(c.dma_bytes_overlapped) / total : 0.0;
   bool passed = total > 0 && share >= at_least - 1e-12;
-  std::string text = total == 0 ? fmt::format("FAILED {}: the kernel started no DMA\n", title)
-                                : fmt::format(
-                                      "{} {}: {} of {} DMA bytes were in flight while the kernel "
-                                      "computed, {:.0f}% (at least {:.0f}% expected)\n",
-                                      passed ? "PASSED" : "FAILED", title, c.dma_bytes_overlapped,
-                                      total, 100 * share, 100 * at_least);
+  CheckReport report{
+      .name = title,
+      .status = StatusOf(passed),
+      .span = span,
+      .values = false,
+      .summary = total == 0
+                     ? std::string("the kernel started no DMA")
+                     : fmt::format("{} of {} DMA bytes were in flight while the kernel "
+                                   "computed, {:.0f}% (at least {:.0f}% expected)",
+                                   c.dma_bytes_overlapped, total, 100 * share, 100 * at_least)};
   if (!passed && total > 0) {
-    text +=
+    report.lines.push_back(
         "  the copies were waited for before any compute ran beside them; start the copy of the "
         "next block before computing on the current one (double buffering), and wait for it "
-        "only when its data is needed\n";
+        "only when its data is needed");
   }
-  return Report(interp, state, {.name = title, .passed = passed, .span = span, .values = false},
-                text);
+  return Report(interp, state, std::move(report));
 }
 }  // namespace
 
-void InstallHarness(Interpreter& interp) {
+HarnessState& InstallHarness(Interpreter& interp) {
   auto state = std::make_shared<HarnessState>();
   HarnessState* raw = state.get();
-  interp.extension_state(kStateKey) = state;
+  interp.SetState(state);
   auto module = std::make_shared<eval::ModuleObject>("pallas_check");
   module->Set("check",
               interp.MakeBuiltin("check", [raw](Interpreter& interp, eval::CallArgs& args) {
@@ -444,10 +449,9 @@ void InstallHarness(Interpreter& interp) {
                 return CheckOverlap(interp, args, *raw);
               }));
   interp.RegisterModule("pallas_check", module);
+  return *raw;
 }
 
-HarnessState* HarnessOf(Interpreter& interp) {
-  return static_cast<HarnessState*>(interp.extension_state(kStateKey).get());
-}
+HarnessState* HarnessOf(Interpreter& interp) { return interp.FindState<HarnessState>(); }
 
 }  // namespace pz::course

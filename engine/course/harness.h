@@ -9,29 +9,23 @@
 #include <string>
 #include <vector>
 
+#include "course/check_report.h"
 #include "eval/interpreter.h"
 #include "support/source.h"
 
 namespace pz::course {
 
-struct CheckOutcome {
-  std::string name;
-  bool passed = false;
-  SourceSpan span;     // the check(...) call
-  bool values = true;  // false for checks of what the emulator counted (check_saves, ...)
-  // A failed check whose result has NaN or infinities that uninitialised memory does not explain.
-  bool nonfinite = false;
-};
-
 struct HarnessState {
-  std::vector<CheckOutcome> checks;  // in call order
+  std::vector<CheckReport> checks;  // in call order
+  bool color = false;               // check lines printed with coloured status words
   // The block maps failed checks have drawn (the output's name and the map's lines), and the
   // check that drew each: a later check with the same wrong blocks names it instead.
   std::vector<std::pair<std::string, std::string>> maps_shown;
 };
 
-// Registers `pallas_check` in `interp` (after tpu::InstallPallas, whose output records it reads).
-void InstallHarness(eval::Interpreter& interp);
+// Registers `pallas_check` in `interp` (after tpu::InstallPallas, whose output records it
+// reads); its state lives as long as the interpreter.
+HarnessState& InstallHarness(eval::Interpreter& interp);
 // The state InstallHarness attached to `interp` (nullptr without it).
 HarnessState* HarnessOf(eval::Interpreter& interp);
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "course/session.h"
 #include "lang/parser.h"
 #include "support/diagnostic.h"
 #include "tpu/call_report.h"
@@ -109,30 +110,26 @@ std::pair<std::string, std::string> DescribeBirth(const tpu::NonFiniteOrigin& o)
           "the values overflowed float32 (largest about 3.4e38)"};
 }
 
+PuzzleRun RunIn(std::shared_ptr<SourceManager> sources, const std::filesystem::path& file,
+                const RunOptions& options);
+
 // A failed check whose result holds NaN or infinities that uninitialised memory does not explain:
-// runs the program again under a probe that stops at the first primitive making one from
-// numbers that were not, and renders where that was (nullopt when no kernel made one).
-std::optional<std::string> ExplainNonFinite(const std::filesystem::path& file,
-                                            const RunOptions& options) {
-  RunOptions probed = options;
-  probed.output = nullptr;
-  probed.emulator.stats = false;
-  probed.emulator.timeline = false;
-  probed.emulator.dump_ir = false;
-  probed.emulator.on_trace = nullptr;
-  probed.emulator.recorder = nullptr;
-  probed.emulator.backend = nullptr;
-  probed.emulator.cores = 1;
+// runs the program again (its files loaded into `sources` once more) under a probe that stops
+// at the first primitive making one from numbers that were not; a note at that place (nullopt
+// when no kernel made one).
+std::optional<Diagnostic> ExplainNonFinite(const std::shared_ptr<SourceManager>& sources,
+                                           const std::filesystem::path& file,
+                                           const RunOptions& options) {
+  RunOptions probed = QuietRerun(options);
   auto probe = std::make_shared<tpu::Probe>();
   probe->trace_nonfinite = true;
   probed.emulator.probe = probe;
-  SourceManager sources;
-  RunFile(file, probed, &sources);
+  RunIn(sources, file, probed);
   const tpu::NonFiniteOrigin& o = probe->nonfinite;
   if (!o.found) return std::nullopt;
   auto [what, why] = DescribeBirth(o);
   bool nan = std::isnan(o.result);
-  Diagnostic note{
+  return Diagnostic{
       .severity = Severity::kNote,
       .phase = Phase::kEmulate,
       .message = fmt::format("the first {} in a kernel was made here: in `{}` at grid step {}, "
@@ -141,34 +138,32 @@ std::optional<std::string> ExplainNonFinite(const std::filesystem::path& file,
                              o.prim, what, tpu::TupleString(o.element)),
       .span = o.span,
       .notes = {{.message = why}}};
-  return Render(note, sources, RenderOptions{.color = options.color});
 }
 
-}  // namespace
-
-PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
-                  SourceManager* keep_sources) {
+PuzzleRun RunIn(std::shared_ptr<SourceManager> sources, const std::filesystem::path& file,
+                const RunOptions& options) {
   PuzzleRun run;
-  SourceManager own_sources;
-  SourceManager& sources = keep_sources != nullptr ? *keep_sources : own_sources;
+  run.sources = sources;
+  run.stats_in_diagnostics = options.stats_in_diagnostics;
+  run.timeline = options.emulator.timeline;
   std::optional<FileId> id = options.source
-                                 ? std::optional(sources.Add(file.string(), *options.source))
-                                 : sources.Load(file.string());
+                                 ? std::optional(sources->Add(file.string(), *options.source))
+                                 : sources->Load(file.string());
   if (!id) {
     run.status = RunStatus::kIoError;
     run.error = fmt::format("cannot read {}", file.string());
-    run.diagnostics = run.error + "\n";
+    run.footer = run.error + "\n";
     return run;
   }
-  RenderOptions render{.color = options.color};
   DiagnosticSink sink;
-  lang::Module module = lang::ParseModule(sources.Get(*id), *id, sink);
-  for (const Diagnostic& d : sink.diagnostics()) run.diagnostics += Render(d, sources, render);
+  lang::Module module = lang::ParseModule(sources->Get(*id), *id, sink);
+  // After a syntax error, everything the parser said is printed in its order with the errors.
+  (sink.HasErrors() ? run.errors : run.warnings) = sink.diagnostics();
   if (sink.HasErrors()) {
     int errors = sink.ErrorCount();
-    run.diagnostics += fmt::format("{} error{}; nothing was run\n", errors, errors == 1 ? "" : "s");
+    run.footer = fmt::format("{} error{}; nothing was run\n", errors, errors == 1 ? "" : "s");
     run.status = RunStatus::kSyntaxError;
-    for (const Diagnostic& d : sink.diagnostics()) {
+    for (const Diagnostic& d : run.errors) {
       if (d.severity == Severity::kError) {
         run.error = d.message;
         break;
@@ -176,21 +171,18 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
     }
     return run;
   }
-  eval::InterpreterOptions limits = options.interpreter;
-  limits.output = [&run, &options](std::string_view text) {
+  Session session(sources, options, [&run, &options](std::string_view text) {
     run.output += text;
     if (options.output) options.output(text);
-  };
-  eval::Interpreter interpreter(sources, limits);
-  tpu::InstallPallas(interpreter, options.emulator);
-  InstallHarness(interpreter);
+  });
+  eval::Interpreter& interpreter = session.interpreter();
   std::optional<Diagnostic> error = interpreter.RunModule(std::move(module));
-  const tpu::EmulatorSession& session = *tpu::SessionOf(interpreter);
+  tpu::EmulatorSession& emulator = session.emulator();
   // A warning repeated by later calls (the same place and advice; counts in the message may
-  // differ) is printed once, with how often it recurred.
+  // differ) is reported once, with how often it recurred.
   std::vector<const Diagnostic*> shown;
   std::vector<int> repeats;
-  for (const Diagnostic& warning : session.warnings) {
+  for (const Diagnostic& warning : emulator.warnings) {
     auto same = std::find_if(shown.begin(), shown.end(), [&](const Diagnostic* d) {
       if (!(d->span == warning.span) || d->notes.size() != warning.notes.size()) return false;
       for (size_t i = 0; i < d->notes.size(); ++i) {
@@ -207,13 +199,13 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
   }
   // --strict: every warning is an error, and the run fails with the first of them.
   std::optional<Diagnostic> first_strict;
-  auto render_warning = [&](Diagnostic warning) {
+  auto add_warning = [&](Diagnostic warning) {
     if (options.strict) {
       warning.severity = Severity::kError;
       warning.notes.push_back({.message = "a warning, made an error by --strict"});
       if (!first_strict) first_strict = warning;
     }
-    run.diagnostics += Render(warning, sources, render);
+    run.warnings.push_back(std::move(warning));
   };
   for (size_t i = 0; i < shown.size(); ++i) {
     Diagnostic warning = *shown[i];
@@ -222,22 +214,17 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
           {.message = fmt::format("the same warning came from {} later pallas_call{}", repeats[i],
                                   repeats[i] == 1 ? "" : "s")});
     }
-    render_warning(std::move(warning));
+    add_warning(std::move(warning));
   }
-  for (const Diagnostic& warning : interpreter.warnings()) render_warning(warning);
-  if (options.stats_in_diagnostics) {
-    for (const tpu::CallStats& call : session.stats) {
-      run.diagnostics += tpu::FormatCallStats(call, sources, options.emulator.timeline);
-    }
-  }
-  for (const Diagnostic& warning : session.warnings) {
+  for (const Diagnostic& warning : interpreter.warnings()) add_warning(warning);
+  for (const Diagnostic& warning : emulator.warnings) {
     if (warning.phase == Phase::kLint) run.lint.push_back(warning);
   }
-  run.stats = std::move(tpu::SessionOf(interpreter)->stats);
-  run.checks = HarnessOf(interpreter)->checks;
-  run.calls = std::move(tpu::SessionOf(interpreter)->calls);
+  run.stats = std::move(emulator.stats);
+  run.checks = std::move(session.harness().checks);
+  run.calls = std::move(emulator.calls);
   if (error) {
-    run.diagnostics += Render(*error, sources, render);
+    run.errors.push_back(*error);
     run.error = error->message;
     run.status = error->phase == Phase::kTrace ? RunStatus::kTraceError : RunStatus::kRuntimeError;
     return run;
@@ -248,18 +235,47 @@ PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
     return run;
   }
   bool all = !run.checks.empty();
-  for (const CheckOutcome& c : run.checks) all &= c.passed;
+  for (const CheckReport& c : run.checks) all &= c.passed();
   run.status = run.checks.empty() ? RunStatus::kNoChecks
                : all              ? RunStatus::kPassed
                                   : RunStatus::kFailed;
   bool nonfinite = std::any_of(run.checks.begin(), run.checks.end(),
-                               [](const CheckOutcome& c) { return !c.passed && c.nonfinite; });
+                               [](const CheckReport& c) { return !c.passed() && c.nonfinite; });
   if (nonfinite && options.emulator.probe == nullptr && options.emulator.backend == nullptr) {
-    if (std::optional<std::string> origin = ExplainNonFinite(file, options)) {
-      run.diagnostics += *origin;
+    if (std::optional<Diagnostic> origin = ExplainNonFinite(sources, file, options)) {
+      run.errors.push_back(std::move(*origin));
     }
   }
   return run;
+}
+
+}  // namespace
+
+std::string PuzzleRun::Diagnostics(bool color) const {
+  std::string out;
+  RenderOptions render{.color = color};
+  for (const Diagnostic& d : warnings) out += Render(d, *sources, render);
+  if (stats_in_diagnostics) {
+    for (const tpu::CallStats& call : stats) out += tpu::FormatCallStats(call, *sources, timeline);
+  }
+  for (const Diagnostic& d : errors) out += Render(d, *sources, render);
+  return out + footer;
+}
+
+RunOptions QuietRerun(RunOptions options) {
+  options.output = nullptr;
+  options.emulator.stats = false;
+  options.emulator.timeline = false;
+  options.emulator.dump_ir = false;
+  options.emulator.on_trace = nullptr;
+  options.emulator.recorder = nullptr;
+  options.emulator.backend = nullptr;
+  options.emulator.cores = 1;
+  return options;
+}
+
+PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options) {
+  return RunIn(std::make_shared<SourceManager>(), file, options);
 }
 
 }  // namespace pz::course

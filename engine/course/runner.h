@@ -5,11 +5,12 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "course/harness.h"
+#include "course/check_report.h"
 #include "eval/interpreter.h"
 #include "tpu/options.h"
 #include "tpu/pallas_call.h"
@@ -22,13 +23,14 @@ struct RunOptions {
   eval::InterpreterOptions interpreter{.timeout_seconds = 120};
   // Receives the program's output as it is printed (may be empty).
   std::function<void(std::string_view)> output;
-  // ANSI colours in the rendered diagnostics.
+  // ANSI colours in the status words of the check lines the program prints (diagnostics are
+  // coloured when rendered: PuzzleRun::Diagnostics).
   bool color = false;
   // The program's text, instead of the file's contents (the file still names it in messages
   // and is where its imports are found): `tune` runs edited copies of a program this way.
   std::optional<std::string> source;
-  // With emulator.stats: whether the `--stats` lines go into `diagnostics` (they are always in
-  // PuzzleRun::stats).
+  // With emulator.stats: whether PuzzleRun::Diagnostics renders the `--stats` lines (they are
+  // always in PuzzleRun::stats).
   bool stats_in_diagnostics = true;
   // Warnings (uninitialised memory reaching an output, output elements never written, the
   // lint's, ...) are errors: the run fails with exit code 70 (`run --strict`).
@@ -45,18 +47,32 @@ enum class RunStatus {
   kIoError,       // the file could not be read
 };
 
+// A program's run, as values: what its checks found, what it printed, and the problems the
+// engine reported, which the caller renders (Diagnostics) or reads.
 struct PuzzleRun {
   RunStatus status = RunStatus::kIoError;
-  std::vector<CheckOutcome> checks;
-  std::string output;       // everything the program printed
-  std::string diagnostics;  // rendered errors and warnings, in order
-  std::string error;        // the first error's one-line message ("" when none)
+  std::vector<CheckReport> checks;
+  std::string output;  // everything the program printed
+  // The warnings of the parser, the emulator and the interpreter (a warning repeated by later
+  // calls once, with how often), printed first; then the `--stats` lines; then `errors`: the
+  // error that stopped the run and notes on why a check failed (where a NaN was made).
+  std::vector<Diagnostic> warnings;
+  std::vector<Diagnostic> errors;
+  std::string footer;  // "1 error; nothing was run" after syntax errors
+  std::string error;   // the first error's one-line message ("" when none)
+  // The files the diagnostics' spans point into (the program and what it imported).
+  std::shared_ptr<SourceManager> sources;
   // What each pallas_call did, block by block (only with RunOptions::emulator.record_blocks).
   std::vector<tpu::CallRecord> calls;
   // What each pallas_call counted (only with RunOptions::emulator.stats), in call order.
   std::vector<tpu::CallStats> stats;
   // The lint's warnings (what a TPU would not compile or run: tiling, VMEM budget, ...).
   std::vector<Diagnostic> lint;
+  bool stats_in_diagnostics = true;  // RunOptions::stats_in_diagnostics
+  bool timeline = false;             // the stats carry a DMA time-line to print
+
+  // The problems as `pallas-puzzles run` prints them, in order (with ANSI colours if asked).
+  std::string Diagnostics(bool color = false) const;
 
   bool passed() const { return status == RunStatus::kPassed; }
   // DESIGN.md §6: 0 passed, 1 check failed (or none ran), 65 syntax or trace error, 70 runtime
@@ -64,10 +80,12 @@ struct PuzzleRun {
   int exit_code() const;
 };
 
-// `sources`, when given, keeps the program's files after the run (to render spans of what it
-// recorded); by default they are dropped with the run.
-PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options,
-                  SourceManager* sources = nullptr);
+// `options` for running a program again to learn why it failed: on the emulated TPU, one core,
+// printing nothing, with no stats, time-line, IR dump, trace hook or step record.
+RunOptions QuietRerun(RunOptions options);
+
+// Runs `file` in a Session of its own.
+PuzzleRun RunFile(const std::filesystem::path& file, const RunOptions& options);
 
 std::string_view StatusName(RunStatus status);
 

@@ -194,8 +194,8 @@ std::vector<TuneResult> RunTune(
       options.source = Instantiate(program, all);
       options.emulator.stats = true;
       options.stats_in_diagnostics = false;
-      SourceManager sources;
-      PuzzleRun run = RunFile(program.file, options, &sources);
+      PuzzleRun run = RunFile(program.file, options);
+      const SourceManager& sources = *run.sources;
       for (const auto& [name, value] : shape) {
         if (name == "dtype") r.dtype = TuneDTypeName(value);
       }
@@ -210,15 +210,15 @@ std::vector<TuneResult> RunTune(
       r.bound_s = TotalBound(calls);
       if (run.status == RunStatus::kFailed) {
         std::string failed;
-        for (const CheckOutcome& c : run.checks) {
-          if (!c.passed) {
+        for (const CheckReport& c : run.checks) {
+          if (!c.passed()) {
             failed = c.name;
             break;
           }
         }
         r.reason = fmt::format("check `{}` failed", failed);
       } else if (run.status != RunStatus::kPassed && run.status != RunStatus::kNoChecks) {
-        r.reason = run.error.empty() ? TuneFirstLine(run.diagnostics) : run.error;
+        r.reason = run.error.empty() ? TuneFirstLine(run.Diagnostics()) : run.error;
       } else if (!run.lint.empty()) {
         r.reason = "a TPU would reject it: " + run.lint.front().message;
       } else if (calls.empty()) {

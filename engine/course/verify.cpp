@@ -27,11 +27,13 @@ int VerifyReport::failed() const {
 
 namespace {
 
-// The first line of `text` that mentions FAILED or error, to show why a run did not pass.
+// Why a run did not pass, in one line: its error, or its first failed check's report.
 std::string FirstProblem(const PuzzleRun& run) {
   if (!run.error.empty()) return run.error;
-  for (std::string_view line : SplitLines(run.output)) {
-    if (line.rfind("FAILED", 0) == 0) return std::string(line);
+  for (const CheckReport& check : run.checks) {
+    if (!check.passed()) {
+      return fmt::format("{} {}: {}", StatusWord(check.status), check.name, check.summary);
+    }
   }
   if (run.status == RunStatus::kNoChecks) return "it never calls check(...)";
   return std::string(StatusName(run.status));
@@ -50,7 +52,7 @@ VerifyItem CheckStarter(const Course& course, const PuzzleEntry& p, const RunOpt
   PuzzleRun run = RunFile(course.StarterPath(p), options);
   if (run.passed()) return {"starter", false, "the starter passes its checks unsolved"};
   if (run.status == RunStatus::kIoError) return {"starter", false, run.error};
-  std::string everything = run.output + run.diagnostics;
+  std::string everything = run.output + run.Diagnostics();
   if (!p.starter_fails_with.empty() && everything.find(p.starter_fails_with) == std::string::npos) {
     return {"starter", false,
             fmt::format("the starter fails ({}) but never says `{}`", FirstProblem(run),
@@ -146,10 +148,11 @@ std::optional<VerifyItem> CheckQuotedTimeline(const Course& course, const Puzzle
   RunOptions traced = options;
   traced.emulator.stats = true;
   traced.emulator.timeline = true;
-  SourceManager sources;
-  PuzzleRun run = RunFile(course.SolutionPath(p), traced, &sources);
+  PuzzleRun run = RunFile(course.SolutionPath(p), traced);
   std::string printed;
-  for (const tpu::CallStats& call : run.stats) printed += tpu::FormatCallStats(call, sources, true);
+  for (const tpu::CallStats& call : run.stats) {
+    printed += tpu::FormatCallStats(call, *run.sources, true);
+  }
   for (const std::string& line : quoted) {
     if (printed.find("  " + line + "\n") == std::string::npos) {
       return VerifyItem{"timeline", false,

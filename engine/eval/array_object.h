@@ -18,6 +18,12 @@
 
 namespace pz::eval {
 
+// Where an array came from, for whoever explains it later (the check harness asks which
+// pallas_call produced an output, and how): later layers derive their records from it.
+struct ArrayOrigin {
+  virtual ~ArrayOrigin() = default;
+};
+
 class ArrayObject final : public Object {
  public:
   explicit ArrayObject(array::Array value, bool numpy = false)
@@ -50,6 +56,8 @@ class ArrayObject final : public Object {
   // Creation order of array objects (per process): a kernel trace knows which arrays existed
   // before it started, i.e. which ones a kernel would capture as constants.
   const uint64_t serial;
+  // What made this array, when a later layer recorded it (a pallas_call output's record).
+  std::shared_ptr<const ArrayOrigin> origin;
   static uint64_t NextSerial();
   static uint64_t CurrentSerial();
 };

@@ -81,12 +81,17 @@ class FieldObject final : public Object {
   DataclassField field;
 };
 
+// The per-interpreter objects of the dataclasses and abc modules.
+struct ClassModulesState {
+  Value missing;       // dataclasses.MISSING
+  Value abc;           // abc.ABC, once the module is imported
+  Value frozen_error;  // dataclasses.FrozenInstanceError
+};
+
 Value Missing(Interpreter& interp) {
-  auto& state = interp.extension_state("dataclasses.MISSING");
-  if (!state) {
-    state = std::make_shared<Value>(Value(std::make_shared<TypingFormObject>("MISSING")));
-  }
-  return *std::static_pointer_cast<Value>(state);
+  ClassModulesState& state = interp.State<ClassModulesState>();
+  if (state.missing.is_none()) state.missing = Value(std::make_shared<TypingFormObject>("MISSING"));
+  return state.missing;
 }
 
 std::optional<Value> FieldObject::GetAttr(Interpreter& interp, std::string_view attr) {
@@ -113,8 +118,8 @@ bool IsNamedTupleMarker(Interpreter&, const Value& value) {
 }
 
 bool IsMixinOnly(Interpreter& interp, const TypeObject& type) {
-  auto& state = interp.extension_state("abc.ABC");
-  return state && std::static_pointer_cast<Value>(state)->as<TypeObject>() == &type;
+  const ClassModulesState* state = interp.FindState<ClassModulesState>();
+  return state != nullptr && state->abc.as<TypeObject>() == &type;
 }
 
 // ---- named tuples -------------------------------------------------------------------------------
@@ -401,14 +406,14 @@ bool IsClassVar(const std::string& annotation) {
 }
 
 TypeObject* FrozenInstanceError(Interpreter& interp) {
-  auto& state = interp.extension_state("dataclasses.FrozenInstanceError");
-  if (!state) {
+  ClassModulesState& state = interp.State<ClassModulesState>();
+  if (state.frozen_error.is_none()) {
     TypeObject* type =
         interp.NewExceptionType("FrozenInstanceError", interp.types().attribute_error);
     type->module = "dataclasses";
-    state = std::make_shared<Value>(Value(type->shared_from_this()));
+    state.frozen_error = Value(type->shared_from_this());
   }
-  return std::static_pointer_cast<Value>(state)->as<TypeObject>();
+  return state.frozen_error.as<TypeObject>();
 }
 
 const std::vector<DataclassField>& FieldsOf(Interpreter& interp, const Value& x) {
@@ -921,7 +926,7 @@ std::shared_ptr<ModuleObject> MakeAbc(Interpreter& interp) {
   TypeObject* abc = NewUserClass(interp, "ABC", interp.types().object);
   abc->user_defined = false;
   abc->module = "abc";
-  interp.extension_state("abc.ABC") = std::make_shared<Value>(Value(abc->shared_from_this()));
+  interp.State<ClassModulesState>().abc = Value(abc->shared_from_this());
   module->Set("ABC", Value(abc->shared_from_this()));
   module->Set("ABCMeta", Value(std::make_shared<TypingFormObject>("abc.ABCMeta")));
   module->Set("abstractmethod",

@@ -148,11 +148,17 @@ class SingletonObject final : public Object {
 
 }  // namespace
 
+namespace {
+struct NotImplementedState {
+  Value value;
+};
+}  // namespace
+
 Value NotImplementedValue(Interpreter& interp) {
-  auto& state = interp.extension_state("NotImplemented");
-  if (!state)
-    state = std::make_shared<Value>(Value(std::make_shared<SingletonObject>("NotImplemented")));
-  return *std::static_pointer_cast<Value>(state);
+  NotImplementedState& state = interp.State<NotImplementedState>();
+  if (state.value.is_none())
+    state.value = Value(std::make_shared<SingletonObject>("NotImplemented"));
+  return state.value;
 }
 
 bool IsNotImplemented(const Value& value) {

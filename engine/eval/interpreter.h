@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <typeindex>
+#include <typeinfo>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -221,9 +223,24 @@ class Interpreter {
   // a recurring one with a note saying how often it recurred.
   void Warn(std::string message, std::vector<std::string> notes = {});
   std::vector<Diagnostic> warnings() const;
-  // Per-session objects of later layers (the kernel layer's state), keyed by name; destroyed
-  // with the interpreter.
-  std::shared_ptr<void>& extension_state(const std::string& key) { return extension_state_[key]; }
+  // Per-session state of modules and later layers: one object of each type T (a struct its
+  // owner defines), made on first use with T's default constructor and destroyed with the
+  // interpreter. FindState gives null where none was made; SetState installs one made elsewhere.
+  template <class T>
+  T& State() {
+    std::shared_ptr<void>& slot = extension_state_[std::type_index(typeid(T))];
+    if (!slot) slot = std::make_shared<T>();
+    return *static_cast<T*>(slot.get());
+  }
+  template <class T>
+  T* FindState() const {
+    auto it = extension_state_.find(std::type_index(typeid(T)));
+    return it == extension_state_.end() ? nullptr : static_cast<T*>(it->second.get());
+  }
+  template <class T>
+  void SetState(std::shared_ptr<T> state) {
+    extension_state_[std::type_index(typeid(T))] = std::move(state);
+  }
 
  private:
   friend class Evaluator;
@@ -284,7 +301,7 @@ class Interpreter {
   std::vector<std::shared_ptr<ExceptionObject>> handling_;
   Value ellipsis_;
   TraceHooks* trace_hooks_ = nullptr;
-  std::unordered_map<std::string, std::shared_ptr<void>> extension_state_;
+  std::unordered_map<std::type_index, std::shared_ptr<void>> extension_state_;
   std::vector<std::pair<Diagnostic, int64_t>> warnings_;  // with how often each recurred
   int64_t steps_ = 0;
   std::chrono::steady_clock::time_point deadline_;

@@ -149,14 +149,19 @@ Value IInfo(Interpreter& interp, CallArgs& args) {
 
 }  // namespace
 
+namespace {
+struct TypePromotionErrorState {
+  TypeObject* type = nullptr;
+};
+}  // namespace
+
 TypeObject* TypePromotionErrorType(Interpreter& interp) {
-  std::shared_ptr<void>& state = interp.extension_state("eval.type_promotion_error");
-  if (!state) {
-    TypeObject* type = interp.NewExceptionType("TypePromotionError", interp.types().value_error);
-    type->module = "jax.dtypes";
-    state = std::make_shared<TypeObject*>(type);
+  TypePromotionErrorState& state = interp.State<TypePromotionErrorState>();
+  if (state.type == nullptr) {
+    state.type = interp.NewExceptionType("TypePromotionError", interp.types().value_error);
+    state.type->module = "jax.dtypes";
   }
-  return *static_cast<TypeObject**>(state.get());
+  return state.type;
 }
 
 void InstallDTypeInfo(Interpreter& interp, const ArrayModules& m) {

@@ -16,6 +16,11 @@
 namespace pz::eval {
 namespace {
 
+// The module's exception type, which the parser raises.
+struct JsonState {
+  Value decode_error;
+};
+
 // Containers nested deeper than this are a RecursionError, as CPython's recursion limit makes
 // them, instead of a C++ stack overflow.
 constexpr int kMaxDepth = 1000;
@@ -249,9 +254,8 @@ class Decoder {
     auto line = static_cast<int64_t>(std::count(text_.begin(), text_.begin() + pos, U'\n')) + 1;
     size_t newline = pos == 0 ? std::u32string::npos : text_.rfind(U'\n', pos - 1);
     auto column = static_cast<int64_t>(newline == std::u32string::npos ? pos + 1 : pos - newline);
-    auto type = std::static_pointer_cast<Value>(interp_.extension_state("json.JSONDecodeError"));
     auto error = interp_.NewException(
-        type->as<TypeObject>(),
+        interp_.State<JsonState>().decode_error.as<TypeObject>(),
         {MakeStr(fmt::format("{}: line {} column {} (char {})", message, line, column, pos))});
     error->attrs["msg"] = MakeStr(message);
     error->attrs["doc"] = doc_;
@@ -473,7 +477,7 @@ std::shared_ptr<ModuleObject> MakeJsonModule(Interpreter& interp) {
   module->Set("loads", interp.MakeBuiltin("loads", JsonLoads));
   TypeObject* error = interp.NewExceptionType("JSONDecodeError", interp.types().value_error);
   error->module = "json.decoder";
-  interp.extension_state("json.JSONDecodeError") = std::make_shared<Value>(TypeValue(error));
+  interp.State<JsonState>().decode_error = TypeValue(error);
   module->Set("JSONDecodeError", TypeValue(error));
   return module;
 }

@@ -66,12 +66,8 @@ class PrngImplObject final : public Object {
 };
 
 // Registered implementations by name, per interpreter.
-using Registry = std::map<std::string, std::shared_ptr<const PrngImpl>>;
-Registry& Registered(Interpreter& interp) {
-  std::shared_ptr<void>& slot = interp.extension_state("eval.prng_impls");
-  if (!slot) slot = std::make_shared<Registry>();
-  return *static_cast<Registry*>(slot.get());
-}
+struct Registry : std::map<std::string, std::shared_ptr<const PrngImpl>> {};
+Registry& Registered(Interpreter& interp) { return interp.State<Registry>(); }
 
 Value ShapeTuple(const array::Shape& shape) {
   std::vector<Value> dims;

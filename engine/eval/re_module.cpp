@@ -25,11 +25,7 @@ struct ReState {
   std::unordered_map<std::string, Value> cache;  // flags + '/' + pattern -> PatternObject
 };
 
-ReState& State(Interpreter& interp) {
-  auto& state = interp.extension_state("re");
-  if (!state) state = std::make_shared<ReState>();
-  return *std::static_pointer_cast<ReState>(state);
-}
+ReState& State(Interpreter& interp) { return interp.State<ReState>(); }
 
 // The flags in the order Pattern's repr lists them (CPython's pattern_repr table), and in the
 // order RegexFlag's repr does (their definition order in the re module).

@@ -30,14 +30,12 @@ struct CheckifyState {
 };
 
 CheckifyState& StateOf(Interpreter& interp) {
-  std::shared_ptr<void>& state = interp.extension_state("kernel.checkify");
-  if (!state) {
-    auto s = std::make_shared<CheckifyState>();
-    s->runtime_error = interp.NewExceptionType("JaxRuntimeError", interp.types().runtime_error);
-    s->runtime_error->module = "jax.errors";
-    state = s;
+  CheckifyState& state = interp.State<CheckifyState>();
+  if (state.runtime_error == nullptr) {
+    state.runtime_error = interp.NewExceptionType("JaxRuntimeError", interp.types().runtime_error);
+    state.runtime_error->module = "jax.errors";
   }
-  return *static_cast<CheckifyState*>(state.get());
+  return state;
 }
 
 [[noreturn]] void RaiseFailure(Interpreter& interp, const std::string& message) {

@@ -14,13 +14,10 @@ using eval::Value;
 
 namespace {
 
-using Registry = std::unordered_map<const eval::TypeObject*, NodeRegistration>;
+// The classes registered as pytree nodes, per interpreter.
+struct Registry : std::unordered_map<const eval::TypeObject*, NodeRegistration> {};
 
-Registry& RegistryOf(eval::Interpreter& interp) {
-  std::shared_ptr<void>& state = interp.extension_state("kernel.pytree_nodes");
-  if (!state) state = std::make_shared<Registry>();
-  return *static_cast<Registry*>(state.get());
-}
+Registry& RegistryOf(eval::Interpreter& interp) { return interp.State<Registry>(); }
 
 }  // namespace
 

@@ -93,13 +93,9 @@ Value Device(Interpreter& interp) {
 }
 
 // The mesh axes bound by the shard_map calls in progress, innermost last.
-using AxisEnv = std::vector<std::map<std::string, int64_t>>;
+struct AxisEnv : std::vector<std::map<std::string, int64_t>> {};
 
-AxisEnv& AxesOf(Interpreter& interp) {
-  std::shared_ptr<void>& state = interp.extension_state("kernel.mesh_axes");
-  if (!state) state = std::make_shared<AxisEnv>();
-  return *static_cast<AxisEnv*>(state.get());
-}
+AxisEnv& AxesOf(Interpreter& interp) { return interp.State<AxisEnv>(); }
 
 // The size of the bound axis (or axes: a tuple of names multiplies them); NameError for a name
 // no enclosing shard_map binds, as JAX raises.

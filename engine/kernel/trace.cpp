@@ -18,22 +18,20 @@ using eval::Interpreter;
 using eval::Value;
 
 const TracerErrorTypes& TracerErrors(Interpreter& interp) {
-  std::shared_ptr<void>& slot = interp.extension_state("kernel.tracer_errors");
-  if (!slot) {
-    eval::TypeObject* type_error = interp.types().type_error;
-    auto types = std::make_shared<TracerErrorTypes>();
-    types->concretization = interp.NewExceptionType("ConcretizationTypeError", type_error);
-    types->bool_conversion =
-        interp.NewExceptionType("TracerBoolConversionError", types->concretization);
-    types->integer_conversion = interp.NewExceptionType("TracerIntegerConversionError", type_error);
-    types->unexpected_tracer = interp.NewExceptionType("UnexpectedTracerError", type_error);
-    for (eval::TypeObject* t :
-         {types->concretization, types->integer_conversion, types->unexpected_tracer}) {
-      t->is_trace_error = true;
-    }
-    slot = types;
+  if (const TracerErrorTypes* made = interp.FindState<TracerErrorTypes>()) return *made;
+  eval::TypeObject* type_error = interp.types().type_error;
+  auto types = std::make_shared<TracerErrorTypes>();
+  types->concretization = interp.NewExceptionType("ConcretizationTypeError", type_error);
+  types->bool_conversion =
+      interp.NewExceptionType("TracerBoolConversionError", types->concretization);
+  types->integer_conversion = interp.NewExceptionType("TracerIntegerConversionError", type_error);
+  types->unexpected_tracer = interp.NewExceptionType("UnexpectedTracerError", type_error);
+  for (eval::TypeObject* t :
+       {types->concretization, types->integer_conversion, types->unexpected_tracer}) {
+    t->is_trace_error = true;
   }
-  return *static_cast<const TracerErrorTypes*>(slot.get());
+  interp.SetState(types);
+  return *types;
 }
 
 Trace::Trace(Interpreter& interp, std::string name, TraceOptions options)

@@ -16,18 +16,6 @@ constexpr const char* kYellow = "\x1b[1;33m";
 constexpr const char* kCyan = "\x1b[1;36m";
 constexpr const char* kBlue = "\x1b[1;34m";
 
-const char* SeverityName(Severity severity) {
-  switch (severity) {
-    case Severity::kError:
-      return "error";
-    case Severity::kWarning:
-      return "warning";
-    case Severity::kNote:
-      return "note";
-  }
-  return "error";
-}
-
 const char* SeverityColor(Severity severity) {
   switch (severity) {
     case Severity::kError:
@@ -78,6 +66,18 @@ void AppendExcerpt(std::string& out, SourceSpan span, const SourceManager& sourc
 }
 
 }  // namespace
+
+const char* SeverityName(Severity severity) {
+  switch (severity) {
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kNote:
+      return "note";
+  }
+  return "error";
+}
 
 bool DiagnosticSink::HasErrors() const { return ErrorCount() > 0; }
 

@@ -61,6 +61,9 @@ struct RenderOptions {
   bool color = false;
 };
 
+// "error", "warning", "note".
+const char* SeverityName(Severity severity);
+
 // Renders one diagnostic (traceback, location line, source excerpt with an underline of the whole
 // primary span, notes). The result ends with a newline.
 std::string Render(const Diagnostic& diagnostic, const SourceManager& sources,

@@ -35,9 +35,7 @@ using kernel::MemorySpace;
 using kernel::SpecContext;
 using kernel::TreeDef;
 
-EmulatorSession* SessionOf(Interpreter& interp) {
-  return static_cast<EmulatorSession*>(interp.extension_state("tpu.session").get());
-}
+EmulatorSession* SessionOf(Interpreter& interp) { return interp.FindState<EmulatorSession>(); }
 
 namespace {
 
@@ -270,26 +268,27 @@ void AddScratch(const SpecContext& ctx, const Value& scratch_shapes, ParamNamer&
 // What stands for the TPU's report when another backend ran a call: no counters, no findings.
 const TpuReport kNoTpuReport;
 
-// Keeps the outputs' records (for `check`) in the session, oldest dropped first.
+// Attaches each output's record (for `check`) to the array the call returns.
 void RecordOutputs(const kernel::Function& kernel, const GridMapping& mapping,
                    kernel::CallOutcome& outcome, const std::vector<Value>& outputs,
-                   const TpuReport& report, EmulatorSession& session) {
+                   const TpuReport& report) {
   bool has_dma_semaphores =
       std::any_of(mapping.scratch.begin(), mapping.scratch.end(), [](const kernel::RefType& ref) {
         return ref.space == MemorySpace::kSemaphore && ref.semaphore == kernel::SemaphoreKind::kDma;
       });
   for (size_t o = 0; o < outputs.size(); ++o) {
     const BlockMapping& op = mapping.outputs[o];
-    OutputRecord record{.serial = outputs[o].as<eval::ArrayObject>()->serial,
-                        .call = mapping.name,
-                        .call_span = mapping.span,
-                        .operand = op.name,
-                        .grid = mapping.grid,
-                        .writer = std::move(outcome.writer[o]),
-                        .uninitialized = report.uninitialized,
-                        .uninitialized_is_padding = InputPadding(mapping, report.uninitialized.ref),
-                        .has_dma_semaphores = has_dma_semaphores,
-                        .counters = report.counters};
+    auto shared = std::make_shared<OutputRecord>();
+    OutputRecord& record = *shared;
+    record.call = mapping.name;
+    record.call_span = mapping.span;
+    record.operand = op.name;
+    record.grid = mapping.grid;
+    record.writer = std::move(outcome.writer[o]);
+    record.uninitialized = report.uninitialized;
+    record.uninitialized_is_padding = InputPadding(mapping, report.uninitialized.ref);
+    record.has_dma_semaphores = has_dma_semaphores;
+    record.counters = report.counters;
     auto ref = static_cast<kernel::RefId>(mapping.prefetch.size() + mapping.inputs.size() + o);
     if (const kernel::Instr* write = kernel::FirstWriteTo(kernel.body, ref)) {
       record.first_write = write->span;
@@ -308,10 +307,7 @@ void RecordOutputs(const kernel::Function& kernel, const GridMapping& mapping,
       record.block.push_back(dim.kind == kernel::BlockDim::Kind::kSqueezed ? 1 : dim.size);
       if (dim.kind == kernel::BlockDim::Kind::kElement) record.blocked = false;
     }
-    if (session.outputs.size() >= EmulatorSession::kMaxOutputRecords) {
-      session.outputs.erase(session.outputs.begin());
-    }
-    session.outputs.push_back(std::move(record));
+    outputs[o].as<eval::ArrayObject>()->origin = std::move(shared);
   }
 }
 
@@ -398,17 +394,17 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   }
   std::vector<Value> outputs;
   for (array::Array& out : outcome.outputs) outputs.push_back(eval::WrapArray(std::move(out)));
-  RecordOutputs(*program.kernel, mapping, outcome, outputs, report, *session);
+  RecordOutputs(*program.kernel, mapping, outcome, outputs, report);
   return kernel::Unflatten(interp, signature.outputs, outputs);
 }
 
 }  // namespace
 
-void InstallPallas(Interpreter& interp, const EmulatorOptions& options) {
+EmulatorSession& InstallPallas(Interpreter& interp, const EmulatorOptions& options) {
   auto session = std::make_shared<EmulatorSession>();
   session->options = options;
   EmulatorSession* raw = session.get();
-  interp.extension_state("tpu.session") = session;
+  interp.SetState(session);
   kernel::InstallKernelModules(interp);
   InstallInterpretMode(interp, *raw);
   InstallTpuInfo(interp, *raw);
@@ -455,13 +451,11 @@ void InstallPallas(Interpreter& interp, const EmulatorOptions& options) {
     interp.Track(call);
     return Value(call);
   }));
+  return *raw;
 }
 
-const OutputRecord* FindOutputRecord(const EmulatorSession& session, uint64_t serial) {
-  for (const OutputRecord& record : session.outputs) {
-    if (record.serial == serial) return &record;
-  }
-  return nullptr;
+const OutputRecord* OutputRecordOf(const eval::ArrayObject& array) {
+  return dynamic_cast<const OutputRecord*>(array.origin.get());
 }
 
 }  // namespace pz::tpu

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/array_object.h"
 #include "eval/interpreter.h"
 #include "kernel/backend.h"
 #include "kernel/grid_mapping.h"
@@ -30,11 +31,10 @@ struct CallStats {
   std::string backend_summary;         // another backend's report (CallReport::Summary), if any
 };
 
-// Where one output array of a pallas_call came from, kept so `check` can explain a wrong answer
-// block by block.
-struct OutputRecord {
-  uint64_t serial = 0;  // ArrayObject::serial of the array the call returned
-  std::string call;     // the pallas_call's name
+// Where one output array of a pallas_call came from, attached to the array it returned
+// (eval::ArrayObject::origin) so `check` can explain a wrong answer block by block.
+struct OutputRecord : eval::ArrayOrigin {
+  std::string call;  // the pallas_call's name
   SourceSpan call_span;
   std::string operand;  // the kernel's parameter name, e.g. "o_ref"
   std::vector<int64_t> grid;
@@ -73,19 +73,18 @@ struct EmulatorSession {
   eval::Value interpret_params;
   std::vector<Diagnostic> warnings;  // in the order found
   std::vector<CallStats> stats;      // one per pallas_call run, when options.stats
-  // The outputs of the most recent calls (at most kMaxOutputRecords, oldest dropped first).
-  std::vector<OutputRecord> outputs;
-  static constexpr size_t kMaxOutputRecords = 32;
   // The first kMaxCallRecords calls, when options.record_blocks.
   std::vector<CallRecord> calls;
   static constexpr size_t kMaxCallRecords = 64;
 };
 
 // Adds pl.pallas_call (and the kernel layer's modules) to `interp`, configured by `options`.
-void InstallPallas(eval::Interpreter& interp, const EmulatorOptions& options);
+// Its session lives as long as the interpreter.
+EmulatorSession& InstallPallas(eval::Interpreter& interp, const EmulatorOptions& options);
 // The session of an interpreter InstallPallas ran on (nullptr otherwise).
 EmulatorSession* SessionOf(eval::Interpreter& interp);
-// The record of the pallas_call output whose array has `serial`, or nullptr.
-const OutputRecord* FindOutputRecord(const EmulatorSession& session, uint64_t serial);
+// The record of the pallas_call that returned `array`, or nullptr when no pallas_call did (an
+// operation on an output makes a new array, with no record).
+const OutputRecord* OutputRecordOf(const eval::ArrayObject& array);
 
 }  // namespace pz::tpu

@@ -106,7 +106,7 @@ TEST_P(LearnerMistake, FailsWithTheIntendedExplanation) {
   std::optional<pz::course::Divergence> divergence =
       pz::course::FindDivergence(run_path, solution_path, options);
   EXPECT_FALSE(run.passed()) << "the mistake passes its checks: " << mistake.description;
-  std::string everything = run.output + run.diagnostics;
+  std::string everything = run.output + run.Diagnostics();
   if (divergence) everything += pz::course::FormatDivergence(*divergence);
   EXPECT_NE(everything.find(mistake.explains), std::string::npos)
       << "expected `" << mistake.explains << "` in:\n"

@@ -41,4 +41,16 @@ class ScratchDir {
   std::filesystem::path path_;
 };
 
+#ifdef PZ_TEST_COURSE
+// A copy of the test course (tests/course/testcourse, with the project's puzzles/pallas_check.py)
+// in `scratch`, for tests that change or add files; its root.
+inline std::filesystem::path CopyTestCourse(const ScratchDir& scratch) {
+  std::filesystem::path root = scratch / "course";
+  std::filesystem::copy(PZ_TEST_COURSE, root, std::filesystem::copy_options::recursive);
+  std::filesystem::copy_file(std::filesystem::path(PZ_SOURCE_DIR) / "puzzles" / "pallas_check.py",
+                             root / "puzzles" / "pallas_check.py");
+  return root;
+}
+#endif
+
 }  // namespace pz::testing

@@ -12,35 +12,26 @@
 #include <sstream>
 #include <string>
 
+#include <memory>
+
+#include "../scratch_dir.h"
+#include "run_cli.h"
+
 namespace {
+using pz::testing::Read;
+using pz::testing::Result;
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void Write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
 class CourseCli : public ::testing::Test {
  protected:
   void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    root_ = fs::path(::testing::TempDir()) / (std::string("pz_course_") + info->name());
-    fs::remove_all(root_);
-    fs::copy(PZ_TEST_COURSE, root_, fs::copy_options::recursive);
-    fs::copy_file(fs::path(PZ_SOURCE_DIR) / "puzzles" / "pallas_check.py",
-                  root_ / "puzzles" / "pallas_check.py");
+    scratch_ = std::make_unique<pz::testing::ScratchDir>();
+    root_ = pz::testing::CopyTestCourse(*scratch_);
   }
-  void TearDown() override { fs::remove_all(root_); }
+  void TearDown() override { scratch_.reset(); }
 
   // Runs the CLI in `dir` (default: the course root) with `input` on standard input.
   Result Run(const std::string& args, const std::string& input = "", fs::path dir = {}) {
@@ -49,17 +40,7 @@ class CourseCli : public ::testing::Test {
     Write(in, input);
     std::string command = "cd '" + dir.string() + "' && env -u PALLAS_PUZZLES_COURSE NO_COLOR=1 " +
                           PZ_CLI_PATH + " " + args + " <'" + in.string() + "' 2>&1";
-    Result result;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) return result;
-    std::array<char, 4096> buffer;
-    size_t n;
-    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
-      result.output.append(buffer.data(), n);
-    }
-    int status = pclose(pipe);
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
+    return pz::testing::RunShell(command);
   }
 
   Result InWorkspace(const std::string& args, const std::string& input = "") {
@@ -75,6 +56,7 @@ class CourseCli : public ::testing::Test {
 
   json Progress() { return json::parse(Read(root_ / "ws" / "progress.json")); }
 
+  std::unique_ptr<pz::testing::ScratchDir> scratch_;
   fs::path root_;
 };
 
@@ -162,6 +144,22 @@ TEST_F(CourseCli, CheckJsonSchema) {
   EXPECT_EQ(j["checks"][0]["passed"], false);
   EXPECT_TRUE(j["output"].get<std::string>().find("FAILED") != std::string::npos);
   EXPECT_TRUE(j.contains("diagnostics") && j.contains("error"));
+  // The check's report as values: the starter never stores, so element 0 is garbage (NaN).
+  const json& check = j["checks"][0];
+  EXPECT_EQ(check["status"], "FAILED");
+  EXPECT_EQ(check["values"], true);
+  EXPECT_EQ(check["summary"], "16 of 16 elements differ (atol 1e-05, rtol 1e-05)");
+  EXPECT_EQ(check["first_mismatch"]["index"], json::array({0}));
+  EXPECT_EQ(check["first_mismatch"]["expected"], "0");
+  EXPECT_EQ(check["first_mismatch"]["got"], "nan");
+  EXPECT_EQ(check["at"]["line"], 24);
+  EXPECT_TRUE(check["at"]["file"].get<std::string>().ends_with("01_double.py"));
+  // The warnings as values, located.
+  ASSERT_FALSE(j["problems"].empty()) << j.dump(2);
+  const json& problem = j["problems"][0];
+  EXPECT_EQ(problem["severity"], "warning");
+  EXPECT_FALSE(problem["message"].get<std::string>().empty());
+  EXPECT_TRUE(problem["at"].is_object()) << problem.dump(2);
 }
 
 TEST_F(CourseCli, ListAndProgressJsonSchemas) {

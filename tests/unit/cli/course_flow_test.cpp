@@ -17,21 +17,16 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
+#include "../scratch_dir.h"
+#include "run_cli.h"
+
 namespace {
+using pz::testing::Read;
+using pz::testing::Result;
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void Write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
@@ -44,18 +39,10 @@ class CourseFlow : public ::testing::Test {
   // A copy of the test course in a directory of the test's own (suite, test and process in its
   // name), removed afterwards.
   void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    root_ = fs::path(::testing::TempDir()) / (std::string("pz_flow_") + info->test_suite_name() +
-                                              "_" + info->name() + "_" + std::to_string(getpid()));
-    fs::remove_all(root_);
-    fs::copy(PZ_TEST_COURSE, root_, fs::copy_options::recursive);
-    fs::copy_file(fs::path(PZ_SOURCE_DIR) / "puzzles" / "pallas_check.py",
-                  root_ / "puzzles" / "pallas_check.py");
+    scratch_ = std::make_unique<pz::testing::ScratchDir>();
+    root_ = pz::testing::CopyTestCourse(*scratch_);
   }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
+  void TearDown() override { scratch_.reset(); }
 
   // Runs the CLI in the workspace (or `dir`) with `input` on standard input (nullopt: standard
   // input closed) and `env` (arguments of env(1): `-u NAME` first, then `NAME=value`); 60 s at
@@ -69,17 +56,7 @@ class CourseFlow : public ::testing::Test {
     std::string command = "cd '" + dir.string() + "' && timeout 60 env -u PALLAS_PUZZLES_COURSE " +
                           env + " NO_COLOR=1 " + PZ_CLI_PATH + " " + args +
                           (input ? " <'" + in.string() + "'" : std::string(" <&-")) + " 2>&1";
-    Result result;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) return result;
-    std::array<char, 4096> buffer;
-    size_t n;
-    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
-      result.output.append(buffer.data(), n);
-    }
-    int status = pclose(pipe);
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
+    return pz::testing::RunShell(command);
   }
 
   void Init() { ASSERT_EQ(Run("init ws", "", "", root_).exit_code, 0); }
@@ -107,6 +84,7 @@ class CourseFlow : public ::testing::Test {
     return files;
   }
 
+  std::unique_ptr<pz::testing::ScratchDir> scratch_;
   fs::path root_;
 };
 

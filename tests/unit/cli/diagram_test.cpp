@@ -14,23 +14,14 @@
 #include <string>
 
 #include "../scratch_dir.h"
+#include "run_cli.h"
 
 namespace {
+using pz::testing::Read;
+using pz::testing::Result;
 namespace fs = std::filesystem;
 
 const fs::path kGoldens = fs::path(PZ_SOURCE_DIR) / "tests" / "unit" / "cli" / "diagrams";
-
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // Runs the CLI in `dir` (default: the source tree) with `input` on standard input.
 Result RunCli(const std::string& args, const std::string& input = "",
@@ -41,16 +32,7 @@ Result RunCli(const std::string& args, const std::string& input = "",
   std::ofstream(in, std::ios::binary) << input;
   std::string command = "cd '" + dir.string() + "' && env -u PALLAS_PUZZLES_COURSE NO_COLOR=1 " +
                         PZ_CLI_PATH + " " + args + " <'" + in.string() + "' 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    result.output.append(buffer.data(), n);
-  int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return pz::testing::RunShell(command);
 }
 
 void ExpectGolden(const std::string& name, const std::string& actual) {

@@ -8,26 +8,13 @@
 #include <string>
 
 #include "../scratch_dir.h"
+#include "run_cli.h"
 
 namespace {
-
-struct Result {
-  int exit_code;
-  std::string output;  // stdout and stderr together
-};
+using pz::testing::Result;
 
 Result RunCli(const std::string& args) {
-  std::string command = std::string(PZ_CLI_PATH) + " " + args + " 2>&1 </dev/null";
-  Result result{-1, ""};
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    result.output.append(buffer.data(), n);
-  int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return pz::testing::RunShell(std::string(PZ_CLI_PATH) + " " + args + " 2>&1 </dev/null");
 }
 
 // The programs go into a directory of this process's own, removed when it exits.

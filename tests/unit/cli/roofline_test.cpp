@@ -16,6 +16,7 @@
 #include <string>
 
 #include "../scratch_dir.h"
+#include "run_cli.h"
 
 namespace {
 namespace fs = std::filesystem;
@@ -28,14 +29,8 @@ struct Result {
   std::string out, err;
 };
 
+using pz::testing::Read;
 using pz::testing::ScratchDir;
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // Runs the CLI in `dir` with stdout and stderr kept apart.
 Result RunCli(const std::string& args, const fs::path& dir = kDir) {
@@ -43,17 +38,8 @@ Result RunCli(const std::string& args, const fs::path& dir = kDir) {
   fs::path err = scratch.path() / "stderr";
   std::string command = "cd '" + dir.string() + "' && env -u PALLAS_PUZZLES_COURSE NO_COLOR=1 " +
                         PZ_CLI_PATH + " " + args + " 2>'" + err.string() + "' </dev/null";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    result.out.append(buffer.data(), n);
-  int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.err = Read(err);
-  return result;
+  pz::testing::Result run = pz::testing::RunShell(command);
+  return {.exit_code = run.exit_code, .out = std::move(run.output), .err = Read(err)};
 }
 
 json Roofline(const std::string& args) {

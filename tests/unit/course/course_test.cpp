@@ -178,7 +178,11 @@ TEST(Compare, BlockMapNamesStatesStepsAndMovedBlocks) {
   for (int r = 0; r < 2; ++r) {
     for (int c = 2; c < 4; ++c) a[r * 4 + c] = static_cast<float>((r + 2) * 4 + c);
   }
-  tpu::OutputRecord record{.call = "k", .operand = "o_ref", .grid = {2, 2}, .block = {2, 2}};
+  tpu::OutputRecord record;
+  record.call = "k";
+  record.operand = "o_ref";
+  record.grid = {2, 2};
+  record.block = {2, 2};
   record.writer = array::Full({4, 4}, {0, array::DType::kInt32}, array::DType::kInt32);
   int32_t* w = record.writer.data<int32_t>();
   for (int i = 0; i < 16; ++i) {
@@ -205,12 +209,77 @@ TEST(Compare, BlockMapNamesStatesStepsAndMovedBlocks) {
   EXPECT_NE(text.find("`never`: no grid step wrote"), std::string::npos) << text;
 }
 
+// The report of `actual` against `expected`, both (4, 4) in (2, 2) blocks on a (2, 2) grid
+// whose every step wrote its block; its lines joined.
+std::string BlockReport(const array::Array& actual, const array::Array& expected,
+                        std::vector<int64_t> shape = {4, 4}, std::vector<int64_t> block = {2, 2}) {
+  tpu::OutputRecord record;
+  record.call = "k";
+  record.operand = "o_ref";
+  record.block = block;
+  std::vector<int64_t> blocks;
+  for (size_t d = 0; d < shape.size(); ++d) blocks.push_back(shape[d] / block[d]);
+  record.grid = blocks;
+  record.writer = array::Zeros(shape, array::DType::kInt32);
+  LeafReport report = CompareLeaf(actual, expected, {1e-5, 1e-5}, &record, nullptr);
+  EXPECT_FALSE(report.passed);
+  std::string text;
+  for (const std::string& line : report.lines) text += line + "\n";
+  return text;
+}
+
+TEST(Compare, BlocksMirroredAcrossTheDiagonalAreNamed) {
+  // Block (i, j) of the result is block (j, i) of the reference.
+  array::Array expected = Iota(4, 4);
+  array::Array actual = Iota(4, 4);
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 4; ++c) {
+      int br = r / 2, bc = c / 2;
+      actual.data<float>()[r * 4 + c] =
+          expected.data<float>()[(bc * 2 + r % 2) * 4 + br * 2 + c % 2];
+    }
+  }
+  std::string text = BlockReport(actual, expected);
+  EXPECT_NE(text.find("(0, 1) has (1, 0)'s, (1, 0) has (0, 1)'s"), std::string::npos) << text;
+  EXPECT_NE(text.find("the moves mirror the grid across its diagonal"), std::string::npos) << text;
+}
+
+TEST(Compare, BlocksShiftedByOneAreNamed) {
+  // A (16,) result in blocks of 4 whose block i holds the reference's block i + 1.
+  array::Array expected = array::Zeros({16}, array::DType::kFloat32);
+  array::Array actual = array::Zeros({16}, array::DType::kFloat32);
+  for (int i = 0; i < 16; ++i) {
+    expected.data<float>()[i] = static_cast<float>(i);
+    actual.data<float>()[i] = i < 12 ? static_cast<float>(i + 4) : -1.0f;
+  }
+  std::string text = BlockReport(actual, expected, {16}, {4});
+  EXPECT_NE(text.find("(0,) has (1,)'s, (1,) has (2,)'s, (2,) has (3,)'s"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("every one of these blocks holds the block (1,) away from it"),
+            std::string::npos)
+      << text;
+}
+
+TEST(Compare, ABlockWithItsValuesTransposedIsNamed) {
+  array::Array expected = Iota(4, 4);
+  array::Array actual = Iota(4, 4);
+  // Block (0, 1): rows 0-1, columns 2-3, swapped within the block.
+  std::swap(actual.data<float>()[0 * 4 + 3], actual.data<float>()[1 * 4 + 2]);
+  std::string text = BlockReport(actual, expected);
+  EXPECT_NE(text.find("block (0, 1) holds the reference's values transposed"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("mirror"), std::string::npos) << text;
+}
+
 TEST(Compare, BlockMapOfAnAnyOutputNamesTheDmas) {
   // A (32,) pl.ANY output written by DMAs of 8 elements at grid step 0, the last one missing.
   array::Array expected = array::Full({32}, {1, array::DType::kFloat32}, array::DType::kFloat32);
   array::Array actual = array::Full({32}, {1, array::DType::kFloat32}, array::DType::kFloat32);
-  tpu::OutputRecord record{
-      .call = "k", .operand = "o_hbm", .grid = {}, .block = {8}, .blocked = true, .dma = true};
+  tpu::OutputRecord record;
+  record.call = "k";
+  record.operand = "o_hbm";
+  record.block = {8};
+  record.dma = true;
   record.writer = array::Full({32}, {0, array::DType::kInt32}, array::DType::kInt32);
   for (int i = 24; i < 32; ++i) {
     actual.data<float>()[i] = std::nanf("");

@@ -141,10 +141,7 @@ class DeclaredDiagrams : public ::testing::Test {
  protected:
   void SetUp() override {
     scratch_ = std::make_unique<pz::testing::ScratchDir>();
-    root_ = scratch_->path() / "course";
-    fs::copy(PZ_TEST_COURSE, root_, fs::copy_options::recursive);
-    fs::copy_file(fs::path(PZ_SOURCE_DIR) / "puzzles" / "pallas_check.py",
-                  root_ / "puzzles" / "pallas_check.py");
+    root_ = pz::testing::CopyTestCourse(*scratch_);
   }
   void TearDown() override { scratch_.reset(); }
   void Declare(const std::string& diagrams) {
@@ -216,10 +213,7 @@ TEST(QuotedTimeline, TheCourseQuotesWhatTheEmulatorPrints) {
 
 TEST(QuotedTimeline, AQuoteTheSolutionDoesNotPrintFailsVerify) {
   pz::testing::ScratchDir scratch;
-  fs::path root = scratch / "course";
-  fs::copy(PZ_TEST_COURSE, root, fs::copy_options::recursive);
-  fs::copy_file(fs::path(PZ_SOURCE_DIR) / "puzzles" / "pallas_check.py",
-                root / "puzzles" / "pallas_check.py");
+  fs::path root = pz::testing::CopyTestCourse(scratch);
   const std::string quote =
       "# ```\n# (0,): start x_hbm -> buf on sem 32B @9;\n#       wait sem 32B @10\n# ```\n";
   for (const char* folder : {"puzzles", "solutions"}) {

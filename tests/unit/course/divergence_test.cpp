@@ -165,8 +165,8 @@ std::string DiagnosticsOf(const std::string& body, const std::string& reference)
                          "check(out, "
                       << reference << ")\n";
   PuzzleRun run = RunFile(file, RunOptions{});
-  EXPECT_EQ(run.status, RunStatus::kFailed) << run.output << run.diagnostics;
-  return run.diagnostics;
+  EXPECT_EQ(run.status, RunStatus::kFailed) << run.output << run.Diagnostics();
+  return run.Diagnostics();
 }
 
 TEST(RunFile, AnInfinityFromExpIsTracedToItsLine) {
@@ -202,6 +202,53 @@ TEST(RunFile, NaNFromUninitialisedMemoryGetsNoArithmeticOrigin) {
   EXPECT_EQ(text.find("the first NaN in a kernel"), std::string::npos) << text;
 }
 
+TEST(RunFile, ChecksAreReportsOfValues) {
+  // Output block i comes from input block 1 - i: both blocks are wrong, and a second check of
+  // the same output names the first instead of drawing the map again.
+  pz::testing::ScratchDir scratch;
+  fs::path file = scratch / "program.py";
+  std::ofstream(file) << R"(import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from pallas_check import check
+
+
+def kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...]
+
+
+x = jnp.arange(16 * 128, dtype=jnp.float32).reshape(16, 128)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((16, 128), jnp.float32), grid=(2,),
+                     in_specs=[pl.BlockSpec((8, 128), lambda i: (1 - i, 0))],
+                     out_specs=pl.BlockSpec((8, 128), lambda i: (i, 0)))(x)
+check(out[:0], x[:0], name="empty")
+check(out, x, name="copy")
+check(out, x, name="again")
+)";
+  PuzzleRun run = RunFile(file, RunOptions{});
+  ASSERT_EQ(run.checks.size(), 3u) << run.output << run.Diagnostics();
+  EXPECT_EQ(run.checks[0].status, CheckReport::Status::kPassed);
+  const CheckReport& copy = run.checks[1];
+  EXPECT_EQ(copy.status, CheckReport::Status::kFailed);
+  EXPECT_EQ(copy.name, "copy");
+  EXPECT_TRUE(copy.values);
+  EXPECT_EQ(copy.summary, "2048 of 2048 elements differ (atol 1e-05, rtol 1e-05)");
+  ASSERT_TRUE(copy.first_mismatch.has_value());
+  EXPECT_EQ(copy.first_mismatch->index, (std::vector<int64_t>{0, 0}));
+  EXPECT_EQ(copy.first_mismatch->block, (std::vector<int64_t>{0, 0}));
+  EXPECT_EQ(copy.first_mismatch->expected, "0");
+  EXPECT_EQ(copy.first_mismatch->got, "1024");
+  EXPECT_EQ(copy.block_map_operand, "o_ref");
+  EXPECT_FALSE(copy.block_map.empty());
+  EXPECT_TRUE(copy.provenance.empty());
+  EXPECT_EQ(run.checks[2].block_map_shown_in, "copy");
+  EXPECT_TRUE(run.checks[2].block_map.empty());
+  // The printed text is the reports rendered, in order.
+  std::string rendered;
+  for (const CheckReport& c : run.checks) rendered += RenderCheck(c);
+  EXPECT_EQ(run.output, rendered);
+}
+
 TEST(RunFile, AWarningRepeatedByLaterCallsIsPrintedOnce) {
   pz::testing::ScratchDir scratch;
   fs::path file = scratch / "program.py";
@@ -228,7 +275,7 @@ run(32)
 run(64)
 )";
   PuzzleRun run = RunFile(file, RunOptions{});
-  const std::string& text = run.diagnostics;
+  std::string text = run.Diagnostics();
   size_t first = text.find("were never written by any grid step");
   ASSERT_NE(first, std::string::npos) << text;
   EXPECT_EQ(text.find("were never written by any grid step", first + 1), std::string::npos) << text;

@@ -11,6 +11,9 @@
 #include <regex>
 #include <set>
 
+#include <memory>
+
+#include "../scratch_dir.h"
 #include "course/manifest.h"
 #include "course/notebook.h"
 #include "course/workspace.h"
@@ -24,17 +27,13 @@ using nlohmann::json;
 class Notebook : public ::testing::Test {
  protected:
   void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    root_ = fs::path(::testing::TempDir()) / (std::string("pz_notebook_") + info->name());
-    fs::remove_all(root_);
-    fs::copy(PZ_TEST_COURSE, root_, fs::copy_options::recursive);
-    fs::copy_file(fs::path(PZ_SOURCE_DIR) / "puzzles" / "pallas_check.py",
-                  root_ / "puzzles" / "pallas_check.py");
+    scratch_ = std::make_unique<pz::testing::ScratchDir>();
+    root_ = pz::testing::CopyTestCourse(*scratch_);
     CourseLoad load = LoadCourse(root_);
     ASSERT_TRUE(load.ok());
     course_ = load.course;
   }
-  void TearDown() override { fs::remove_all(root_); }
+  void TearDown() override { scratch_.reset(); }
 
   NotebookExport Export(bool solutions) {
     return ExportNotebook(
@@ -47,6 +46,7 @@ class Notebook : public ::testing::Test {
     return text;
   }
 
+  std::unique_ptr<pz::testing::ScratchDir> scratch_;
   fs::path root_;
   Course course_;
 };

@@ -221,3 +221,35 @@ TEST(Interpreter, ExceptionTypesMustDeriveFromBaseException) {
 
 }  // namespace
 }  // namespace pz::eval
+
+namespace pz::eval {
+namespace {
+
+struct CounterState {
+  int count = 0;
+};
+struct OtherState {
+  int count = 0;
+};
+
+TEST(Interpreter, StateIsOneObjectPerTypeMadeOnFirstUse) {
+  SourceManager sources;
+  Interpreter interp(sources, InterpreterOptions{});
+  EXPECT_EQ(interp.FindState<CounterState>(), nullptr);
+  ++interp.State<CounterState>().count;
+  ++interp.State<CounterState>().count;
+  ASSERT_NE(interp.FindState<CounterState>(), nullptr);
+  EXPECT_EQ(interp.FindState<CounterState>()->count, 2);
+  // Another type has a state of its own.
+  EXPECT_EQ(interp.FindState<OtherState>(), nullptr);
+  EXPECT_EQ(interp.State<OtherState>().count, 0);
+  // SetState installs an object made elsewhere, replacing the one there was.
+  auto made = std::make_shared<CounterState>();
+  made->count = 7;
+  interp.SetState(made);
+  EXPECT_EQ(&interp.State<CounterState>(), made.get());
+  EXPECT_EQ(interp.State<CounterState>().count, 7);
+}
+
+}  // namespace
+}  // namespace pz::eval
