@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <unordered_map>
 
 #include "array/dtype.h"
 #include "course/compare.h"
@@ -60,9 +61,19 @@ class Comparer {
  public:
   Comparer(const Recorded& mine, const Recorded& solution) : me_(mine), sol_(solution) {}
 
+  // Where the first value difference is (a scratch buffer or output block after a grid step),
+  // once Run found one.
+  struct Place {
+    size_t call = 0;
+    std::vector<int64_t> point;
+    kernel::RefId ref = -1;
+  };
+  const std::optional<Place>& place() const { return place_; }
+
   std::optional<Divergence> Run() {
     size_t n = std::min(me_.calls.size(), sol_.calls.size());
     for (size_t i = 0; i < n; ++i) {
+      call_ = i;
       if (CompareCall(me_.calls[i], sol_.calls[i])) return std::move(d_);
     }
     if (n == 0) return std::nullopt;
@@ -256,6 +267,8 @@ class Comparer {
   void Explain(const CallRecording& me, size_t i, const BufferSnapshot& y, int64_t at,
                Tolerance tol) {
     const BufferSnapshot& x = me.snapshots[i];
+    place_ =
+        Place{.call = call_, .point = tpu::UnravelIndex(x.step, me.mapping.grid), .ref = x.ref};
     const kernel::RefType& ref = me.kernel->refs[static_cast<size_t>(x.ref)];
     bool output = ref.role == kernel::RefRole::kOutput;
     std::string element = IndexString(tpu::UnravelIndex(at, x.data.shape()));
@@ -454,6 +467,8 @@ class Comparer {
   const Recorded& me_;
   const Recorded& sol_;
   Divergence d_;
+  size_t call_ = 0;
+  std::optional<Place> place_;
 };
 
 // The integer comparisons (lt, le, gt, ge) of the kernels `calls` ran, in program order, once
@@ -529,6 +544,165 @@ void TryFlippedComparisons(const fs::path& program, const RunOptions& options, c
   }
 }
 
+// Runs `file` again, capturing every value the kernel of call `call` computes at grid point
+// `point` (probe.h).
+std::shared_ptr<tpu::Probe> CaptureStep(const fs::path& file, const RunOptions& options,
+                                        size_t call, const std::vector<int64_t>& point) {
+  RunOptions capture = QuietRerun(options);
+  auto probe = std::make_shared<tpu::Probe>();
+  probe->capture_call = static_cast<int64_t>(call);
+  probe->capture_point = point;
+  capture.emulator.probe = probe;
+  RunFile(file, capture);
+  return probe;
+}
+
+// The values the solution's kernel computed at the step, by element count, to look a learner's
+// value up among them.
+class SolutionValues {
+ public:
+  explicit SolutionValues(const std::vector<tpu::CapturedValue>& captured) {
+    for (const tpu::CapturedValue& c : captured) {
+      bool computed = kernel::IsPrim(c.op);
+      for (const Array& a : c.results) by_size_[a.size()].push_back({&a, computed});
+    }
+  }
+  // Whether the solution computed `a` (the same elements, in row-major order, within a
+  // tolerance looser than the checks': another order of additions is still the same value). A
+  // single number computed by a primitive is matched only by one the solution computed too: a
+  // program id or a literal of the same value is a coincidence, not the same computation.
+  bool Has(const Array& a, bool computed) const {
+    auto it = by_size_.find(a.size());
+    if (it == by_size_.end()) return false;
+    Tolerance tol{1e-5, 1e-4};
+    for (const auto& [s, s_computed] : it->second) {
+      if (a.size() == 1 && computed && !s_computed) continue;
+      bool same = true;
+      for (int64_t i = 0; i < a.size() && same; ++i) {
+        same = Close(a.GetDouble(i), s->GetDouble(i), tol);
+      }
+      if (same) return true;
+    }
+    return false;
+  }
+
+ private:
+  std::unordered_map<int64_t, std::vector<std::pair<const Array*, bool>>> by_size_;
+};
+
+// Where no pattern said why: both kernels run the divergent grid step again with every value
+// captured. Following the wrong value back from the store that wrote the differing buffer, the
+// first value (in execution order) that the solution's kernel never computes at that step while
+// every value it is made from is one the solution has marks the line where the computations
+// part. Said as what the values show, not as a certain cause.
+void TraceFirstWrongValue(const fs::path& program, const fs::path& solution,
+                          const RunOptions& options, size_t call, const std::vector<int64_t>& point,
+                          kernel::RefId ref, const Recorded& me, Divergence& d) {
+  std::shared_ptr<tpu::Probe> mine = CaptureStep(program, options, call, point);
+  std::shared_ptr<tpu::Probe> theirs = CaptureStep(solution, options, call, point);
+  const std::vector<tpu::CapturedValue>& got = mine->captured;
+  if (got.empty() || theirs->captured.empty() || got.size() >= tpu::Probe::kMaxCaptured) return;
+  SolutionValues known(theirs->captured);
+  // The entries a value depends on: its operands; through a load, the value last stored into
+  // that ref during the step.
+  auto deps = [&](int64_t e) {
+    const tpu::CapturedValue& c = got[static_cast<size_t>(e)];
+    std::vector<int64_t> out = c.operands;  // -1: not made at this step (a loop's carry)
+    if (c.op == kernel::Op::kLoad && c.stored_by >= 0) {
+      const tpu::CapturedValue& store = got[static_cast<size_t>(c.stored_by)];
+      if (!store.operands.empty()) out.push_back(store.operands[0]);
+    }
+    return out;
+  };
+  std::vector<int8_t> matched(got.size(), -1);  // -1: not looked up yet
+  auto is_known = [&](int64_t e) {
+    int8_t& m = matched[static_cast<size_t>(e)];
+    if (m < 0) {
+      const tpu::CapturedValue& c = got[static_cast<size_t>(e)];
+      // A single program id or literal is given, not computed: it is what it is.
+      bool given =
+          c.op == kernel::Op::kProgramId ||
+          (c.op == kernel::Op::kConstant && c.results.size() == 1 && c.results[0].size() == 1);
+      m = 1;
+      for (const Array& a : c.results) m = m && (given || known.Has(a, kernel::IsPrim(c.op)));
+    }
+    return m == 1;
+  };
+  // The cone of the last store into the differing buffer.
+  int64_t store = -1;
+  for (int64_t e = static_cast<int64_t>(got.size()) - 1; e >= 0 && store < 0; --e) {
+    const tpu::CapturedValue& c = got[static_cast<size_t>(e)];
+    if (c.op == kernel::Op::kStore && c.ref == ref) store = e;
+  }
+  if (store < 0) {
+    // The solution's kernel writes the buffer at this step and yours does not.
+    bool theirs_store = std::any_of(
+        theirs->captured.begin(), theirs->captured.end(),
+        [&](const tpu::CapturedValue& c) { return c.op == kernel::Op::kStore && c.ref == ref; });
+    if (!theirs_store || call >= me.calls.size()) return;
+    const CallRecording& recording = me.calls[call];
+    const std::string& name = recording.kernel->refs[static_cast<size_t>(ref)].name;
+    d.lines.push_back(fmt::format(
+        "why: at this grid step the solution's kernel stores into `{}`, and yours does not", name));
+    int64_t t = 0;
+    for (size_t k = 0; k < point.size(); ++k) t = t * recording.mapping.grid[k] + point[k];
+    // Every guarded write into the buffer whose condition did not hold here: which one should
+    // have run is the learner's to tell.
+    auto line_of = [&](SourceSpan span) {
+      return me.sources().Get(span.file).Locate(span.begin).line;
+    };
+    for (const tpu::BranchRecord& branch : recording.branches) {
+      if (branch.instr->regions.empty()) continue;
+      const kernel::Instr* write = kernel::FirstWriteTo(branch.instr->regions[0], ref);
+      auto at = static_cast<size_t>(t);
+      if (write == nullptr || (at < branch.taken_at.size() && branch.taken_at[at])) continue;
+      const SourceFile& file = me.sources().Get(branch.span.file);
+      int line = line_of(branch.span);
+      std::string_view text = file.Line(line);
+      size_t first = text.find_first_not_of(" \t");
+      d.lines.push_back(fmt::format(
+          "your store at line {} runs under `{}` (line {}), which does not hold at this step",
+          line_of(write->span), first == std::string_view::npos ? "" : text.substr(first), line));
+    }
+    d.patterns.push_back("store-skipped");
+    return;
+  }
+  if (got[static_cast<size_t>(store)].operands.empty()) return;
+  std::vector<char> in_cone(got.size(), 0);
+  std::vector<int64_t> stack{got[static_cast<size_t>(store)].operands[0]};
+  while (!stack.empty()) {
+    int64_t e = stack.back();
+    stack.pop_back();
+    if (e < 0 || in_cone[static_cast<size_t>(e)]) continue;  // (-1: not followed)
+    in_cone[static_cast<size_t>(e)] = 1;
+    for (int64_t dep : deps(e)) stack.push_back(dep);
+  }
+  for (size_t e = 0; e < got.size(); ++e) {
+    const tpu::CapturedValue& c = got[e];
+    if (!in_cone[e] || c.results.empty() || is_known(static_cast<int64_t>(e))) continue;
+    std::vector<int64_t> inputs = deps(static_cast<int64_t>(e));
+    bool from_known = std::all_of(inputs.begin(), inputs.end(),
+                                  [&](int64_t dep) { return dep >= 0 && is_known(dep); });
+    // A load with nothing stored before it in the step reads what earlier steps left: that the
+    // value differs there says nothing about this line.
+    if (!from_known || (c.op == kernel::Op::kLoad && c.stored_by < 0)) continue;
+    const SourceFile& file = me.sources().Get(c.span.file);
+    int line = file.Locate(c.span.begin).line;
+    std::string_view text = file.Line(line);
+    size_t first = text.find_first_not_of(" \t");
+    d.lines.push_back(fmt::format(
+        "why, as far as the values show: at this grid step, line {} is where your kernel first "
+        "computes a value that the solution's never does{}",
+        line,
+        inputs.empty() ? " (a constant or an index)"
+                       : ", from values that the solution's kernel computes too"));
+    d.lines.push_back(fmt::format("line {}: {}", line,
+                                  first == std::string_view::npos ? "" : text.substr(first)));
+    d.patterns.push_back("first-wrong-value");
+    return;
+  }
+}
+
 }  // namespace
 
 std::optional<Divergence> FindDivergence(const fs::path& program, const fs::path& solution,
@@ -541,11 +715,17 @@ std::optional<Divergence> FindDivergence(const fs::path& program, const fs::path
   bool wrong_values = std::any_of(me->run.checks.begin(), me->run.checks.end(),
                                   [](const CheckReport& c) { return !c.passed() && c.values; });
   if (me->run.status != RunStatus::kFailed || !wrong_values) return std::nullopt;
-  std::optional<Divergence> d = Comparer(*me, *sol).Run();
+  Comparer comparer(*me, *sol);
+  std::optional<Divergence> d = comparer.Run();
   // Where no pattern said why and the calls are configured alike, an off-by-one comparison is
-  // tried: the flip is kept only when it makes the whole program pass.
+  // tried: the flip is kept only when it makes the whole program pass. Then the values of the
+  // divergent step are followed back to where the two kernels part.
   if (d && d->patterns.empty() && options.emulator.probe == nullptr) {
     TryFlippedComparisons(program, options, *me, *d);
+  }
+  if (d && d->patterns.empty() && options.emulator.probe == nullptr && comparer.place()) {
+    const auto& place = *comparer.place();
+    TraceFirstWrongValue(program, solution, options, place.call, place.point, place.ref, *me, *d);
   }
   return d;
 }

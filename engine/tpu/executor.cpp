@@ -326,6 +326,71 @@ void Executor::RunPrim(const Instr& instr) {
 }
 
 void Executor::RunInstr(const Instr& instr) {
+  RunInstrUncaptured(instr);
+  if (context_.probe != nullptr && context_.probe->capture_call >= 0) Capture(instr);
+}
+
+void Executor::Capture(const Instr& instr) {
+  Probe& probe = *context_.probe;
+  bool value = kernel::IsPrim(instr.op) || instr.op == Op::kConstant ||
+               instr.op == Op::kProgramId || instr.op == Op::kLoad || instr.op == Op::kStore;
+  bool control = instr.op == Op::kCond || instr.op == Op::kSwitch || instr.op == Op::kFor ||
+                 instr.op == Op::kWhile;
+  if (!(value || control) || probe.capture_call + 1 != probe.calls_started ||
+      context_.grid_point == nullptr || *context_.grid_point != probe.capture_point ||
+      probe.captured.size() >= Probe::kMaxCaptured ||
+      probe.captured_bytes >= Probe::kMaxCapturedBytes) {
+    return;
+  }
+  std::lock_guard<std::mutex> lock(probe.mutex);
+  if (control) {
+    // Its results are its region's yields (the branch taken; a loop's last iteration): they
+    // come from whatever made those.
+    const kernel::Region* body = instr.op == Op::kWhile ? &instr.regions[1] : nullptr;
+    for (size_t i = 0; i < instr.results.size(); ++i) {
+      int64_t from = -1;
+      for (const kernel::Region& region : instr.regions) {
+        if (body != nullptr && &region != body) continue;
+        if (i >= region.yields.size()) continue;
+        auto it = probe.producer.find(region.yields[i]);
+        if (it != probe.producer.end()) from = std::max(from, it->second);
+      }
+      if (from >= 0) {
+        probe.producer[instr.results[i]] = from;
+      } else {
+        probe.producer.erase(instr.results[i]);
+      }
+    }
+    return;
+  }
+  auto index = static_cast<int64_t>(probe.captured.size());
+  CapturedValue entry{.op = instr.op, .ref = instr.ref.ref, .span = instr.span};
+  for (ValueId id : instr.operands) {
+    auto it = probe.producer.find(id);
+    entry.operands.push_back(it == probe.producer.end() ? -1 : it->second);
+  }
+  if (instr.op == Op::kStore) {
+    probe.last_store[instr.ref.ref] = index;
+  } else {
+    if (instr.op == Op::kLoad) {
+      auto it = probe.last_store.find(instr.ref.ref);
+      entry.stored_by = it == probe.last_store.end() ? -1 : it->second;
+    }
+    for (ValueId id : instr.results) {
+      const Array& made = env_[id];
+      // A copy of its own: the executor reuses storage, and loads may view a buffer that later
+      // stores change.
+      Array copy = Array::Empty(made.dtype(), made.shape());
+      copy.Assign(made);
+      probe.captured_bytes += copy.size() * static_cast<int64_t>(array::ItemSize(copy.dtype()));
+      entry.results.push_back(std::move(copy));
+      probe.producer[id] = index;
+    }
+  }
+  probe.captured.push_back(std::move(entry));
+}
+
+void Executor::RunInstrUncaptured(const Instr& instr) {
   try {
     if (kernel::IsPrim(instr.op)) {
       RunPrim(instr);

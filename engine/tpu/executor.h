@@ -142,6 +142,9 @@ class Executor {
   // a NaN or infinity born there.
   void RunProbedPrim(const kernel::Instr& instr);
   void TraceNonFinite(const kernel::Instr& instr);
+  // Under a Probe capturing this step: records what `instr` made (probe.h's CapturedValue).
+  void Capture(const kernel::Instr& instr);
+  void RunInstrUncaptured(const kernel::Instr& instr);
   // The memory an access reaches, as a box of the ref's buffer (the same box of its shadow),
   // without building views.
   struct Place {

@@ -364,6 +364,7 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
     run.blocks = &session->calls.back().trace;
   }
   if (options.on_trace) options.on_trace(program, mapping, run);
+  if (options.probe != nullptr) ++options.probe->calls_started;
   kernel::CallOutcome outcome;
   try {
     outcome = options.backend ? options.backend->Run(program, mapping, operands, run)

@@ -116,6 +116,34 @@ TEST(Divergence, NoOffByOneIsClaimedWhenNoFlipFixesTheKernel) {
   EXPECT_FALSE(Has(*d, "off-by-one")) << Text(*d);
 }
 
+TEST(Divergence, TheFirstValueTheSolutionNeverComputesIsTracedToItsLine) {
+  // The correction factor inverted: its inputs (the old and new maxima) agree with the
+  // solution's, what line 86 makes of them does not.
+  auto d = DivergenceOfEdit("02_softmax/03_online_softmax", "correction = jnp.exp(m_old - m_new)",
+                            "correction = jnp.exp(m_new - m_old)");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "first-wrong-value")) << Text(*d);
+  EXPECT_NE(Text(*d).find("line 86 is where your kernel first computes a value that the "
+                          "solution's never does, from values that the solution's kernel "
+                          "computes too"),
+            std::string::npos)
+      << Text(*d);
+  EXPECT_NE(Text(*d).find("line 86: correction = jnp.exp(m_new - m_old)"), std::string::npos)
+      << Text(*d);
+}
+
+TEST(Divergence, AStoreThatDoesNotRunWhereTheSolutionsDoesNamesItsCondition) {
+  auto d = DivergenceOfEdit("01_basics/08_tiled_matmul", "@pl.when(k == pl.num_programs(2) - 1)",
+                            "@pl.when(k == 1)");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "store-skipped")) << Text(*d);
+  EXPECT_NE(Text(*d).find("why: at this grid step the solution's kernel stores into `o_ref`, "
+                          "and yours does not"),
+            std::string::npos)
+      << Text(*d);
+  EXPECT_NE(Text(*d).find("runs under `@pl.when(k == 1)`"), std::string::npos) << Text(*d);
+}
+
 TEST(Divergence, NothingToTellWhenTheProgramPasses) {
   EXPECT_FALSE(FindDivergence(Solution("01_basics/08_tiled_matmul"),
                               Solution("01_basics/08_tiled_matmul"), RunOptions{})
