@@ -723,7 +723,12 @@ std::optional<Divergence> FindDivergence(const fs::path& program, const fs::path
   if (d && d->patterns.empty() && options.emulator.probe == nullptr) {
     TryFlippedComparisons(program, options, *me, *d);
   }
-  if (d && d->patterns.empty() && options.emulator.probe == nullptr && comparer.place()) {
+  // (Only where the learner's kernel writes the buffer at all: "nothing had written it" already
+  // says the rest, and the two runs it would take are saved.)
+  if (d && d->patterns.empty() && options.emulator.probe == nullptr && comparer.place() &&
+      comparer.place()->call < me->calls.size() &&
+      kernel::FirstWriteTo(me->calls[comparer.place()->call].kernel->body, comparer.place()->ref) !=
+          nullptr) {
     const auto& place = *comparer.place();
     TraceFirstWrongValue(program, solution, options, place.call, place.point, place.ref, *me, *d);
   }
