@@ -4,14 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <memory>
-#include <unordered_map>
 
 #include "array/dtype.h"
 #include "course/compare.h"
+#include "course/divergence_trials.h"
 #include "tpu/executor.h"
-#include "tpu/probe.h"
 #include "tpu/step_record.h"
 
 namespace pz::course {
@@ -21,13 +19,6 @@ namespace fs = std::filesystem;
 using array::Array;
 using tpu::BufferSnapshot;
 using tpu::CallRecording;
-
-// A program run with step records, and the files its spans point into.
-struct Recorded {
-  PuzzleRun run;
-  std::vector<CallRecording> calls;
-  const SourceManager& sources() const { return *run.sources; }
-};
 
 std::unique_ptr<Recorded> Record(const fs::path& file, const RunOptions& options) {
   auto out = std::make_unique<Recorded>();
@@ -96,21 +87,9 @@ class Comparer {
   }
 
  private:
-  // Line text, trimmed, of the line `span` starts on (in the learner's file).
-  std::string LineText(SourceSpan span) const {
-    if (!span.valid()) return "";
-    const SourceFile& file = me_.sources().Get(span.file);
-    std::string_view line = file.Line(file.Locate(span.begin).line);
-    size_t first = line.find_first_not_of(" \t");
-    return first == std::string_view::npos ? "" : std::string(line.substr(first));
-  }
-  std::string Line(SourceSpan span) const {
-    if (!span.valid()) return "?";
-    return fmt::format("line {}", me_.sources().Get(span.file).Locate(span.begin).line);
-  }
-  std::string At(SourceSpan span) const {
-    return fmt::format("{}: {}", Line(span), LineText(span));
-  }
+  std::string LineText(SourceSpan span) const { return me_.LineText(span); }
+  std::string Line(SourceSpan span) const { return me_.Line(span); }
+  std::string At(SourceSpan span) const { return me_.At(span); }
   static std::string Point(const CallRecording& call, int64_t step) {
     return tpu::TupleString(tpu::UnravelIndex(step, call.mapping.grid));
   }
@@ -470,238 +449,6 @@ class Comparer {
   size_t call_ = 0;
   std::optional<Place> place_;
 };
-
-// The integer comparisons (lt, le, gt, ge) of the kernels `calls` ran, in program order, once
-// per source place: masks of positions and guards of program ids, where an off-by-one hides.
-std::vector<const kernel::Instr*> IndexComparisons(const std::vector<CallRecording>& calls) {
-  std::vector<const kernel::Instr*> found;
-  std::function<void(const kernel::Function&, const kernel::Region&)> walk =
-      [&](const kernel::Function& f, const kernel::Region& region) {
-        for (const kernel::Instr& instr : region.body) {
-          for (const kernel::Region& inner : instr.regions) walk(f, inner);
-          if (!kernel::IsPrim(instr.op) || instr.operands.size() != 2) continue;
-          array::Prim p = instr.prim.prim;
-          if (p != array::Prim::kLt && p != array::Prim::kLe && p != array::Prim::kGt &&
-              p != array::Prim::kGe) {
-            continue;
-          }
-          if (!array::IsInteger(f.values[static_cast<size_t>(instr.operands[0])].dtype)) continue;
-          bool seen = std::any_of(found.begin(), found.end(), [&](const kernel::Instr* other) {
-            return other->span == instr.span;
-          });
-          if (!seen && instr.span.valid()) found.push_back(&instr);
-        }
-      };
-  for (const CallRecording& call : calls) walk(*call.kernel, call.kernel->body);
-  return found;
-}
-
-std::string_view ComparisonSymbol(array::Prim p, bool twin) {
-  switch (p) {
-    case array::Prim::kLt:
-      return twin ? "<=" : "<";
-    case array::Prim::kLe:
-      return twin ? "<" : "<=";
-    case array::Prim::kGt:
-      return twin ? ">=" : ">";
-    default:
-      return twin ? ">" : ">=";
-  }
-}
-
-// Tries each integer comparison of the learner's kernels with its strict / non-strict twin; when
-// one flip makes every check pass, says so: the mask or guard there is off by one.
-void TryFlippedComparisons(const fs::path& program, const RunOptions& options, const Recorded& me,
-                           Divergence& d) {
-  constexpr size_t kMaxTrials = 4;
-  std::vector<const kernel::Instr*> candidates = IndexComparisons(me.calls);
-  if (candidates.size() > kMaxTrials) candidates.resize(kMaxTrials);
-  for (const kernel::Instr* instr : candidates) {
-    RunOptions trial = QuietRerun(options);
-    auto probe = std::make_shared<tpu::Probe>();
-    probe->flipped.push_back(instr->span);
-    trial.emulator.probe = probe;
-    if (!RunFile(program, trial).passed()) continue;
-    const SourceFile& file = me.sources().Get(instr->span.file);
-    LineCol at = file.Locate(instr->span.begin);
-    std::string_view text = file.Line(at.line);
-    size_t first = text.find_first_not_of(" \t");
-    d.lines.push_back(fmt::format(
-        "why: the comparison at line {} is off by one: with `{}` in place of `{}` there, every "
-        "check passes",
-        at.line, ComparisonSymbol(instr->prim.prim, true),
-        ComparisonSymbol(instr->prim.prim, false)));
-    d.lines.push_back(fmt::format("line {}: {}", at.line,
-                                  first == std::string_view::npos ? "" : text.substr(first)));
-    array::Prim p = instr->prim.prim;
-    bool inclusive = p == array::Prim::kLe || p == array::Prim::kGe;
-    d.lines.push_back(fmt::format(
-        "the two differ only where both sides are equal (the diagonal of a causal mask, the "
-        "last block of a range): your condition {} that case, and the checks need it {}",
-        inclusive ? "includes" : "excludes", inclusive ? "excluded" : "included"));
-    d.patterns.push_back("off-by-one");
-    return;
-  }
-}
-
-// Runs `file` again, capturing every value the kernel of call `call` computes at grid point
-// `point` (probe.h).
-std::shared_ptr<tpu::Probe> CaptureStep(const fs::path& file, const RunOptions& options,
-                                        size_t call, const std::vector<int64_t>& point) {
-  RunOptions capture = QuietRerun(options);
-  auto probe = std::make_shared<tpu::Probe>();
-  probe->capture_call = static_cast<int64_t>(call);
-  probe->capture_point = point;
-  capture.emulator.probe = probe;
-  RunFile(file, capture);
-  return probe;
-}
-
-// The values the solution's kernel computed at the step, by element count, to look a learner's
-// value up among them.
-class SolutionValues {
- public:
-  explicit SolutionValues(const std::vector<tpu::CapturedValue>& captured) {
-    for (const tpu::CapturedValue& c : captured) {
-      bool computed = kernel::IsPrim(c.op);
-      for (const Array& a : c.results) by_size_[a.size()].push_back({&a, computed});
-    }
-  }
-  // Whether the solution computed `a` (the same elements, in row-major order, within a
-  // tolerance looser than the checks': another order of additions is still the same value). A
-  // single number computed by a primitive is matched only by one the solution computed too: a
-  // program id or a literal of the same value is a coincidence, not the same computation.
-  bool Has(const Array& a, bool computed) const {
-    auto it = by_size_.find(a.size());
-    if (it == by_size_.end()) return false;
-    Tolerance tol{1e-5, 1e-4};
-    for (const auto& [s, s_computed] : it->second) {
-      if (a.size() == 1 && computed && !s_computed) continue;
-      bool same = true;
-      for (int64_t i = 0; i < a.size() && same; ++i) {
-        same = Close(a.GetDouble(i), s->GetDouble(i), tol);
-      }
-      if (same) return true;
-    }
-    return false;
-  }
-
- private:
-  std::unordered_map<int64_t, std::vector<std::pair<const Array*, bool>>> by_size_;
-};
-
-// Where no pattern said why: both kernels run the divergent grid step again with every value
-// captured. Following the wrong value back from the store that wrote the differing buffer, the
-// first value (in execution order) that the solution's kernel never computes at that step while
-// every value it is made from is one the solution has marks the line where the computations
-// part. Said as what the values show, not as a certain cause.
-void TraceFirstWrongValue(const fs::path& program, const fs::path& solution,
-                          const RunOptions& options, size_t call, const std::vector<int64_t>& point,
-                          kernel::RefId ref, const Recorded& me, Divergence& d) {
-  std::shared_ptr<tpu::Probe> mine = CaptureStep(program, options, call, point);
-  std::shared_ptr<tpu::Probe> theirs = CaptureStep(solution, options, call, point);
-  const std::vector<tpu::CapturedValue>& got = mine->captured;
-  if (got.empty() || theirs->captured.empty() || got.size() >= tpu::Probe::kMaxCaptured) return;
-  SolutionValues known(theirs->captured);
-  // The entries a value depends on: its operands; through a load, the value last stored into
-  // that ref during the step.
-  auto deps = [&](int64_t e) {
-    const tpu::CapturedValue& c = got[static_cast<size_t>(e)];
-    std::vector<int64_t> out = c.operands;  // -1: not made at this step (a loop's carry)
-    if (c.op == kernel::Op::kLoad && c.stored_by >= 0) {
-      const tpu::CapturedValue& store = got[static_cast<size_t>(c.stored_by)];
-      if (!store.operands.empty()) out.push_back(store.operands[0]);
-    }
-    return out;
-  };
-  std::vector<int8_t> matched(got.size(), -1);  // -1: not looked up yet
-  auto is_known = [&](int64_t e) {
-    int8_t& m = matched[static_cast<size_t>(e)];
-    if (m < 0) {
-      const tpu::CapturedValue& c = got[static_cast<size_t>(e)];
-      // A single program id or literal is given, not computed: it is what it is.
-      bool given =
-          c.op == kernel::Op::kProgramId ||
-          (c.op == kernel::Op::kConstant && c.results.size() == 1 && c.results[0].size() == 1);
-      m = 1;
-      for (const Array& a : c.results) m = m && (given || known.Has(a, kernel::IsPrim(c.op)));
-    }
-    return m == 1;
-  };
-  // The cone of the last store into the differing buffer.
-  int64_t store = -1;
-  for (int64_t e = static_cast<int64_t>(got.size()) - 1; e >= 0 && store < 0; --e) {
-    const tpu::CapturedValue& c = got[static_cast<size_t>(e)];
-    if (c.op == kernel::Op::kStore && c.ref == ref) store = e;
-  }
-  if (store < 0) {
-    // The solution's kernel writes the buffer at this step and yours does not.
-    bool theirs_store = std::any_of(
-        theirs->captured.begin(), theirs->captured.end(),
-        [&](const tpu::CapturedValue& c) { return c.op == kernel::Op::kStore && c.ref == ref; });
-    if (!theirs_store || call >= me.calls.size()) return;
-    const CallRecording& recording = me.calls[call];
-    const std::string& name = recording.kernel->refs[static_cast<size_t>(ref)].name;
-    d.lines.push_back(fmt::format(
-        "why: at this grid step the solution's kernel stores into `{}`, and yours does not", name));
-    int64_t t = 0;
-    for (size_t k = 0; k < point.size(); ++k) t = t * recording.mapping.grid[k] + point[k];
-    // Every guarded write into the buffer whose condition did not hold here: which one should
-    // have run is the learner's to tell.
-    auto line_of = [&](SourceSpan span) {
-      return me.sources().Get(span.file).Locate(span.begin).line;
-    };
-    for (const tpu::BranchRecord& branch : recording.branches) {
-      if (branch.instr->regions.empty()) continue;
-      const kernel::Instr* write = kernel::FirstWriteTo(branch.instr->regions[0], ref);
-      auto at = static_cast<size_t>(t);
-      if (write == nullptr || (at < branch.taken_at.size() && branch.taken_at[at])) continue;
-      const SourceFile& file = me.sources().Get(branch.span.file);
-      int line = line_of(branch.span);
-      std::string_view text = file.Line(line);
-      size_t first = text.find_first_not_of(" \t");
-      d.lines.push_back(fmt::format(
-          "your store at line {} runs under `{}` (line {}), which does not hold at this step",
-          line_of(write->span), first == std::string_view::npos ? "" : text.substr(first), line));
-    }
-    d.patterns.push_back("store-skipped");
-    return;
-  }
-  if (got[static_cast<size_t>(store)].operands.empty()) return;
-  std::vector<char> in_cone(got.size(), 0);
-  std::vector<int64_t> stack{got[static_cast<size_t>(store)].operands[0]};
-  while (!stack.empty()) {
-    int64_t e = stack.back();
-    stack.pop_back();
-    if (e < 0 || in_cone[static_cast<size_t>(e)]) continue;  // (-1: not followed)
-    in_cone[static_cast<size_t>(e)] = 1;
-    for (int64_t dep : deps(e)) stack.push_back(dep);
-  }
-  for (size_t e = 0; e < got.size(); ++e) {
-    const tpu::CapturedValue& c = got[e];
-    if (!in_cone[e] || c.results.empty() || is_known(static_cast<int64_t>(e))) continue;
-    std::vector<int64_t> inputs = deps(static_cast<int64_t>(e));
-    bool from_known = std::all_of(inputs.begin(), inputs.end(),
-                                  [&](int64_t dep) { return dep >= 0 && is_known(dep); });
-    // A load with nothing stored before it in the step reads what earlier steps left: that the
-    // value differs there says nothing about this line.
-    if (!from_known || (c.op == kernel::Op::kLoad && c.stored_by < 0)) continue;
-    const SourceFile& file = me.sources().Get(c.span.file);
-    int line = file.Locate(c.span.begin).line;
-    std::string_view text = file.Line(line);
-    size_t first = text.find_first_not_of(" \t");
-    d.lines.push_back(fmt::format(
-        "why, as far as the values show: at this grid step, line {} is where your kernel first "
-        "computes a value that the solution's never does{}",
-        line,
-        inputs.empty() ? " (a constant or an index)"
-                       : ", from values that the solution's kernel computes too"));
-    d.lines.push_back(fmt::format("line {}: {}", line,
-                                  first == std::string_view::npos ? "" : text.substr(first)));
-    d.patterns.push_back("first-wrong-value");
-    return;
-  }
-}
 
 }  // namespace
 

@@ -1,0 +1,44 @@
+// What FindDivergence does beyond comparing two step records: re-runs of the learner's program
+// (and the solution's) under a tpu::Probe, to say why where no named pattern does. Internal to
+// divergence.cpp and divergence_trials.cpp.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "course/divergence.h"
+#include "course/runner.h"
+#include "tpu/step_record.h"
+
+namespace pz::course {
+
+// A program run with step records, and the files its spans point into.
+struct Recorded {
+  PuzzleRun run;
+  std::vector<tpu::CallRecording> calls;
+
+  const SourceManager& sources() const { return *run.sources; }
+  // "line 86" ("?" for an invalid span).
+  std::string Line(SourceSpan span) const;
+  // The trimmed text of the line `span` starts on.
+  std::string LineText(SourceSpan span) const;
+  // "line 86: corr = jnp.exp(m_old - m_new)".
+  std::string At(SourceSpan span) const;
+};
+
+// Tries each integer comparison of the learner's kernels with its strict / non-strict twin; when
+// one flip makes every check pass, says so in `d`: the mask or guard there is off by one.
+void TryFlippedComparisons(const std::filesystem::path& program, const RunOptions& options,
+                           const Recorded& me, Divergence& d);
+
+// Both kernels run grid step `point` of call `call` again with every value captured. Where the
+// learner's kernel wrote `ref` there, the wrong value is followed back to the first value the
+// solution's kernel never computes while everything it is made from is one the solution has;
+// where only the solution's kernel wrote it, the guarded writes that did not run are named.
+void TraceFirstWrongValue(const std::filesystem::path& program,
+                          const std::filesystem::path& solution, const RunOptions& options,
+                          size_t call, const std::vector<int64_t>& point, kernel::RefId ref,
+                          const Recorded& me, Divergence& d);
+
+}  // namespace pz::course
