@@ -25,6 +25,8 @@ std::unique_ptr<Recorded> Record(const fs::path& file, const RunOptions& options
   auto recorder = std::make_shared<tpu::StepRecorder>();
   RunOptions recording = QuietRerun(options);  // the emulated TPU, whatever ran the check
   recording.emulator.recorder = recorder;
+  out->eager = std::make_shared<EagerRecord>();
+  recording.eager = out->eager;
   out->run = RunFile(file, recording);
   out->calls = std::move(recorder->calls);
   return out;
@@ -67,7 +69,11 @@ class Comparer {
       call_ = i;
       if (CompareCall(me_.calls[i], sol_.calls[i])) return std::move(d_);
     }
-    if (n == 0) return std::nullopt;
+    if (n == 0) {
+      // No kernel ran: the values of the plain jax.numpy code are all there is to follow.
+      if (!FollowCheckedValue()) return std::nullopt;
+      return std::move(d_);
+    }
     if (me_.calls.size() != sol_.calls.size()) {
       d_.summary = fmt::format(
           "your program ran {} and the solution {}; the first {} matched the solution's step "
@@ -83,6 +89,7 @@ class Comparer {
     d_.lines.push_back(
         "so the difference comes from the code around the kernels, or is below float32's "
         "tolerance (1e-05) inside them");
+    FollowCheckedValue();
     return std::move(d_);
   }
 
@@ -183,7 +190,7 @@ class Comparer {
   }
 
   bool CompareOperands(const CallRecording& me, const CallRecording& sol) {
-    auto compare = [&](const Array& x, const Array& y, const std::string& what) {
+    auto compare = [&](const Array& x, const Array& y, const std::string& what, size_t index) {
       if (x.shape() != y.shape() || x.dtype() != y.dtype()) {
         d_.summary = fmt::format("{} of {} is {} {}; the solution's is {} {}", what, CallName(me),
                                  array::DTypeName(x.dtype()), tpu::TupleString(x.shape()),
@@ -200,17 +207,20 @@ class Comparer {
           "the call gets other operands than the solution's: the difference is in the code that "
           "computes them, before the kernel runs");
       d_.patterns.push_back("operands");
+      if (!SwappedOperand(me, sol, index, what)) {
+        FollowEagerValue(me_, *me_.eager, *sol_.eager, x, std::nullopt, d_);
+      }
       return true;
     };
     for (size_t i = 0; i < me.prefetch.size(); ++i) {
       std::string what = fmt::format(
           "scalar-prefetch operand {} (`{}`)", i,
           i < me.mapping.prefetch.size() ? me.mapping.prefetch[i].name : std::string("?"));
-      if (compare(me.prefetch[i], sol.prefetch[i], what)) return true;
+      if (compare(me.prefetch[i], sol.prefetch[i], what, i)) return true;
     }
     for (size_t i = 0; i < me.inputs.size(); ++i) {
       std::string what = fmt::format("input `{}`", me.mapping.inputs[i].name);
-      if (compare(me.inputs[i], sol.inputs[i], what)) return true;
+      if (compare(me.inputs[i], sol.inputs[i], what, me.prefetch.size() + i)) return true;
     }
     return false;
   }
@@ -443,6 +453,81 @@ class Comparer {
     return true;
   }
 
+  // The learner's operands `i` and `j` hold exactly what the solution passes as `j` and `i`: the
+  // arguments are swapped (one way is not enough: a constant array matches by chance).
+  bool SwappedOperand(const CallRecording& me, const CallRecording& sol, size_t i,
+                      const std::string& what) {
+    auto operand = [](const CallRecording& c, size_t k) -> const Array& {
+      return k < c.prefetch.size() ? c.prefetch[k] : c.inputs[k - c.prefetch.size()];
+    };
+    auto same = [](const Array& x, const Array& y) {
+      return y.shape() == x.shape() && y.dtype() == x.dtype() &&
+             FirstDifference(x, y, DefaultTolerance(y.dtype())) < 0;
+    };
+    size_t n = std::min(me.prefetch.size() + me.inputs.size(),
+                        sol.prefetch.size() + sol.inputs.size());
+    for (size_t j = 0; j < n; ++j) {
+      if (j == i || !same(operand(me, i), operand(sol, j)) ||
+          !same(operand(me, j), operand(sol, i))) {
+        continue;
+      }
+      const kernel::GridMapping& m = me.mapping;
+      std::string name = j < me.prefetch.size()
+                             ? (j < m.prefetch.size() ? m.prefetch[j].name : std::string("?"))
+                             : m.inputs[j - me.prefetch.size()].name;
+      d_.lines.push_back(fmt::format(
+          "why: your {} holds what the solution passes as `{}`, and your `{}` what it passes "
+          "as the first: the two arguments are swapped",
+          what, name, name));
+      d_.patterns.push_back("swapped-operands");
+      return true;
+    }
+    return false;
+  }
+
+  // The first failing value check's first differing output, followed back through the eager
+  // steps that made it (no pallas_call differs, or none ran).
+  bool FollowCheckedValue() {
+    const std::vector<CheckReport>& checks = me_.run.checks;
+    const auto& mine = me_.eager->actuals;
+    const auto& theirs = sol_.eager->actuals;
+    for (size_t c = 0; c < checks.size(); ++c) {
+      if (checks[c].passed() || !checks[c].values) continue;
+      if (c >= mine.size()) return false;
+      // The solution's run of the same check (by name: a loop that returns at its first failure
+      // runs fewer checks), if it has one.
+      const std::vector<std::optional<Array>>* same = nullptr;
+      for (size_t s = 0; s < sol_.run.checks.size() && s < theirs.size(); ++s) {
+        if (sol_.run.checks[s].name == checks[c].name) {
+          same = &theirs[s];
+          break;
+        }
+      }
+      for (size_t k = 0; k < mine[c].size(); ++k) {
+        if (!mine[c][k]) continue;
+        const Array& got = *mine[c][k];
+        std::optional<Array> want;
+        if (same != nullptr && k < same->size()) want = (*same)[k];
+        if (want) {
+          if (got.shape() == want->shape() && got.dtype() == want->dtype() &&
+              FirstDifference(got, *want, DefaultTolerance(want->dtype())) < 0) {
+            continue;
+          }
+        } else if (sol_.eager->Computes(got)) {
+          continue;  // without the solution's result, a value it has is taken as right
+        }
+        if (d_.summary.empty()) {
+          d_.summary = fmt::format("check `{}` gets another result from your code than from the "
+                                   "solution's (no pallas_call ran)",
+                                   checks[c].name);
+        }
+        return FollowEagerValue(me_, *me_.eager, *sol_.eager, got, want, d_);
+      }
+      return false;
+    }
+    return false;
+  }
+
   const Recorded& me_;
   const Recorded& sol_;
   Divergence d_;
@@ -465,10 +550,22 @@ std::optional<Divergence> FindDivergence(const fs::path& program, const fs::path
   Comparer comparer(*me, *sol);
   std::optional<Divergence> d = comparer.Run();
   // Where no pattern said why and the calls are configured alike, an off-by-one comparison is
-  // tried: the flip is kept only when it makes the whole program pass. Then the values of the
-  // divergent step are followed back to where the two kernels part.
+  // tried: the flip is kept only when it makes the whole program pass; first the kernels', then
+  // those of the code around them. Then the values of the divergent step are followed back to
+  // where the two kernels part.
   if (d && d->patterns.empty() && options.emulator.probe == nullptr) {
     TryFlippedComparisons(program, options, *me, *d);
+  }
+  if ((!d || d->patterns.empty()) && options.emulator.probe == nullptr) {
+    Divergence flipped;
+    if (TryFlippedSourceComparisons(program, options, *me, d ? *d : flipped) && !d) {
+      auto failed = std::find_if(me->run.checks.begin(), me->run.checks.end(),
+                                 [](const CheckReport& c) { return !c.passed(); });
+      flipped.summary = fmt::format("check `{}` gets another result from your code than from "
+                                    "the solution's",
+                                    failed->name);
+      d = std::move(flipped);
+    }
   }
   // (Only where the learner's kernel writes the buffer at all: "nothing had written it" already
   // says the rest, and the two runs it would take are saved.)

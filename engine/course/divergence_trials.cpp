@@ -9,6 +9,8 @@
 
 #include "array/dtype.h"
 #include "course/compare.h"
+#include "course/puzzle_file.h"
+#include "lang/lexer.h"
 #include "tpu/probe.h"
 
 namespace pz::course {
@@ -150,6 +152,71 @@ void TryFlippedComparisons(const fs::path& program, const RunOptions& options, c
     d.patterns.push_back("off-by-one");
     return;
   }
+}
+
+// The same off-by-one search in the learner's plain Python and jax.numpy code: each `<`, `<=`,
+// `>` or `>=` written inside the file's editable regions (and not on a line whose kernel
+// comparison was tried already) is swapped for its twin in the program's text, which runs again.
+bool TryFlippedSourceComparisons(const fs::path& program, const RunOptions& options,
+                                 const Recorded& me, Divergence& d) {
+  constexpr size_t kMaxTrials = 4;
+  std::optional<std::string> text = ReadFile(program);
+  if (!text) return false;
+  RegionScan scan = FindRegions(*text);
+  if (scan.regions.empty() || !scan.errors.empty()) return false;
+  SourceFile file(program.string(), *text);
+  DiagnosticSink sink;
+  std::vector<lang::Token> tokens = lang::Tokenize(file, FileId{0}, sink);
+  if (sink.HasErrors()) return false;
+  std::vector<int> tried_lines;
+  for (const kernel::Instr* instr : IndexComparisons(me.calls)) {
+    if (instr->span.valid() && me.sources().Get(instr->span.file).path() == program.string()) {
+      tried_lines.push_back(me.sources().Get(instr->span.file).Locate(instr->span.begin).line);
+    }
+  }
+  size_t trials = 0;
+  for (const lang::Token& token : tokens) {
+    std::string_view twin;
+    switch (token.kind) {
+      case lang::TokenKind::kLess: twin = "<="; break;
+      case lang::TokenKind::kLessEq: twin = "<"; break;
+      case lang::TokenKind::kGreater: twin = ">="; break;
+      case lang::TokenKind::kGreaterEq: twin = ">"; break;
+      default: continue;
+    }
+    int line = file.Locate(token.span.begin).line;
+    bool editable = std::any_of(scan.regions.begin(), scan.regions.end(), [line](const Region& r) {
+      return line > r.begin_line && line < r.end_line;
+    });
+    if (!editable ||
+        std::find(tried_lines.begin(), tried_lines.end(), line) != tried_lines.end()) {
+      continue;
+    }
+    if (trials++ == kMaxTrials) break;
+    std::string flipped = *text;
+    flipped.replace(token.span.begin, token.span.end - token.span.begin, twin);
+    RunOptions trial = QuietRerun(options);
+    trial.source = flipped;
+    if (!RunFile(program, trial).passed()) continue;
+    std::string_view written = std::string_view(*text).substr(
+        token.span.begin, token.span.end - token.span.begin);
+    std::string_view code = file.Line(line);
+    size_t first = code.find_first_not_of(" \t");
+    d.lines.push_back(fmt::format(
+        "why: the comparison at line {} is off by one: with `{}` in place of `{}` there, every "
+        "check passes",
+        line, twin, written));
+    d.lines.push_back(fmt::format(
+        "line {}: {}", line, first == std::string_view::npos ? "" : code.substr(first)));
+    bool inclusive = written.size() == 2;
+    d.lines.push_back(fmt::format(
+        "the two differ only where both sides are equal: your condition {} that case, and the "
+        "checks need it {}",
+        inclusive ? "includes" : "excludes", inclusive ? "excluded" : "included"));
+    d.patterns.push_back("off-by-one");
+    return true;
+  }
+  return false;
 }
 
 // Where no pattern said why: both kernels run the divergent grid step again with every value

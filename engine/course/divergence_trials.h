@@ -4,10 +4,12 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "course/divergence.h"
+#include "course/eager_record.h"
 #include "course/runner.h"
 #include "tpu/step_record.h"
 
@@ -17,6 +19,7 @@ namespace pz::course {
 struct Recorded {
   PuzzleRun run;
   std::vector<tpu::CallRecording> calls;
+  std::shared_ptr<EagerRecord> eager;  // the eager steps around the kernels
 
   const SourceManager& sources() const { return *run.sources; }
   // "line 86" ("?" for an invalid span).
@@ -31,6 +34,12 @@ struct Recorded {
 // one flip makes every check pass, says so in `d`: the mask or guard there is off by one.
 void TryFlippedComparisons(const std::filesystem::path& program, const RunOptions& options,
                            const Recorded& me, Divergence& d);
+
+// The same for the comparisons written in the editable regions of the learner's file, outside
+// its kernels too (plain Python and jax.numpy code): each is swapped in the program's text.
+// True when one flip makes every check pass (said in `d`).
+bool TryFlippedSourceComparisons(const std::filesystem::path& program, const RunOptions& options,
+                                 const Recorded& me, Divergence& d);
 
 // Both kernels run grid step `point` of call `call` again with every value captured. Where the
 // learner's kernel wrote `ref` there, the wrong value is followed back to the first value the

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "course/compare.h"
+#include "course/eager_record.h"
 #include "eval/array_object.h"
 #include "eval/builtin_support.h"
 #include "kernel/pytree.h"
@@ -94,6 +95,15 @@ Value Check(Interpreter& interp, eval::CallArgs& args, HarnessState& state) {
   CheckLeaves(interp, *bound[1], expected_leaves);
   if (!bound[0]->is_none()) CheckLeaves(interp, *bound[0], actual_leaves);
   CheckReport report{.name = title, .span = span};
+  if (state.eager != nullptr) {
+    // Indexed like `checks`: this check's report comes next.
+    state.eager->actuals.resize(state.checks.size() + 1);
+    std::vector<std::optional<array::Array>>& compared = state.eager->actuals.back();
+    for (const Value& leaf : actual_leaves) {
+      const auto* a = leaf.as<eval::ArrayObject>();
+      compared.push_back(a != nullptr ? std::optional(a->value) : std::nullopt);
+    }
+  }
   std::vector<std::string>& lines = report.lines;
   std::string& summary = report.summary;
   bool passed = true;

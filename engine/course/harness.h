@@ -15,12 +15,16 @@
 
 namespace pz::course {
 
+class EagerRecord;
+
 struct HarnessState {
   std::vector<CheckReport> checks;  // in call order
   bool color = false;               // check lines printed with coloured status words
   // The block maps failed checks have drawn (the output's name and the map's lines), and the
   // check that drew each: a later check with the same wrong blocks names it instead.
   std::vector<std::pair<std::string, std::string>> maps_shown;
+  // Where a divergence search records the run: each check's compared outputs go into it.
+  EagerRecord* eager = nullptr;
 };
 
 // Registers `pallas_check` in `interp` (after tpu::InstallPallas, whose output records it

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "course/eager_record.h"
 #include "course/session.h"
 #include "lang/parser.h"
 #include "support/diagnostic.h"
@@ -176,7 +177,17 @@ PuzzleRun RunIn(std::shared_ptr<SourceManager> sources, const std::filesystem::p
     if (options.output) options.output(text);
   });
   eval::Interpreter& interpreter = session.interpreter();
-  std::optional<Diagnostic> error = interpreter.RunModule(std::move(module));
+  std::optional<Diagnostic> error;
+  if (options.eager) {
+    options.eager->Attach(&interpreter);
+    session.harness().eager = options.eager.get();
+    array::ScopedPrimRecorder listen(options.eager.get());
+    error = interpreter.RunModule(std::move(module));
+    options.eager->Attach(nullptr);
+    session.harness().eager = nullptr;
+  } else {
+    error = interpreter.RunModule(std::move(module));
+  }
   tpu::EmulatorSession& emulator = session.emulator();
   // A warning repeated by later calls (the same place and advice; counts in the message may
   // differ) is reported once, with how often it recurred.
@@ -264,6 +275,7 @@ std::string PuzzleRun::Diagnostics(bool color) const {
 
 RunOptions QuietRerun(RunOptions options) {
   options.output = nullptr;
+  options.eager = nullptr;
   options.emulator.stats = false;
   options.emulator.timeline = false;
   options.emulator.dump_ir = false;

@@ -17,6 +17,8 @@
 
 namespace pz::course {
 
+class EagerRecord;
+
 struct RunOptions {
   tpu::EmulatorOptions emulator;
   // Limits of the run; the default timeout keeps a runaway puzzle from stalling `verify`.
@@ -35,6 +37,8 @@ struct RunOptions {
   // Warnings (uninitialised memory reaching an output, output elements never written, the
   // lint's, ...) are errors: the run fails with exit code 70 (`run --strict`).
   bool strict = false;
+  // Records the program's eager jax.numpy steps and what its checks compared (divergence.cpp).
+  std::shared_ptr<EagerRecord> eager;
 };
 
 enum class RunStatus {

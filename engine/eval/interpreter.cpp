@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "array/array.h"
+#include "array/prims.h"
 #include "eval/classes.h"
 #include "eval/evaluator.h"
 #include "eval/scope.h"
@@ -153,7 +154,11 @@ std::optional<Diagnostic> Interpreter::RunModule(lang::Module module) {
   const lang::Module& program = *programs_.back();
   if (import_root_.empty()) SetImportRoot(program.file);
   std::optional<Diagnostic> result;
+  // The program runs on a thread of its own with a large stack, as if on the caller's: a
+  // recorder listening there (a divergence search's) hears its primitives.
+  array::PrimRecorder* recorder = array::detail::t_recorder;
   RunOnLargeStack([&] {
+    array::ScopedPrimRecorder listen(recorder);
     array::ScopedAllocationLimit allocation_limit(options_.max_array_bytes);
     size_t depth = frames_.size();
     frames_.push_back(Frame{"<module>", SourceSpan{}});

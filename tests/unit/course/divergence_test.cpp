@@ -144,6 +144,114 @@ TEST(Divergence, AStoreThatDoesNotRunWhereTheSolutionsDoesNamesItsCondition) {
   EXPECT_NE(Text(*d).find("runs under `@pl.when(k == 1)`"), std::string::npos) << Text(*d);
 }
 
+// Two programs of one's own (no editable regions: every line is the learner's), the divergence
+// of the first from the second.
+std::optional<Divergence> DivergenceOfPrograms(const std::string& mine, const std::string& theirs) {
+  pz::testing::ScratchDir scratch;
+  std::ofstream(scratch / "mine.py") << mine;
+  std::ofstream(scratch / "theirs.py") << theirs;
+  return FindDivergence(scratch / "mine.py", scratch / "theirs.py", RunOptions{});
+}
+
+constexpr const char* kPlainHead =
+    "import jax\n"
+    "import jax.numpy as jnp\n"
+    "from pallas_check import check\n"
+    "x = jax.random.normal(jax.random.key(0), (8, 16))\n";
+
+TEST(Divergence, PlainJaxNumpyCodeIsFollowedBackToTheFirstWrongValue) {
+  // Line 6 scales by 3 where the solution scales by 2; lines 7 and 8 then compute from it as the
+  // solution does, and only the check (line 9) sees the difference.
+  std::string tail =
+      "y = jnp.tanh(x) + 1.0\n"
+      "z = jnp.sum(s * y, axis=1)\n"
+      "r = jnp.sqrt(jnp.abs(z)) - 0.5\n"
+      "check(r, jnp.sqrt(jnp.abs(jnp.sum(2.0 * (jnp.tanh(x) + 1.0) * (jnp.tanh(x) + 1.0), "
+      "axis=1))) - 0.5)\n";
+  auto d = DivergenceOfPrograms(std::string(kPlainHead) + "s = 3.0 * (jnp.tanh(x) + 1.0)\n" + tail,
+                                std::string(kPlainHead) + "s = 2.0 * (jnp.tanh(x) + 1.0)\n" + tail);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "first-wrong-value")) << Text(*d);
+  EXPECT_NE(d->summary.find("(no pallas_call ran)"), std::string::npos) << Text(*d);
+  EXPECT_NE(Text(*d).find("line 5 is where your code first computes a value that the solution "
+                          "never does (`mul` of values that the solution computes as well"),
+            std::string::npos)
+      << Text(*d);
+  EXPECT_NE(Text(*d).find("line 5: s = 3.0 * (jnp.tanh(x) + 1.0)"), std::string::npos)
+      << Text(*d);
+}
+
+TEST(Divergence, AResultTheSolutionOnlyPassesOnTheWayIsAMissingStep) {
+  std::string mine = std::string(kPlainHead) +
+                     "a = jnp.exp(x) / jnp.sum(jnp.exp(x), axis=1, keepdims=True)\n"
+                     "check(a, jax.nn.softmax(x, axis=1) * 2.0 + 1.0)\n";
+  std::string theirs = std::string(kPlainHead) +
+                       "a = jnp.exp(x) / jnp.sum(jnp.exp(x), axis=1, keepdims=True)\n"
+                       "a = a * 2.0 + 1.0\n"
+                       "check(a, jax.nn.softmax(x, axis=1) * 2.0 + 1.0)\n";
+  auto d = DivergenceOfPrograms(mine, theirs);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "stops-early")) << Text(*d);
+  EXPECT_NE(Text(*d).find("the solution goes on from it with 2 more steps (`mul` and `add`)"),
+            std::string::npos)
+      << Text(*d);
+}
+
+TEST(Divergence, AResultOfPythonNumbersIsFollowedThroughTheNumberItHolds) {
+  // float() of a wrong jax.numpy result, put back in an array by the check's line.
+  std::string head = std::string(kPlainHead) + "def spread(v):\n";
+  std::string tail =
+      "    return float(jnp.max(w)), float(jnp.min(v))\n"
+      "hi, lo = spread(x)\n"
+      "check(jnp.array([hi, lo]), jnp.array([float(jnp.max(x * x)), float(jnp.min(x))]))\n";
+  auto d = DivergenceOfPrograms(head + "    w = v * v * 2.0\n" + tail,
+                                head + "    w = v * v\n" + tail);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "first-wrong-value")) << Text(*d);
+  EXPECT_NE(Text(*d).find("line 6 is where your code first computes"), std::string::npos)
+      << Text(*d);
+  EXPECT_NE(Text(*d).find("followed back from element 0 of your result"), std::string::npos)
+      << Text(*d);
+}
+
+TEST(Divergence, AnOperandUsedBeforeTheSolutionsNextStepNamesWhereItWasMade) {
+  // The mask misses its third condition: what is summed is the solution's intermediate.
+  auto d = DivergenceOfEdit(
+      "04_grouped_matmul/02_group_metadata",
+      "overlap = (starts < tile_starts + bm) & (ends > tile_starts) & (ends > starts)",
+      "overlap = (starts < tile_starts + bm) & (ends > tile_starts)");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_NE(Text(*d).find("its operand made at line 103 is a value the solution computes too, "
+                          "but the solution does not `reduce_sum` it: it goes on from it with "
+                          "`and` first"),
+            std::string::npos)
+      << Text(*d);
+}
+
+TEST(Divergence, AnOffByOneComparisonOutsideTheKernelsIsFoundByFlippingItsText) {
+  auto d = DivergenceOfEdit("06_production/06_tuned_table", "while p < n:", "while p <= n:");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "off-by-one")) << Text(*d);
+  EXPECT_NE(Text(*d).find("why: the comparison at line 121 is off by one: with `<` in place of "
+                          "`<=` there, every check passes"),
+            std::string::npos)
+      << Text(*d);
+  EXPECT_NE(Text(*d).find("your condition includes that case, and the checks need it excluded"),
+            std::string::npos)
+      << Text(*d);
+}
+
+TEST(Divergence, ValuesTheEagerStepsDidNotMakeAreNotGuessedAt) {
+  // The wrong result is a Python list: no jax.numpy step made it, and no number in it was
+  // computed, so the values say nothing about why.
+  std::string mine = std::string(kPlainHead) + "check(jnp.array([1.0, 2.0, 4.0]), "
+                                               "jnp.array([1.0, 2.0, 3.0]))\n";
+  std::string theirs = std::string(kPlainHead) + "check(jnp.array([1.0, 2.0, 3.0]), "
+                                                 "jnp.array([1.0, 2.0, 3.0]))\n";
+  auto d = DivergenceOfPrograms(mine, theirs);
+  EXPECT_FALSE(d.has_value()) << Text(*d);
+}
+
 TEST(Divergence, NothingToTellWhenTheProgramPasses) {
   EXPECT_FALSE(FindDivergence(Solution("01_basics/08_tiled_matmul"),
                               Solution("01_basics/08_tiled_matmul"), RunOptions{})
