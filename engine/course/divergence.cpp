@@ -546,7 +546,15 @@ std::optional<Divergence> FindDivergence(const fs::path& program, const fs::path
   // values.
   bool wrong_values = std::any_of(me->run.checks.begin(), me->run.checks.end(),
                                   [](const CheckReport& c) { return !c.passed() && c.values; });
-  if (me->run.status != RunStatus::kFailed || !wrong_values) return std::nullopt;
+  if (me->run.status != RunStatus::kFailed) return std::nullopt;
+  // A check of counters that fails first is explained by its breakdown (a wrong formula often
+  // makes later values wrong too).
+  auto first_failed = std::find_if(me->run.checks.begin(), me->run.checks.end(),
+                                   [](const CheckReport& c) { return !c.passed(); });
+  if (first_failed != me->run.checks.end() && !first_failed->values) {
+    if (std::optional<Divergence> counts = ExplainCounts(*me)) return counts;
+  }
+  if (!wrong_values) return std::nullopt;
   Comparer comparer(*me, *sol);
   std::optional<Divergence> d = comparer.Run();
   // Where no pattern said why and the calls are configured alike, an off-by-one comparison is

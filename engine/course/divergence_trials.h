@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,12 @@ void TryFlippedComparisons(const std::filesystem::path& program, const RunOption
 // True when one flip makes every check pass (said in `d`).
 bool TryFlippedSourceComparisons(const std::filesystem::path& program, const RunOptions& options,
                                  const Recorded& me, Divergence& d);
+
+// Why a failed `check_counts` fails: the measured counter part by part (each primitive's cost
+// times its runs, each operand's block fetches or write-backs), shown only where the parts add
+// up to the measured number, and the parts that make up the difference from the learner's
+// formula named (count_breakdown.cpp). nullopt when no counted check can be broken down.
+std::optional<Divergence> ExplainCounts(const Recorded& me);
 
 // Both kernels run grid step `point` of call `call` again with every value captured. Where the
 // learner's kernel wrote `ref` there, the wrong value is followed back to the first value the

@@ -66,6 +66,13 @@ class EagerRecord final : public array::PrimRecorder {
   // Per check of the run, indexed like PuzzleRun::checks: each output a `check` compared, where
   // it is an array (the harness fills it while the record is attached; empty for other checks).
   std::vector<std::vector<std::optional<array::Array>>> actuals;
+  // A failed `check_counts`: the recording (StepRecorder::calls) of the call it measured, and
+  // each counter that differed with the number expected and the number measured.
+  struct CountedCheck {
+    int64_t call = -1;
+    std::vector<std::tuple<std::string, int64_t, int64_t>> differ;
+  };
+  std::vector<CountedCheck> counted;  // indexed like PuzzleRun::checks
 
  private:
   using Key = std::tuple<const void*, int64_t, std::vector<int64_t>, std::vector<int64_t>, int>;

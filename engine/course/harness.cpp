@@ -11,6 +11,7 @@
 #include "eval/builtin_support.h"
 #include "kernel/pytree.h"
 #include "tpu/pallas_call.h"
+#include "tpu/step_record.h"
 
 namespace pz::course {
 namespace {
@@ -385,6 +386,28 @@ Value CheckCounts(Interpreter& interp, eval::CallArgs& args, HarnessState& state
   }
   bool passed = report.lines.empty();
   report.status = StatusOf(passed);
+  tpu::EmulatorSession* session = tpu::SessionOf(interp);
+  if (!passed && state.eager != nullptr && session != nullptr && session->options.recorder) {
+    // A divergence search's run: which recorded call was measured, to break its counts down.
+    EagerRecord::CountedCheck counted;
+    const auto& calls = session->options.recorder->calls;
+    for (size_t c = calls.size(); c-- > 0;) {
+      // The latest call at that place with that grid (calls that differ in nothing else count
+      // alike).
+      if (calls[c].mapping.span == record.call_span && calls[c].mapping.name == record.call &&
+          calls[c].mapping.grid == record.grid &&
+          calls[c].steps_run == record.counters.grid_steps) {
+        counted.call = static_cast<int64_t>(c);
+        break;
+      }
+    }
+    for (const auto& [counter, value] : expected) {
+      int64_t got = *CounterNamed(record.counters, counter);
+      if (value.as_int() != got) counted.differ.emplace_back(counter, value.as_int(), got);
+    }
+    state.eager->counted.resize(state.checks.size() + 1);
+    state.eager->counted.back() = std::move(counted);
+  }
   if (passed) {
     for (const auto& [counter, value] : expected) {
       report.summary +=

@@ -241,6 +241,49 @@ TEST(Divergence, AnOffByOneComparisonOutsideTheKernelsIsFoundByFlippingItsText) 
       << Text(*d);
 }
 
+TEST(Divergence, AFlopCountShortOfOnePrimitiveNamesIt) {
+  auto d = DivergenceOfEdit("01_basics/15_roofline",
+                            "flops = 2 * M * N * K + M * N * (K // bk) + 2 * grid_steps",
+                            "flops = 2 * M * N * K + 2 * grid_steps");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "count-missing")) << Text(*d);
+  EXPECT_NE(d->summary.find("check `counts, 128-blocks`: where the 2155873280 flops of "
+                            "pallas_call `matmul_kernel`"),
+            std::string::npos)
+      << Text(*d);
+  EXPECT_NE(Text(*d).find("line 135 `dot_general`: 4194304 per run x 512 runs = 2147483648"),
+            std::string::npos)
+      << Text(*d);
+  EXPECT_NE(Text(*d).find("why: the 8388608 flops your formula leaves out are exactly what line "
+                          "135 `add` (16384 per run x 512 runs) costs"),
+            std::string::npos)
+      << Text(*d);
+}
+
+TEST(Divergence, BytesCountedOncePerInputNameTheRefetches) {
+  auto d = DivergenceOfEdit("01_basics/15_roofline",
+                            "hbm_bytes_read = (M * K * (N // bn) + K * N * (M // bm)) * itemsize",
+                            "hbm_bytes_read = (M * K + K * N) * itemsize");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "count-refetch")) << Text(*d);
+  EXPECT_NE(Text(*d).find("`x_ref` (input 0): 512 fetches of 65536 B = 33554432 (448 of them of "
+                          "a block moved before)"),
+            std::string::npos)
+      << Text(*d);
+}
+
+TEST(Divergence, ADifferenceNoPartMakesUpGetsTheBreakdownWithoutACause) {
+  auto d = DivergenceOfEdit("01_basics/15_roofline",
+                            "flops = 2 * M * N * K + M * N * (K // bk) + 2 * grid_steps",
+                            "flops = 2 * M * N * K + M * N * (K // bk) + 2 * grid_steps - 7");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(d->patterns.empty()) << Text(*d);
+  EXPECT_NE(Text(*d).find("line 135 `add`: 16384 per run x 512 runs = 8388608"),
+            std::string::npos)
+      << Text(*d);
+  EXPECT_EQ(Text(*d).find("why"), std::string::npos) << Text(*d);
+}
+
 TEST(Divergence, ValuesTheEagerStepsDidNotMakeAreNotGuessedAt) {
   // The wrong result is a Python list: no jax.numpy step made it, and no number in it was
   // computed, so the values say nothing about why.
