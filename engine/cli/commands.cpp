@@ -45,7 +45,7 @@ const std::vector<Command>& Commands() {
       {"reset", "reset [--restore] [PUZZLE]",
        "restore the starter (yours is backed up; unmarks solved); --restore: your latest backup",
        ResetCommand},
-      {"verify", "verify [--json] [--only PREFIX] [COURSE_DIR]",
+      {"verify", "verify [--json] [--only PREFIX] [--jobs N] [COURSE_DIR]",
        "the course's CI gate: every solution passes, every starter fails helpfully, ...",
        VerifyCommand},
       {"export-notebooks", "export-notebooks [--solutions | --workspace] DIR",

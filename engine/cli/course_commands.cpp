@@ -2,7 +2,10 @@
 // progress, reset, watch, verify (see the command table in commands.cpp).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -23,6 +26,7 @@ struct Parsed {
   bool cuda = false;     // check --backend cuda
   int cores = 1;         // check --cores 1|2
   bool restore = false;  // reset --restore
+  int jobs = 0;          // verify --jobs N (0: one per CPU, at most 8)
   std::string only;
 };
 
@@ -51,6 +55,15 @@ std::optional<int> Parse(const std::string& command, const std::vector<std::stri
       parsed.cores = *cores;
     } else if (command == "reset" && a == "--restore") {
       parsed.restore = true;
+    } else if (command == "verify" && (a == "--jobs" || a == "-j") && i + 1 < args.size()) {
+      const std::string& value = args[++i];
+      char* end = nullptr;
+      long jobs = std::strtol(value.c_str(), &end, 10);
+      if (end == value.c_str() || *end != '\0' || jobs < 1 || jobs > 64) {
+        std::fprintf(stderr, "pallas-puzzles verify: `--jobs` takes a number from 1 to 64\n");
+        return kExitUsage;
+      }
+      parsed.jobs = static_cast<int>(jobs);
     } else if (a == "--only" && i + 1 < args.size()) {
       parsed.only = args[++i];
     } else if (a == "--help" || a == "-h") {
@@ -166,6 +179,10 @@ int VerifyCommand(const std::vector<std::string>& args) {
   bool color = UseColor(stdout);
   CourseContext style{.color = color};
   course::VerifyOptions options{.run = CourseRunOptions(false), .only = parsed.only};
+  // Puzzles run side by side, one process each (their order of output is kept).
+  options.jobs = parsed.jobs > 0
+                     ? parsed.jobs
+                     : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
   if (!parsed.json) {
     options.on_row = [&](const course::VerifyRow& row) {
       std::string line =

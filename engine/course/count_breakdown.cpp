@@ -211,8 +211,9 @@ std::optional<Divergence> ExplainCounts(const Recorded& me) {
         d.lines.push_back(fmt::format("and {} smaller parts", parts.size() - kShown));
       }
       // The difference, as one part or the sum of a few: what the formula leaves out.
+      // (A formula of 0, a starter's, leaves out everything: the breakdown says it all.)
       int64_t missing = got - want;
-      if (missing > 0) {
+      if (missing > 0 && want > 0) {
         // The smallest set of parts whose `value`s add up to the difference (none: empty).
         auto cover = [&](auto value) {
           std::vector<size_t> best;

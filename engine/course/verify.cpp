@@ -2,7 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <map>
 #include <set>
 
 #include "course/puzzle_file.h"
@@ -212,6 +219,165 @@ void CheckFiles(const Course& course, const std::string& only, std::vector<std::
   }
 }
 
+// One puzzle's row: its files' checks and runs.
+VerifyRow VerifyPuzzle(const Course& course, const PuzzleEntry& p, const VerifyOptions& options) {
+  VerifyRow row{.puzzle = p.name()};
+  std::optional<std::string> starter = ReadFile(course.StarterPath(p));
+  std::optional<std::string> solution = ReadFile(course.SolutionPath(p));
+  if (!starter) {
+    row.items.push_back(
+        {"starter", false, fmt::format("missing puzzles/{}/{}.py", p.chapter, p.id)});
+  }
+  if (!solution) {
+    row.items.push_back(
+        {"solution", false, fmt::format("missing solutions/{}/{}.py", p.chapter, p.id)});
+  }
+  if (solution) row.items.push_back(CheckSolution(course, p, options.run));
+  if (starter) row.items.push_back(CheckStarter(course, p, options.run));
+  row.items.push_back(CheckRegions(starter, solution));
+  row.items.push_back(CheckHints(course, p));
+  row.items.push_back(CheckImages(course, p, starter));
+  if (auto item = CheckQuotedTimeline(course, p, starter, options.run)) {
+    row.items.push_back(std::move(*item));
+  }
+  return row;
+}
+
+// A row's items as lines of `name \t ok \t detail`, with backslashes, tabs and newlines escaped;
+// and back.
+std::string Escape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '\\': out += "\\\\"; break;
+      case '\t': out += "\\t"; break;
+      case '\n': out += "\\n"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string Unescape(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\' || i + 1 == text.size()) {
+      out += text[i];
+      continue;
+    }
+    char c = text[++i];
+    out += c == 't' ? '\t' : c == 'n' ? '\n' : c;
+  }
+  return out;
+}
+
+std::string Serialize(const VerifyRow& row) {
+  std::string out;
+  for (const VerifyItem& item : row.items) {
+    out += Escape(item.name) + "\t" + (item.ok ? "1" : "0") + "\t" + Escape(item.detail) + "\n";
+  }
+  return out;
+}
+
+std::vector<VerifyItem> Deserialize(std::string_view text) {
+  std::vector<VerifyItem> items;
+  for (std::string_view line : SplitLines(text)) {
+    size_t a = line.find('\t');
+    size_t b = a == std::string_view::npos ? a : line.find('\t', a + 1);
+    if (b == std::string_view::npos) continue;
+    items.push_back({Unescape(line.substr(0, a)), line.substr(a + 1, b - a - 1) == "1",
+                     Unescape(line.substr(b + 1))});
+  }
+  return items;
+}
+
+// The rows of `puzzles`, `jobs` processes at a time; each row handed to `on_row` in order.
+std::vector<VerifyRow> VerifyForked(const Course& course,
+                                    const std::vector<const PuzzleEntry*>& puzzles,
+                                    const VerifyOptions& options) {
+  struct Job {
+    pid_t pid = -1;
+    int fd = -1;
+    std::string out;
+  };
+  std::vector<VerifyRow> rows(puzzles.size());
+  std::vector<bool> done(puzzles.size(), false);
+  std::map<size_t, Job> running;
+  size_t next = 0, reported = 0;
+  std::fflush(nullptr);  // nothing buffered is written twice by a child
+  auto start = [&](size_t i) {
+    int fds[2];
+    pid_t pid = -1;
+    if (pipe(fds) == 0) {
+      pid = fork();
+      if (pid == 0) {
+        close(fds[0]);
+        VerifyOptions quiet = options;
+        quiet.on_row = nullptr;
+        std::string text = Serialize(VerifyPuzzle(course, *puzzles[i], quiet));
+        size_t written = 0;
+        while (written < text.size()) {
+          ssize_t n = write(fds[1], text.data() + written, text.size() - written);
+          if (n <= 0) break;
+          written += static_cast<size_t>(n);
+        }
+        _exit(0);
+      }
+      close(fds[1]);
+      if (pid < 0) close(fds[0]);
+    }
+    if (pid < 0) {  // no process to spare: verified here
+      rows[i] = VerifyPuzzle(course, *puzzles[i], options);
+      done[i] = true;
+      return;
+    }
+    running[i] = Job{pid, fds[0], ""};
+  };
+  while (reported < puzzles.size()) {
+    while (next < puzzles.size() && running.size() < static_cast<size_t>(options.jobs)) {
+      start(next++);
+    }
+    if (!running.empty()) {
+      std::vector<pollfd> polls;
+      for (const auto& [i, job] : running) polls.push_back({job.fd, POLLIN, 0});
+      if (poll(polls.data(), polls.size(), -1) < 0 && errno != EINTR) break;
+      for (const pollfd& p : polls) {
+        if ((p.revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+        auto it = std::find_if(running.begin(), running.end(),
+                               [&](const auto& entry) { return entry.second.fd == p.fd; });
+        char buffer[4096];
+        ssize_t n = read(p.fd, buffer, sizeof buffer);
+        if (n > 0) {
+          it->second.out.append(buffer, static_cast<size_t>(n));
+          continue;
+        }
+        // The end of the child's output: its row, or why it has none.
+        close(p.fd);
+        int status = 0;
+        waitpid(it->second.pid, &status, 0);
+        size_t i = it->first;
+        rows[i].puzzle = puzzles[i]->name();
+        rows[i].items = Deserialize(it->second.out);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || rows[i].items.empty()) {
+          rows[i].items.push_back(
+              {"process", false,
+               WIFSIGNALED(status)
+                   ? fmt::format("verifying it crashed (signal {})", WTERMSIG(status))
+                   : fmt::format("verifying it exited with {} and no result",
+                                 WIFEXITED(status) ? WEXITSTATUS(status) : -1)});
+        }
+        done[i] = true;
+        running.erase(it);
+      }
+    }
+    while (reported < puzzles.size() && done[reported]) {
+      if (options.on_row) options.on_row(rows[reported]);
+      ++reported;
+    }
+  }
+  return rows;
+}
+
 }  // namespace
 
 VerifyReport Verify(const CourseLoad& load, const VerifyOptions& options) {
@@ -222,27 +388,16 @@ VerifyReport Verify(const CourseLoad& load, const VerifyOptions& options) {
     report.course_problems.push_back("the course has no chapters");
   }
   CheckFiles(course, options.only, report.course_problems);
+  std::vector<const PuzzleEntry*> puzzles;
   for (const PuzzleEntry* p : course.Puzzles()) {
-    if (!options.only.empty() && p->name().rfind(options.only, 0) != 0) continue;
-    VerifyRow row{.puzzle = p->name()};
-    std::optional<std::string> starter = ReadFile(course.StarterPath(*p));
-    std::optional<std::string> solution = ReadFile(course.SolutionPath(*p));
-    if (!starter) {
-      row.items.push_back(
-          {"starter", false, fmt::format("missing puzzles/{}/{}.py", p->chapter, p->id)});
-    }
-    if (!solution) {
-      row.items.push_back(
-          {"solution", false, fmt::format("missing solutions/{}/{}.py", p->chapter, p->id)});
-    }
-    if (solution) row.items.push_back(CheckSolution(course, *p, options.run));
-    if (starter) row.items.push_back(CheckStarter(course, *p, options.run));
-    row.items.push_back(CheckRegions(starter, solution));
-    row.items.push_back(CheckHints(course, *p));
-    row.items.push_back(CheckImages(course, *p, starter));
-    if (auto item = CheckQuotedTimeline(course, *p, starter, options.run)) {
-      row.items.push_back(std::move(*item));
-    }
+    if (options.only.empty() || p->name().rfind(options.only, 0) == 0) puzzles.push_back(p);
+  }
+  if (options.jobs > 1 && puzzles.size() > 1) {
+    report.rows = VerifyForked(course, puzzles, options);
+    return report;
+  }
+  for (const PuzzleEntry* p : puzzles) {
+    VerifyRow row = VerifyPuzzle(course, *p, options);
     if (options.on_row) options.on_row(row);
     report.rows.push_back(std::move(row));
   }

@@ -36,8 +36,11 @@ struct VerifyOptions {
   RunOptions run;
   // Only puzzles whose full name starts with this (all when empty).
   std::string only;
-  // Called after each puzzle, for progress output.
+  // Called after each puzzle (in the course's order), for progress output.
   std::function<void(const VerifyRow&)> on_row;
+  // Puzzles verified at once, each in a process of its own (forked; 1: one after another in
+  // this process). A puzzle whose process dies gets a failed row saying how.
+  int jobs = 1;
 };
 
 VerifyReport Verify(const CourseLoad& load, const VerifyOptions& options);

@@ -269,6 +269,20 @@ TEST_F(CourseCli, VerifyPassesTheTestCourseAndCatchesADriftedSolution) {
   EXPECT_EQ(j["puzzles"][0]["items"][3]["ok"], false);
 }
 
+TEST_F(CourseCli, VerifyInProcessesOfTheirOwnPrintsWhatOneProcessPrints) {
+  Result one = Run("verify --jobs 1");
+  Result two = Run("verify --jobs 2");
+  EXPECT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_EQ(two.exit_code, 0) << two.output;
+  EXPECT_EQ(one.output, two.output);  // rows in the course's order, whichever ends first
+  // A failure found in a child process reaches the report with its detail.
+  fs::remove(root_ / "hints" / "01_intro" / "01_double.md");
+  Result bad = Run("verify --jobs 2");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_TRUE(Has(bad, "hints: missing hints/01_intro/01_double.md")) << bad.output;
+  EXPECT_EQ(Run("verify --jobs 0").exit_code, 64);
+}
+
 TEST_F(CourseCli, VerifyCatchesAStarterThatPasses) {
   fs::copy_file(root_ / "solutions" / "01_intro" / "01_double.py",
                 root_ / "puzzles" / "01_intro" / "01_double.py",
