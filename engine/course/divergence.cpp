@@ -207,9 +207,7 @@ class Comparer {
           "the call gets other operands than the solution's: the difference is in the code that "
           "computes them, before the kernel runs");
       d_.patterns.push_back("operands");
-      if (!SwappedOperand(me, sol, index, what)) {
-        FollowEagerValue(me_, *me_.eager, *sol_.eager, x, std::nullopt, d_);
-      }
+      if (!SwappedOperand(me, sol, index, what)) WhyValue(x, std::nullopt);
       return true;
     };
     for (size_t i = 0; i < me.prefetch.size(); ++i) {
@@ -521,11 +519,26 @@ class Comparer {
                                    "solution's (no pallas_call ran)",
                                    checks[c].name);
         }
-        return FollowEagerValue(me_, *me_.eager, *sol_.eager, got, want, d_);
+        return WhyValue(got, want);
       }
       return false;
     }
     return false;
+  }
+
+  // Why the learner's value `start` is wrong: the eager steps followed back to the first value
+  // the solution never computes, where that is in the learner's code; else the first call into
+  // the puzzle's own functions that gets other arguments than the solution's; else what the
+  // values show.
+  bool WhyValue(const Array& start, const std::optional<Array>& sol_result) {
+    Divergence followed;
+    bool found = FollowEagerValue(me_, *me_.eager, *sol_.eager, start, sol_result, followed);
+    bool in_given_code = std::find(followed.patterns.begin(), followed.patterns.end(),
+                                   "given-code") != followed.patterns.end();
+    if ((!found || in_given_code) && ExplainArguments(me_, sol_, d_)) return true;
+    d_.lines.insert(d_.lines.end(), followed.lines.begin(), followed.lines.end());
+    d_.patterns.insert(d_.patterns.end(), followed.patterns.begin(), followed.patterns.end());
+    return found;
   }
 
   const Recorded& me_;

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 
 #include "array/dtype.h"
@@ -121,6 +123,92 @@ class SolutionValues {
  private:
   std::unordered_map<int64_t, std::vector<std::pair<const Array*, bool>>> by_size_;
 };
+
+// Whether two captured values hold the same numbers (the tolerance SolutionValues uses; NaN
+// matches NaN).
+bool SameValues(const Array& a, const Array& b) {
+  if (a.shape() != b.shape()) return false;
+  Tolerance tol{1e-5, 1e-4};
+  for (int64_t i = 0; i < a.size(); ++i) {
+    double x = a.GetDouble(i), y = b.GetDouble(i);
+    if (std::isnan(x) && std::isnan(y)) continue;
+    if (!Close(x, y, tol)) return false;
+  }
+  return true;
+}
+
+// The instruction of `region` (nested regions included) that makes value `id`; null when none.
+const kernel::Instr* MadeBy(const kernel::Region& region, kernel::ValueId id) {
+  for (const kernel::Instr& instr : region.body) {
+    if (std::find(instr.results.begin(), instr.results.end(), id) != instr.results.end()) {
+      return &instr;
+    }
+    for (const kernel::Region& inner : instr.regions) {
+      if (const kernel::Instr* found = MadeBy(inner, id)) return found;
+    }
+  }
+  return nullptr;
+}
+
+// Whether a primitive of kind `op` uses, within a few steps, a value made from entry `from`
+// (through operands, and through a store and a later load of the same ref in the step).
+bool ReachesOp(const std::vector<tpu::CapturedValue>& entries, int64_t from, kernel::Op op) {
+  constexpr int kSteps = 6;
+  std::vector<int64_t> frontier{from};
+  std::vector<char> seen(entries.size(), 0);
+  for (int depth = 0; depth < kSteps && !frontier.empty(); ++depth) {
+    std::vector<int64_t> next;
+    for (size_t e = 0; e < entries.size(); ++e) {
+      const tpu::CapturedValue& c = entries[e];
+      if (seen[e]) continue;
+      bool uses = std::any_of(frontier.begin(), frontier.end(), [&](int64_t f) {
+        return std::find(c.operands.begin(), c.operands.end(), f) != c.operands.end() ||
+               (c.op == kernel::Op::kLoad && c.stored_by >= 0 &&
+                std::find(frontier.begin(), frontier.end(), c.stored_by) != frontier.end());
+      });
+      if (!uses) continue;
+      if (depth > 0 && c.op == op) return true;
+      seen[e] = 1;
+      next.push_back(static_cast<int64_t>(e));
+    }
+    frontier = std::move(next);
+  }
+  return false;
+}
+
+bool SameNumber(double a, double b) {
+  return (std::isnan(a) && std::isnan(b)) || a == b;
+}
+
+// Whether every element of `a` is the same number (true for a lone one).
+bool IsUniform(const Array& a) {
+  for (int64_t i = 1; i < a.size(); ++i) {
+    if (!SameNumber(a.GetDouble(i), a.GetDouble(0))) return false;
+  }
+  return true;
+}
+
+// The one number a captured value holds in every element when it is made from constants alone
+// (a literal, jnp.full, zeros broadcast to a shape); nullopt otherwise.
+std::optional<double> FillValue(const std::vector<tpu::CapturedValue>& entries, int64_t e,
+                                int depth = 0) {
+  if (e < 0 || depth > 8) return std::nullopt;
+  const tpu::CapturedValue& c = entries[static_cast<size_t>(e)];
+  if (c.results.size() != 1 || c.results[0].size() == 0) return std::nullopt;
+  bool constant = c.op == kernel::Op::kConstant;
+  if (!constant) {
+    if (!kernel::IsPrim(c.op) || c.operands.empty()) return std::nullopt;
+    for (int64_t dep : c.operands) {
+      if (!FillValue(entries, dep, depth + 1)) return std::nullopt;
+    }
+  }
+  const Array& a = c.results[0];
+  double first = a.GetDouble(0);
+  for (int64_t i = 1; i < a.size(); ++i) {
+    if (!SameNumber(a.GetDouble(i), first)) return std::nullopt;
+  }
+  return first;
+}
 
 }  // namespace
 
@@ -282,9 +370,17 @@ void TraceFirstWrongValue(const fs::path& program, const fs::path& solution,
       const kernel::Instr* write = kernel::FirstWriteTo(branch.instr->regions[0], ref);
       auto at = static_cast<size_t>(t);
       if (write == nullptr || (at < branch.taken_at.size() && branch.taken_at[at])) continue;
+      // Where its condition is computed, when that is another line (`full = ...`).
+      const kernel::Instr* cond = branch.instr->operands.empty()
+                                      ? nullptr
+                                      : MadeBy(recording.kernel->body, branch.instr->operands[0]);
+      std::string made;
+      if (cond != nullptr && cond->span.valid() && me.Line(cond->span) != me.Line(branch.span)) {
+        made = fmt::format("; its condition is computed at {}", me.At(cond->span));
+      }
       d.lines.push_back(
-          fmt::format("your store at {} runs under `{}` ({}), which does not hold at this step",
-                      me.Line(write->span), me.LineText(branch.span), me.Line(branch.span)));
+          fmt::format("your store at {} runs under `{}` ({}), which does not hold at this step{}",
+                      me.Line(write->span), me.LineText(branch.span), me.Line(branch.span), made));
     }
     d.patterns.push_back("store-skipped");
     return;
@@ -316,6 +412,82 @@ void TraceFirstWrongValue(const fs::path& program, const fs::path& solution,
                        : ", from values that the solution's kernel computes too"));
     d.lines.push_back(me.At(c.span));
     d.patterns.push_back("first-wrong-value");
+    const std::vector<tpu::CapturedValue>& sol = theirs->captured;
+    // An operand loaded from a buffer that this step filled with one number (an accumulator's or
+    // a running statistic's start), where the solution's kernel fills it with another.
+    for (int64_t dep : c.operands) {
+      if (dep < 0) continue;
+      const tpu::CapturedValue& load = got[static_cast<size_t>(dep)];
+      if (load.op != kernel::Op::kLoad || load.stored_by < 0) continue;
+      const tpu::CapturedValue& store = got[static_cast<size_t>(load.stored_by)];
+      std::optional<double> mine_fill =
+          store.operands.empty() ? std::nullopt : FillValue(got, store.operands[0]);
+      if (!mine_fill) continue;
+      for (const tpu::CapturedValue& other : sol) {
+        if (other.op != kernel::Op::kStore || other.ref != load.ref || other.operands.empty()) {
+          continue;
+        }
+        std::optional<double> their_fill = FillValue(sol, other.operands[0]);
+        if (!their_fill || SameNumber(*their_fill, *mine_fill)) continue;
+        const std::string& name =
+            me.calls[call].kernel->refs[static_cast<size_t>(load.ref)].name;
+        d.lines.push_back(fmt::format(
+            "why: your kernel starts `{}` at {} ({}), the solution's at {}: the value it holds "
+            "before the first update is wrong",
+            name, ValueString(array::DType::kFloat32, *mine_fill), me.Line(store.span),
+            ValueString(array::DType::kFloat32, *their_fill)));
+        d.lines.push_back(me.At(store.span));
+        d.patterns.push_back("start-value");
+        return;
+      }
+    }
+    // An operand the solution's kernel has too, but does not feed to this operation: it goes on
+    // from it first (a mask or a scaling missing where the operand was made).
+    for (int64_t dep : c.operands) {
+      if (dep < 0) continue;
+      const tpu::CapturedValue& operand = got[static_cast<size_t>(dep)];
+      // (One number repeated, zeros say, is made everywhere: a match would be a coincidence.)
+      if (operand.results.size() != 1 || FillValue(got, dep) ||
+          IsUniform(operand.results[0])) {
+        continue;
+      }
+      std::vector<std::string> next;
+      bool same = false, found = false, later = false;
+      for (size_t s = 0; s < sol.size() && !same; ++s) {
+        // The same value made the same way (a load, a product, ...), not one that happens to
+        // hold the same numbers in another role.
+        if (sol[s].op != operand.op || sol[s].results.size() != 1 ||
+            !SameValues(sol[s].results[0], operand.results[0])) {
+          continue;
+        }
+        for (const tpu::CapturedValue& user : sol) {
+          if (std::find(user.operands.begin(), user.operands.end(), static_cast<int64_t>(s)) ==
+                  user.operands.end() ||
+              !kernel::IsPrim(user.op)) {
+            continue;
+          }
+          found = true;
+          same = same || user.op == c.op;
+          std::string name = fmt::format("`{}`", kernel::OpName(user.op));
+          if (std::find(next.begin(), next.end(), name) == next.end()) next.push_back(name);
+        }
+        later = later || ReachesOp(sol, static_cast<int64_t>(s), c.op);
+      }
+      // Said only where the solution's kernel does come to this operation a few steps later,
+      // with what it made from the operand: then a step in between is what is missing.
+      if (!found || same || !later) continue;
+      std::string list;
+      for (size_t i = 0; i < next.size(); ++i) {
+        list += (i == 0 ? "" : i + 1 == next.size() ? " and " : ", ") + next[i];
+      }
+      d.lines.push_back(fmt::format(
+          "its operand made at {} is a value the solution's kernel has too, but the solution "
+          "does not `{}` it: it goes on from it with {} first (a mask or a step is missing "
+          "there?)",
+          me.Line(operand.span), kernel::OpName(c.op), list));
+      d.lines.push_back(me.At(operand.span));
+      break;
+    }
     return;
   }
 }

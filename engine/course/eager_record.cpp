@@ -6,13 +6,17 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <map>
 
 #include "array/dtype.h"
 #include "course/compare.h"
 #include "course/divergence.h"
 #include "course/divergence_trials.h"
 #include "course/puzzle_file.h"
+#include "eval/array_object.h"
 #include "eval/interpreter.h"
+#include "eval/scope.h"
+#include "lang/ast.h"
 
 namespace pz::course {
 
@@ -27,6 +31,15 @@ constexpr Tolerance kValueTolerance{.atol = 1e-5, .rtol = 1e-4};
 uint64_t Mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
   return h;
+}
+
+// Whether every element of `a` is the same number (true for a lone one): such a value is made
+// everywhere, and matching it says nothing.
+bool Uniform(const Array& a) {
+  for (int64_t i = 1; i < a.size(); ++i) {
+    if (a.GetDouble(i) != a.GetDouble(0)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -92,11 +105,7 @@ int EagerRecord::Find(const Array& value) const {
   if (it != index_.end()) return it->second;
   // By content only where that cannot be a coincidence: not a lone number, not one value
   // repeated (zeros and ones are made everywhere).
-  bool uniform = true;
-  for (int64_t i = 1; i < value.size() && uniform; ++i) {
-    uniform = value.GetDouble(i) == value.GetDouble(0);
-  }
-  if (uniform) return -1;
+  if (Uniform(value)) return -1;
   uint64_t h = ContentHash(value);
   for (size_t s = slots_.size(); s-- > 0;) {
     const Array& v = slots_[s].value;
@@ -131,6 +140,22 @@ bool EagerRecord::Computes(const Array& value) const {
   for (const Step& step : steps_) {
     for (const Array& a : step.in_values) {
       if (Matches(value, a)) return true;
+    }
+  }
+  return false;
+}
+
+bool EagerRecord::Makes(array::Prim prim, const Array& value) const {
+  if (value.storage() == nullptr) return false;
+  uint64_t h = ContentHash(value);
+  if (computed_.count(h) == 0) return false;
+  for (const Step& step : steps_) {
+    if (step.call.prim != prim) continue;
+    for (int out : step.out) {
+      const Array& a = slots_[static_cast<size_t>(out)].value;
+      if (a.shape() == value.shape() && a.dtype() == value.dtype() && ContentHash(a) == h) {
+        return true;
+      }
     }
   }
   return false;
@@ -210,6 +235,27 @@ std::vector<int> StepsAfter(const EagerRecord& sol, const Array& value, const Ar
   return on_way;
 }
 
+// Whether a step of primitive `prim` takes, within a few steps, a value made by `from`'s steps.
+bool ReachesPrim(const EagerRecord& record, std::vector<int> from, array::Prim prim) {
+  constexpr int kSteps = 6;
+  std::vector<char> seen(record.steps().size(), 0);
+  for (int depth = 0; depth < kSteps && !from.empty(); ++depth) {
+    std::vector<int> next;
+    for (int s : from) {
+      if (seen[static_cast<size_t>(s)]) continue;
+      seen[static_cast<size_t>(s)] = 1;
+      for (int out : record.steps()[static_cast<size_t>(s)].out) {
+        for (int user : record.ConsumersOf(record.slots()[static_cast<size_t>(out)].value)) {
+          if (record.steps()[static_cast<size_t>(user)].call.prim == prim) return true;
+          next.push_back(user);
+        }
+      }
+    }
+    from = std::move(next);
+  }
+  return false;
+}
+
 }  // namespace
 
 bool FollowEagerValue(const Recorded& me, const EagerRecord& mine, const EagerRecord& sol,
@@ -217,16 +263,7 @@ bool FollowEagerValue(const Recorded& me, const EagerRecord& mine, const EagerRe
   int slot = mine.Find(start);
   // Whether a line is one the learner edits: inside a `# YOUR CODE` region of its file, or
   // anywhere in a file without regions (a program of the learner's own).
-  auto editable = [&me](SourceSpan span) {
-    if (!span.valid()) return false;
-    const SourceFile& file = me.sources().Get(span.file);
-    RegionScan scan = FindRegions(file.text());
-    if (scan.regions.empty()) return true;
-    int line = file.Locate(span.begin).line;
-    return std::any_of(scan.regions.begin(), scan.regions.end(), [line](const Region& r) {
-      return line > r.begin_line && line < r.end_line;
-    });
-  };
+  auto editable = [&me](SourceSpan span) { return EditableLine(me.sources(), span); };
   // A checked result is wrong where it differs from the solution's; a value that the solution
   // computes somewhere is then one it has on the way. (A pallas_call operand is wrong as it is.)
   if (sol_result && sol.Computes(start)) {
@@ -307,14 +344,19 @@ bool FollowEagerValue(const Recorded& me, const EagerRecord& mine, const EagerRe
   SourceSpan early_span;
   for (size_t k = 0; k < culprit.in.size() && early.empty(); ++k) {
     int from = culprit.in[k];
-    if (from < 0 || mine.slots()[from].producer < 0) continue;
+    if (from < 0 || mine.slots()[from].producer < 0 || Uniform(culprit.in_values[k])) continue;
+    // The solution must make that value the same way (not hold the same numbers in another
+    // role), and then use it.
+    const EagerRecord::Step& maker = mine.steps()[mine.slots()[from].producer];
+    if (!sol.Makes(maker.call.prim, culprit.in_values[k])) continue;
     std::vector<int> consumers = sol.ConsumersOf(culprit.in_values[k]);
     if (consumers.empty()) continue;
     bool same = std::any_of(consumers.begin(), consumers.end(), [&](int c) {
       return sol.steps()[c].call.prim == culprit.call.prim;
     });
-    if (same) continue;
-    const EagerRecord::Step& maker = mine.steps()[mine.slots()[from].producer];
+    // Said only where the solution comes to this operation a few steps later, with what it
+    // made from the operand: then a step in between is what is missing.
+    if (same || !ReachesPrim(sol, consumers, culprit.call.prim)) continue;
     early = fmt::format(
         "its operand made at {} is a value the solution computes too, but the solution does not "
         "`{}` it: it goes on from it with {} first (a condition or a term is missing there?)",
@@ -330,12 +372,159 @@ bool FollowEagerValue(const Recorded& me, const EagerRecord& mine, const EagerRe
     d.lines.push_back(
         "that line is in the code the puzzle gives you: a value your code hands it (an argument, "
         "or what a call returns) is not the one the solution hands it");
+    d.patterns.push_back("given-code");
   } else if (!early.empty() && editable(early_span)) {
     d.lines.push_back(early);
     d.lines.push_back(me.At(early_span));
   }
-  d.patterns.push_back("first-wrong-value");
+  if (editable(culprit.span)) d.patterns.push_back("first-wrong-value");
   return true;
+}
+
+bool EditableLine(const SourceManager& sources, SourceSpan span) {
+  if (!span.valid()) return false;
+  const SourceFile& file = sources.Get(span.file);
+  RegionScan scan = FindRegions(file.text());
+  if (scan.regions.empty()) return true;
+  int line = file.Locate(span.begin).line;
+  return std::any_of(scan.regions.begin(), scan.regions.end(), [line](const Region& r) {
+    return line > r.begin_line && line < r.end_line;
+  });
+}
+
+void EagerRecord::RecordCall(const eval::FunctionObject& function, const eval::Environment& locals,
+                             SourceSpan site) {
+  if (calls_.size() >= kMaxCalls || function.code->params == nullptr) return;
+  Call call{.function = function.code->qualname, .definition = function.code->span, .site = site};
+  for (const lang::Param& param : function.code->params->params) {
+    auto it = locals.vars.find(param.name);
+    if (it == locals.vars.end()) continue;
+    Call::Arg arg{.name = param.name};
+    const eval::Value& v = it->second;
+    if (const auto* a = v.as<eval::ArrayObject>()) {
+      arg.array = a->value;
+    } else if (v.is_number()) {
+      arg.number = v.number();
+    } else {
+      continue;
+    }
+    call.args.push_back(std::move(arg));
+  }
+  calls_.push_back(std::move(call));
+}
+
+namespace {
+
+// The calls of `record` from editable lines into functions defined on lines that are not.
+std::vector<const EagerRecord::Call*> CallsIntoGivenCode(const EagerRecord& record,
+                                                         const SourceManager& sources) {
+  std::vector<const EagerRecord::Call*> out;
+  for (const EagerRecord::Call& call : record.calls()) {
+    if (call.site.valid() && call.definition.valid() && call.site.file == call.definition.file &&
+        EditableLine(sources, call.site) && !EditableLine(sources, call.definition)) {
+      out.push_back(&call);
+    }
+  }
+  return out;
+}
+
+bool SameArgument(const EagerRecord::Call::Arg& a, const EagerRecord::Call::Arg& b) {
+  if (a.number && b.number) return Close(*a.number, *b.number, Tolerance{1e-6, 1e-6});
+  if (a.array && b.array) {
+    const Array& x = *a.array;
+    const Array& y = *b.array;
+    if (x.shape() != y.shape() || x.dtype() != y.dtype()) return false;
+    Tolerance tol = DefaultTolerance(y.dtype());
+    for (int64_t i = 0; i < x.size(); ++i) {
+      if (!Close(x.GetDouble(i), y.GetDouble(i), tol)) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+// "0.1", "float32 (32,) holding 0 at [0] where the solution's holds 0.1".
+std::string ArgumentText(const EagerRecord::Call::Arg& mine, const EagerRecord::Call::Arg& theirs) {
+  if (mine.number && theirs.number) {
+    return fmt::format("is {:g} where the solution passes {:g}", *mine.number, *theirs.number);
+  }
+  if (mine.array && theirs.array) {
+    const Array& x = *mine.array;
+    const Array& y = *theirs.array;
+    if (x.shape() != y.shape() || x.dtype() != y.dtype()) {
+      return fmt::format("is {} {} where the solution passes {} {}", array::DTypeName(x.dtype()),
+                         ShapeText(x.shape()), array::DTypeName(y.dtype()), ShapeText(y.shape()));
+    }
+    Tolerance tol = DefaultTolerance(y.dtype());
+    for (int64_t i = 0; i < x.size(); ++i) {
+      if (Close(x.GetDouble(i), y.GetDouble(i), tol)) continue;
+      std::vector<int64_t> index(x.shape().size());
+      for (int64_t r = i, d = static_cast<int64_t>(index.size()) - 1; d >= 0; --d) {
+        index[static_cast<size_t>(d)] = r % x.shape()[static_cast<size_t>(d)];
+        r /= x.shape()[static_cast<size_t>(d)];
+      }
+      return fmt::format("holds {} at {} where the solution's holds {}",
+                         ValueString(x.dtype(), x.GetDouble(i)), IndexString(index),
+                         ValueString(y.dtype(), y.GetDouble(i)));
+    }
+  }
+  return "differs from what the solution passes";
+}
+
+}  // namespace
+
+bool ExplainArguments(const Recorded& me, const Recorded& sol, Divergence& d) {
+  if (!me.eager || !sol.eager) return false;
+  std::vector<const EagerRecord::Call*> mine = CallsIntoGivenCode(*me.eager, me.sources());
+  std::vector<const EagerRecord::Call*> theirs = CallsIntoGivenCode(*sol.eager, sol.sources());
+  std::map<std::string, size_t> seen_mine, seen_theirs;
+  std::map<std::string, std::vector<const EagerRecord::Call*>> by_function;
+  for (const EagerRecord::Call* c : theirs) by_function[c->function].push_back(c);
+  for (const EagerRecord::Call* c : mine) {
+    size_t k = seen_mine[c->function]++;
+    auto it = by_function.find(c->function);
+    if (it == by_function.end() || k >= it->second.size()) continue;
+    const EagerRecord::Call& other = *it->second[k];
+    auto find = [](const EagerRecord::Call& call, const std::string& name)
+        -> const EagerRecord::Call::Arg* {
+      for (const auto& a : call.args) {
+        if (a.name == name) return &a;
+      }
+      return nullptr;
+    };
+    std::vector<std::string> notes;
+    std::vector<std::string> differing;
+    for (const auto& arg : c->args) {
+      const EagerRecord::Call::Arg* same = find(other, arg.name);
+      if (same == nullptr || SameArgument(arg, *same)) continue;
+      differing.push_back(arg.name);
+      // Another parameter of the solution's call that got exactly this value: swapped.
+      std::string instead;
+      for (const auto& o : other.args) {
+        if (o.name != arg.name && SameArgument(arg, o)) {
+          instead = o.name;
+          break;
+        }
+      }
+      notes.push_back(instead.empty()
+                          ? fmt::format("`{}` {}", arg.name, ArgumentText(arg, *same))
+                          : fmt::format("`{}` gets what the solution passes as `{}`", arg.name,
+                                        instead));
+    }
+    if (differing.empty()) continue;
+    std::string list;
+    for (size_t i = 0; i < notes.size(); ++i) {
+      list += (i == 0 ? "" : i + 1 == notes.size() ? "; and " : "; ") + notes[i];
+    }
+    d.lines.push_back(fmt::format(
+        "why: your code calls `{}` (the puzzle's, defined at {}) at {} with other arguments "
+        "than the solution's call: {}",
+        c->function, me.Line(c->definition), me.Line(c->site), list));
+    d.lines.push_back(me.At(c->site));
+    d.patterns.push_back("arguments");
+    return true;
+  }
+  return false;
 }
 
 }  // namespace pz::course

@@ -19,8 +19,10 @@
 #include "support/source.h"
 
 namespace pz::eval {
+class Environment;
+class FunctionObject;
 class Interpreter;
-}
+}  // namespace pz::eval
 
 namespace pz::course {
 
@@ -56,6 +58,8 @@ class EagerRecord final : public array::PrimRecorder {
   // computed one that is not a plain constant.
   bool Computes(const array::Array& value) const;
 
+  // Whether a step of primitive `prim` made exactly `value` (its bits).
+  bool Makes(array::Prim prim, const array::Array& value) const;
   // The steps that took exactly `value` (its bits) as an operand, in the order they ran.
   std::vector<int> ConsumersOf(const array::Array& value) const;
 
@@ -74,6 +78,23 @@ class EagerRecord final : public array::PrimRecorder {
   };
   std::vector<CountedCheck> counted;  // indexed like PuzzleRun::checks
 
+  // A call of a Python function (Interpreter::call_observer): what each parameter was bound to,
+  // where that is an array or a number.
+  struct Call {
+    std::string function;   // the qualified name
+    SourceSpan definition;  // its `def`
+    SourceSpan site;        // the call
+    struct Arg {
+      std::string name;
+      std::optional<array::Array> array;
+      std::optional<double> number;
+    };
+    std::vector<Arg> args;
+  };
+  void RecordCall(const eval::FunctionObject& function, const eval::Environment& locals,
+                  SourceSpan site);
+  const std::vector<Call>& calls() const { return calls_; }
+
  private:
   using Key = std::tuple<const void*, int64_t, std::vector<int64_t>, std::vector<int64_t>, int>;
   static Key KeyOf(const array::Array& a);
@@ -86,10 +107,21 @@ class EagerRecord final : public array::PrimRecorder {
   bool truncated_ = false;
   std::vector<Step> steps_;
   std::vector<Slot> slots_;
+  std::vector<Call> calls_;
+  static constexpr size_t kMaxCalls = 20000;
   std::map<Key, int> index_;
   std::unordered_set<uint64_t> computed_;  // content hashes of the results
   std::unordered_set<uint64_t> bits_;      // and of the operands
 };
+
+// Whether `span` is on a line the learner edits: inside a `# YOUR CODE` region of its file, or
+// anywhere in a file without regions (a program of the learner's own).
+bool EditableLine(const SourceManager& sources, SourceSpan span);
+
+// The first call from the learner's editable code into a function the puzzle gives (defined
+// outside the regions) whose arguments differ from those of the solution's matching call (the
+// same function, counted in order), said in `d`. False when every such call matches.
+bool ExplainArguments(const Recorded& me, const Recorded& sol, Divergence& d);
 
 // The content hash Computes uses for exact matches (shape, dtype and every element's bits).
 uint64_t ContentHash(const array::Array& a);

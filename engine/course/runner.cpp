@@ -179,11 +179,17 @@ PuzzleRun RunIn(std::shared_ptr<SourceManager> sources, const std::filesystem::p
   eval::Interpreter& interpreter = session.interpreter();
   std::optional<Diagnostic> error;
   if (options.eager) {
-    options.eager->Attach(&interpreter);
-    session.harness().eager = options.eager.get();
-    array::ScopedPrimRecorder listen(options.eager.get());
+    EagerRecord* record = options.eager.get();
+    record->Attach(&interpreter);
+    session.harness().eager = record;
+    interpreter.call_observer = [record](const eval::FunctionObject& function,
+                                         const eval::Environment& locals, SourceSpan site) {
+      record->RecordCall(function, locals, site);
+    };
+    array::ScopedPrimRecorder listen(record);
     error = interpreter.RunModule(std::move(module));
-    options.eager->Attach(nullptr);
+    interpreter.call_observer = nullptr;
+    record->Attach(nullptr);
     session.harness().eager = nullptr;
   } else {
     error = interpreter.RunModule(std::move(module));

@@ -109,6 +109,7 @@ Value Evaluator::CallFunction(FunctionObject& function, CallArgs& args) {
   }
   auto env = std::make_shared<Environment>(&code, function.closure);
   BindArguments(function, args, *env);
+  if (interp_.call_observer) interp_.call_observer(function, *env, interp_.current_span());
   interp_.frames_.push_back(Interpreter::Frame{code.name, code.span, &function, env.get()});
   struct PopFrame {
     Interpreter& interp;

@@ -223,6 +223,11 @@ class Interpreter {
   // a recurring one with a note saying how often it recurred.
   void Warn(std::string message, std::vector<std::string> notes = {});
   std::vector<Diagnostic> warnings() const;
+  // Told of every call of a Python function once its arguments are bound: the function, its
+  // new locals (the parameters, by name) and the place of the call. Set by a divergence search
+  // (course/eager_record.h) to compare what the learner's code passes with the solution's;
+  // empty otherwise.
+  std::function<void(const FunctionObject&, const Environment&, SourceSpan)> call_observer;
   // Per-session state of modules and later layers: one object of each type T (a struct its
   // owner defines), made on first use with T's default constructor and destroyed with the
   // interpreter. FindState gives null where none was made; SetState installs one made elsewhere.

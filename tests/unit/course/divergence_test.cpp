@@ -284,6 +284,66 @@ TEST(Divergence, ADifferenceNoPartMakesUpGetsTheBreakdownWithoutACause) {
   EXPECT_EQ(Text(*d).find("why"), std::string::npos) << Text(*d);
 }
 
+TEST(Divergence, ACallOfThePuzzlesFunctionWithSwappedArgumentsNamesThem) {
+  auto d = DivergenceOfEdit("06_production/04_custom_vjp", "    g_loss, g_lse = cotangents\n",
+                            "    g_lse, g_loss = cotangents\n");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "arguments")) << Text(*d);
+  EXPECT_NE(Text(*d).find("why: your code calls `backward` (the puzzle's, defined at line 180) "
+                          "at line 235 with other arguments than the solution's call: `g_loss` "
+                          "gets what the solution passes as `g_lse`; and `g_lse` gets what the "
+                          "solution passes as `g_loss`"),
+            std::string::npos)
+      << Text(*d);
+}
+
+TEST(Divergence, ANumberPassedToThePuzzlesFunctionIsComparedWithTheSolutions) {
+  auto d = DivergenceOfEdit("06_production/04_custom_vjp",
+                            "dh, dw = backward(h, w, labels, lse, g_loss, g_lse, z_loss_weight)",
+                            "dh, dw = backward(h, w, labels, lse, g_loss, g_lse, 0.0)");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "arguments")) << Text(*d);
+  EXPECT_NE(Text(*d).find("`z_loss_weight` is 0 where the solution passes 0.01"),
+            std::string::npos)
+      << Text(*d);
+}
+
+TEST(Divergence, ARunningStatisticStartedAtAnotherNumberNamesBothStarts) {
+  auto d = DivergenceOfEdit("02_softmax/02_two_pass_softmax", "m_ref[0] = -jnp.inf",
+                            "m_ref[0] = 0.0");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "start-value")) << Text(*d);
+  EXPECT_NE(Text(*d).find("why: your kernel starts `m_ref` at 0 (line 90), the solution's at "
+                          "-inf"),
+            std::string::npos)
+      << Text(*d);
+}
+
+TEST(Divergence, AnOperandTheSolutionMasksFirstIsNamedWhereItIsLoaded) {
+  auto d = DivergenceOfEdit("01_basics/12_ragged_edges",
+                            "    b = jnp.where(b_row < K, b_ref[...], 0.0)\n",
+                            "    b = b_ref[...]\n");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_NE(Text(*d).find("its operand made at line 85 is a value the solution's kernel has "
+                          "too, but the solution does not `dot_general` it: it goes on from it "
+                          "with `select_n` first"),
+            std::string::npos)
+      << Text(*d);
+}
+
+TEST(Divergence, AGuardThatDidNotHoldNamesTheLineComputingItsCondition) {
+  auto d = DivergenceOfEdit("03_attention/04_causal",
+                            "partial = (first_col <= last_row) & (last_col > first_row)",
+                            "partial = (first_col <= first_row) & (last_col > first_row)");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "store-skipped")) << Text(*d);
+  EXPECT_NE(Text(*d).find("runs under `@pl.when(partial)` (line 131), which does not hold at "
+                          "this step; its condition is computed at line 125: partial = "
+                          "(first_col <= first_row) & (last_col > first_row)"),
+            std::string::npos)
+      << Text(*d);
+}
+
 TEST(Divergence, ValuesTheEagerStepsDidNotMakeAreNotGuessedAt) {
   // The wrong result is a Python list: no jax.numpy step made it, and no number in it was
   // computed, so the values say nothing about why.
