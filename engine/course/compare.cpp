@@ -164,7 +164,8 @@ class BlockMap {
       for (size_t i = 0; i < moved.size(); ++i) list += (i ? ", " : "") + moved[i];
       lines.push_back(fmt::format(
           "wrong blocks hold the values the reference has at other blocks: {}; an index map "
-          "sends data to the wrong place",
+          "sends data to the wrong place, or a block kept what an earlier one left (an "
+          "accumulator not reset, a block no step wrote)",
           list));
       DescribeMoves(pairs, lines);
     }
@@ -198,8 +199,9 @@ class BlockMap {
           "map swaps its two grid indices, or the grid's axes are in the other order");
     } else if (shifted) {
       lines.push_back(fmt::format(
-          "every one of these blocks holds the block {} away from it: an index map is shifted "
-          "by that much (an off-by-one in a block index?)",
+          "every one of these blocks holds the block {} away from it: an index map shifted by "
+          "that much (an off-by-one in a block index?), or, for the block just before, values "
+          "carried over from it",
           tpu::TupleString(delta)));
     }
   }
@@ -285,6 +287,13 @@ class BlockMap {
           "no DMA ever wrote `{}`: it is in pl.ANY, so the kernel copies its result there "
           "(`pltpu.make_async_copy(src, {}.at[...], sem)`, started and waited)",
           record_.operand, record_.operand));
+    } else if (all_never &&
+               std::any_of(record_.grid.begin(), record_.grid.end(),
+                           [](int64_t n) { return n == 0; })) {
+      lines.push_back(fmt::format(
+          "the grid {} has no steps at all (an axis of size 0), so the kernel never ran: look "
+          "at how that axis's size is computed",
+          tpu::TupleString(record_.grid)));
     } else if (all_never && !first_write_.empty()) {
       lines.push_back(fmt::format(
           "the kernel writes `{}` at {}, but no grid step ever ran that line: the branch "
@@ -464,9 +473,10 @@ LeafReport CompareLeaf(const Array& actual, const Array& expected, Tolerance tol
       record->uninitialized_is_padding) {
     std::string location = sources ? FormatLocation(record->uninitialized.span, *sources) : "";
     report.provenance.push_back(fmt::format(
-        "the NaN come from past the end of an input: the block of `{}` read at {} (first in "
-        "grid step {}) reaches beyond the array, and that padding is garbage; mask it before it "
-        "reaches the result (a read already masked with `jnp.where` is harmless)",
+        "the NaN come from past the end of an input: blocks that reach beyond the array hold "
+        "garbage padding (the first such read: `{}` at {}, in grid step {}); mask every such "
+        "operand before it reaches the result (a read already masked with `jnp.where` is "
+        "harmless)",
         record->uninitialized.ref, location, tpu::TupleString(record->uninitialized.grid_point)));
   } else if (nans > 0 && record != nullptr && record->uninitialized.seen) {
     std::string location = sources ? FormatLocation(record->uninitialized.span, *sources) : "";

@@ -595,7 +595,8 @@ std::optional<Divergence> FindDivergence(const fs::path& program, const fs::path
       kernel::FirstWriteTo(me->calls[comparer.place()->call].kernel->body, comparer.place()->ref) !=
           nullptr) {
     const auto& place = *comparer.place();
-    TraceFirstWrongValue(program, solution, options, place.call, place.point, place.ref, *me, *d);
+    TraceFirstWrongValue(program, solution, options, place.call, place.point, place.ref, *me, *sol,
+                         *d);
   }
   return d;
 }

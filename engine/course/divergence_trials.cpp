@@ -97,20 +97,23 @@ class SolutionValues {
  public:
   explicit SolutionValues(const std::vector<tpu::CapturedValue>& captured) {
     for (const tpu::CapturedValue& c : captured) {
-      bool computed = kernel::IsPrim(c.op);
-      for (const Array& a : c.results) by_size_[a.size()].push_back({&a, computed});
+      for (const Array& a : c.results) by_size_[a.size()].push_back({&a, c.op});
     }
   }
   // Whether the solution computed `a` (the same elements, in row-major order, within a
   // tolerance looser than the checks': another order of additions is still the same value). A
   // single number computed by a primitive is matched only by one the solution computed too: a
-  // program id or a literal of the same value is a coincidence, not the same computation.
-  bool Has(const Array& a, bool computed) const {
+  // program id or a literal of the same value is a coincidence, not the same computation. So is
+  // an array of one number repeated (zeros, ones) unless the same operation made it.
+  bool Has(const Array& a, kernel::Op op) const {
     auto it = by_size_.find(a.size());
     if (it == by_size_.end()) return false;
+    bool computed = kernel::IsPrim(op);
+    bool uniform = a.size() > 1 && UniformArray(a);
     Tolerance tol{1e-5, 1e-4};
-    for (const auto& [s, s_computed] : it->second) {
-      if (a.size() == 1 && computed && !s_computed) continue;
+    for (const auto& [s, s_op] : it->second) {
+      if (a.size() == 1 && computed && !kernel::IsPrim(s_op)) continue;
+      if (uniform && computed && s_op != op) continue;
       bool same = true;
       for (int64_t i = 0; i < a.size() && same; ++i) {
         same = Close(a.GetDouble(i), s->GetDouble(i), tol);
@@ -121,7 +124,13 @@ class SolutionValues {
   }
 
  private:
-  std::unordered_map<int64_t, std::vector<std::pair<const Array*, bool>>> by_size_;
+  static bool UniformArray(const Array& a) {
+    for (int64_t i = 1; i < a.size(); ++i) {
+      if (a.GetDouble(i) != a.GetDouble(0)) return false;
+    }
+    return true;
+  }
+  std::unordered_map<int64_t, std::vector<std::pair<const Array*, kernel::Op>>> by_size_;
 };
 
 // Whether two captured values hold the same numbers (the tolerance SolutionValues uses; NaN
@@ -174,6 +183,98 @@ bool ReachesOp(const std::vector<tpu::CapturedValue>& entries, int64_t from, ker
     frontier = std::move(next);
   }
   return false;
+}
+
+// Whether `c` loads a whole block of one of the kernel's inputs (`x_ref[...]`).
+bool WholeInputBlock(const kernel::Function& kernel, const tpu::CapturedValue& c) {
+  if (c.op != kernel::Op::kLoad || c.ref < 0 || static_cast<size_t>(c.ref) >= kernel.refs.size() ||
+      c.results.size() != 1) {
+    return false;
+  }
+  const kernel::RefType& ref = kernel.refs[static_cast<size_t>(c.ref)];
+  return ref.role == kernel::RefRole::kInput && c.results[0].shape() == ref.shape;
+}
+
+// The way from entry `from` on to a store into `ref`: the primitives on it, in order, and
+// whether one of them also takes a load of `ref` (the buffer's old contents).
+struct StorePath {
+  std::vector<std::string> ops;
+  bool reads_ref = false;
+};
+std::optional<StorePath> PathToStore(const std::vector<tpu::CapturedValue>& entries,
+                                     int64_t from, kernel::RefId ref) {
+  constexpr int kSteps = 6;
+  std::vector<int64_t> parent(entries.size(), -2);  // -2: not reached
+  std::vector<int64_t> frontier{from};
+  parent[static_cast<size_t>(from)] = -1;
+  for (int depth = 0; depth < kSteps && !frontier.empty(); ++depth) {
+    std::vector<int64_t> next;
+    for (size_t e = 0; e < entries.size(); ++e) {
+      const tpu::CapturedValue& c = entries[e];
+      if (parent[e] != -2) continue;
+      int64_t via = -1;
+      for (int64_t f : frontier) {
+        if (std::find(c.operands.begin(), c.operands.end(), f) != c.operands.end()) via = f;
+      }
+      if (via < 0) continue;
+      if (c.op == kernel::Op::kStore) {
+        if (c.ref != ref || c.operands.empty() || c.operands[0] != via || depth == 0) continue;
+        StorePath path;
+        for (int64_t p = via; p >= 0 && p != from; p = parent[static_cast<size_t>(p)]) {
+          const tpu::CapturedValue& step = entries[static_cast<size_t>(p)];
+          path.ops.insert(path.ops.begin(), std::string(kernel::OpName(step.op)));
+          for (int64_t operand : step.operands) {
+            if (operand >= 0 && entries[static_cast<size_t>(operand)].op == kernel::Op::kLoad &&
+                entries[static_cast<size_t>(operand)].ref == ref) {
+              path.reads_ref = true;
+            }
+          }
+        }
+        return path;
+      }
+      if (!kernel::IsPrim(c.op)) continue;
+      parent[e] = via;
+      next.push_back(static_cast<int64_t>(e));
+    }
+    frontier = std::move(next);
+  }
+  return std::nullopt;
+}
+
+// The spans of the instructions of `region` and the regions inside it.
+void CollectSpans(const kernel::Region& region, std::vector<SourceSpan>& out) {
+  for (const kernel::Instr& instr : region.body) {
+    if (instr.span.valid()) out.push_back(instr.span);
+    for (const kernel::Region& inner : instr.regions) CollectSpans(inner, out);
+  }
+}
+
+// The kFor instructions of `region` and the regions inside it, in program order.
+void CollectLoops(const kernel::Region& region, std::vector<const kernel::Instr*>& out) {
+  for (const kernel::Instr& instr : region.body) {
+    if (instr.op == kernel::Op::kFor) out.push_back(&instr);
+    for (const kernel::Region& inner : instr.regions) CollectLoops(inner, out);
+  }
+}
+
+// The one number value `id` holds everywhere when it is a constant, or a constant only
+// broadcast, reshaped or converted (jnp.zeros, jnp.full); nullopt otherwise.
+std::optional<double> StaticFill(const kernel::Region& body, kernel::ValueId id, int depth = 0) {
+  const kernel::Instr* instr = depth > 8 ? nullptr : MadeBy(body, id);
+  if (instr == nullptr) return std::nullopt;
+  if (instr->op == kernel::Op::kConstant) {
+    if (!instr->constant || instr->constant->size() == 0) return std::nullopt;
+    double first = instr->constant->GetDouble(0);
+    for (int64_t i = 1; i < instr->constant->size(); ++i) {
+      if (instr->constant->GetDouble(i) != first) return std::nullopt;
+    }
+    return first;
+  }
+  bool moves = instr->op == kernel::OpOf(array::Prim::kBroadcastInDim) ||
+               instr->op == kernel::OpOf(array::Prim::kReshape) ||
+               instr->op == kernel::OpOf(array::Prim::kConvertElementType);
+  if (!moves || instr->operands.size() != 1) return std::nullopt;
+  return StaticFill(body, instr->operands[0], depth + 1);
 }
 
 bool SameNumber(double a, double b) {
@@ -314,7 +415,8 @@ bool TryFlippedSourceComparisons(const fs::path& program, const RunOptions& opti
 // part. Said as what the values show, not as a certain cause.
 void TraceFirstWrongValue(const fs::path& program, const fs::path& solution,
                           const RunOptions& options, size_t call, const std::vector<int64_t>& point,
-                          kernel::RefId ref, const Recorded& me, Divergence& d) {
+                          kernel::RefId ref, const Recorded& me, const Recorded& sol_recorded,
+                          Divergence& d) {
   std::shared_ptr<tpu::Probe> mine = CaptureStep(program, options, call, point);
   std::shared_ptr<tpu::Probe> theirs = CaptureStep(solution, options, call, point);
   const std::vector<tpu::CapturedValue>& got = mine->captured;
@@ -336,12 +438,15 @@ void TraceFirstWrongValue(const fs::path& program, const fs::path& solution,
     int8_t& m = matched[static_cast<size_t>(e)];
     if (m < 0) {
       const tpu::CapturedValue& c = got[static_cast<size_t>(e)];
-      // A single program id or literal is given, not computed: it is what it is.
+      // A single program id or literal is given, not computed: it is what it is. So is a
+      // whole input block: the two calls are configured alike, so it holds the same data for
+      // both kernels, whether or not the solution's reads it at this step.
       bool given =
           c.op == kernel::Op::kProgramId ||
-          (c.op == kernel::Op::kConstant && c.results.size() == 1 && c.results[0].size() == 1);
+          (c.op == kernel::Op::kConstant && c.results.size() == 1 && c.results[0].size() == 1) ||
+          WholeInputBlock(*me.calls[call].kernel, c);
       m = 1;
-      for (const Array& a : c.results) m = m && (given || known.Has(a, kernel::IsPrim(c.op)));
+      for (const Array& a : c.results) m = m && (given || known.Has(a, c.op));
     }
     return m == 1;
   };
@@ -395,6 +500,76 @@ void TraceFirstWrongValue(const fs::path& program, const fs::path& solution,
     in_cone[static_cast<size_t>(e)] = 1;
     for (int64_t dep : deps(e)) stack.push_back(dep);
   }
+  // A loop whose carry starts from another number than the solution's loop at that place (the
+  // same loop counted in program order): a running maximum started at 0, a sum at 1.
+  if (call < sol_recorded.calls.size() && sol_recorded.calls[call].kernel) {
+    std::vector<const kernel::Instr*> my_loops, their_loops;
+    CollectLoops(me.calls[call].kernel->body, my_loops);
+    CollectLoops(sol_recorded.calls[call].kernel->body, their_loops);
+    for (size_t k = 0; k < my_loops.size() && k < their_loops.size(); ++k) {
+      const kernel::Instr& a = *my_loops[k];
+      const kernel::Instr& b = *their_loops[k];
+      // Only a loop whose body made part of the wrong value (an entry of the cone).
+      std::vector<SourceSpan> body;
+      CollectSpans(a.regions[0], body);
+      bool feeds = false;
+      for (size_t e = 0; e < got.size() && !feeds; ++e) {
+        feeds = in_cone[e] && std::find(body.begin(), body.end(), got[e].span) != body.end();
+      }
+      if (!feeds) continue;
+      for (size_t i = 2; i < a.operands.size() && i < b.operands.size(); ++i) {
+        const kernel::Instr* made = MadeBy(me.calls[call].kernel->body, a.operands[i]);
+        std::optional<double> mine_fill = StaticFill(me.calls[call].kernel->body, a.operands[i]);
+        std::optional<double> their_fill =
+            StaticFill(sol_recorded.calls[call].kernel->body, b.operands[i]);
+        if (!mine_fill || !their_fill || SameNumber(*mine_fill, *their_fill) || made == nullptr) {
+          continue;
+        }
+        d.lines.push_back(fmt::format(
+            "why: the loop at {} starts its carry {} from {} (made at {}); the solution's loop "
+            "starts it from {}",
+            me.Line(a.span), i - 2, ValueString(array::DType::kFloat32, *mine_fill),
+            me.Line(made->span), ValueString(array::DType::kFloat32, *their_fill)));
+        d.lines.push_back(me.At(made->span));
+        d.patterns.push_back("start-value");
+        return;
+      }
+    }
+  }
+  // The value stored is one the solution's kernel computes too: the solution goes on from it
+  // before its own store into the buffer (adds what the buffer held, masks it, ...).
+  int64_t stored = got[static_cast<size_t>(store)].operands[0];
+  if (stored >= 0 && is_known(stored) && !FillValue(got, stored)) {
+    const tpu::CapturedValue& value = got[static_cast<size_t>(stored)];
+    const std::string& name = me.calls[call].kernel->refs[static_cast<size_t>(ref)].name;
+    for (size_t s = 0; s < theirs->captured.size(); ++s) {
+      const tpu::CapturedValue& match = theirs->captured[s];
+      if (match.op != value.op || match.results.size() != 1 || value.results.size() != 1 ||
+          !SameValues(match.results[0], value.results[0])) {
+        continue;
+      }
+      std::optional<StorePath> path = PathToStore(theirs->captured, static_cast<int64_t>(s), ref);
+      if (!path || path->ops.empty()) continue;
+      std::string list;
+      for (size_t i = 0; i < path->ops.size(); ++i) {
+        list += (i == 0 ? "" : i + 1 == path->ops.size() ? " and " : ", ") +
+                fmt::format("`{}`", path->ops[i]);
+      }
+      d.lines.push_back(fmt::format(
+          "why, as far as the values show: your kernel stores into `{}` at {} a value the "
+          "solution's kernel computes too, but the solution goes on from it with {}{} before it "
+          "stores{}",
+          name, me.Line(got[static_cast<size_t>(store)].span), list,
+          path->reads_ref ? fmt::format(" (together with what `{}` held)", name) : std::string(),
+          path->reads_ref ? fmt::format(": your store replaces what `{}` held instead of "
+                                        "combining with it",
+                                        name)
+                          : std::string()));
+      d.lines.push_back(me.At(got[static_cast<size_t>(store)].span));
+      d.patterns.push_back("stored-too-early");
+      return;
+    }
+  }
   for (size_t e = 0; e < got.size(); ++e) {
     const tpu::CapturedValue& c = got[e];
     if (!in_cone[e] || c.results.empty() || is_known(static_cast<int64_t>(e))) continue;
@@ -413,6 +588,32 @@ void TraceFirstWrongValue(const fs::path& program, const fs::path& solution,
     d.lines.push_back(me.At(c.span));
     d.patterns.push_back("first-wrong-value");
     const std::vector<tpu::CapturedValue>& sol = theirs->captured;
+    // An operand that is one number filled in (a loop's starting carry, jnp.zeros), where the
+    // solution's kernel gives the same operation another number of that shape.
+    for (int64_t dep : c.operands) {
+      std::optional<double> mine_fill = FillValue(got, dep);
+      if (!mine_fill) continue;
+      const Array& filled = got[static_cast<size_t>(dep)].results[0];
+      for (const tpu::CapturedValue& other : sol) {
+        if (other.op != c.op) continue;
+        for (int64_t u : other.operands) {
+          std::optional<double> their_fill = FillValue(sol, u);
+          if (!their_fill || SameNumber(*their_fill, *mine_fill) ||
+              sol[static_cast<size_t>(u)].results[0].shape() != filled.shape()) {
+            continue;
+          }
+          const tpu::CapturedValue& made = got[static_cast<size_t>(dep)];
+          d.lines.push_back(fmt::format(
+              "why: here your kernel starts from {} (made at {}), where the solution's `{}` "
+              "takes {}: the starting value is wrong",
+              ValueString(array::DType::kFloat32, *mine_fill), me.Line(made.span),
+              kernel::OpName(c.op), ValueString(array::DType::kFloat32, *their_fill)));
+          d.lines.push_back(me.At(made.span));
+          d.patterns.push_back("start-value");
+          return;
+        }
+      }
+    }
     // An operand loaded from a buffer that this step filled with one number (an accumulator's or
     // a running statistic's start), where the solution's kernel fills it with another.
     for (int64_t dep : c.operands) {

@@ -55,6 +55,6 @@ std::optional<Divergence> ExplainCounts(const Recorded& me);
 void TraceFirstWrongValue(const std::filesystem::path& program,
                           const std::filesystem::path& solution, const RunOptions& options,
                           size_t call, const std::vector<int64_t>& point, kernel::RefId ref,
-                          const Recorded& me, Divergence& d);
+                          const Recorded& me, const Recorded& sol, Divergence& d);
 
 }  // namespace pz::course

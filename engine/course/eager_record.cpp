@@ -76,19 +76,28 @@ int EagerRecord::NewSlot(const Array& value, int producer) {
 void EagerRecord::Record(array::PrimCall call, const std::vector<Array>& inputs,
                          const std::vector<Array>& outputs) {
   if (interp_ == nullptr || truncated_) return;
+  // What the record keeps alive: the results, and operands no recorded step made.
+  std::vector<int> in;
   int64_t bytes = 0;
-  for (const Array& a : outputs) {
-    bytes += a.size() * static_cast<int64_t>(array::ItemSize(a.dtype()));
+  auto size_of = [](const Array& a) {
+    return a.size() * static_cast<int64_t>(array::ItemSize(a.dtype()));
+  };
+  for (const Array& a : inputs) {
+    auto it = a.storage() != nullptr ? index_.find(KeyOf(a)) : index_.end();
+    in.push_back(it == index_.end() ? -1 : it->second);
+    if (in.back() < 0) bytes += size_of(a);
   }
+  for (const Array& a : outputs) bytes += size_of(a);
   if (used_ + bytes > budget_) {
     truncated_ = true;
     return;
   }
   used_ += bytes;
-  Step step{.call = std::move(call), .span = interp_->current_span(), .in_values = inputs};
+  Step step{.call = std::move(call),
+            .span = interp_->current_span(),
+            .in = std::move(in),
+            .in_values = inputs};
   for (const Array& a : inputs) {
-    auto it = a.storage() != nullptr ? index_.find(KeyOf(a)) : index_.end();
-    step.in.push_back(it == index_.end() ? -1 : it->second);
     if (a.storage() != nullptr) bits_.insert(ContentHash(a));
   }
   int id = static_cast<int>(steps_.size());
@@ -402,6 +411,10 @@ void EagerRecord::RecordCall(const eval::FunctionObject& function, const eval::E
     Call::Arg arg{.name = param.name};
     const eval::Value& v = it->second;
     if (const auto* a = v.as<eval::ArrayObject>()) {
+      // Kept alive by the record: counted against its budget like the steps' results.
+      int64_t bytes = a->value.size() * static_cast<int64_t>(array::ItemSize(a->value.dtype()));
+      if (used_ + bytes > budget_) continue;
+      used_ += bytes;
       arg.array = a->value;
     } else if (v.is_number()) {
       arg.number = v.number();

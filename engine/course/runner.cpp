@@ -73,14 +73,16 @@ std::pair<std::string, std::string> DescribeBirth(const tpu::NonFiniteOrigin& o)
     if ((p == "add" || p == "sub") && (infinite(x[0]) || infinite(x[1]))) {
       return {what,
               "infinities of opposite signs cancel to NaN: a row whose scores are all masked to "
-              "-inf has a maximum of -inf, and subtracting it gives NaN; mask with a large finite "
-              "number instead (e.g. -1e30, or jnp.finfo(jnp.float32).min), or keep such rows "
-              "out of the arithmetic"};
+              "-inf has a maximum of -inf, and subtracting it gives NaN; either the mask hides a "
+              "row it should not (check its comparison), or, where such rows are expected, mask "
+              "with a large finite number instead (e.g. -1e30, or jnp.finfo(jnp.float32).min) or "
+              "keep them out of the arithmetic"};
     }
     if (p == "div" && x[1] == 0) {
       return {what,
               "a division by zero: the denominator (a row sum, a count, a norm) is 0 here; "
-              "guard it (e.g. jnp.where(l == 0, 1, l)) or make sure something was accumulated"};
+              "either what it sums was wrong or never accumulated (look at what made it), or, "
+              "where an empty row is expected, guard it (e.g. jnp.where(l == 0, 1, l))"};
     }
     if (p == "mul" && (infinite(x[0]) || infinite(x[1]))) {
       return {what, "0 * inf is NaN: one factor overflowed or came from a -inf mask"};

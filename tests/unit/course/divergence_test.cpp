@@ -344,6 +344,31 @@ TEST(Divergence, AGuardThatDidNotHoldNamesTheLineComputingItsCondition) {
       << Text(*d);
 }
 
+TEST(Divergence, AStoreThatReplacesWhatTheSolutionAddsToSaysSo) {
+  auto d = DivergenceOfEdit("02_softmax/05_softmax_cross_entropy",
+                            "picked_ref[...] += jnp.sum(", "picked_ref[...] = jnp.sum(");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "stored-too-early")) << Text(*d);
+  EXPECT_NE(Text(*d).find("but the solution goes on from it with `add` (together with what "
+                          "`picked_ref` held) before it stores: your store replaces what "
+                          "`picked_ref` held instead of combining with it"),
+            std::string::npos)
+      << Text(*d);
+}
+
+TEST(Divergence, ALoopCarryStartedAtAnotherNumberNamesBothStarts) {
+  auto d = DivergenceOfEdit("02_softmax/04_online_softmax_loop",
+                            "m0 = jnp.full((bm, 1), -jnp.inf, jnp.float32)",
+                            "m0 = jnp.zeros((bm, 1), jnp.float32)");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(Has(*d, "start-value")) << Text(*d);
+  EXPECT_NE(Text(*d).find("starts its carry 0 from 0"), std::string::npos) << Text(*d);
+  EXPECT_NE(Text(*d).find("the solution's loop starts it from -inf"), std::string::npos)
+      << Text(*d);
+  // The values inside the loop no longer claim a line of their own.
+  EXPECT_FALSE(Has(*d, "first-wrong-value")) << Text(*d);
+}
+
 TEST(Divergence, ValuesTheEagerStepsDidNotMakeAreNotGuessedAt) {
   // The wrong result is a Python list: no jax.numpy step made it, and no number in it was
   // computed, so the values say nothing about why.
