@@ -475,8 +475,8 @@ LeafReport CompareLeaf(const Array& actual, const Array& expected, Tolerance tol
     report.provenance.push_back(fmt::format(
         "the NaN come from past the end of an input: blocks that reach beyond the array hold "
         "garbage padding (the first such read: `{}` at {}, in grid step {}); mask every such "
-        "operand before it reaches the result (a read already masked with `jnp.where` is "
-        "harmless)",
+        "operand before it reaches the result (a read masked with the right bound is "
+        "harmless: check each mask's bound)",
         record->uninitialized.ref, location, tpu::TupleString(record->uninitialized.grid_point)));
   } else if (nans > 0 && record != nullptr && record->uninitialized.seen) {
     std::string location = sources ? FormatLocation(record->uninitialized.span, *sources) : "";
@@ -487,6 +487,10 @@ LeafReport CompareLeaf(const Array& actual, const Array& expected, Tolerance tol
         record->has_dma_semaphores
             ? "if a DMA should fill it, start that copy and `.wait()` for it before the read; "
               "otherwise initialise it first"
+        : record->uninitialized.ref == record->operand
+            ? "initialise it first, e.g. under `@pl.when(pl.program_id(axis) == 0)`, or, where "
+              "the read keeps rows that another step writes (a masked store), check that the "
+              "mask selects the right rows"
             : "initialise it first, e.g. under `@pl.when(pl.program_id(axis) == 0)`"));
   }
   for (const std::string& line : report.provenance) report.lines.push_back(line);

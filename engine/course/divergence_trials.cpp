@@ -408,260 +408,300 @@ bool TryFlippedSourceComparisons(const fs::path& program, const RunOptions& opti
   return false;
 }
 
-// Where no pattern said why: both kernels run the divergent grid step again with every value
-// captured. Following the wrong value back from the store that wrote the differing buffer, the
-// first value (in execution order) that the solution's kernel never computes at that step while
-// every value it is made from is one the solution has marks the line where the computations
-// part. Said as what the values show, not as a certain cause.
-void TraceFirstWrongValue(const fs::path& program, const fs::path& solution,
-                          const RunOptions& options, size_t call, const std::vector<int64_t>& point,
-                          kernel::RefId ref, const Recorded& me, const Recorded& sol_recorded,
-                          Divergence& d) {
-  std::shared_ptr<tpu::Probe> mine = CaptureStep(program, options, call, point);
-  std::shared_ptr<tpu::Probe> theirs = CaptureStep(solution, options, call, point);
-  const std::vector<tpu::CapturedValue>& got = mine->captured;
-  if (got.empty() || theirs->captured.empty() || got.size() >= tpu::Probe::kMaxCaptured) return;
-  SolutionValues known(theirs->captured);
+namespace {
+
+// The values both kernels computed at the divergent grid step, and the named patterns read off
+// them (TraceFirstWrongValue).
+class StepTrace {
+ public:
+  StepTrace(const Recorded& me, const Recorded& sol, size_t call, kernel::RefId ref,
+            const std::vector<tpu::CapturedValue>& got,
+            const std::vector<tpu::CapturedValue>& theirs, Divergence& d)
+      : me_(me),
+        sol_(sol),
+        call_(call),
+        ref_(ref),
+        kernel_(*me.calls[call].kernel),
+        got_(got),
+        theirs_(theirs),
+        known_(theirs),
+        matched_(got.size(), -1),
+        in_cone_(got.size(), 0),
+        d_(d) {}
+
+  void Run(const std::vector<int64_t>& point) {
+    // The last store into the differing buffer, whose value is followed back.
+    int64_t store = -1;
+    for (int64_t e = static_cast<int64_t>(got_.size()) - 1; e >= 0 && store < 0; --e) {
+      if (At(e).op == kernel::Op::kStore && At(e).ref == ref_) store = e;
+    }
+    if (store < 0) {
+      StoreSkipped(point);
+      return;
+    }
+    if (At(store).operands.empty()) return;
+    MarkCone(At(store).operands[0]);
+    if (LoopStartDiffers() || StoredTooEarly(store)) return;
+    FirstWrongValue();
+  }
+
+ private:
+  const tpu::CapturedValue& At(int64_t e) const { return got_[static_cast<size_t>(e)]; }
+  const std::string& RefName(kernel::RefId ref) const {
+    return kernel_.refs[static_cast<size_t>(ref)].name;
+  }
+
   // The entries a value depends on: its operands; through a load, the value last stored into
-  // that ref during the step.
-  auto deps = [&](int64_t e) {
-    const tpu::CapturedValue& c = got[static_cast<size_t>(e)];
-    std::vector<int64_t> out = c.operands;  // -1: not made at this step (a loop's carry)
+  // that ref during the step (-1: not made at this step, a loop's carry).
+  std::vector<int64_t> Deps(int64_t e) const {
+    const tpu::CapturedValue& c = At(e);
+    std::vector<int64_t> out = c.operands;
     if (c.op == kernel::Op::kLoad && c.stored_by >= 0) {
-      const tpu::CapturedValue& store = got[static_cast<size_t>(c.stored_by)];
+      const tpu::CapturedValue& store = At(c.stored_by);
       if (!store.operands.empty()) out.push_back(store.operands[0]);
     }
     return out;
-  };
-  std::vector<int8_t> matched(got.size(), -1);  // -1: not looked up yet
-  auto is_known = [&](int64_t e) {
-    int8_t& m = matched[static_cast<size_t>(e)];
+  }
+
+  // Whether the solution's kernel has the value of entry `e`. A single program id or literal is
+  // given, not computed: it is what it is. So is a whole input block: the two calls are
+  // configured alike, so it holds the same data for both kernels, whether or not the
+  // solution's reads it at this step.
+  bool Known(int64_t e) {
+    int8_t& m = matched_[static_cast<size_t>(e)];
     if (m < 0) {
-      const tpu::CapturedValue& c = got[static_cast<size_t>(e)];
-      // A single program id or literal is given, not computed: it is what it is. So is a
-      // whole input block: the two calls are configured alike, so it holds the same data for
-      // both kernels, whether or not the solution's reads it at this step.
+      const tpu::CapturedValue& c = At(e);
       bool given =
           c.op == kernel::Op::kProgramId ||
           (c.op == kernel::Op::kConstant && c.results.size() == 1 && c.results[0].size() == 1) ||
-          WholeInputBlock(*me.calls[call].kernel, c);
+          WholeInputBlock(kernel_, c);
       m = 1;
-      for (const Array& a : c.results) m = m && (given || known.Has(a, c.op));
+      for (const Array& a : c.results) m = m && (given || known_.Has(a, c.op));
     }
     return m == 1;
-  };
-  // The cone of the last store into the differing buffer.
-  int64_t store = -1;
-  for (int64_t e = static_cast<int64_t>(got.size()) - 1; e >= 0 && store < 0; --e) {
-    const tpu::CapturedValue& c = got[static_cast<size_t>(e)];
-    if (c.op == kernel::Op::kStore && c.ref == ref) store = e;
   }
-  if (store < 0) {
-    // The solution's kernel writes the buffer at this step and yours does not.
-    bool theirs_store = std::any_of(
-        theirs->captured.begin(), theirs->captured.end(),
-        [&](const tpu::CapturedValue& c) { return c.op == kernel::Op::kStore && c.ref == ref; });
-    if (!theirs_store || call >= me.calls.size()) return;
-    const CallRecording& recording = me.calls[call];
-    const std::string& name = recording.kernel->refs[static_cast<size_t>(ref)].name;
-    d.lines.push_back(fmt::format(
-        "why: at this grid step the solution's kernel stores into `{}`, and yours does not", name));
+
+  void MarkCone(int64_t from) {
+    std::vector<int64_t> stack{from};
+    while (!stack.empty()) {
+      int64_t e = stack.back();
+      stack.pop_back();
+      if (e < 0 || in_cone_[static_cast<size_t>(e)]) continue;  // (-1: not followed)
+      in_cone_[static_cast<size_t>(e)] = 1;
+      for (int64_t dep : Deps(e)) stack.push_back(dep);
+    }
+  }
+
+  // The solution's kernel writes the buffer at this step and the learner's does not: every
+  // guarded write into it whose condition did not hold here (which one should have run is the
+  // learner's to tell), with the line computing that condition.
+  void StoreSkipped(const std::vector<int64_t>& point) {
+    bool theirs_store = std::any_of(theirs_.begin(), theirs_.end(), [&](const auto& c) {
+      return c.op == kernel::Op::kStore && c.ref == ref_;
+    });
+    if (!theirs_store) return;
+    const CallRecording& recording = me_.calls[call_];
+    d_.lines.push_back(fmt::format(
+        "why: at this grid step the solution's kernel stores into `{}`, and yours does not",
+        RefName(ref_)));
     int64_t t = 0;
     for (size_t k = 0; k < point.size(); ++k) t = t * recording.mapping.grid[k] + point[k];
-    // Every guarded write into the buffer whose condition did not hold here: which one should
-    // have run is the learner's to tell.
     for (const tpu::BranchRecord& branch : recording.branches) {
       if (branch.instr->regions.empty()) continue;
-      const kernel::Instr* write = kernel::FirstWriteTo(branch.instr->regions[0], ref);
+      const kernel::Instr* write = kernel::FirstWriteTo(branch.instr->regions[0], ref_);
       auto at = static_cast<size_t>(t);
       if (write == nullptr || (at < branch.taken_at.size() && branch.taken_at[at])) continue;
       // Where its condition is computed, when that is another line (`full = ...`).
       const kernel::Instr* cond = branch.instr->operands.empty()
                                       ? nullptr
-                                      : MadeBy(recording.kernel->body, branch.instr->operands[0]);
+                                      : MadeBy(kernel_.body, branch.instr->operands[0]);
       std::string made;
-      if (cond != nullptr && cond->span.valid() && me.Line(cond->span) != me.Line(branch.span)) {
-        made = fmt::format("; its condition is computed at {}", me.At(cond->span));
+      if (cond != nullptr && cond->span.valid() && me_.Line(cond->span) != me_.Line(branch.span)) {
+        made = fmt::format("; its condition is computed at {}", me_.At(cond->span));
       }
-      d.lines.push_back(
-          fmt::format("your store at {} runs under `{}` ({}), which does not hold at this step{}",
-                      me.Line(write->span), me.LineText(branch.span), me.Line(branch.span), made));
+      d_.lines.push_back(fmt::format(
+          "your store at {} runs under `{}` ({}), which does not hold at this step{}",
+          me_.Line(write->span), me_.LineText(branch.span), me_.Line(branch.span), made));
     }
-    d.patterns.push_back("store-skipped");
-    return;
+    d_.patterns.push_back("store-skipped");
   }
-  if (got[static_cast<size_t>(store)].operands.empty()) return;
-  std::vector<char> in_cone(got.size(), 0);
-  std::vector<int64_t> stack{got[static_cast<size_t>(store)].operands[0]};
-  while (!stack.empty()) {
-    int64_t e = stack.back();
-    stack.pop_back();
-    if (e < 0 || in_cone[static_cast<size_t>(e)]) continue;  // (-1: not followed)
-    in_cone[static_cast<size_t>(e)] = 1;
-    for (int64_t dep : deps(e)) stack.push_back(dep);
-  }
-  // A loop whose carry starts from another number than the solution's loop at that place (the
-  // same loop counted in program order): a running maximum started at 0, a sum at 1.
-  if (call < sol_recorded.calls.size() && sol_recorded.calls[call].kernel) {
+
+  // A loop whose body made part of the wrong value and whose carry starts from another number
+  // than the solution's loop at that place (the same loop counted in program order): a running
+  // maximum started at 0, a sum at 1.
+  bool LoopStartDiffers() {
+    if (call_ >= sol_.calls.size() || !sol_.calls[call_].kernel) return false;
+    const kernel::Function& theirs = *sol_.calls[call_].kernel;
     std::vector<const kernel::Instr*> my_loops, their_loops;
-    CollectLoops(me.calls[call].kernel->body, my_loops);
-    CollectLoops(sol_recorded.calls[call].kernel->body, their_loops);
+    CollectLoops(kernel_.body, my_loops);
+    CollectLoops(theirs.body, their_loops);
     for (size_t k = 0; k < my_loops.size() && k < their_loops.size(); ++k) {
       const kernel::Instr& a = *my_loops[k];
       const kernel::Instr& b = *their_loops[k];
-      // Only a loop whose body made part of the wrong value (an entry of the cone).
       std::vector<SourceSpan> body;
       CollectSpans(a.regions[0], body);
       bool feeds = false;
-      for (size_t e = 0; e < got.size() && !feeds; ++e) {
-        feeds = in_cone[e] && std::find(body.begin(), body.end(), got[e].span) != body.end();
+      for (size_t e = 0; e < got_.size() && !feeds; ++e) {
+        feeds = in_cone_[e] && std::find(body.begin(), body.end(), got_[e].span) != body.end();
       }
       if (!feeds) continue;
       for (size_t i = 2; i < a.operands.size() && i < b.operands.size(); ++i) {
-        const kernel::Instr* made = MadeBy(me.calls[call].kernel->body, a.operands[i]);
-        std::optional<double> mine_fill = StaticFill(me.calls[call].kernel->body, a.operands[i]);
-        std::optional<double> their_fill =
-            StaticFill(sol_recorded.calls[call].kernel->body, b.operands[i]);
-        if (!mine_fill || !their_fill || SameNumber(*mine_fill, *their_fill) || made == nullptr) {
-          continue;
-        }
-        d.lines.push_back(fmt::format(
-            "why: the loop at {} starts its carry {} from {} (made at {}); the solution's loop "
-            "starts it from {}",
-            me.Line(a.span), i - 2, ValueString(array::DType::kFloat32, *mine_fill),
-            me.Line(made->span), ValueString(array::DType::kFloat32, *their_fill)));
-        d.lines.push_back(me.At(made->span));
-        d.patterns.push_back("start-value");
-        return;
+        std::optional<double> mine = StaticFill(kernel_.body, a.operands[i]);
+        std::optional<double> their = StaticFill(theirs.body, b.operands[i]);
+        if (!mine || !their || SameNumber(*mine, *their)) continue;
+        d_.lines.push_back(fmt::format(
+            "why: the loop at {} starts its carry {} (counting from 0) from {}; the solution's "
+            "loop starts it from {}",
+            me_.Line(a.span), i - 2, ValueString(array::DType::kFloat32, *mine),
+            ValueString(array::DType::kFloat32, *their)));
+        d_.lines.push_back(me_.At(a.span));
+        d_.patterns.push_back("start-value");
+        return true;
       }
     }
+    return false;
   }
+
   // The value stored is one the solution's kernel computes too: the solution goes on from it
   // before its own store into the buffer (adds what the buffer held, masks it, ...).
-  int64_t stored = got[static_cast<size_t>(store)].operands[0];
-  if (stored >= 0 && is_known(stored) && !FillValue(got, stored)) {
-    const tpu::CapturedValue& value = got[static_cast<size_t>(stored)];
-    const std::string& name = me.calls[call].kernel->refs[static_cast<size_t>(ref)].name;
-    for (size_t s = 0; s < theirs->captured.size(); ++s) {
-      const tpu::CapturedValue& match = theirs->captured[s];
+  bool StoredTooEarly(int64_t store) {
+    int64_t stored = At(store).operands[0];
+    if (stored < 0 || !Known(stored) || FillValue(got_, stored)) return false;
+    const tpu::CapturedValue& value = At(stored);
+    const std::string& name = RefName(ref_);
+    for (size_t s = 0; s < theirs_.size(); ++s) {
+      const tpu::CapturedValue& match = theirs_[s];
       if (match.op != value.op || match.results.size() != 1 || value.results.size() != 1 ||
           !SameValues(match.results[0], value.results[0])) {
         continue;
       }
-      std::optional<StorePath> path = PathToStore(theirs->captured, static_cast<int64_t>(s), ref);
+      std::optional<StorePath> path = PathToStore(theirs_, static_cast<int64_t>(s), ref_);
       if (!path || path->ops.empty()) continue;
       std::string list;
       for (size_t i = 0; i < path->ops.size(); ++i) {
         list += (i == 0 ? "" : i + 1 == path->ops.size() ? " and " : ", ") +
                 fmt::format("`{}`", path->ops[i]);
       }
-      d.lines.push_back(fmt::format(
+      d_.lines.push_back(fmt::format(
           "why, as far as the values show: your kernel stores into `{}` at {} a value the "
           "solution's kernel computes too, but the solution goes on from it with {}{} before it "
           "stores{}",
-          name, me.Line(got[static_cast<size_t>(store)].span), list,
+          name, me_.Line(At(store).span), list,
           path->reads_ref ? fmt::format(" (together with what `{}` held)", name) : std::string(),
           path->reads_ref ? fmt::format(": your store replaces what `{}` held instead of "
                                         "combining with it",
                                         name)
                           : std::string()));
-      d.lines.push_back(me.At(got[static_cast<size_t>(store)].span));
-      d.patterns.push_back("stored-too-early");
+      d_.lines.push_back(me_.At(At(store).span));
+      d_.patterns.push_back("stored-too-early");
+      return true;
+    }
+    return false;
+  }
+
+  // The first value (in execution order) of the cone that the solution's kernel never computes
+  // while every value it is made from is one the solution has; then what its operands show.
+  void FirstWrongValue() {
+    for (size_t e = 0; e < got_.size(); ++e) {
+      const tpu::CapturedValue& c = got_[e];
+      if (!in_cone_[e] || c.results.empty() || Known(static_cast<int64_t>(e))) continue;
+      std::vector<int64_t> inputs = Deps(static_cast<int64_t>(e));
+      bool from_known = std::all_of(inputs.begin(), inputs.end(),
+                                    [&](int64_t dep) { return dep >= 0 && Known(dep); });
+      // A load with nothing stored before it in the step reads what earlier steps left: that
+      // the value differs there says nothing about this line.
+      if (!from_known || (c.op == kernel::Op::kLoad && c.stored_by < 0)) continue;
+      d_.lines.push_back(fmt::format(
+          "why, as far as the values show: at this grid step, {} is where your kernel first "
+          "computes a value that the solution's never does{}",
+          me_.Line(c.span),
+          inputs.empty() ? " (a constant or an index)"
+                         : ", from values that the solution's kernel computes too"));
+      d_.lines.push_back(me_.At(c.span));
+      d_.patterns.push_back("first-wrong-value");
+      if (!FilledOperandDiffers(c) && !BufferStartDiffers(c)) OperandUsedEarly(c);
       return;
     }
   }
-  for (size_t e = 0; e < got.size(); ++e) {
-    const tpu::CapturedValue& c = got[e];
-    if (!in_cone[e] || c.results.empty() || is_known(static_cast<int64_t>(e))) continue;
-    std::vector<int64_t> inputs = deps(static_cast<int64_t>(e));
-    bool from_known = std::all_of(inputs.begin(), inputs.end(),
-                                  [&](int64_t dep) { return dep >= 0 && is_known(dep); });
-    // A load with nothing stored before it in the step reads what earlier steps left: that the
-    // value differs there says nothing about this line.
-    if (!from_known || (c.op == kernel::Op::kLoad && c.stored_by < 0)) continue;
-    d.lines.push_back(fmt::format(
-        "why, as far as the values show: at this grid step, {} is where your kernel first "
-        "computes a value that the solution's never does{}",
-        me.Line(c.span),
-        inputs.empty() ? " (a constant or an index)"
-                       : ", from values that the solution's kernel computes too"));
-    d.lines.push_back(me.At(c.span));
-    d.patterns.push_back("first-wrong-value");
-    const std::vector<tpu::CapturedValue>& sol = theirs->captured;
-    // An operand that is one number filled in (a loop's starting carry, jnp.zeros), where the
-    // solution's kernel gives the same operation another number of that shape.
+
+  // An operand that is one number filled in (a loop's starting carry, jnp.zeros), where the
+  // solution's kernel gives the same operation another number of that shape.
+  bool FilledOperandDiffers(const tpu::CapturedValue& c) {
     for (int64_t dep : c.operands) {
-      std::optional<double> mine_fill = FillValue(got, dep);
-      if (!mine_fill) continue;
-      const Array& filled = got[static_cast<size_t>(dep)].results[0];
-      for (const tpu::CapturedValue& other : sol) {
+      std::optional<double> mine = FillValue(got_, dep);
+      if (!mine) continue;
+      const Array& filled = At(dep).results[0];
+      for (const tpu::CapturedValue& other : theirs_) {
         if (other.op != c.op) continue;
         for (int64_t u : other.operands) {
-          std::optional<double> their_fill = FillValue(sol, u);
-          if (!their_fill || SameNumber(*their_fill, *mine_fill) ||
-              sol[static_cast<size_t>(u)].results[0].shape() != filled.shape()) {
+          std::optional<double> their = FillValue(theirs_, u);
+          if (!their || SameNumber(*their, *mine) ||
+              theirs_[static_cast<size_t>(u)].results[0].shape() != filled.shape()) {
             continue;
           }
-          const tpu::CapturedValue& made = got[static_cast<size_t>(dep)];
-          d.lines.push_back(fmt::format(
+          d_.lines.push_back(fmt::format(
               "why: here your kernel starts from {} (made at {}), where the solution's `{}` "
               "takes {}: the starting value is wrong",
-              ValueString(array::DType::kFloat32, *mine_fill), me.Line(made.span),
-              kernel::OpName(c.op), ValueString(array::DType::kFloat32, *their_fill)));
-          d.lines.push_back(me.At(made.span));
-          d.patterns.push_back("start-value");
-          return;
+              ValueString(array::DType::kFloat32, *mine), me_.Line(At(dep).span),
+              kernel::OpName(c.op), ValueString(array::DType::kFloat32, *their)));
+          d_.lines.push_back(me_.At(At(dep).span));
+          d_.patterns.push_back("start-value");
+          return true;
         }
       }
     }
-    // An operand loaded from a buffer that this step filled with one number (an accumulator's or
-    // a running statistic's start), where the solution's kernel fills it with another.
+    return false;
+  }
+
+  // An operand loaded from a buffer that this step filled with one number (an accumulator's
+  // or a running statistic's start), where the solution's kernel fills it with another.
+  bool BufferStartDiffers(const tpu::CapturedValue& c) {
     for (int64_t dep : c.operands) {
       if (dep < 0) continue;
-      const tpu::CapturedValue& load = got[static_cast<size_t>(dep)];
+      const tpu::CapturedValue& load = At(dep);
       if (load.op != kernel::Op::kLoad || load.stored_by < 0) continue;
-      const tpu::CapturedValue& store = got[static_cast<size_t>(load.stored_by)];
-      std::optional<double> mine_fill =
-          store.operands.empty() ? std::nullopt : FillValue(got, store.operands[0]);
-      if (!mine_fill) continue;
-      for (const tpu::CapturedValue& other : sol) {
+      const tpu::CapturedValue& store = At(load.stored_by);
+      std::optional<double> mine =
+          store.operands.empty() ? std::nullopt : FillValue(got_, store.operands[0]);
+      if (!mine) continue;
+      for (const tpu::CapturedValue& other : theirs_) {
         if (other.op != kernel::Op::kStore || other.ref != load.ref || other.operands.empty()) {
           continue;
         }
-        std::optional<double> their_fill = FillValue(sol, other.operands[0]);
-        if (!their_fill || SameNumber(*their_fill, *mine_fill)) continue;
-        const std::string& name =
-            me.calls[call].kernel->refs[static_cast<size_t>(load.ref)].name;
-        d.lines.push_back(fmt::format(
+        std::optional<double> their = FillValue(theirs_, other.operands[0]);
+        if (!their || SameNumber(*their, *mine)) continue;
+        d_.lines.push_back(fmt::format(
             "why: your kernel starts `{}` at {} ({}), the solution's at {}: the value it holds "
             "before the first update is wrong",
-            name, ValueString(array::DType::kFloat32, *mine_fill), me.Line(store.span),
-            ValueString(array::DType::kFloat32, *their_fill)));
-        d.lines.push_back(me.At(store.span));
-        d.patterns.push_back("start-value");
-        return;
+            RefName(load.ref), ValueString(array::DType::kFloat32, *mine), me_.Line(store.span),
+            ValueString(array::DType::kFloat32, *their)));
+        d_.lines.push_back(me_.At(store.span));
+        d_.patterns.push_back("start-value");
+        return true;
       }
     }
-    // An operand the solution's kernel has too, but does not feed to this operation: it goes on
-    // from it first (a mask or a scaling missing where the operand was made).
+    return false;
+  }
+
+  // An operand the solution's kernel has too (made the same way), but does not feed to this
+  // operation: it goes on from it first and comes to the operation a few steps later, so a
+  // step in between (a mask, a shift) is what is missing.
+  void OperandUsedEarly(const tpu::CapturedValue& c) {
     for (int64_t dep : c.operands) {
       if (dep < 0) continue;
-      const tpu::CapturedValue& operand = got[static_cast<size_t>(dep)];
+      const tpu::CapturedValue& operand = At(dep);
       // (One number repeated, zeros say, is made everywhere: a match would be a coincidence.)
-      if (operand.results.size() != 1 || FillValue(got, dep) ||
-          IsUniform(operand.results[0])) {
+      if (operand.results.size() != 1 || FillValue(got_, dep) || IsUniform(operand.results[0])) {
         continue;
       }
       std::vector<std::string> next;
       bool same = false, found = false, later = false;
-      for (size_t s = 0; s < sol.size() && !same; ++s) {
-        // The same value made the same way (a load, a product, ...), not one that happens to
-        // hold the same numbers in another role.
-        if (sol[s].op != operand.op || sol[s].results.size() != 1 ||
-            !SameValues(sol[s].results[0], operand.results[0])) {
+      for (size_t s = 0; s < theirs_.size() && !same; ++s) {
+        if (theirs_[s].op != operand.op || theirs_[s].results.size() != 1 ||
+            !SameValues(theirs_[s].results[0], operand.results[0])) {
           continue;
         }
-        for (const tpu::CapturedValue& user : sol) {
+        for (const tpu::CapturedValue& user : theirs_) {
           if (std::find(user.operands.begin(), user.operands.end(), static_cast<int64_t>(s)) ==
                   user.operands.end() ||
               !kernel::IsPrim(user.op)) {
@@ -672,25 +712,55 @@ void TraceFirstWrongValue(const fs::path& program, const fs::path& solution,
           std::string name = fmt::format("`{}`", kernel::OpName(user.op));
           if (std::find(next.begin(), next.end(), name) == next.end()) next.push_back(name);
         }
-        later = later || ReachesOp(sol, static_cast<int64_t>(s), c.op);
+        later = later || ReachesOp(theirs_, static_cast<int64_t>(s), c.op);
       }
-      // Said only where the solution's kernel does come to this operation a few steps later,
-      // with what it made from the operand: then a step in between is what is missing.
       if (!found || same || !later) continue;
       std::string list;
       for (size_t i = 0; i < next.size(); ++i) {
         list += (i == 0 ? "" : i + 1 == next.size() ? " and " : ", ") + next[i];
       }
-      d.lines.push_back(fmt::format(
+      d_.lines.push_back(fmt::format(
           "its operand made at {} is a value the solution's kernel has too, but the solution "
           "does not `{}` it: it goes on from it with {} first (a mask or a step is missing "
           "there?)",
-          me.Line(operand.span), kernel::OpName(c.op), list));
-      d.lines.push_back(me.At(operand.span));
-      break;
+          me_.Line(operand.span), kernel::OpName(c.op), list));
+      d_.lines.push_back(me_.At(operand.span));
+      return;
     }
+  }
+
+  const Recorded& me_;
+  const Recorded& sol_;
+  size_t call_;
+  kernel::RefId ref_;
+  const kernel::Function& kernel_;
+  const std::vector<tpu::CapturedValue>& got_;
+  const std::vector<tpu::CapturedValue>& theirs_;
+  SolutionValues known_;
+  std::vector<int8_t> matched_;  // per entry: -1 not looked up yet, 0 unknown, 1 known
+  std::vector<char> in_cone_;
+  Divergence& d_;
+};
+
+}  // namespace
+
+// Where no pattern said why: both kernels run the divergent grid step again with every value
+// captured. Following the wrong value back from the store that wrote the differing buffer, the
+// first value (in execution order) that the solution's kernel never computes at that step while
+// every value it is made from is one the solution has marks the line where the computations
+// part. Said as what the values show, not as a certain cause.
+void TraceFirstWrongValue(const fs::path& program, const fs::path& solution,
+                          const RunOptions& options, size_t call, const std::vector<int64_t>& point,
+                          kernel::RefId ref, const Recorded& me, const Recorded& sol,
+                          Divergence& d) {
+  if (call >= me.calls.size() || !me.calls[call].kernel) return;
+  std::shared_ptr<tpu::Probe> mine = CaptureStep(program, options, call, point);
+  std::shared_ptr<tpu::Probe> theirs = CaptureStep(solution, options, call, point);
+  if (mine->captured.empty() || theirs->captured.empty() ||
+      mine->captured.size() >= tpu::Probe::kMaxCaptured) {
     return;
   }
+  StepTrace(me, sol, call, ref, mine->captured, theirs->captured, d).Run(point);
 }
 
 }  // namespace pz::course

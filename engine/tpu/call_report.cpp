@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "tpu/dma.h"
@@ -97,8 +98,18 @@ void ReportWarnings(const kernel::Function& kernel, const kernel::GridMapping& m
                                     ? "this input block reaches past the end of the array; the "
                                       "rows or columns beyond it are garbage: mask them (e.g. "
                                       "`jnp.where` on a `lax.broadcasted_iota` of the global "
-                                      "index) before they reach the result; a read that is "
-                                      "already masked is harmless, look for the one that is not"
+                                      "index) before they reach the result; a read masked with "
+                                      "the right bound is harmless, look for one that is not "
+                                      "masked or whose mask is off"
+                                : std::any_of(mapping.outputs.begin(), mapping.outputs.end(),
+                                              [&](const kernel::BlockMapping& out) {
+                                                return out.name == report.uninitialized.ref;
+                                              })
+                                    ? "output blocks are never loaded from HBM: they start as "
+                                      "garbage (NaN here); initialise them before reading, e.g. "
+                                      "under `@pl.when(pl.program_id(axis) == 0)`, or, where the "
+                                      "read keeps rows that another step writes (a masked "
+                                      "store), check that the mask selects the right rows"
                                     : "output blocks and scratch are never loaded from HBM: they "
                                       "start as garbage (NaN here); initialise them before "
                                       "reading, e.g. under `@pl.when(pl.program_id(axis) == "
