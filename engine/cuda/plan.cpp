@@ -82,8 +82,9 @@ void CheckRevisits(const kernel::GridMapping& mapping, const StepTable& table,
             .notes = {"an output block is written back to HBM when the pipeline moves to another "
                       "block, and never read back: coming back to it later starts from a fresh, "
                       "uninitialised buffer and overwrites the earlier result",
-                      "make all grid steps that write one output block consecutive: put the "
-                      "reduction axis last in the grid (and mark it \"arbitrary\")"}};
+                      "make all grid steps that write one output block consecutive: the grid axes "
+                      "that do not move it (reductions) go last, marked \"arbitrary\", after every "
+                      "axis that picks the block"}};
       }
       seen[block] = {point, point};
       current = block;

@@ -294,8 +294,9 @@ void CoreMachine::Enter(size_t k, const std::vector<int64_t>& index, int64_t t) 
            {"an output block is written back to HBM when the pipeline moves to another "
             "block, and never read back: coming back to it later starts from a fresh, "
             "uninitialised buffer and overwrites the earlier result",
-            "make all grid steps that write one output block consecutive: put the "
-            "reduction axis last in the grid (and mark it \"arbitrary\")"});
+            "make all grid steps that write one output block consecutive: the grid axes "
+            "that do not move it (reductions) go last, marked \"arbitrary\", after every "
+            "axis that picks the block"});
     }
     visit = {t, t};
     // A new output block starts as garbage: poison it so that reading it shows.
