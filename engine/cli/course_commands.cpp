@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "cli/commands.h"
 #include "cli/course_context.h"

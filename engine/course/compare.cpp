@@ -287,9 +287,8 @@ class BlockMap {
           "no DMA ever wrote `{}`: it is in pl.ANY, so the kernel copies its result there "
           "(`pltpu.make_async_copy(src, {}.at[...], sem)`, started and waited)",
           record_.operand, record_.operand));
-    } else if (all_never &&
-               std::any_of(record_.grid.begin(), record_.grid.end(),
-                           [](int64_t n) { return n == 0; })) {
+    } else if (all_never && std::any_of(record_.grid.begin(), record_.grid.end(),
+                                        [](int64_t n) { return n == 0; })) {
       lines.push_back(fmt::format(
           "the grid {} has no steps at all (an axis of size 0), so the kernel never ran: look "
           "at how that axis's size is computed",

@@ -56,8 +56,7 @@ std::optional<int64_t> ConstantOf(const std::vector<const kernel::Region*>& scop
 
 // The primitives' parts of `counter` for one recorded call; nullopt where some region runs an
 // unknown number of times (a while loop, a switch, a loop with traced bounds).
-std::optional<std::vector<Part>> PrimitiveParts(const CallRecording& call,
-                                                std::string_view counter,
+std::optional<std::vector<Part>> PrimitiveParts(const CallRecording& call, std::string_view counter,
                                                 const Recorded& me) {
   std::map<std::pair<std::string, uint32_t>, Part> parts;  // by (text, span begin)
   bool known = true;
@@ -70,8 +69,8 @@ std::optional<std::vector<Part>> PrimitiveParts(const CallRecording& call,
       if (kernel::IsPrim(instr.op)) {
         int64_t each = CostOf(instr, counter);
         if (each == 0 || runs == 0) continue;
-        std::string what = fmt::format("{} `{}`", me.Line(instr.span),
-                                       array::PrimName(instr.prim.prim));
+        std::string what =
+            fmt::format("{} `{}`", me.Line(instr.span), array::PrimName(instr.prim.prim));
         Part& part = parts[{what, instr.span.begin}];
         if (part.each != 0 && part.each != each) {
           // Two sizes at one place: counted as one part of their total.
@@ -132,8 +131,8 @@ std::vector<Part> OperandParts(const CallRecording& call, bool read) {
   for (size_t k = 0; k < n; ++k) {
     const kernel::BlockMapping& op = m.operand(k);
     if (op.is_output == read || op.space == kernel::MemorySpace::kAny) continue;
-    int64_t bytes = array::NumElements(op.ref_shape) * static_cast<int64_t>(
-                                                          array::ItemSize(op.dtype));
+    int64_t bytes =
+        array::NumElements(op.ref_shape) * static_cast<int64_t>(array::ItemSize(op.dtype));
     int64_t moves = 0, again = 0;
     std::set<std::vector<int64_t>> seen;
     for (size_t t = 0; t < call.blocks.size(); ++t) {
@@ -190,8 +189,8 @@ std::optional<Divergence> ExplainCounts(const Recorded& me) {
                 [](const Part& a, const Part& b) { return a.total() > b.total(); });
       Divergence d;
       d.summary = fmt::format("check `{}`: where the {} {} of pallas_call `{}` ({}) come from:",
-                              c < me.run.checks.size() ? me.run.checks[c].name : "?", got,
-                              counter, call.mapping.name, me.Line(call.mapping.span));
+                              c < me.run.checks.size() ? me.run.checks[c].name : "?", got, counter,
+                              call.mapping.name, me.Line(call.mapping.span));
       constexpr size_t kShown = 8;
       for (size_t i = 0; i < parts.size() && i < kShown; ++i) {
         const Part& p = parts[i];
@@ -232,18 +231,19 @@ std::optional<Divergence> ExplainCounts(const Recorded& me) {
           return best;
         };
         auto names = [&](const std::vector<size_t>& chosen, bool amounts) {
-          std::string out;
-          for (size_t i = 0; i < chosen.size(); ++i) {
-            const Part& p = parts[chosen[i]];
-            out += (i == 0 ? "" : i + 1 == chosen.size() ? " and " : ", ") + p.what;
-            if (amounts) out += fmt::format(" ({} per run x {})", p.each, CountedWord(p.times, "run"));
+          std::vector<std::string> words;
+          for (size_t i : chosen) {
+            const Part& p = parts[i];
+            words.push_back(amounts ? fmt::format("{} ({} per run x {})", p.what, p.each,
+                                                  CountedWord(p.times, "run"))
+                                    : p.what);
           }
-          return out;
+          return JoinWords(words);
         };
         std::vector<size_t> again =
             bytes ? cover([](const Part& p) { return p.again * p.each; }) : std::vector<size_t>{};
-        std::vector<size_t> whole = again.empty() ? cover([](const Part& p) { return p.total(); })
-                                                  : std::vector<size_t>{};
+        std::vector<size_t> whole =
+            again.empty() ? cover([](const Part& p) { return p.total(); }) : std::vector<size_t>{};
         if (!again.empty()) {
           d.lines.push_back(fmt::format(
               "why: the {} bytes your formula leaves out are the fetches of blocks that {} had "
@@ -252,9 +252,9 @@ std::optional<Divergence> ExplainCounts(const Recorded& me) {
               missing, names(again, false)));
           d.patterns.push_back("count-refetch");
         } else if (!whole.empty()) {
-          d.lines.push_back(fmt::format(
-              "why: the {} {} your formula leaves out are exactly what {} cost{}", missing,
-              counter, names(whole, !bytes), whole.size() == 1 ? "s" : ""));
+          d.lines.push_back(
+              fmt::format("why: the {} {} your formula leaves out are exactly what {} cost{}",
+                          missing, counter, names(whole, !bytes), whole.size() == 1 ? "s" : ""));
           if (whole.size() == 1 && parts[whole[0]].span.valid()) {
             d.lines.push_back(me.At(parts[whole[0]].span));
           }

@@ -462,8 +462,8 @@ class Comparer {
       return y.shape() == x.shape() && y.dtype() == x.dtype() &&
              FirstDifference(x, y, DefaultTolerance(y.dtype())) < 0;
     };
-    size_t n = std::min(me.prefetch.size() + me.inputs.size(),
-                        sol.prefetch.size() + sol.inputs.size());
+    size_t n =
+        std::min(me.prefetch.size() + me.inputs.size(), sol.prefetch.size() + sol.inputs.size());
     for (size_t j = 0; j < n; ++j) {
       if (j == i || !same(operand(me, i), operand(sol, j)) ||
           !same(operand(me, j), operand(sol, i))) {
@@ -515,9 +515,10 @@ class Comparer {
           continue;  // without the solution's result, a value it has is taken as right
         }
         if (d_.summary.empty()) {
-          d_.summary = fmt::format("check `{}` gets another result from your code than from the "
-                                   "solution's (no pallas_call ran)",
-                                   checks[c].name);
+          d_.summary = fmt::format(
+              "check `{}` gets another result from your code than from the "
+              "solution's (no pallas_call ran)",
+              checks[c].name);
         }
         return WhyValue(got, want);
       }
@@ -582,9 +583,10 @@ std::optional<Divergence> FindDivergence(const fs::path& program, const fs::path
     if (TryFlippedSourceComparisons(program, options, *me, d ? *d : flipped) && !d) {
       auto failed = std::find_if(me->run.checks.begin(), me->run.checks.end(),
                                  [](const CheckReport& c) { return !c.passed(); });
-      flipped.summary = fmt::format("check `{}` gets another result from your code than from "
-                                    "the solution's",
-                                    failed->name);
+      flipped.summary = fmt::format(
+          "check `{}` gets another result from your code than from "
+          "the solution's",
+          failed->name);
       d = std::move(flipped);
     }
   }

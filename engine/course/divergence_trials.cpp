@@ -38,6 +38,33 @@ std::string Recorded::At(SourceSpan span) const {
   return fmt::format("{}: {}", Line(span), LineText(span));
 }
 
+bool SameValues(const Array& a, const Array& b) {
+  if (a.shape() != b.shape()) return false;
+  Tolerance tol{1e-5, 1e-4};
+  for (int64_t i = 0; i < a.size(); ++i) {
+    double x = a.GetDouble(i), y = b.GetDouble(i);
+    if (std::isnan(x) && std::isnan(y)) continue;
+    if (!Close(x, y, tol)) return false;
+  }
+  return true;
+}
+
+bool UniformArray(const Array& a) {
+  for (int64_t i = 1; i < a.size(); ++i) {
+    double x = a.GetDouble(i), first = a.GetDouble(0);
+    if (!(x == first || (std::isnan(x) && std::isnan(first)))) return false;
+  }
+  return true;
+}
+
+std::string JoinWords(const std::vector<std::string>& words) {
+  std::string out;
+  for (size_t i = 0; i < words.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == words.size() ? " and " : ", ") + words[i];
+  }
+  return out;
+}
+
 namespace {
 
 // The integer comparisons (lt, le, gt, ge) of the kernels `calls` ran, in program order, once
@@ -124,27 +151,8 @@ class SolutionValues {
   }
 
  private:
-  static bool UniformArray(const Array& a) {
-    for (int64_t i = 1; i < a.size(); ++i) {
-      if (a.GetDouble(i) != a.GetDouble(0)) return false;
-    }
-    return true;
-  }
   std::unordered_map<int64_t, std::vector<std::pair<const Array*, kernel::Op>>> by_size_;
 };
-
-// Whether two captured values hold the same numbers (the tolerance SolutionValues uses; NaN
-// matches NaN).
-bool SameValues(const Array& a, const Array& b) {
-  if (a.shape() != b.shape()) return false;
-  Tolerance tol{1e-5, 1e-4};
-  for (int64_t i = 0; i < a.size(); ++i) {
-    double x = a.GetDouble(i), y = b.GetDouble(i);
-    if (std::isnan(x) && std::isnan(y)) continue;
-    if (!Close(x, y, tol)) return false;
-  }
-  return true;
-}
 
 // The instruction of `region` (nested regions included) that makes value `id`; null when none.
 const kernel::Instr* MadeBy(const kernel::Region& region, kernel::ValueId id) {
@@ -201,8 +209,8 @@ struct StorePath {
   std::vector<std::string> ops;
   bool reads_ref = false;
 };
-std::optional<StorePath> PathToStore(const std::vector<tpu::CapturedValue>& entries,
-                                     int64_t from, kernel::RefId ref) {
+std::optional<StorePath> PathToStore(const std::vector<tpu::CapturedValue>& entries, int64_t from,
+                                     kernel::RefId ref) {
   constexpr int kSteps = 6;
   std::vector<int64_t> parent(entries.size(), -2);  // -2: not reached
   std::vector<int64_t> frontier{from};
@@ -277,17 +285,7 @@ std::optional<double> StaticFill(const kernel::Region& body, kernel::ValueId id,
   return StaticFill(body, instr->operands[0], depth + 1);
 }
 
-bool SameNumber(double a, double b) {
-  return (std::isnan(a) && std::isnan(b)) || a == b;
-}
-
-// Whether every element of `a` is the same number (true for a lone one).
-bool IsUniform(const Array& a) {
-  for (int64_t i = 1; i < a.size(); ++i) {
-    if (!SameNumber(a.GetDouble(i), a.GetDouble(0))) return false;
-  }
-  return true;
-}
+bool SameNumber(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
 
 // The one number a captured value holds in every element when it is made from constants alone
 // (a literal, jnp.full, zeros broadcast to a shape); nullopt otherwise.
@@ -367,17 +365,23 @@ bool TryFlippedSourceComparisons(const fs::path& program, const RunOptions& opti
   for (const lang::Token& token : tokens) {
     std::string_view twin;
     switch (token.kind) {
-      case lang::TokenKind::kLess: twin = "<="; break;
-      case lang::TokenKind::kLessEq: twin = "<"; break;
-      case lang::TokenKind::kGreater: twin = ">="; break;
-      case lang::TokenKind::kGreaterEq: twin = ">"; break;
-      default: continue;
+      case lang::TokenKind::kLess:
+        twin = "<=";
+        break;
+      case lang::TokenKind::kLessEq:
+        twin = "<";
+        break;
+      case lang::TokenKind::kGreater:
+        twin = ">=";
+        break;
+      case lang::TokenKind::kGreaterEq:
+        twin = ">";
+        break;
+      default:
+        continue;
     }
     int line = file.Locate(token.span.begin).line;
-    bool editable = std::any_of(scan.regions.begin(), scan.regions.end(), [line](const Region& r) {
-      return line > r.begin_line && line < r.end_line;
-    });
-    if (!editable ||
+    if (!InRegion(scan.regions, line) ||
         std::find(tried_lines.begin(), tried_lines.end(), line) != tried_lines.end()) {
       continue;
     }
@@ -387,16 +391,16 @@ bool TryFlippedSourceComparisons(const fs::path& program, const RunOptions& opti
     RunOptions trial = QuietRerun(options);
     trial.source = flipped;
     if (!RunFile(program, trial).passed()) continue;
-    std::string_view written = std::string_view(*text).substr(
-        token.span.begin, token.span.end - token.span.begin);
+    std::string_view written =
+        std::string_view(*text).substr(token.span.begin, token.span.end - token.span.begin);
     std::string_view code = file.Line(line);
     size_t first = code.find_first_not_of(" \t");
     d.lines.push_back(fmt::format(
         "why: the comparison at line {} is off by one: with `{}` in place of `{}` there, every "
         "check passes",
         line, twin, written));
-    d.lines.push_back(fmt::format(
-        "line {}: {}", line, first == std::string_view::npos ? "" : code.substr(first)));
+    d.lines.push_back(fmt::format("line {}: {}", line,
+                                  first == std::string_view::npos ? "" : code.substr(first)));
     bool inclusive = written.size() == 2;
     d.lines.push_back(fmt::format(
         "the two differ only where both sides are equal: your condition {} that case, and the "
@@ -577,11 +581,9 @@ class StepTrace {
       }
       std::optional<StorePath> path = PathToStore(theirs_, static_cast<int64_t>(s), ref_);
       if (!path || path->ops.empty()) continue;
-      std::string list;
-      for (size_t i = 0; i < path->ops.size(); ++i) {
-        list += (i == 0 ? "" : i + 1 == path->ops.size() ? " and " : ", ") +
-                fmt::format("`{}`", path->ops[i]);
-      }
+      std::vector<std::string> ops;
+      for (const std::string& op : path->ops) ops.push_back(fmt::format("`{}`", op));
+      std::string list = JoinWords(ops);
       d_.lines.push_back(fmt::format(
           "why, as far as the values show: your kernel stores into `{}` at {} a value the "
           "solution's kernel computes too, but the solution goes on from it with {}{} before it "
@@ -691,7 +693,7 @@ class StepTrace {
       if (dep < 0) continue;
       const tpu::CapturedValue& operand = At(dep);
       // (One number repeated, zeros say, is made everywhere: a match would be a coincidence.)
-      if (operand.results.size() != 1 || FillValue(got_, dep) || IsUniform(operand.results[0])) {
+      if (operand.results.size() != 1 || FillValue(got_, dep) || UniformArray(operand.results[0])) {
         continue;
       }
       std::vector<std::string> next;
@@ -715,10 +717,7 @@ class StepTrace {
         later = later || ReachesOp(theirs_, static_cast<int64_t>(s), c.op);
       }
       if (!found || same || !later) continue;
-      std::string list;
-      for (size_t i = 0; i < next.size(); ++i) {
-        list += (i == 0 ? "" : i + 1 == next.size() ? " and " : ", ") + next[i];
-      }
+      std::string list = JoinWords(next);
       d_.lines.push_back(fmt::format(
           "its operand made at {} is a value the solution's kernel has too, but the solution "
           "does not `{}` it: it goes on from it with {} first (a mask or a step is missing "

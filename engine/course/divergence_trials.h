@@ -31,6 +31,16 @@ struct Recorded {
   std::string At(SourceSpan span) const;
 };
 
+// Helpers the divergence files share (divergence_trials.cpp).
+// Whether two arrays of one shape hold the same numbers within the tolerance that tells
+// rounding from another computation (1e-5 abs, 1e-4 rel); NaN matches NaN.
+bool SameValues(const array::Array& a, const array::Array& b);
+// Whether every element of `a` is the same number (true for a lone one; NaN counts as one
+// number): such a value is made everywhere, and matching it proves nothing.
+bool UniformArray(const array::Array& a);
+// "`add`", "`add` and `mul`", "`add`, `mul` and `exp`".
+std::string JoinWords(const std::vector<std::string>& words);
+
 // Tries each integer comparison of the learner's kernels with its strict / non-strict twin; when
 // one flip makes every check pass, says so in `d`: the mask or guard there is off by one.
 void TryFlippedComparisons(const std::filesystem::path& program, const RunOptions& options,

@@ -17,6 +17,7 @@
 #include "eval/interpreter.h"
 #include "eval/scope.h"
 #include "lang/ast.h"
+#include "tpu/executor.h"
 
 namespace pz::course {
 
@@ -28,18 +29,28 @@ namespace {
 // differently, and a value matched here is only a step on the way to the result.
 constexpr Tolerance kValueTolerance{.atol = 1e-5, .rtol = 1e-4};
 
+// Whether a span is on a line the learner edits: inside a `# YOUR CODE` region of its file, or
+// anywhere in a file without regions (a program of the learner's own). Each file's regions are
+// found once.
+class EditableLines {
+ public:
+  explicit EditableLines(const SourceManager& sources) : sources_(sources) {}
+  bool operator()(SourceSpan span) {
+    if (!span.valid()) return false;
+    const SourceFile& file = sources_.Get(span.file);
+    auto [it, fresh] = regions_.try_emplace(span.file.value);
+    if (fresh) it->second = FindRegions(file.text()).regions;
+    return it->second.empty() || InRegion(it->second, file.Locate(span.begin).line);
+  }
+
+ private:
+  const SourceManager& sources_;
+  std::map<uint32_t, std::vector<Region>> regions_;
+};
+
 uint64_t Mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
   return h;
-}
-
-// Whether every element of `a` is the same number (true for a lone one): such a value is made
-// everywhere, and matching it says nothing.
-bool Uniform(const Array& a) {
-  for (int64_t i = 1; i < a.size(); ++i) {
-    if (a.GetDouble(i) != a.GetDouble(0)) return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -114,7 +125,7 @@ int EagerRecord::Find(const Array& value) const {
   if (it != index_.end()) return it->second;
   // By content only where that cannot be a coincidence: not a lone number, not one value
   // repeated (zeros and ones are made everywhere).
-  if (Uniform(value)) return -1;
+  if (UniformArray(value)) return -1;
   uint64_t h = ContentHash(value);
   for (size_t s = slots_.size(); s-- > 0;) {
     const Array& v = slots_[s].value;
@@ -126,14 +137,8 @@ int EagerRecord::Find(const Array& value) const {
   return -1;
 }
 
-bool EagerRecord::Matches(const Array& a, const Array& b) const {
-  if (a.shape() != b.shape() || a.dtype() != b.dtype() || b.storage() == nullptr) return false;
-  for (int64_t i = 0; i < a.size(); ++i) {
-    double x = a.GetDouble(i), y = b.GetDouble(i);
-    if (std::isnan(x) && std::isnan(y)) continue;
-    if (!Close(x, y, kValueTolerance)) return false;
-  }
-  return true;
+bool EagerRecord::Matches(const Array& a, const Array& b) {
+  return a.dtype() == b.dtype() && b.storage() != nullptr && SameValues(a, b);
 }
 
 bool EagerRecord::Computes(const Array& value) const {
@@ -189,13 +194,6 @@ std::vector<int> EagerRecord::ConsumersOf(const Array& value) const {
 
 namespace {
 
-// "(1, 128)", "(128,)", "()".
-std::string ShapeText(const std::vector<int64_t>& shape) {
-  std::string out = "(";
-  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + (shape.size() == 1 ? ",)" : ")");
-}
-
 // "`add`", "`add` and `mul`", "`add`, `mul` and `exp`": the primitives of `steps`, once each.
 std::string PrimList(const EagerRecord& record, const std::vector<int>& steps) {
   std::vector<std::string> names;
@@ -203,11 +201,7 @@ std::string PrimList(const EagerRecord& record, const std::vector<int>& steps) {
     std::string name = fmt::format("`{}`", array::PrimName(record.steps()[s].call.prim));
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   }
-  std::string out;
-  for (size_t i = 0; i < names.size(); ++i) {
-    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
-  }
-  return out;
+  return JoinWords(names);
 }
 
 // The solution's steps from a value matching `value` on to `result`: those on the way back from
@@ -272,7 +266,7 @@ bool FollowEagerValue(const Recorded& me, const EagerRecord& mine, const EagerRe
   int slot = mine.Find(start);
   // Whether a line is one the learner edits: inside a `# YOUR CODE` region of its file, or
   // anywhere in a file without regions (a program of the learner's own).
-  auto editable = [&me](SourceSpan span) { return EditableLine(me.sources(), span); };
+  EditableLines editable(me.sources());
   // A checked result is wrong where it differs from the solution's; a value that the solution
   // computes somewhere is then one it has on the way. (A pallas_call operand is wrong as it is.)
   if (sol_result && sol.Computes(start)) {
@@ -282,13 +276,12 @@ bool FollowEagerValue(const Recorded& me, const EagerRecord& mine, const EagerRe
     if (after.empty()) return false;
     std::string made =
         slot >= 0 && mine.slots()[slot].producer >= 0
-            ? fmt::format(" (made at {})",
-                          me.At(mine.steps()[mine.slots()[slot].producer].span))
+            ? fmt::format(" (made at {})", me.At(mine.steps()[mine.slots()[slot].producer].span))
             : std::string();
     std::string shapes =
         sol_result->shape() != start.shape()
             ? fmt::format(" (your result has shape {}, the solution's {})",
-                          ShapeText(start.shape()), ShapeText(sol_result->shape()))
+                          tpu::TupleString(start.shape()), tpu::TupleString(sol_result->shape()))
             : std::string();
     d.lines.push_back(fmt::format(
         "why, as far as the values show: your result is a value the solution computes too{}, "
@@ -342,27 +335,26 @@ bool FollowEagerValue(const Recorded& me, const EagerRecord& mine, const EagerRe
   size_t made = 0, unmade = 0;
   for (int from : culprit.in) ++(from >= 0 && mine.slots()[from].producer >= 0 ? made : unmade);
   std::string operands =
-      unmade == 0  ? "of values that the solution computes as well"
-      : made == 0  ? "of values no jax.numpy step made: arguments, Python numbers or lists, "
-                     "pallas_call outputs"
-                   : "of values that the solution computes as well, and of values no jax.numpy "
-                     "step made";
+      unmade == 0 ? "of values that the solution computes as well"
+      : made == 0 ? "of values no jax.numpy step made: arguments, Python numbers or lists, "
+                    "pallas_call outputs"
+                  : "of values that the solution computes as well, and of values no jax.numpy "
+                    "step made";
   // An operand the solution has too, but only as a step on the way to something else: the
   // learner used it too early (a condition or a term missing where it was made).
   std::string early;
   SourceSpan early_span;
   for (size_t k = 0; k < culprit.in.size() && early.empty(); ++k) {
     int from = culprit.in[k];
-    if (from < 0 || mine.slots()[from].producer < 0 || Uniform(culprit.in_values[k])) continue;
+    if (from < 0 || mine.slots()[from].producer < 0 || UniformArray(culprit.in_values[k])) continue;
     // The solution must make that value the same way (not hold the same numbers in another
     // role), and then use it.
     const EagerRecord::Step& maker = mine.steps()[mine.slots()[from].producer];
     if (!sol.Makes(maker.call.prim, culprit.in_values[k])) continue;
     std::vector<int> consumers = sol.ConsumersOf(culprit.in_values[k]);
     if (consumers.empty()) continue;
-    bool same = std::any_of(consumers.begin(), consumers.end(), [&](int c) {
-      return sol.steps()[c].call.prim == culprit.call.prim;
-    });
+    bool same = std::any_of(consumers.begin(), consumers.end(),
+                            [&](int c) { return sol.steps()[c].call.prim == culprit.call.prim; });
     // Said only where the solution comes to this operation a few steps later, with what it
     // made from the operand: then a step in between is what is missing.
     if (same || !ReachesPrim(sol, consumers, culprit.call.prim)) continue;
@@ -388,17 +380,6 @@ bool FollowEagerValue(const Recorded& me, const EagerRecord& mine, const EagerRe
   }
   if (editable(culprit.span)) d.patterns.push_back("first-wrong-value");
   return true;
-}
-
-bool EditableLine(const SourceManager& sources, SourceSpan span) {
-  if (!span.valid()) return false;
-  const SourceFile& file = sources.Get(span.file);
-  RegionScan scan = FindRegions(file.text());
-  if (scan.regions.empty()) return true;
-  int line = file.Locate(span.begin).line;
-  return std::any_of(scan.regions.begin(), scan.regions.end(), [line](const Region& r) {
-    return line > r.begin_line && line < r.end_line;
-  });
 }
 
 void EagerRecord::RecordCall(const eval::FunctionObject& function, const eval::Environment& locals,
@@ -432,9 +413,10 @@ namespace {
 std::vector<const EagerRecord::Call*> CallsIntoGivenCode(const EagerRecord& record,
                                                          const SourceManager& sources) {
   std::vector<const EagerRecord::Call*> out;
+  EditableLines editable(sources);
   for (const EagerRecord::Call& call : record.calls()) {
     if (call.site.valid() && call.definition.valid() && call.site.file == call.definition.file &&
-        EditableLine(sources, call.site) && !EditableLine(sources, call.definition)) {
+        editable(call.site) && !editable(call.definition)) {
       out.push_back(&call);
     }
   }
@@ -466,7 +448,8 @@ std::string ArgumentText(const EagerRecord::Call::Arg& mine, const EagerRecord::
     const Array& y = *theirs.array;
     if (x.shape() != y.shape() || x.dtype() != y.dtype()) {
       return fmt::format("is {} {} where the solution passes {} {}", array::DTypeName(x.dtype()),
-                         ShapeText(x.shape()), array::DTypeName(y.dtype()), ShapeText(y.shape()));
+                         tpu::TupleString(x.shape()), array::DTypeName(y.dtype()),
+                         tpu::TupleString(y.shape()));
     }
     Tolerance tol = DefaultTolerance(y.dtype());
     for (int64_t i = 0; i < x.size(); ++i) {
@@ -498,8 +481,8 @@ bool ExplainArguments(const Recorded& me, const Recorded& sol, Divergence& d) {
     auto it = by_function.find(c->function);
     if (it == by_function.end() || k >= it->second.size()) continue;
     const EagerRecord::Call& other = *it->second[k];
-    auto find = [](const EagerRecord::Call& call, const std::string& name)
-        -> const EagerRecord::Call::Arg* {
+    auto find = [](const EagerRecord::Call& call,
+                   const std::string& name) -> const EagerRecord::Call::Arg* {
       for (const auto& a : call.args) {
         if (a.name == name) return &a;
       }
@@ -519,10 +502,9 @@ bool ExplainArguments(const Recorded& me, const Recorded& sol, Divergence& d) {
           break;
         }
       }
-      notes.push_back(instead.empty()
-                          ? fmt::format("`{}` {}", arg.name, ArgumentText(arg, *same))
-                          : fmt::format("`{}` gets what the solution passes as `{}`", arg.name,
-                                        instead));
+      notes.push_back(instead.empty() ? fmt::format("`{}` {}", arg.name, ArgumentText(arg, *same))
+                                      : fmt::format("`{}` gets what the solution passes as `{}`",
+                                                    arg.name, instead));
     }
     if (differing.empty()) continue;
     std::string list;

@@ -33,10 +33,10 @@ class EagerRecord final : public array::PrimRecorder {
  public:
   struct Step {
     array::PrimCall call;
-    SourceSpan span;                 // the line of the program that ran it
-    std::vector<int> in;             // slots of the operands; -1 where no recorded step made one
+    SourceSpan span;      // the line of the program that ran it
+    std::vector<int> in;  // slots of the operands; -1 where no recorded step made one
     std::vector<array::Array> in_values;
-    std::vector<int> out;            // slots of the results
+    std::vector<int> out;  // slots of the results
   };
   struct Slot {
     array::Array value;
@@ -99,7 +99,7 @@ class EagerRecord final : public array::PrimRecorder {
   using Key = std::tuple<const void*, int64_t, std::vector<int64_t>, std::vector<int64_t>, int>;
   static Key KeyOf(const array::Array& a);
   int NewSlot(const array::Array& value, int producer);
-  bool Matches(const array::Array& a, const array::Array& b) const;
+  static bool Matches(const array::Array& a, const array::Array& b);
 
   const eval::Interpreter* interp_ = nullptr;
   int64_t budget_;
@@ -113,10 +113,6 @@ class EagerRecord final : public array::PrimRecorder {
   std::unordered_set<uint64_t> computed_;  // content hashes of the results
   std::unordered_set<uint64_t> bits_;      // and of the operands
 };
-
-// Whether `span` is on a line the learner edits: inside a `# YOUR CODE` region of its file, or
-// anywhere in a file without regions (a program of the learner's own).
-bool EditableLine(const SourceManager& sources, SourceSpan span);
 
 // The first call from the learner's editable code into a function the puzzle gives (defined
 // outside the regions) whose arguments differ from those of the solution's matching call (the

@@ -81,6 +81,11 @@ std::vector<Cell> SplitCells(std::string_view source) {
   return cells;
 }
 
+bool InRegion(const std::vector<Region>& regions, int line) {
+  return std::any_of(regions.begin(), regions.end(),
+                     [line](const Region& r) { return line > r.begin_line && line < r.end_line; });
+}
+
 RegionScan FindRegions(std::string_view source) {
   RegionScan scan;
   std::vector<std::string_view> lines = SplitLines(source);

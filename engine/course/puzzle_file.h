@@ -35,6 +35,8 @@ struct RegionScan {
 };
 
 RegionScan FindRegions(std::string_view source);
+// Whether 1-based `line` is strictly inside one of `regions` (a line the learner edits).
+bool InRegion(const std::vector<Region>& regions, int line);
 
 // A code cell that holds editable regions: its lines (1-based, inclusive), without the cell
 // marker and the blank lines at its ends, and the regions inside it.

@@ -177,8 +177,7 @@ TEST(Divergence, PlainJaxNumpyCodeIsFollowedBackToTheFirstWrongValue) {
                           "never does (`mul` of values that the solution computes as well"),
             std::string::npos)
       << Text(*d);
-  EXPECT_NE(Text(*d).find("line 5: s = 3.0 * (jnp.tanh(x) + 1.0)"), std::string::npos)
-      << Text(*d);
+  EXPECT_NE(Text(*d).find("line 5: s = 3.0 * (jnp.tanh(x) + 1.0)"), std::string::npos) << Text(*d);
 }
 
 TEST(Divergence, AResultTheSolutionOnlyPassesOnTheWayIsAMissingStep) {
@@ -204,8 +203,8 @@ TEST(Divergence, AResultOfPythonNumbersIsFollowedThroughTheNumberItHolds) {
       "    return float(jnp.max(w)), float(jnp.min(v))\n"
       "hi, lo = spread(x)\n"
       "check(jnp.array([hi, lo]), jnp.array([float(jnp.max(x * x)), float(jnp.min(x))]))\n";
-  auto d = DivergenceOfPrograms(head + "    w = v * v * 2.0\n" + tail,
-                                head + "    w = v * v\n" + tail);
+  auto d =
+      DivergenceOfPrograms(head + "    w = v * v * 2.0\n" + tail, head + "    w = v * v\n" + tail);
   ASSERT_TRUE(d.has_value());
   EXPECT_TRUE(Has(*d, "first-wrong-value")) << Text(*d);
   EXPECT_NE(Text(*d).find("line 6 is where your code first computes"), std::string::npos)
@@ -278,8 +277,7 @@ TEST(Divergence, ADifferenceNoPartMakesUpGetsTheBreakdownWithoutACause) {
                             "flops = 2 * M * N * K + M * N * (K // bk) + 2 * grid_steps - 7");
   ASSERT_TRUE(d.has_value());
   EXPECT_TRUE(d->patterns.empty()) << Text(*d);
-  EXPECT_NE(Text(*d).find("line 135 `add`: 16384 per run x 512 runs = 8388608"),
-            std::string::npos)
+  EXPECT_NE(Text(*d).find("line 135 `add`: 16384 per run x 512 runs = 8388608"), std::string::npos)
       << Text(*d);
   EXPECT_EQ(Text(*d).find("why"), std::string::npos) << Text(*d);
 }
@@ -303,14 +301,13 @@ TEST(Divergence, ANumberPassedToThePuzzlesFunctionIsComparedWithTheSolutions) {
                             "dh, dw = backward(h, w, labels, lse, g_loss, g_lse, 0.0)");
   ASSERT_TRUE(d.has_value());
   EXPECT_TRUE(Has(*d, "arguments")) << Text(*d);
-  EXPECT_NE(Text(*d).find("`z_loss_weight` is 0 where the solution passes 0.01"),
-            std::string::npos)
+  EXPECT_NE(Text(*d).find("`z_loss_weight` is 0 where the solution passes 0.01"), std::string::npos)
       << Text(*d);
 }
 
 TEST(Divergence, ARunningStatisticStartedAtAnotherNumberNamesBothStarts) {
-  auto d = DivergenceOfEdit("02_softmax/02_two_pass_softmax", "m_ref[0] = -jnp.inf",
-                            "m_ref[0] = 0.0");
+  auto d =
+      DivergenceOfEdit("02_softmax/02_two_pass_softmax", "m_ref[0] = -jnp.inf", "m_ref[0] = 0.0");
   ASSERT_TRUE(d.has_value());
   EXPECT_TRUE(Has(*d, "start-value")) << Text(*d);
   EXPECT_NE(Text(*d).find("why: your kernel starts `m_ref` at 0 (line 90), the solution's at "
@@ -320,9 +317,9 @@ TEST(Divergence, ARunningStatisticStartedAtAnotherNumberNamesBothStarts) {
 }
 
 TEST(Divergence, AnOperandTheSolutionMasksFirstIsNamedWhereItIsLoaded) {
-  auto d = DivergenceOfEdit("01_basics/12_ragged_edges",
-                            "    b = jnp.where(b_row < K, b_ref[...], 0.0)\n",
-                            "    b = b_ref[...]\n");
+  auto d =
+      DivergenceOfEdit("01_basics/12_ragged_edges",
+                       "    b = jnp.where(b_row < K, b_ref[...], 0.0)\n", "    b = b_ref[...]\n");
   ASSERT_TRUE(d.has_value());
   EXPECT_NE(Text(*d).find("its operand made at line 85 is a value the solution's kernel has "
                           "too, but the solution does not `dot_general` it: it goes on from it "
@@ -345,8 +342,8 @@ TEST(Divergence, AGuardThatDidNotHoldNamesTheLineComputingItsCondition) {
 }
 
 TEST(Divergence, AStoreThatReplacesWhatTheSolutionAddsToSaysSo) {
-  auto d = DivergenceOfEdit("02_softmax/05_softmax_cross_entropy",
-                            "picked_ref[...] += jnp.sum(", "picked_ref[...] = jnp.sum(");
+  auto d = DivergenceOfEdit("02_softmax/05_softmax_cross_entropy", "picked_ref[...] += jnp.sum(",
+                            "picked_ref[...] = jnp.sum(");
   ASSERT_TRUE(d.has_value());
   EXPECT_TRUE(Has(*d, "stored-too-early")) << Text(*d);
   EXPECT_NE(Text(*d).find("but the solution goes on from it with `add` (together with what "
@@ -374,10 +371,12 @@ TEST(Divergence, ALoopCarryStartedAtAnotherNumberNamesBothStarts) {
 TEST(Divergence, ValuesTheEagerStepsDidNotMakeAreNotGuessedAt) {
   // The wrong result is a Python list: no jax.numpy step made it, and no number in it was
   // computed, so the values say nothing about why.
-  std::string mine = std::string(kPlainHead) + "check(jnp.array([1.0, 2.0, 4.0]), "
-                                               "jnp.array([1.0, 2.0, 3.0]))\n";
-  std::string theirs = std::string(kPlainHead) + "check(jnp.array([1.0, 2.0, 3.0]), "
-                                                 "jnp.array([1.0, 2.0, 3.0]))\n";
+  std::string mine = std::string(kPlainHead) +
+                     "check(jnp.array([1.0, 2.0, 4.0]), "
+                     "jnp.array([1.0, 2.0, 3.0]))\n";
+  std::string theirs = std::string(kPlainHead) +
+                       "check(jnp.array([1.0, 2.0, 3.0]), "
+                       "jnp.array([1.0, 2.0, 3.0]))\n";
   auto d = DivergenceOfPrograms(mine, theirs);
   EXPECT_FALSE(d.has_value()) << Text(*d);
 }
