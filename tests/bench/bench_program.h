@@ -4,6 +4,7 @@
 // runs under real JAX).
 #pragma once
 
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -85,7 +86,10 @@ class Program {
 // `maker` is a call of one of its makers, whose pallas_call on its operands is what is timed.
 inline std::string SharedProgram(const std::string& maker) {
   static const std::string source = [] {
-    std::ifstream in(std::string(PZ_BENCH_DIR) + "/programs.py");
+    // PZ_BENCH_DIR overrides the source tree's folder, for a benchmark copied to another machine.
+    const char* dir = std::getenv("PZ_BENCH_DIR");
+    std::ifstream in(std::string(dir != nullptr && *dir != '\0' ? dir : PZ_BENCH_DIR) +
+                     "/programs.py");
     std::stringstream text;
     text << in.rdbuf();
     return text.str();

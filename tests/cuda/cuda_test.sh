@@ -12,6 +12,7 @@
 #   cuda_test.sh nogpu CLI FILE     without a CUDA driver: exit 70 and the backend's message
 #   cuda_test.sh same CLI FILE      stdout is the same on the emulated TPU and on the host device;
 #                                   a program the emulator rejects fails at the same place
+#   cuda_test.sh gpusame CLI FILE   the same on a GPU; skipped (77) where there is none
 set -u
 mode=$1 cli=$2 file=$3
 tmp=$(mktemp -d)
@@ -68,11 +69,20 @@ case $mode in
       exit 1
     fi
     ;;
-  same)
+  same|gpusame)
     "$cli" run "$file" >"$tmp/tpu" 2>"$tmp/tpu.err"
     rc_tpu=$?
-    PZ_CUDA_DEVICE=host "$cli" run --backend cuda "$file" >"$tmp/cuda" 2>"$tmp/cuda.err"
+    if [ "$mode" = same ]; then
+      PZ_CUDA_DEVICE=host "$cli" run --backend cuda "$file" >"$tmp/cuda" 2>"$tmp/cuda.err"
+    else
+      "$cli" run --backend cuda "$file" >"$tmp/cuda" 2>"$tmp/cuda.err"
+    fi
     rc_cuda=$?
+    if [ "$mode" = gpusame ] && [ $rc_cuda -eq 70 ] &&
+       grep -q 'needs an NVIDIA GPU\|needs NVRTC\|no CUDA' "$tmp/cuda.err"; then
+      echo "skipped: $(head -1 "$tmp/cuda.err")"
+      exit 77
+    fi
     if [ $rc_tpu -ne 0 ]; then
       # A program the emulator rejects: the CUDA backend must reject it at the same place.
       where_tpu=$(grep -m1 -o '^[^ ]*:[0-9]*:[0-9]*: error' "$tmp/tpu.err")

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Every GPU check of the CUDA backend in one unattended run, for a GPU machine that installs
+# nothing (tests/cuda/README.md):
+#   bash scripts/gpu-bundle.sh              # here: builds, fills gpu_run/ (git-ignored)
+#   bash scripts/gpu-check.sh OUTDIR [SECONDS]   # there, from the repository root, gpu_run carried
+# Stages, each writing its logs under OUTDIR and a line to OUTDIR/summary.txt:
+#   env        the GPU, the driver, NVRTC, cuBLAS and compute-sanitizer found
+#   gpu        every course solution and golden program, `run --backend cuda --stats`, all checks pass
+#   same       every kernel golden prints the same on the GPU as on the emulated TPU
+#   bench      pz_bench_cuda, alone on the GPU
+#   memcheck   compute-sanitizer --tool memcheck on every solution and golden program
+#   racecheck  compute-sanitizer --tool racecheck on the same
+# SECONDS (default 480) bounds the whole run: a stage that would start too late is skipped, and
+# says so, so that what ran comes back.
+set -u
+cd "$(dirname "$0")/.."
+out=$(realpath -m "${1:-gpu_out}")
+budget=${2:-480}
+mkdir -p "$out/logs"
+start=$SECONDS
+root=$PWD
+export LD_LIBRARY_PATH=$root/gpu_run:${CUDA_HOME:-/usr/local/cuda}/lib64:${LD_LIBRARY_PATH:-}
+export PATH=$PATH:${CUDA_HOME:-/usr/local/cuda}/bin
+export PZ_BENCH_DIR=$root/tests/bench
+cli=$root/gpu_run/pallas-puzzles
+jobs=${PZ_GPU_JOBS:-$(nproc)}
+[ "$jobs" -gt 12 ] && jobs=12
+summary=$out/summary.txt
+: >"$summary"
+
+say() { echo "$*" | tee -a "$summary"; }
+left() { echo $((budget - (SECONDS - start))); }
+
+# The programs: every course solution and the golden units' programs.
+programs=$(ls solutions/*/*.py)
+programs="$programs tests/golden/ir/ir_tiled_matmul.py tests/golden/ir/ir_flash_causal.py
+tests/golden/ir/ir_splash_prefetch.py tests/golden/ir/ir_ragged_dot.py
+tests/golden/ir/ir_dma_double_buffer.py"
+# The kernel goldens CUDA also runs (tests/cuda/CMakeLists.txt leaves out the emulator-only ones).
+emulator_only=$(sed -n '/^set(pz_emulator_only/,/)/p' tests/cuda/CMakeLists.txt |
+                tr ' ()' '\n\n\n' | grep -v '^set$\|^pz_emulator_only$\|^$')
+same=""
+for f in tests/golden/kernel/*.py tests/cuda/programs/*.py; do
+  [ -e "$f" ] || continue
+  name=$(basename "$f" .py)
+  echo "$emulator_only" | grep -qx "$name" || same="$same $f"
+done
+
+# Runs `MODE FILE` for every file on $jobs processes; one log per file, one rc line per file.
+parallel_stage() {
+  local stage=$1 per_file=$2 files=$3
+  mkdir -p "$out/logs/$stage"
+  printf '%s\n' $files | xargs -P "$jobs" -I{} bash -c '
+    f={}; log="'"$out/logs/$stage"'/$(echo "$f" | tr / _).log"
+    timeout '"$per_file"' '"$4"' >"$log" 2>&1; echo "$? $f"' _ >"$out/$stage.rc"
+  local total passed skipped
+  total=$(wc -l <"$out/$stage.rc")
+  passed=$(grep -c '^0 ' "$out/$stage.rc")
+  skipped=$(grep -c '^77 ' "$out/$stage.rc")
+  say "$stage: $passed of $total passed, $skipped skipped ($((SECONDS - start)) s so far)"
+  grep -v '^0 \|^77 ' "$out/$stage.rc" | sed 's/^/  FAILED (exit) /' | tee -a "$summary"
+}
+
+# --- env
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
+    --format=csv 2>&1
+  command -v nvcc && nvcc --version | tail -2
+  command -v compute-sanitizer
+  ls "${CUDA_HOME:-/usr/local/cuda}/lib64" 2>&1 | grep -E 'nvrtc|cublas' | head
+  ldd "$cli"
+} >"$out/env.txt" 2>&1
+say "env: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"
+timeout 120 "$cli" run --backend cuda --stats solutions/01_basics/02_vector_add.py \
+  >"$out/smoke.log" 2>&1
+say "smoke (02_vector_add): exit $?"
+
+# --- gpu: every program passes its checks on the GPU
+if [ "$(left)" -gt 60 ]; then
+  parallel_stage gpu 150 "$programs" "tests/cuda/cuda_test.sh gpu $cli \$f"
+else
+  say "gpu: skipped, out of time"
+fi
+
+# --- same: kernel goldens print the same on the GPU as on the emulated TPU
+if [ "$(left)" -gt 60 ]; then
+  parallel_stage same 120 "$same" "tests/cuda/cuda_test.sh gpusame $cli \$f"
+else
+  say "same: skipped, out of time"
+fi
+
+# --- bench: alone on the GPU
+if [ "$(left)" -gt 90 ]; then
+  timeout $(($(left) - 30)) gpu_run/pz_bench_cuda >"$out/bench.txt" 2>&1
+  say "bench: exit $?"
+  sed 's/^/  /' "$out/bench.txt" | tee -a "$summary"
+else
+  say "bench: skipped, out of time"
+fi
+
+# --- sanitizers: every program, no error
+for tool in memcheck racecheck; do
+  if [ "$(left)" -gt 45 ] && command -v compute-sanitizer >/dev/null; then
+    per_file=$(($(left) - 15)); [ $per_file -gt 240 ] && per_file=240
+    parallel_stage "$tool" $per_file "$programs" \
+      "compute-sanitizer --tool $tool --error-exitcode 99 $cli run --backend cuda \$f"
+  else
+    say "$tool: skipped ($(command -v compute-sanitizer >/dev/null && echo out of time ||
+                          echo compute-sanitizer not found))"
+  fi
+done
+say "total: $((SECONDS - start)) s"
