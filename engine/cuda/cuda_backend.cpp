@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "array/creation.h"
@@ -18,8 +19,19 @@ namespace pz::cuda {
 namespace {
 
 // Shared memory the emitter plans for: the 48 KiB every CUDA GPU gives a block without opting
-// in, so the source is the same whatever device runs it.
-constexpr int64_t kSharedBudget = 48 * 1024;
+// in, so the source is the same whatever device runs it. PZ_CUDA_SHARED_BUDGET (bytes) overrides
+// it, for tests: 0 puts every arena in global memory and makes every operand that allows it a
+// direct window.
+int64_t SharedBudget() {
+  static const int64_t budget = [] {
+    const char* text = std::getenv("PZ_CUDA_SHARED_BUDGET");
+    if (text == nullptr || *text == '\0') return int64_t{48 * 1024};
+    char* end = nullptr;
+    long long value = std::strtoll(text, &end, 10);
+    return *end == '\0' && value >= 0 ? static_cast<int64_t>(value) : int64_t{48 * 1024};
+  }();
+  return budget;
+}
 
 // Device memory freed when it goes out of scope.
 class Buffer {
@@ -175,7 +187,7 @@ EmittedKernel EmitCall(const kernel::KernelProgram& program, const kernel::GridM
                       .name = KernelName(mapping.name, serial),
                       .origin = fmt::format("pallas_call `{}`{}", mapping.name,
                                             line_of ? " at " + line_of(mapping.span) : ""),
-                      .shared_budget = kSharedBudget,
+                      .shared_budget = SharedBudget(),
                       .zero_uninitialized = zero_uninitialized};
   try {
     return EmitKernel(request);
@@ -193,6 +205,12 @@ std::string CudaReport::Summary() const {
       "CUDA kernel {} on {}: {} chains of {} steps on {} blocks of {} threads, arena {} B shared + "
       "{} B global per block\n",
       kernel, device, chains, steps_per_chain, blocks, threads, shared_bytes, global_bytes);
+  if (direct_operands > 0) {
+    out += fmt::format(
+        "stats:   {} operand{} read and written in place in HBM: the blocks do not fit in shared "
+        "memory\n",
+        direct_operands, direct_operands == 1 ? "" : "s");
+  }
   out += fmt::format("stats:   grid: {}\n", split);
   out += fmt::format("stats:   HBM read {} B, HBM written {} B, {}{} flops\n", hbm_bytes_read,
                      hbm_bytes_written, flops_exact ? "" : "about ", flops);
@@ -414,6 +432,7 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& progra
   report->threads = threads;
   report->shared_bytes = kernel.shared_bytes;
   report->global_bytes = kernel.global_bytes;
+  report->direct_operands = kernel.direct_operands;
   report->flops = flops.flops * mapping.num_steps();
   report->flops_exact = flops.exact;
   auto [tflops, gbps] = PeakOf(info.name);

@@ -35,7 +35,7 @@ void Emitter::CollectRegion(const kernel::Region& region) {
   for (const Instr& instr : region.body) {
     for (ValueId v : instr.results) {
       const kernel::ValueType& t = TypeOf(v);
-      if (t.shape.empty()) continue;
+      if (t.shape.empty() || register_only_[static_cast<size_t>(v)]) continue;
       value_slot_[static_cast<size_t>(v)] =
           AddSlot(Count(t.shape) * static_cast<int64_t>(array::ItemSize(t.dtype)), false);
     }
@@ -62,16 +62,42 @@ EmittedKernel Emitter::Run() {
   value_slot_.assign(f_.values.size(), -1);
   ref_slot_.assign(f_.refs.size(), -1);
 
+  uses_.assign(f_.values.size(), 0);
+  CountUses(f_.body);
+  register_only_.assign(f_.values.size(), false);
+  PlanRegion(f_.body);
   // Refs: pipelined block buffers, scratch, scoped buffers and semaphores get arena slots;
   // prefetch arrays and pl.ANY operands are the HBM arrays themselves.
   size_t num_prefetch = mapping_.prefetch.size();
   size_t num_operands = mapping_.inputs.size() + mapping_.outputs.size();
+  auto pipelined = [&](size_t r) {
+    return r >= num_prefetch && r < num_prefetch + num_operands &&
+           f_.refs[r].space != kernel::MemorySpace::kAny;
+  };
+  // Block buffers that do not fit in shared memory: the operands that allow it become direct
+  // windows instead of buffers in global memory (one copy less each way).
+  direct_.assign(f_.refs.size(), false);
+  direct_at_.assign(f_.refs.size(), "");
+  int64_t window_bytes = 0;
+  for (size_t r = 0; r < f_.refs.size(); ++r) {
+    if (pipelined(r)) {
+      window_bytes += (std::max<int64_t>(Count(f_.refs[r].shape), 1) *
+                           static_cast<int64_t>(array::ItemSize(f_.refs[r].dtype)) +
+                       15) /
+                      16 * 16;
+    }
+  }
+  if (window_bytes > req_.shared_budget) {
+    for (size_t r = 0; r < f_.refs.size(); ++r) {
+      if (!pipelined(r) || !DirectSafe(static_cast<kernel::RefId>(r))) continue;
+      direct_[r] = true;
+      ++out.direct_operands;
+    }
+  }
   for (size_t r = 0; r < f_.refs.size(); ++r) {
     const kernel::RefType& ref = f_.refs[r];
-    bool pipelined = r >= num_prefetch && r < num_prefetch + num_operands &&
-                     ref.space != kernel::MemorySpace::kAny;
     bool local = ref.role == kernel::RefRole::kScratch || ref.role == kernel::RefRole::kScoped;
-    if (!pipelined && !local) continue;
+    if ((!pipelined(r) || direct_[r]) && !local) continue;
     int64_t item = ref.space == kernel::MemorySpace::kSemaphore
                        ? 8
                        : static_cast<int64_t>(array::ItemSize(ref.dtype));
@@ -150,7 +176,9 @@ EmittedKernel Emitter::Run() {
     std::string type =
         ref.space == kernel::MemorySpace::kSemaphore ? "long long" : StorageType(ref.dtype);
     std::string where = ref_slot_[r] >= 0 ? slot_pointer(ref_slot_[r], type) : hbm.at(r);
-    w_.Line(fmt::format("[[maybe_unused]] {}* const r{} = {};  // {}", type, r, where, ref.name));
+    w_.Line(fmt::format("[[maybe_unused]] {}* const r{} = {};  // {}{}", type, r, where, ref.name,
+                        direct_[r] ? " (direct window)" : ""));
+    if (direct_[r]) EmitDirectAccessors(static_cast<kernel::RefId>(r), out, hbm.at(r));
   }
   // Values: arrays point into the arena, scalars are registers.
   for (size_t v = 0; v < f_.values.size(); ++v) {
@@ -246,13 +274,13 @@ EmittedKernel Emitter::Run() {
     w_.Close();
   };
   for (size_t k = 0; k < mapping_.inputs.size(); ++k) {
-    if (out.operand_column[k] >= 0) window_loop(k, true);
+    if (out.operand_column[k] >= 0 && !direct_[num_prefetch + k]) window_loop(k, true);
   }
   Sync();
   EmitRegion(f_.body);
   Sync();
   for (size_t k = mapping_.inputs.size(); k < num_operands; ++k) {
-    if (out.operand_column[k] >= 0) window_loop(k, false);
+    if (out.operand_column[k] >= 0 && !direct_[num_prefetch + k]) window_loop(k, false);
   }
   Sync();
   w_.Close();
@@ -275,10 +303,6 @@ EmittedKernel Emitter::Run() {
   out.source = tables_.text() + w_.text();
   out.instrs = instrs_;
   return out;
-}
-
-void Emitter::EmitRegion(const kernel::Region& region) {
-  for (const Instr& instr : region.body) EmitInstr(instr);
 }
 
 std::string Emitter::Fault(const Instr& instr, DeviceFault fault,
@@ -359,9 +383,94 @@ void Emitter::EmitInstr(const Instr& instr) {
 
 // ---- memory -----------------------------------------------------------------------------------
 
+bool Emitter::DirectSafe(kernel::RefId r) const {
+  size_t num_prefetch = mapping_.prefetch.size();
+  size_t k = static_cast<size_t>(r) - num_prefetch;  // the operand
+  bool input = k < mapping_.inputs.size();
+  for (const auto& [in, outp] : mapping_.aliases) {
+    if (input ? static_cast<size_t>(in) == k
+              : static_cast<size_t>(outp) == k - mapping_.inputs.size()) {
+      return false;
+    }
+  }
+  for (const Instr* instr : instrs_) {
+    for (const kernel::RefPath* path : kernel::RefPathsOf(*instr)) {
+      if (path->ref != r) continue;
+      // Loads of any operand and stores into outputs; a DMA or semaphore reaching it, or a store
+      // into an input's buffer, needs the buffer.
+      if (instr->op == Op::kLoad) continue;
+      if (instr->op == Op::kStore && !input) continue;
+      return false;
+    }
+  }
+  return true;
+}
+
+void Emitter::EmitDirectAccessors(kernel::RefId r, const EmittedKernel& out,
+                                  const std::string& hbm) {
+  size_t k = static_cast<size_t>(r) - mapping_.prefetch.size();
+  const kernel::BlockMapping& op = mapping_.operand(k);
+  int64_t column = out.operand_column.at(k);
+  size_t rank = op.shape.size();
+  Shape window(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    window[d] = op.block[d].kind == kernel::BlockDim::Kind::kSqueezed ? 1 : op.block[d].size;
+  }
+  Shape window_strides = Strides(window), hbm_strides = Strides(op.shape);
+  // Window offset -> HBM coordinates (the window's buffer layout: row-major, squeezed
+  // dimensions of size 1), clipped to the array.
+  std::string offset_type = Count(window) <= (int64_t{1} << 31) ? "unsigned" : "unsigned long long";
+  std::string coords, inside = "true", index;
+  for (size_t d = 0; d < rank; ++d) {
+    std::string within = window[d] == 1 ? "0"
+                         : d == 0       ? fmt::format("(long long)(pz_o / {})", window_strides[d])
+                                        : fmt::format("(long long)(pz_o / {} % {})",
+                                                      window_strides[d], window[d]);
+    coords += fmt::format("  const long long pz_a{} = pz_e[{}] + {};\n", d,
+                          column + static_cast<int64_t>(d), within);
+    inside += fmt::format(" && pz_a{0} >= 0 && pz_a{0} < {1}", d, op.shape[d]);
+    index += fmt::format("{}pz_a{} * {}", d ? " + " : "", d, hbm_strides[d]);
+  }
+  if (index.empty()) index = "0";
+  std::string type = StorageType(op.dtype);
+  std::string name = fmt::format("{}_r{}", req_.name, r);
+  direct_at_[static_cast<size_t>(r)] = name;
+  tables_.Line(fmt::format("// `{}` of {}: a direct window, read and written in HBM", op.name,
+                           req_.name));
+  tables_.Line(fmt::format(
+      "PZ_DEVICE {0} {1}_read(const {0}* pz_hbm, const long long* pz_e, long long pz_off) {{\n"
+      "  const {2} pz_o = ({2})pz_off;\n{3}"
+      "  return ({4}) ? pz_hbm[{5}] : {6};\n}}",
+      type, name, offset_type, coords, inside, index, Fresh(op.dtype)));
+  tables_.Line(fmt::format(
+      "PZ_DEVICE void {1}_write({0}* pz_hbm, const long long* pz_e, long long pz_off, {0} pz_v) "
+      "{{\n  const {2} pz_o = ({2})pz_off;\n{3}"
+      "  if ({4}) pz_hbm[{5}] = pz_v;\n}}",
+      type, name, offset_type, coords, inside, index));
+  (void)hbm;
+}
+
+std::string Emitter::RefRaw(const Access& a, const std::string& offset) const {
+  if (a.ref >= 0 && direct_[static_cast<size_t>(a.ref)]) {
+    return fmt::format("{}_read({}, pz_e, {})", direct_at_[static_cast<size_t>(a.ref)], a.base,
+                       offset);
+  }
+  return a.base + "[" + offset + "]";
+}
+
+std::string Emitter::RefWrite(const Access& a, const std::string& offset,
+                              const std::string& value) const {
+  if (a.ref >= 0 && direct_[static_cast<size_t>(a.ref)]) {
+    return fmt::format("{}_write({}, pz_e, {}, {});", direct_at_[static_cast<size_t>(a.ref)],
+                       a.base, offset, StoreExpr(a.dtype, value));
+  }
+  return fmt::format("{}[{}] = {};", a.base, offset, StoreExpr(a.dtype, value));
+}
+
 Access Emitter::Resolve(const Instr& instr, const kernel::RefPath& path) {
   const kernel::RefType& ref = f_.refs.at(static_cast<size_t>(path.ref));
   Access a;
+  a.ref = path.ref;
   a.base = fmt::format("r{}", path.ref);
   a.dtype = ref.dtype;
   a.semaphore = ref.space == kernel::MemorySpace::kSemaphore;
@@ -401,37 +510,56 @@ Access Emitter::Resolve(const Instr& instr, const kernel::RefPath& path) {
 }
 
 void Emitter::EmitLoad(const Instr& instr) {
-  Access a = Resolve(instr, instr.ref);
   ValueId out = instr.results[0];
+  if (fused_ != nullptr) {
+    const Access& a = fused_->accesses.at(&instr);
+    ForEachElement(out, [&](Writer& w) {
+      std::vector<std::string> c = Unravel(w, a.shape, "pz_i", "c");
+      return RefRead(a, Affine(a.offset, c, a.strides));
+    });
+    return;
+  }
+  Access a = Resolve(instr, instr.ref);
   if (a.semaphore) Fail(instr, "a semaphore is read with pl.semaphore_read, not loaded");
   if (IsScalar(out)) {
-    w_.Line(fmt::format("{} = {};", Name(out), LoadExpr(a.dtype, a.base + "[" + a.offset + "]")));
+    w_.Line(fmt::format("{} = {};", Name(out), RefRead(a, a.offset)));
     return;
   }
   w_.Open(fmt::format("for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) {{",
                       Count(a.shape)));
   std::vector<std::string> c = Unravel(w_, a.shape, "pz_i", "c");
-  w_.Line(fmt::format("{}[pz_i] = {}[{}];", Name(out), a.base, Affine(a.offset, c, a.strides)));
+  w_.Line(fmt::format("{}[pz_i] = {};", Name(out), RefRaw(a, Affine(a.offset, c, a.strides))));
   w_.Close();
   Sync();
 }
 
 void Emitter::EmitStore(const Instr& instr) {
-  Access a = Resolve(instr, instr.ref);
   ValueId value = instr.operands[0];
   DType from = TypeOf(value).dtype;
+  // The element of `value` stored at the access's element with coordinates `c`.
+  auto element = [&](const Access& a, const std::vector<std::string>& c) {
+    std::string index = TypeOf(value).shape == a.shape
+                            ? "pz_i"
+                            : Affine("", c, BroadcastStrides(TypeOf(value).shape, a.shape));
+    return Cast(from, a.dtype, Elem(value, index));
+  };
+  if (fused_ != nullptr) {
+    const Access& a = fused_->accesses.at(&instr);
+    w_.Open("{");
+    std::vector<std::string> c = Unravel(w_, a.shape, "pz_i", "c");
+    w_.Line(RefWrite(a, Affine(a.offset, c, a.strides), element(a, c)));
+    w_.Close();
+    return;
+  }
+  Access a = Resolve(instr, instr.ref);
   Sync();  // every thread has read what it needs of this memory (scalar loads included)
   if (a.shape.empty()) {
-    w_.Line(fmt::format("if (threadIdx.x == 0) {}[{}] = {};", a.base, a.offset,
-                        StoreExpr(a.dtype, Cast(from, a.dtype, Elem(value, "0")))));
+    w_.Line("if (threadIdx.x == 0) " + RefWrite(a, a.offset, Cast(from, a.dtype, Elem(value, "0"))));
   } else {
-    std::vector<int64_t> src = BroadcastStrides(TypeOf(value).shape, a.shape);
     w_.Open(fmt::format("for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) {{",
                         Count(a.shape)));
     std::vector<std::string> c = Unravel(w_, a.shape, "pz_i", "c");
-    std::string index = TypeOf(value).shape == a.shape ? "pz_i" : Affine("", c, src);
-    w_.Line(fmt::format("{}[{}] = {};", a.base, Affine(a.offset, c, a.strides),
-                        StoreExpr(a.dtype, Cast(from, a.dtype, Elem(value, index)))));
+    w_.Line(RefWrite(a, Affine(a.offset, c, a.strides), element(a, c)));
     w_.Close();
   }
   Sync();

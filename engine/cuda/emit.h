@@ -9,9 +9,14 @@
 // the dtype's poison, NaN or the minimum), runs the body, and writes back each output window
 // whose next step moves it elsewhere (or at the chain's end), clipped to the array. Block
 // buffers, scratch, semaphores and every array value of the body live in the block's arena:
-// shared memory when everything fits, else global memory. Elementwise work runs one element
-// per thread, strided over the block; scalars are computed by every thread alike, so all
-// control flow is uniform and `__syncthreads()` may appear anywhere.
+// shared memory when everything fits, else global memory. When the block buffers do not fit in
+// shared memory, the operands that only loads and stores reach (no DMA, no aliasing, inputs never
+// written) get no buffer: their loads and stores go to HBM at the window's place ("direct
+// windows"), out-of-array elements read as the poison and written nowhere. Elementwise work runs
+// one element per thread, strided over the block; consecutive elementwise instructions over one
+// shape (loads, stores, elementwise primitives) run as one loop with their values in registers.
+// Scalars are computed by every thread alike, so all control flow is uniform and
+// `__syncthreads()` may appear anywhere.
 #pragma once
 
 #include <cstdint>
@@ -80,6 +85,7 @@ struct EmittedKernel {
   int64_t shared_bytes = 0;
   int64_t global_bytes = 0;  // per CUDA block
   bool arena_in_shared = false;
+  int64_t direct_operands = 0;  // pipelined operands read and written in HBM (no block buffer)
   // Instructions in the numbering the status rows use (pre-order).
   std::vector<const kernel::Instr*> instrs;
   // Row layout of the step table: the grid indices, then per pipelined operand its window start

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,10 @@ std::vector<int64_t> BroadcastStrides(const Shape& shape, const Shape& out);
 
 // ---- the emitter -----------------------------------------------------------------------------
 
+// The emitter each primitive goes to (emit_prims.cpp).
+enum class Family { kUnary, kBinary, kReduction, kDot, kMove, kNotYet };
+Family FamilyOf(Prim prim);
+
 struct Slot {
   int64_t offset = 0;
   int64_t bytes = 0;
@@ -116,6 +121,7 @@ struct Slot {
 
 // A view of memory: element (c_0, ..., c_n) is at base[offset + Σ c_d * strides_d].
 struct Access {
+  kernel::RefId ref = -1;
   std::string base;
   DType dtype = DType::kFloat32;
   bool semaphore = false;
@@ -138,6 +144,11 @@ class Emitter {
   // The register value of element `index` of `v` (a scalar ignores the index).
   std::string Elem(ValueId v, const std::string& index) const {
     if (IsScalar(v)) return Name(v);
+    if (fused_ != nullptr) {
+      // A value of the fused loop is a register of the current element.
+      auto reg = fused_->registers.find(v);
+      if (reg != fused_->registers.end()) return reg->second;
+    }
     return LoadExpr(TypeOf(v).dtype, Name(v) + "[" + index + "]");
   }
   int Number(const Instr& instr) const { return numbers_.at(&instr); }
@@ -147,6 +158,43 @@ class Emitter {
                          const std::string& hint = "") const {
     throw Unmappable(what, instr.span, hint);
   }
+
+  // Fusion: consecutive elementwise instructions over one shape (loads, stores, elementwise
+  // primitives, uniform constants) run as one loop over the elements, their values in registers;
+  // a value is also written to its arena slot only when something outside the loop reads it.
+  struct FusedLoop {
+    size_t first = 0, end = 0;  // the region's instructions [first, end)
+    Shape shape;
+    std::vector<const Instr*> members;  // in the loop, in order
+    std::vector<const Instr*> hoisted;  // scalar work between members, run before the loop
+  };
+  struct Fused {
+    std::map<ValueId, std::string> registers;  // values made in the loop so far
+    std::map<const Instr*, Access> accesses;   // loads and stores, resolved before the loop
+  };
+  // Whether `instr` can join a fused loop over `shape` whose values so far are `made`
+  // (the shape of the loop is the instruction's when `shape` is empty).
+  bool Fusible(const Instr& instr, const Shape& shape, const std::set<ValueId>& made) const;
+  // A scalar instruction without effects that may run before a fused loop it sits in.
+  bool Hoistable(const Instr& instr, const std::set<ValueId>& made,
+                 const std::set<kernel::RefId>& stored) const;
+  // Finds the fused loops of `region` and those nested in it (loops_, register_only_).
+  void PlanRegion(const kernel::Region& region);
+  void EmitFused(const FusedLoop& loop);
+  void CountUses(const kernel::Region& region);
+  // Reads of the element at window offset `offset` of a ref access, as a register value, and
+  // the statement writing register value `value` there; direct windows go to HBM.
+  std::string RefRead(const Access& a, const std::string& offset) const {
+    return LoadExpr(a.dtype, RefRaw(a, offset));
+  }
+  // The stored element itself (its storage type).
+  std::string RefRaw(const Access& a, const std::string& offset) const;
+  std::string RefWrite(const Access& a, const std::string& offset, const std::string& value) const;
+  // Pipelined operand refs read and written in HBM, without a window buffer (when the windows do
+  // not fit in shared memory and nothing but loads and stores reaches them).
+  bool DirectSafe(kernel::RefId r) const;
+  // The device functions reading and writing a direct window's element (into tables_).
+  void EmitDirectAccessors(kernel::RefId r, const EmittedKernel& out, const std::string& hbm);
 
   // Layout.
   void NumberRegion(const kernel::Region& region);
@@ -203,11 +251,32 @@ class Emitter {
   std::map<const Instr*, std::vector<int64_t>> carry_slots_;  // loops: per array carry
   std::map<const Instr*, std::vector<int64_t>> temp_slots_;   // loops: staging for swaps
   std::vector<std::string> coords_;                           // the current element's coordinates
+  Fused* fused_ = nullptr;                                    // the fused loop being emitted
+  std::map<const kernel::Region*, std::vector<FusedLoop>> loops_;  // per region, in order
+  std::vector<bool> register_only_;  // per value: made and read only inside one fused loop
+  std::vector<int> uses_;                                     // per value: its readers, counted
+  std::vector<bool> direct_;                                  // per ref: a direct window
+  std::vector<std::string> direct_at_;  // per direct ref: the function giving an HBM index
 };
 
 template <typename Body>
 void Emitter::ForEachElement(ValueId out, Body&& body) {
   const kernel::ValueType& t = TypeOf(out);
+  if (fused_ != nullptr && !t.shape.empty()) {
+    // Inside a fused loop: the element becomes a register, in a scope of its own for the
+    // declarations `body` makes.
+    std::string reg = fmt::format("e{}", out);
+    w_.Line(fmt::format("{} {};", RegType(t.dtype), reg));
+    w_.Open("{");
+    std::string value = body(w_);
+    w_.Line(fmt::format("{} = {};", reg, value));
+    w_.Close();
+    if (!register_only_[static_cast<size_t>(out)]) {
+      w_.Line(fmt::format("{}[pz_i] = {};", Name(out), StoreExpr(t.dtype, reg)));
+    }
+    fused_->registers[out] = reg;
+    return;
+  }
   if (t.shape.empty()) {
     w_.Open("{");
     std::string value = body(w_);

@@ -18,10 +18,8 @@ namespace pz::cuda::detail {
 
 // ---- primitives -------------------------------------------------------------------------------
 
-// The emitter each primitive goes to. Every primitive of prims.def is listed (no default): a new
-// one does not compile (-Wswitch) until it is given a family here.
-enum class Family { kUnary, kBinary, kReduction, kDot, kMove, kNotYet };
-
+// Every primitive of prims.def is listed (no default): a new one does not compile (-Wswitch)
+// until it is given a family here.
 Family FamilyOf(Prim prim) {
   switch (prim) {
     case Prim::kNeg:

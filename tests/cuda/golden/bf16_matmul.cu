@@ -165,6 +165,45 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 }
 // ---- end of prelude -------------------------------------------------------------------------------
 
+// `a_ref` of pz_bf16_matmul_kernel_0: a direct window, read and written in HBM
+PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r0_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 256);
+  return (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 1024) ? pz_hbm[pz_a0 * 1024 + pz_a1 * 1] : (unsigned short)0x7fc0u;
+}
+PZ_DEVICE void pz_bf16_matmul_kernel_0_r0_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 256);
+  if (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 1024) pz_hbm[pz_a0 * 1024 + pz_a1 * 1] = pz_v;
+}
+// `b_ref` of pz_bf16_matmul_kernel_0: a direct window, read and written in HBM
+PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r1_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 1 % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 1024 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : (unsigned short)0x7fc0u;
+}
+PZ_DEVICE void pz_bf16_matmul_kernel_0_r1_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 1 % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 1024 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm[pz_a0 * 128 + pz_a1 * 1] = pz_v;
+}
+// `o_ref` of pz_bf16_matmul_kernel_0: a direct window, read and written in HBM
+PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r2_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o / 1 % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : (unsigned short)0x7fc0u;
+}
+PZ_DEVICE void pz_bf16_matmul_kernel_0_r2_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o / 1 % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm[pz_a0 * 128 + pz_a1 * 1] = pz_v;
+}
 // pallas_call `bf16_matmul_kernel` at line 77
 extern "C" __global__ void pz_bf16_matmul_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
@@ -175,26 +214,23 @@ extern "C" __global__ void pz_bf16_matmul_kernel_0(const unsigned long long* __r
   [[maybe_unused]] unsigned short* const pz_hbm0 = (unsigned short*)pz_args[6];
   [[maybe_unused]] unsigned short* const pz_hbm1 = (unsigned short*)pz_args[7];
   [[maybe_unused]] unsigned short* const pz_hbm2 = (unsigned short*)pz_args[8];
-  [[maybe_unused]] unsigned short* const r0 = (unsigned short*)(pz_gmem + 0);  // a_ref
-  [[maybe_unused]] unsigned short* const r1 = (unsigned short*)(pz_gmem + 65536);  // b_ref
-  [[maybe_unused]] unsigned short* const r2 = (unsigned short*)(pz_gmem + 131072);  // o_ref
-  [[maybe_unused]] float* const r3 = (float*)(pz_gmem + 163840);  // acc_ref
+  [[maybe_unused]] unsigned short* const r0 = pz_hbm0;  // a_ref (direct window)
+  [[maybe_unused]] unsigned short* const r1 = pz_hbm1;  // b_ref (direct window)
+  [[maybe_unused]] unsigned short* const r2 = pz_hbm2;  // o_ref (direct window)
+  [[maybe_unused]] float* const r3 = (float*)(pz_gmem + 0);  // acc_ref
   [[maybe_unused]] int v0 = (int)0LL;
   [[maybe_unused]] int v1 = (int)0LL;
   [[maybe_unused]] bool v2 = false;
-  [[maybe_unused]] float* v3 = (float*)(pz_gmem + 229376);
-  [[maybe_unused]] float* v4 = (float*)(pz_gmem + 294912);
-  [[maybe_unused]] unsigned short* v5 = (unsigned short*)(pz_gmem + 360448);
-  [[maybe_unused]] unsigned short* v6 = (unsigned short*)(pz_gmem + 425984);
-  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 491520);
-  [[maybe_unused]] float* v8 = (float*)(pz_gmem + 557056);
+  [[maybe_unused]] float* v3 = nullptr;
+  [[maybe_unused]] float* v4 = (float*)(pz_gmem + 65536);
+  [[maybe_unused]] unsigned short* v5 = (unsigned short*)(pz_gmem + 131072);
+  [[maybe_unused]] unsigned short* v6 = (unsigned short*)(pz_gmem + 196608);
+  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 262144);
+  [[maybe_unused]] float* v8 = nullptr;
   [[maybe_unused]] int v9 = (int)0LL;
   [[maybe_unused]] bool v10 = false;
-  [[maybe_unused]] float* v11 = (float*)(pz_gmem + 622592);
-  [[maybe_unused]] unsigned short* v12 = (unsigned short*)(pz_gmem + 688128);
-  for (long long pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) r0[pz_i] = (unsigned short)0x7fc0u;
-  for (long long pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) r1[pz_i] = (unsigned short)0x7fc0u;
-  for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) r2[pz_i] = (unsigned short)0x7fc0u;
+  [[maybe_unused]] float* v11 = nullptr;
+  [[maybe_unused]] unsigned short* v12 = nullptr;
   for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
@@ -205,24 +241,6 @@ extern "C" __global__ void pz_bf16_matmul_kernel_0(const unsigned long long* __r
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
       [[maybe_unused]] const int pz_g1 = (int)pz_e[1];
       [[maybe_unused]] const int pz_g2 = (int)pz_e[2];
-      if (pz_s == 0 || pz_e[3] != pz_e[-6] || pz_e[4] != pz_e[-5]) {  // fetch a_ref
-        for (long long pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 256);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 256;
-          const long long pz_a0 = pz_e[3] + pz_w0;
-          const long long pz_a1 = pz_e[4] + pz_w1;
-          r0[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 1024) ? pz_hbm0[pz_a0 * 1024 + pz_a1 * 1] : (unsigned short)0x7fc0u;
-        }
-      }
-      if (pz_s == 0 || pz_e[5] != pz_e[-4] || pz_e[6] != pz_e[-3]) {  // fetch b_ref
-        for (long long pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 128;
-          const long long pz_a0 = pz_e[5] + pz_w0;
-          const long long pz_a1 = pz_e[6] + pz_w1;
-          r1[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 1024 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm1[pz_a0 * 128 + pz_a1 * 1] : (unsigned short)0x7fc0u;
-        }
-      }
       __syncthreads();
       v0 = pz_g2;
       v1 = (int)0LL;
@@ -230,15 +248,17 @@ extern "C" __global__ void pz_bf16_matmul_kernel_0(const unsigned long long* __r
         v2 = (((int)(int)((v0) == (v1))) != 0);
       }
       if (v2) {
-        for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-          v3[pz_i] = 0x0p+0f;
-        }
-        __syncthreads();
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r3[0 + pz_c0 * 128 + pz_c1] = v3[pz_i];
+          float e3;
+          {
+            e3 = 0x0p+0f;
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            r3[0 + pz_c0 * 128 + pz_c1] = e3;
+          }
         }
         __syncthreads();
       } else {
@@ -252,13 +272,13 @@ extern "C" __global__ void pz_bf16_matmul_kernel_0(const unsigned long long* __r
       for (long long pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
         [[maybe_unused]] const long long pz_c1 = pz_i % 256;
-        v5[pz_i] = r0[0 + pz_c0 * 256 + pz_c1];
+        v5[pz_i] = pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, 0 + pz_c0 * 256 + pz_c1);
       }
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
         [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v6[pz_i] = r1[0 + pz_c0 * 128 + pz_c1];
+        v6[pz_i] = pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, 0 + pz_c0 * 128 + pz_c1);
       }
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
@@ -274,15 +294,17 @@ extern "C" __global__ void pz_bf16_matmul_kernel_0(const unsigned long long* __r
         v7[pz_i] = pz_acc;
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-        v8[pz_i] = (float)((v4[pz_i]) + (v7[pz_i]));
-      }
-      __syncthreads();
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        r3[0 + pz_c0 * 128 + pz_c1] = v8[pz_i];
+        float e8;
+        {
+          e8 = (float)((v4[pz_i]) + (v7[pz_i]));
+        }
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          r3[0 + pz_c0 * 128 + pz_c1] = e8;
+        }
       }
       __syncthreads();
       v9 = (int)3LL;
@@ -290,40 +312,72 @@ extern "C" __global__ void pz_bf16_matmul_kernel_0(const unsigned long long* __r
         v10 = (((int)(int)((v0) == (v9))) != 0);
       }
       if (v10) {
-        for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v11[pz_i] = r3[0 + pz_c0 * 128 + pz_c1];
-        }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-          v12[pz_i] = pz_f32_bf16(pz_round_bf16(v11[pz_i]));
-        }
-        __syncthreads();
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r2[0 + pz_c0 * 128 + pz_c1] = pz_f32_bf16(pz_bf16_f32(v12[pz_i]));
+          float e11;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e11 = r3[0 + pz_c0 * 128 + pz_c1];
+          }
+          float e12;
+          {
+            e12 = pz_round_bf16(e11);
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            pz_bf16_matmul_kernel_0_r2_write(r2, pz_e, 0 + pz_c0 * 128 + pz_c1, pz_f32_bf16(e12));
+          }
         }
         __syncthreads();
       } else {
       }
       __syncthreads();
-      if (pz_s == pz_steps - 1 || pz_e[7] != pz_e[16] || pz_e[8] != pz_e[17]) {  // write back o_ref
-        for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 128;
-          const long long pz_a0 = pz_e[7] + pz_w0;
-          const long long pz_a1 = pz_e[8] + pz_w1;
-          if (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm2[pz_a0 * 128 + pz_a1 * 1] = r2[pz_i];
-        }
-      }
       __syncthreads();
     }
   }
 }
 
+// `a_ref` of pz_bf16_matmul_kernel_1: a direct window, read and written in HBM
+PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r0_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 256);
+  return (true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 512) ? pz_hbm[pz_a0 * 512 + pz_a1 * 1] : (unsigned short)0x7fc0u;
+}
+PZ_DEVICE void pz_bf16_matmul_kernel_1_r0_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 256);
+  if (true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 512) pz_hbm[pz_a0 * 512 + pz_a1 * 1] = pz_v;
+}
+// `b_ref` of pz_bf16_matmul_kernel_1: a direct window, read and written in HBM
+PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r1_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 1 % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 512 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : (unsigned short)0x7fc0u;
+}
+PZ_DEVICE void pz_bf16_matmul_kernel_1_r1_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 1 % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 512 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
+}
+// `o_ref` of pz_bf16_matmul_kernel_1: a direct window, read and written in HBM
+PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r2_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o / 1 % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : (unsigned short)0x7fc0u;
+}
+PZ_DEVICE void pz_bf16_matmul_kernel_1_r2_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o / 1 % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
+}
 // pallas_call `bf16_matmul_kernel` at line 77
 extern "C" __global__ void pz_bf16_matmul_kernel_1(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
@@ -334,26 +388,23 @@ extern "C" __global__ void pz_bf16_matmul_kernel_1(const unsigned long long* __r
   [[maybe_unused]] unsigned short* const pz_hbm0 = (unsigned short*)pz_args[6];
   [[maybe_unused]] unsigned short* const pz_hbm1 = (unsigned short*)pz_args[7];
   [[maybe_unused]] unsigned short* const pz_hbm2 = (unsigned short*)pz_args[8];
-  [[maybe_unused]] unsigned short* const r0 = (unsigned short*)(pz_gmem + 0);  // a_ref
-  [[maybe_unused]] unsigned short* const r1 = (unsigned short*)(pz_gmem + 65536);  // b_ref
-  [[maybe_unused]] unsigned short* const r2 = (unsigned short*)(pz_gmem + 131072);  // o_ref
-  [[maybe_unused]] float* const r3 = (float*)(pz_gmem + 163840);  // acc_ref
+  [[maybe_unused]] unsigned short* const r0 = pz_hbm0;  // a_ref (direct window)
+  [[maybe_unused]] unsigned short* const r1 = pz_hbm1;  // b_ref (direct window)
+  [[maybe_unused]] unsigned short* const r2 = pz_hbm2;  // o_ref (direct window)
+  [[maybe_unused]] float* const r3 = (float*)(pz_gmem + 0);  // acc_ref
   [[maybe_unused]] int v0 = (int)0LL;
   [[maybe_unused]] int v1 = (int)0LL;
   [[maybe_unused]] bool v2 = false;
-  [[maybe_unused]] float* v3 = (float*)(pz_gmem + 229376);
-  [[maybe_unused]] float* v4 = (float*)(pz_gmem + 294912);
-  [[maybe_unused]] unsigned short* v5 = (unsigned short*)(pz_gmem + 360448);
-  [[maybe_unused]] unsigned short* v6 = (unsigned short*)(pz_gmem + 425984);
-  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 491520);
-  [[maybe_unused]] float* v8 = (float*)(pz_gmem + 557056);
+  [[maybe_unused]] float* v3 = nullptr;
+  [[maybe_unused]] float* v4 = (float*)(pz_gmem + 65536);
+  [[maybe_unused]] unsigned short* v5 = (unsigned short*)(pz_gmem + 131072);
+  [[maybe_unused]] unsigned short* v6 = (unsigned short*)(pz_gmem + 196608);
+  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 262144);
+  [[maybe_unused]] float* v8 = nullptr;
   [[maybe_unused]] int v9 = (int)0LL;
   [[maybe_unused]] bool v10 = false;
-  [[maybe_unused]] float* v11 = (float*)(pz_gmem + 622592);
-  [[maybe_unused]] unsigned short* v12 = (unsigned short*)(pz_gmem + 688128);
-  for (long long pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) r0[pz_i] = (unsigned short)0x7fc0u;
-  for (long long pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) r1[pz_i] = (unsigned short)0x7fc0u;
-  for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) r2[pz_i] = (unsigned short)0x7fc0u;
+  [[maybe_unused]] float* v11 = nullptr;
+  [[maybe_unused]] unsigned short* v12 = nullptr;
   for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
@@ -364,24 +415,6 @@ extern "C" __global__ void pz_bf16_matmul_kernel_1(const unsigned long long* __r
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
       [[maybe_unused]] const int pz_g1 = (int)pz_e[1];
       [[maybe_unused]] const int pz_g2 = (int)pz_e[2];
-      if (pz_s == 0 || pz_e[3] != pz_e[-6] || pz_e[4] != pz_e[-5]) {  // fetch a_ref
-        for (long long pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 256);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 256;
-          const long long pz_a0 = pz_e[3] + pz_w0;
-          const long long pz_a1 = pz_e[4] + pz_w1;
-          r0[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 512) ? pz_hbm0[pz_a0 * 512 + pz_a1 * 1] : (unsigned short)0x7fc0u;
-        }
-      }
-      if (pz_s == 0 || pz_e[5] != pz_e[-4] || pz_e[6] != pz_e[-3]) {  // fetch b_ref
-        for (long long pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 128;
-          const long long pz_a0 = pz_e[5] + pz_w0;
-          const long long pz_a1 = pz_e[6] + pz_w1;
-          r1[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 512 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm1[pz_a0 * 256 + pz_a1 * 1] : (unsigned short)0x7fc0u;
-        }
-      }
       __syncthreads();
       v0 = pz_g2;
       v1 = (int)0LL;
@@ -389,15 +422,17 @@ extern "C" __global__ void pz_bf16_matmul_kernel_1(const unsigned long long* __r
         v2 = (((int)(int)((v0) == (v1))) != 0);
       }
       if (v2) {
-        for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-          v3[pz_i] = 0x0p+0f;
-        }
-        __syncthreads();
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r3[0 + pz_c0 * 128 + pz_c1] = v3[pz_i];
+          float e3;
+          {
+            e3 = 0x0p+0f;
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            r3[0 + pz_c0 * 128 + pz_c1] = e3;
+          }
         }
         __syncthreads();
       } else {
@@ -411,13 +446,13 @@ extern "C" __global__ void pz_bf16_matmul_kernel_1(const unsigned long long* __r
       for (long long pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
         [[maybe_unused]] const long long pz_c1 = pz_i % 256;
-        v5[pz_i] = r0[0 + pz_c0 * 256 + pz_c1];
+        v5[pz_i] = pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, 0 + pz_c0 * 256 + pz_c1);
       }
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
         [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v6[pz_i] = r1[0 + pz_c0 * 128 + pz_c1];
+        v6[pz_i] = pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, 0 + pz_c0 * 128 + pz_c1);
       }
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
@@ -433,15 +468,17 @@ extern "C" __global__ void pz_bf16_matmul_kernel_1(const unsigned long long* __r
         v7[pz_i] = pz_acc;
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-        v8[pz_i] = (float)((v4[pz_i]) + (v7[pz_i]));
-      }
-      __syncthreads();
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        r3[0 + pz_c0 * 128 + pz_c1] = v8[pz_i];
+        float e8;
+        {
+          e8 = (float)((v4[pz_i]) + (v7[pz_i]));
+        }
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          r3[0 + pz_c0 * 128 + pz_c1] = e8;
+        }
       }
       __syncthreads();
       v9 = (int)1LL;
@@ -449,35 +486,28 @@ extern "C" __global__ void pz_bf16_matmul_kernel_1(const unsigned long long* __r
         v10 = (((int)(int)((v0) == (v9))) != 0);
       }
       if (v10) {
-        for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v11[pz_i] = r3[0 + pz_c0 * 128 + pz_c1];
-        }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-          v12[pz_i] = pz_f32_bf16(pz_round_bf16(v11[pz_i]));
-        }
-        __syncthreads();
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r2[0 + pz_c0 * 128 + pz_c1] = pz_f32_bf16(pz_bf16_f32(v12[pz_i]));
+          float e11;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e11 = r3[0 + pz_c0 * 128 + pz_c1];
+          }
+          float e12;
+          {
+            e12 = pz_round_bf16(e11);
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            pz_bf16_matmul_kernel_1_r2_write(r2, pz_e, 0 + pz_c0 * 128 + pz_c1, pz_f32_bf16(e12));
+          }
         }
         __syncthreads();
       } else {
       }
       __syncthreads();
-      if (pz_s == pz_steps - 1 || pz_e[7] != pz_e[16] || pz_e[8] != pz_e[17]) {  // write back o_ref
-        for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 128;
-          const long long pz_a0 = pz_e[7] + pz_w0;
-          const long long pz_a1 = pz_e[8] + pz_w1;
-          if (true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm2[pz_a0 * 256 + pz_a1 * 1] = r2[pz_i];
-        }
-      }
       __syncthreads();
     }
   }

@@ -195,11 +195,11 @@ extern "C" __global__ void pz_moving_sum_kernel_0(const unsigned long long* __re
   [[maybe_unused]] int v14 = (int)0LL;
   [[maybe_unused]] int v15 = (int)0LL;
   [[maybe_unused]] int v16 = (int)0LL;
-  [[maybe_unused]] float* v17 = (float*)(pz_smem + 20528);
-  [[maybe_unused]] float* v18 = (float*)(pz_smem + 24624);
-  [[maybe_unused]] float* v19 = (float*)(pz_smem + 28720);
-  [[maybe_unused]] float* v20 = (float*)(pz_smem + 32816);
-  [[maybe_unused]] float* v21 = (float*)(pz_smem + 36912);
+  [[maybe_unused]] float* v17 = nullptr;
+  [[maybe_unused]] float* v18 = nullptr;
+  [[maybe_unused]] float* v19 = nullptr;
+  [[maybe_unused]] float* v20 = nullptr;
+  [[maybe_unused]] float* v21 = nullptr;
   for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (long long pz_i = threadIdx.x; pz_i < 4096; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (long long pz_i = threadIdx.x; pz_i < 6; pz_i += blockDim.x) r3[pz_i] = 0;
@@ -276,39 +276,41 @@ extern "C" __global__ void pz_moving_sum_kernel_0(const unsigned long long* __re
       if (threadIdx.x == 0) r3[0 + (long long)v2] -= 8192;
       __syncthreads();
       if ((long long)v2 < 0 || (long long)v2 + 0 >= 2) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 22, pz_step, (long long)(0), (long long)((long long)v2), (long long)(1), (long long)(2)); return; }
-      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v17[pz_i] = r2[0 + (long long)v2 * 2048 + pz_c0 * 128 + pz_c1];
-      }
-      __syncthreads();
       if ((long long)v2 < 0 || (long long)v2 + 0 >= 2) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 23, pz_step, (long long)(0), (long long)((long long)v2), (long long)(1), (long long)(2)); return; }
-      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v18[pz_i] = r2[128 + (long long)v2 * 2048 + pz_c0 * 128 + pz_c1];
-      }
-      __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        v19[pz_i] = (float)((v17[pz_i]) + (v18[pz_i]));
-      }
-      __syncthreads();
       if ((long long)v2 < 0 || (long long)v2 + 0 >= 2) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 25, pz_step, (long long)(0), (long long)((long long)v2), (long long)(1), (long long)(2)); return; }
-      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v20[pz_i] = r2[256 + (long long)v2 * 2048 + pz_c0 * 128 + pz_c1];
-      }
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        v21[pz_i] = (float)((v19[pz_i]) + (v20[pz_i]));
-      }
-      __syncthreads();
-      __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        r1[0 + pz_c0 * 128 + pz_c1] = v21[pz_i];
+        float e17;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          e17 = r2[0 + (long long)v2 * 2048 + pz_c0 * 128 + pz_c1];
+        }
+        float e18;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          e18 = r2[128 + (long long)v2 * 2048 + pz_c0 * 128 + pz_c1];
+        }
+        float e19;
+        {
+          e19 = (float)((e17) + (e18));
+        }
+        float e20;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          e20 = r2[256 + (long long)v2 * 2048 + pz_c0 * 128 + pz_c1];
+        }
+        float e21;
+        {
+          e21 = (float)((e19) + (e20));
+        }
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          r1[0 + pz_c0 * 128 + pz_c1] = e21;
+        }
       }
       __syncthreads();
       __syncthreads();

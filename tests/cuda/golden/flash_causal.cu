@@ -187,9 +187,9 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
   [[maybe_unused]] int v1 = (int)0LL;
   [[maybe_unused]] int v2 = (int)0LL;
   [[maybe_unused]] bool v3 = false;
-  [[maybe_unused]] float* v4 = (float*)(pz_gmem + 0);
-  [[maybe_unused]] float* v5 = (float*)(pz_gmem + 64);
-  [[maybe_unused]] float* v6 = (float*)(pz_gmem + 128);
+  [[maybe_unused]] float* v4 = nullptr;
+  [[maybe_unused]] float* v5 = nullptr;
+  [[maybe_unused]] float* v6 = nullptr;
   [[maybe_unused]] int v7 = (int)0LL;
   [[maybe_unused]] int v8 = (int)0LL;
   [[maybe_unused]] int v9 = (int)0LL;
@@ -199,43 +199,43 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
   [[maybe_unused]] int v13 = (int)0LL;
   [[maybe_unused]] int v14 = (int)0LL;
   [[maybe_unused]] bool v15 = false;
-  [[maybe_unused]] float* v16 = (float*)(pz_gmem + 8320);
-  [[maybe_unused]] float* v17 = (float*)(pz_gmem + 16512);
-  [[maybe_unused]] float* v18 = (float*)(pz_gmem + 24704);
+  [[maybe_unused]] float* v16 = (float*)(pz_gmem + 0);
+  [[maybe_unused]] float* v17 = (float*)(pz_gmem + 8192);
+  [[maybe_unused]] float* v18 = (float*)(pz_gmem + 16384);
   [[maybe_unused]] float v19 = 0x0p+0f;
-  [[maybe_unused]] float* v20 = (float*)(pz_gmem + 25728);
+  [[maybe_unused]] float* v20 = (float*)(pz_gmem + 17408);
   [[maybe_unused]] int v21 = (int)0LL;
   [[maybe_unused]] int v22 = (int)0LL;
-  [[maybe_unused]] int* v23 = (int*)(pz_gmem + 26752);
-  [[maybe_unused]] int* v24 = (int*)(pz_gmem + 27776);
+  [[maybe_unused]] int* v23 = (int*)(pz_gmem + 18432);
+  [[maybe_unused]] int* v24 = (int*)(pz_gmem + 19456);
   [[maybe_unused]] int v25 = (int)0LL;
   [[maybe_unused]] int v26 = (int)0LL;
-  [[maybe_unused]] int* v27 = (int*)(pz_gmem + 28800);
-  [[maybe_unused]] int* v28 = (int*)(pz_gmem + 29824);
-  [[maybe_unused]] unsigned char* v29 = (unsigned char*)(pz_gmem + 30848);
+  [[maybe_unused]] int* v27 = (int*)(pz_gmem + 20480);
+  [[maybe_unused]] int* v28 = nullptr;
+  [[maybe_unused]] unsigned char* v29 = nullptr;
   [[maybe_unused]] float v30 = 0x0p+0f;
-  [[maybe_unused]] float* v31 = (float*)(pz_gmem + 31104);
-  [[maybe_unused]] float* v32 = (float*)(pz_gmem + 32128);
-  [[maybe_unused]] float* v33 = (float*)(pz_gmem + 32192);
-  [[maybe_unused]] float* v34 = (float*)(pz_gmem + 32256);
-  [[maybe_unused]] float* v35 = (float*)(pz_gmem + 32320);
-  [[maybe_unused]] float* v36 = (float*)(pz_gmem + 32384);
-  [[maybe_unused]] float* v37 = (float*)(pz_gmem + 32448);
-  [[maybe_unused]] float* v38 = (float*)(pz_gmem + 33472);
-  [[maybe_unused]] float* v39 = (float*)(pz_gmem + 34496);
-  [[maybe_unused]] float* v40 = (float*)(pz_gmem + 34560);
-  [[maybe_unused]] float* v41 = (float*)(pz_gmem + 34624);
-  [[maybe_unused]] float* v42 = (float*)(pz_gmem + 34688);
-  [[maybe_unused]] float* v43 = (float*)(pz_gmem + 34752);
-  [[maybe_unused]] float* v44 = (float*)(pz_gmem + 42944);
-  [[maybe_unused]] float* v45 = (float*)(pz_gmem + 51136);
-  [[maybe_unused]] float* v46 = (float*)(pz_gmem + 59328);
-  [[maybe_unused]] float* v47 = (float*)(pz_gmem + 67520);
+  [[maybe_unused]] float* v31 = (float*)(pz_gmem + 21504);
+  [[maybe_unused]] float* v32 = (float*)(pz_gmem + 22528);
+  [[maybe_unused]] float* v33 = (float*)(pz_gmem + 22592);
+  [[maybe_unused]] float* v34 = (float*)(pz_gmem + 22656);
+  [[maybe_unused]] float* v35 = nullptr;
+  [[maybe_unused]] float* v36 = (float*)(pz_gmem + 22720);
+  [[maybe_unused]] float* v37 = nullptr;
+  [[maybe_unused]] float* v38 = (float*)(pz_gmem + 22784);
+  [[maybe_unused]] float* v39 = nullptr;
+  [[maybe_unused]] float* v40 = (float*)(pz_gmem + 23808);
+  [[maybe_unused]] float* v41 = (float*)(pz_gmem + 23872);
+  [[maybe_unused]] float* v42 = nullptr;
+  [[maybe_unused]] float* v43 = nullptr;
+  [[maybe_unused]] float* v44 = (float*)(pz_gmem + 23936);
+  [[maybe_unused]] float* v45 = (float*)(pz_gmem + 32128);
+  [[maybe_unused]] float* v46 = (float*)(pz_gmem + 40320);
+  [[maybe_unused]] float* v47 = nullptr;
   [[maybe_unused]] int v48 = (int)0LL;
   [[maybe_unused]] bool v49 = false;
-  [[maybe_unused]] float* v50 = (float*)(pz_gmem + 75712);
-  [[maybe_unused]] float* v51 = (float*)(pz_gmem + 83904);
-  [[maybe_unused]] float* v52 = (float*)(pz_gmem + 83968);
+  [[maybe_unused]] float* v50 = (float*)(pz_gmem + 48512);
+  [[maybe_unused]] float* v51 = (float*)(pz_gmem + 56704);
+  [[maybe_unused]] float* v52 = nullptr;
   for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
@@ -286,35 +286,37 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
         v3 = (((int)(int)((v1) == (v2))) != 0);
       }
       if (v3) {
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          v4[pz_i] = pz_f32_from_bits(0xff800000u);
-        }
-        __syncthreads();
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          r4[0 + pz_c0] = v4[pz_i];
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          v5[pz_i] = 0x0p+0f;
-        }
-        __syncthreads();
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          r5[0 + pz_c0] = v5[pz_i];
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          v6[pz_i] = 0x0p+0f;
+          float e4;
+          {
+            e4 = pz_f32_from_bits(0xff800000u);
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = pz_i;
+            r4[0 + pz_c0] = e4;
+          }
+          float e5;
+          {
+            e5 = 0x0p+0f;
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = pz_i;
+            r5[0 + pz_c0] = e5;
+          }
         }
         __syncthreads();
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r6[0 + pz_c0 * 128 + pz_c1] = v6[pz_i];
+          float e6;
+          {
+            e6 = 0x0p+0f;
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            r6[0 + pz_c0 * 128 + pz_c1] = e6;
+          }
         }
         __syncthreads();
       } else {
@@ -340,15 +342,20 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
       }
       if (v15) {
         for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v16[pz_i] = r0[0 + pz_c0 * 128 + pz_c1];
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v17[pz_i] = r1[0 + pz_c0 * 128 + pz_c1];
+          float e16;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e16 = r0[0 + pz_c0 * 128 + pz_c1];
+          }
+          v16[pz_i] = e16;
+          float e17;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e17 = r1[0 + pz_c0 * 128 + pz_c1];
+          }
+          v17[pz_i] = e17;
         }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
@@ -393,17 +400,21 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
           v27[pz_i] = (int)((int)pz_c1);
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
-          v28[pz_i] = (int)((int)(int)((unsigned long long)(v26) + (unsigned long long)(v27[pz_i])));
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
-          v29[pz_i] = (unsigned char)((((int)(int)((v28[pz_i]) <= (v24[pz_i]))) != 0));
-        }
-        __syncthreads();
         v30 = pz_f32_from_bits(0xff800000u);
         for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
-          v31[pz_i] = ((v29[pz_i] != 0)) ? (v20[pz_i]) : (v30);
+          int e28;
+          {
+            e28 = (int)(int)((unsigned long long)(v26) + (unsigned long long)(v27[pz_i]));
+          }
+          bool e29;
+          {
+            e29 = (((int)(int)((e28) <= (v24[pz_i]))) != 0);
+          }
+          float e31;
+          {
+            e31 = (e29) ? (v20[pz_i]) : (v30);
+          }
+          v31[pz_i] = e31;
         }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
@@ -424,34 +435,47 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
         }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          v34[pz_i] = (float)(pz_fmax(v32[pz_i], v33[pz_i]));
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          v35[pz_i] = (float)((v32[pz_i]) - (v34[pz_i]));
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          v36[pz_i] = (float)(expf(v35[pz_i]));
+          float e34;
+          {
+            e34 = (float)(pz_fmax(v32[pz_i], v33[pz_i]));
+          }
+          v34[pz_i] = e34;
+          float e35;
+          {
+            e35 = (float)((v32[pz_i]) - (e34));
+          }
+          float e36;
+          {
+            e36 = (float)(expf(e35));
+          }
+          v36[pz_i] = e36;
         }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 16);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 16;
-          v37[pz_i] = (float)((v31[pz_i]) - (v34[pz_c0]));
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
-          v38[pz_i] = (float)(expf(v37[pz_i]));
+          float e37;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 16);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 16;
+            e37 = (float)((v31[pz_i]) - (v34[pz_c0]));
+          }
+          float e38;
+          {
+            e38 = (float)(expf(e37));
+          }
+          v38[pz_i] = e38;
         }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          v39[pz_i] = r5[0 + pz_c0];
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          v40[pz_i] = (float)((v39[pz_i]) * (v36[pz_i]));
+          float e39;
+          {
+            [[maybe_unused]] const long long pz_c0 = pz_i;
+            e39 = r5[0 + pz_c0];
+          }
+          float e40;
+          {
+            e40 = (float)((e39) * (v36[pz_i]));
+          }
+          v40[pz_i] = e40;
         }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
@@ -466,32 +490,39 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
           v41[pz_i] = pz_acc;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          v42[pz_i] = (float)((v40[pz_i]) + (v41[pz_i]));
-        }
-        __syncthreads();
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          r5[0 + pz_c0] = v42[pz_i];
+          float e42;
+          {
+            e42 = (float)((v40[pz_i]) + (v41[pz_i]));
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = pz_i;
+            r5[0 + pz_c0] = e42;
+          }
         }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v43[pz_i] = r6[0 + pz_c0 * 128 + pz_c1];
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v44[pz_i] = (float)((v43[pz_i]) * (v36[pz_c0]));
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v45[pz_i] = r2[0 + pz_c0 * 128 + pz_c1];
+          float e43;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e43 = r6[0 + pz_c0 * 128 + pz_c1];
+          }
+          float e44;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e44 = (float)((e43) * (v36[pz_c0]));
+          }
+          v44[pz_i] = e44;
+          float e45;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e45 = r2[0 + pz_c0 * 128 + pz_c1];
+          }
+          v45[pz_i] = e45;
         }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
@@ -507,15 +538,17 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
           v46[pz_i] = pz_acc;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          v47[pz_i] = (float)((v44[pz_i]) + (v46[pz_i]));
-        }
-        __syncthreads();
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r6[0 + pz_c0 * 128 + pz_c1] = v47[pz_i];
+          float e47;
+          {
+            e47 = (float)((v44[pz_i]) + (v46[pz_i]));
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            r6[0 + pz_c0 * 128 + pz_c1] = e47;
+          }
         }
         __syncthreads();
         __syncthreads();
@@ -542,17 +575,19 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
           v51[pz_i] = r5[0 + pz_c0];
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v52[pz_i] = (float)((v50[pz_i]) / (v51[pz_c0]));
-        }
-        __syncthreads();
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r3[0 + pz_c0 * 128 + pz_c1] = v52[pz_i];
+          float e52;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e52 = (float)((v50[pz_i]) / (v51[pz_c0]));
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            r3[0 + pz_c0 * 128 + pz_c1] = e52;
+          }
         }
         __syncthreads();
       } else {

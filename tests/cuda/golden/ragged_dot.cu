@@ -165,6 +165,47 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 }
 // ---- end of prelude -------------------------------------------------------------------------------
 
+// `lhs_ref` of pz_gmm_kernel_0: a direct window, read and written in HBM
+PZ_DEVICE float pz_gmm_kernel_0_r3_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 32 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE void pz_gmm_kernel_0_r3_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 32 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
+}
+// `rhs_ref` of pz_gmm_kernel_0: a direct window, read and written in HBM
+PZ_DEVICE float pz_gmm_kernel_0_r4_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[5] + 0;
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 128 % 128);
+  const long long pz_a2 = pz_e[7] + (long long)(pz_o / 1 % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 3 && pz_a1 >= 0 && pz_a1 < 256 && pz_a2 >= 0 && pz_a2 < 128) ? pz_hbm[pz_a0 * 32768 + pz_a1 * 128 + pz_a2 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE void pz_gmm_kernel_0_r4_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[5] + 0;
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 128 % 128);
+  const long long pz_a2 = pz_e[7] + (long long)(pz_o / 1 % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 3 && pz_a1 >= 0 && pz_a1 < 256 && pz_a2 >= 0 && pz_a2 < 128) pz_hbm[pz_a0 * 32768 + pz_a1 * 128 + pz_a2 * 1] = pz_v;
+}
+// `o_ref` of pz_gmm_kernel_0: a direct window, read and written in HBM
+PZ_DEVICE float pz_gmm_kernel_0_r5_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[8] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[9] + (long long)(pz_o / 1 % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 32 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE void pz_gmm_kernel_0_r5_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[8] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[9] + (long long)(pz_o / 1 % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 32 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm[pz_a0 * 128 + pz_a1 * 1] = pz_v;
+}
 // pallas_call `gmm_kernel` at line 42
 extern "C" __global__ void pz_gmm_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
@@ -181,41 +222,38 @@ extern "C" __global__ void pz_gmm_kernel_0(const unsigned long long* __restrict_
   [[maybe_unused]] int* const r0 = pz_hbm0;  // offsets_ref
   [[maybe_unused]] int* const r1 = pz_hbm1;  // group_ids_ref
   [[maybe_unused]] int* const r2 = pz_hbm2;  // m_tile_ids_ref
-  [[maybe_unused]] float* const r3 = (float*)(pz_gmem + 0);  // lhs_ref
-  [[maybe_unused]] float* const r4 = (float*)(pz_gmem + 4096);  // rhs_ref
-  [[maybe_unused]] float* const r5 = (float*)(pz_gmem + 69632);  // o_ref
-  [[maybe_unused]] float* const r6 = (float*)(pz_gmem + 73728);  // acc_ref
+  [[maybe_unused]] float* const r3 = pz_hbm3;  // lhs_ref (direct window)
+  [[maybe_unused]] float* const r4 = pz_hbm4;  // rhs_ref (direct window)
+  [[maybe_unused]] float* const r5 = pz_hbm5;  // o_ref (direct window)
+  [[maybe_unused]] float* const r6 = (float*)(pz_smem + 0);  // acc_ref
   [[maybe_unused]] int v0 = (int)0LL;
   [[maybe_unused]] int v1 = (int)0LL;
   [[maybe_unused]] int v2 = (int)0LL;
   [[maybe_unused]] bool v3 = false;
-  [[maybe_unused]] float* v4 = (float*)(pz_gmem + 77824);
-  [[maybe_unused]] float* v5 = (float*)(pz_gmem + 81920);
-  [[maybe_unused]] float* v6 = (float*)(pz_gmem + 86016);
-  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 90112);
-  [[maybe_unused]] float* v8 = (float*)(pz_gmem + 155648);
-  [[maybe_unused]] float* v9 = (float*)(pz_gmem + 159744);
+  [[maybe_unused]] float* v4 = nullptr;
+  [[maybe_unused]] float* v5 = (float*)(pz_gmem + 0);
+  [[maybe_unused]] float* v6 = (float*)(pz_gmem + 4096);
+  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 8192);
+  [[maybe_unused]] float* v8 = (float*)(pz_gmem + 73728);
+  [[maybe_unused]] float* v9 = nullptr;
   [[maybe_unused]] int v10 = (int)0LL;
   [[maybe_unused]] bool v11 = false;
   [[maybe_unused]] int v12 = (int)0LL;
   [[maybe_unused]] int v13 = (int)0LL;
   [[maybe_unused]] int v14 = (int)0LL;
   [[maybe_unused]] int v15 = (int)0LL;
-  [[maybe_unused]] int* v16 = (int*)(pz_gmem + 163840);
-  [[maybe_unused]] int* v17 = (int*)(pz_gmem + 167936);
+  [[maybe_unused]] int* v16 = (int*)(pz_gmem + 77824);
+  [[maybe_unused]] int* v17 = nullptr;
   [[maybe_unused]] int v18 = (int)0LL;
-  [[maybe_unused]] unsigned char* v19 = (unsigned char*)(pz_gmem + 172032);
+  [[maybe_unused]] unsigned char* v19 = nullptr;
   [[maybe_unused]] int v20 = (int)0LL;
   [[maybe_unused]] int v21 = (int)0LL;
   [[maybe_unused]] int v22 = (int)0LL;
-  [[maybe_unused]] unsigned char* v23 = (unsigned char*)(pz_gmem + 173056);
-  [[maybe_unused]] unsigned char* v24 = (unsigned char*)(pz_gmem + 174080);
-  [[maybe_unused]] float* v25 = (float*)(pz_gmem + 175104);
-  [[maybe_unused]] float* v26 = (float*)(pz_gmem + 179200);
-  [[maybe_unused]] float* v27 = (float*)(pz_gmem + 183296);
-  for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) r4[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) r5[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  [[maybe_unused]] unsigned char* v23 = nullptr;
+  [[maybe_unused]] unsigned char* v24 = nullptr;
+  [[maybe_unused]] float* v25 = nullptr;
+  [[maybe_unused]] float* v26 = nullptr;
+  [[maybe_unused]] float* v27 = nullptr;
   for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) r6[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
@@ -226,25 +264,6 @@ extern "C" __global__ void pz_gmm_kernel_0(const unsigned long long* __restrict_
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
       [[maybe_unused]] const int pz_g1 = (int)pz_e[1];
       [[maybe_unused]] const int pz_g2 = (int)pz_e[2];
-      if (pz_s == 0 || pz_e[3] != pz_e[-7] || pz_e[4] != pz_e[-6]) {  // fetch lhs_ref
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 128;
-          const long long pz_a0 = pz_e[3] + pz_w0;
-          const long long pz_a1 = pz_e[4] + pz_w1;
-          r3[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 32 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm3[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
-        }
-      }
-      if (pz_s == 0 || pz_e[5] != pz_e[-5] || pz_e[6] != pz_e[-4] || pz_e[7] != pz_e[-3]) {  // fetch rhs_ref
-        for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w1 = (pz_i / 128) % 128;
-          [[maybe_unused]] const long long pz_w2 = pz_i % 128;
-          const long long pz_a0 = pz_e[5] + 0;
-          const long long pz_a1 = pz_e[6] + pz_w1;
-          const long long pz_a2 = pz_e[7] + pz_w2;
-          r4[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 3 && pz_a1 >= 0 && pz_a1 < 256 && pz_a2 >= 0 && pz_a2 < 128) ? pz_hbm4[pz_a0 * 32768 + pz_a1 * 128 + pz_a2 * 1] : pz_f32_from_bits(0x7fc00000u);
-        }
-      }
       __syncthreads();
       v0 = pz_g1;
       v1 = pz_g2;
@@ -253,35 +272,42 @@ extern "C" __global__ void pz_gmm_kernel_0(const unsigned long long* __restrict_
         v3 = (((int)(int)((v1) == (v2))) != 0);
       }
       if (v3) {
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          v4[pz_i] = 0x0p+0f;
-        }
-        __syncthreads();
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r6[0 + pz_c0 * 128 + pz_c1] = v4[pz_i];
+          float e4;
+          {
+            e4 = 0x0p+0f;
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            r6[0 + pz_c0 * 128 + pz_c1] = e4;
+          }
         }
         __syncthreads();
       } else {
       }
       for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v5[pz_i] = r6[0 + pz_c0 * 128 + pz_c1];
-      }
-      __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v6[pz_i] = r3[0 + pz_c0 * 128 + pz_c1];
+        float e5;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          e5 = r6[0 + pz_c0 * 128 + pz_c1];
+        }
+        v5[pz_i] = e5;
+        float e6;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          e6 = pz_gmm_kernel_0_r3_read(r3, pz_e, 0 + pz_c0 * 128 + pz_c1);
+        }
+        v6[pz_i] = e6;
       }
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
         [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v7[pz_i] = r4[0 + pz_c0 * 128 + pz_c1];
+        v7[pz_i] = pz_gmm_kernel_0_r4_read(r4, pz_e, 0 + pz_c0 * 128 + pz_c1);
       }
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
@@ -297,15 +323,17 @@ extern "C" __global__ void pz_gmm_kernel_0(const unsigned long long* __restrict_
         v8[pz_i] = pz_acc;
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        v9[pz_i] = (float)((v5[pz_i]) + (v8[pz_i]));
-      }
-      __syncthreads();
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        r6[0 + pz_c0 * 128 + pz_c1] = v9[pz_i];
+        float e9;
+        {
+          e9 = (float)((v5[pz_i]) + (v8[pz_i]));
+        }
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          r6[0 + pz_c0 * 128 + pz_c1] = e9;
+        }
       }
       __syncthreads();
       v10 = (int)1LL;
@@ -327,65 +355,58 @@ extern "C" __global__ void pz_gmm_kernel_0(const unsigned long long* __restrict_
           v16[pz_i] = (int)((int)pz_c0);
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          v17[pz_i] = (int)((int)(int)((unsigned long long)(v15) + (unsigned long long)(v16[pz_i])));
-        }
-        __syncthreads();
         if ((long long)v12 < 0 || (long long)v12 + 0 >= 4) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 22, pz_step, (long long)(0), (long long)((long long)v12), (long long)(1), (long long)(4)); return; }
         v18 = r0[0 + (long long)v12];
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          v19[pz_i] = (unsigned char)((((int)(int)((v17[pz_i]) >= (v18))) != 0));
-        }
-        __syncthreads();
         v20 = (int)1LL;
         {
           v21 = (int)(int)((unsigned long long)(v12) + (unsigned long long)(v20));
         }
         if ((long long)v21 < 0 || (long long)v21 + 0 >= 4) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 26, pz_step, (long long)(0), (long long)((long long)v21), (long long)(1), (long long)(4)); return; }
         v22 = r0[0 + (long long)v21];
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          v23[pz_i] = (unsigned char)((((int)(int)((v17[pz_i]) < (v22))) != 0));
-        }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          v24[pz_i] = (unsigned char)(((((v19[pz_i] != 0)) && ((v23[pz_i] != 0))) != 0));
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v25[pz_i] = r6[0 + pz_c0 * 128 + pz_c1];
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v26[pz_i] = r5[0 + pz_c0 * 128 + pz_c1];
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          v27[pz_i] = ((v24[pz_i] != 0)) ? (v25[pz_i]) : (v26[pz_i]);
-        }
-        __syncthreads();
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r5[0 + pz_c0 * 128 + pz_c1] = v27[pz_i];
+          int e17;
+          {
+            e17 = (int)(int)((unsigned long long)(v15) + (unsigned long long)(v16[pz_i]));
+          }
+          bool e19;
+          {
+            e19 = (((int)(int)((e17) >= (v18))) != 0);
+          }
+          bool e23;
+          {
+            e23 = (((int)(int)((e17) < (v22))) != 0);
+          }
+          bool e24;
+          {
+            e24 = (((e19) && (e23)) != 0);
+          }
+          float e25;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e25 = r6[0 + pz_c0 * 128 + pz_c1];
+          }
+          float e26;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e26 = pz_gmm_kernel_0_r5_read(r5, pz_e, 0 + pz_c0 * 128 + pz_c1);
+          }
+          float e27;
+          {
+            e27 = (e24) ? (e25) : (e26);
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            pz_gmm_kernel_0_r5_write(r5, pz_e, 0 + pz_c0 * 128 + pz_c1, e27);
+          }
         }
         __syncthreads();
       } else {
       }
       __syncthreads();
-      if (pz_s == pz_steps - 1 || pz_e[8] != pz_e[18] || pz_e[9] != pz_e[19]) {  // write back o_ref
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 128;
-          const long long pz_a0 = pz_e[8] + pz_w0;
-          const long long pz_a1 = pz_e[9] + pz_w1;
-          if (true && pz_a0 >= 0 && pz_a0 < 32 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm5[pz_a0 * 128 + pz_a1 * 1] = r5[pz_i];
-        }
-      }
       __syncthreads();
     }
   }

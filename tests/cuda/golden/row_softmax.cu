@@ -176,12 +176,12 @@ extern "C" __global__ void pz_softmax_kernel_0(const unsigned long long* __restr
   [[maybe_unused]] float* const pz_hbm1 = (float*)pz_args[7];
   [[maybe_unused]] float* const r0 = (float*)(pz_smem + 0);  // x_ref
   [[maybe_unused]] float* const r1 = (float*)(pz_smem + 8192);  // o_ref
-  [[maybe_unused]] float* v0 = (float*)(pz_gmem + 0);
-  [[maybe_unused]] float* v1 = (float*)(pz_gmem + 8192);
-  [[maybe_unused]] float* v2 = (float*)(pz_gmem + 8224);
-  [[maybe_unused]] float* v3 = (float*)(pz_gmem + 16416);
-  [[maybe_unused]] float* v4 = (float*)(pz_gmem + 24608);
-  [[maybe_unused]] float* v5 = (float*)(pz_gmem + 24640);
+  [[maybe_unused]] float* v0 = (float*)(pz_smem + 16384);
+  [[maybe_unused]] float* v1 = (float*)(pz_smem + 24576);
+  [[maybe_unused]] float* v2 = nullptr;
+  [[maybe_unused]] float* v3 = (float*)(pz_smem + 24608);
+  [[maybe_unused]] float* v4 = (float*)(pz_smem + 32800);
+  [[maybe_unused]] float* v5 = nullptr;
   for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
@@ -220,13 +220,17 @@ extern "C" __global__ void pz_softmax_kernel_0(const unsigned long long* __restr
       }
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 256;
-        v2[pz_i] = (float)((v0[pz_i]) - (v1[pz_c0]));
-      }
-      __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-        v3[pz_i] = (float)(expf(v2[pz_i]));
+        float e2;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 256;
+          e2 = (float)((v0[pz_i]) - (v1[pz_c0]));
+        }
+        float e3;
+        {
+          e3 = (float)(expf(e2));
+        }
+        v3[pz_i] = e3;
       }
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 8; pz_i += blockDim.x) {
@@ -241,17 +245,19 @@ extern "C" __global__ void pz_softmax_kernel_0(const unsigned long long* __restr
         v4[pz_i] = pz_acc;
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 256;
-        v5[pz_i] = (float)((v3[pz_i]) / (v4[pz_c0]));
-      }
-      __syncthreads();
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 256;
-        r1[0 + pz_c0 * 256 + pz_c1] = v5[pz_i];
+        float e5;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 256;
+          e5 = (float)((v3[pz_i]) / (v4[pz_c0]));
+        }
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 256;
+          r1[0 + pz_c0 * 256 + pz_c1] = e5;
+        }
       }
       __syncthreads();
       __syncthreads();
@@ -282,10 +288,10 @@ extern "C" __global__ void pz_softmax_kernel_1(const unsigned long long* __restr
   [[maybe_unused]] float* const r1 = (float*)(pz_smem + 12288);  // o_ref
   [[maybe_unused]] float* v0 = (float*)(pz_gmem + 0);
   [[maybe_unused]] float* v1 = (float*)(pz_gmem + 12288);
-  [[maybe_unused]] float* v2 = (float*)(pz_gmem + 12320);
-  [[maybe_unused]] float* v3 = (float*)(pz_gmem + 24608);
-  [[maybe_unused]] float* v4 = (float*)(pz_gmem + 36896);
-  [[maybe_unused]] float* v5 = (float*)(pz_gmem + 36928);
+  [[maybe_unused]] float* v2 = nullptr;
+  [[maybe_unused]] float* v3 = (float*)(pz_gmem + 12320);
+  [[maybe_unused]] float* v4 = (float*)(pz_gmem + 24608);
+  [[maybe_unused]] float* v5 = nullptr;
   for (long long pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (long long pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
@@ -324,13 +330,17 @@ extern "C" __global__ void pz_softmax_kernel_1(const unsigned long long* __restr
       }
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 384);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 384;
-        v2[pz_i] = (float)((v0[pz_i]) - (v1[pz_c0]));
-      }
-      __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
-        v3[pz_i] = (float)(expf(v2[pz_i]));
+        float e2;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 384);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 384;
+          e2 = (float)((v0[pz_i]) - (v1[pz_c0]));
+        }
+        float e3;
+        {
+          e3 = (float)(expf(e2));
+        }
+        v3[pz_i] = e3;
       }
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 8; pz_i += blockDim.x) {
@@ -345,17 +355,19 @@ extern "C" __global__ void pz_softmax_kernel_1(const unsigned long long* __restr
         v4[pz_i] = pz_acc;
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 384);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 384;
-        v5[pz_i] = (float)((v3[pz_i]) / (v4[pz_c0]));
-      }
-      __syncthreads();
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 384);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 384;
-        r1[0 + pz_c0 * 384 + pz_c1] = v5[pz_i];
+        float e5;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 384);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 384;
+          e5 = (float)((v3[pz_i]) / (v4[pz_c0]));
+        }
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 384);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 384;
+          r1[0 + pz_c0 * 384 + pz_c1] = e5;
+        }
       }
       __syncthreads();
       __syncthreads();

@@ -191,37 +191,37 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
   [[maybe_unused]] int v1 = (int)0LL;
   [[maybe_unused]] int v2 = (int)0LL;
   [[maybe_unused]] bool v3 = false;
-  [[maybe_unused]] float* v4 = (float*)(pz_gmem + 0);
-  [[maybe_unused]] float* v5 = (float*)(pz_gmem + 64);
-  [[maybe_unused]] float* v6 = (float*)(pz_gmem + 128);
+  [[maybe_unused]] float* v4 = nullptr;
+  [[maybe_unused]] float* v5 = nullptr;
+  [[maybe_unused]] float* v6 = nullptr;
   [[maybe_unused]] int v7 = (int)0LL;
   [[maybe_unused]] bool v8 = false;
-  [[maybe_unused]] float* v9 = (float*)(pz_gmem + 8320);
-  [[maybe_unused]] float* v10 = (float*)(pz_gmem + 16512);
-  [[maybe_unused]] float* v11 = (float*)(pz_gmem + 24704);
+  [[maybe_unused]] float* v9 = (float*)(pz_gmem + 0);
+  [[maybe_unused]] float* v10 = (float*)(pz_gmem + 8192);
+  [[maybe_unused]] float* v11 = (float*)(pz_gmem + 16384);
   [[maybe_unused]] float v12 = 0x0p+0f;
-  [[maybe_unused]] float* v13 = (float*)(pz_gmem + 25728);
-  [[maybe_unused]] float* v14 = (float*)(pz_gmem + 26752);
-  [[maybe_unused]] float* v15 = (float*)(pz_gmem + 26816);
-  [[maybe_unused]] float* v16 = (float*)(pz_gmem + 26880);
-  [[maybe_unused]] float* v17 = (float*)(pz_gmem + 26944);
-  [[maybe_unused]] float* v18 = (float*)(pz_gmem + 27008);
-  [[maybe_unused]] float* v19 = (float*)(pz_gmem + 27072);
-  [[maybe_unused]] float* v20 = (float*)(pz_gmem + 28096);
-  [[maybe_unused]] float* v21 = (float*)(pz_gmem + 29120);
-  [[maybe_unused]] float* v22 = (float*)(pz_gmem + 29184);
-  [[maybe_unused]] float* v23 = (float*)(pz_gmem + 29248);
-  [[maybe_unused]] float* v24 = (float*)(pz_gmem + 29312);
-  [[maybe_unused]] float* v25 = (float*)(pz_gmem + 29376);
-  [[maybe_unused]] float* v26 = (float*)(pz_gmem + 37568);
-  [[maybe_unused]] float* v27 = (float*)(pz_gmem + 45760);
-  [[maybe_unused]] float* v28 = (float*)(pz_gmem + 53952);
-  [[maybe_unused]] float* v29 = (float*)(pz_gmem + 62144);
+  [[maybe_unused]] float* v13 = (float*)(pz_gmem + 17408);
+  [[maybe_unused]] float* v14 = (float*)(pz_gmem + 18432);
+  [[maybe_unused]] float* v15 = (float*)(pz_gmem + 18496);
+  [[maybe_unused]] float* v16 = (float*)(pz_gmem + 18560);
+  [[maybe_unused]] float* v17 = nullptr;
+  [[maybe_unused]] float* v18 = (float*)(pz_gmem + 18624);
+  [[maybe_unused]] float* v19 = nullptr;
+  [[maybe_unused]] float* v20 = (float*)(pz_gmem + 18688);
+  [[maybe_unused]] float* v21 = nullptr;
+  [[maybe_unused]] float* v22 = (float*)(pz_gmem + 19712);
+  [[maybe_unused]] float* v23 = (float*)(pz_gmem + 19776);
+  [[maybe_unused]] float* v24 = nullptr;
+  [[maybe_unused]] float* v25 = nullptr;
+  [[maybe_unused]] float* v26 = (float*)(pz_gmem + 19840);
+  [[maybe_unused]] float* v27 = (float*)(pz_gmem + 28032);
+  [[maybe_unused]] float* v28 = (float*)(pz_gmem + 36224);
+  [[maybe_unused]] float* v29 = nullptr;
   [[maybe_unused]] int v30 = (int)0LL;
   [[maybe_unused]] bool v31 = false;
-  [[maybe_unused]] float* v32 = (float*)(pz_gmem + 70336);
-  [[maybe_unused]] float* v33 = (float*)(pz_gmem + 78528);
-  [[maybe_unused]] float* v34 = (float*)(pz_gmem + 78592);
+  [[maybe_unused]] float* v32 = (float*)(pz_gmem + 44416);
+  [[maybe_unused]] float* v33 = (float*)(pz_gmem + 52608);
+  [[maybe_unused]] float* v34 = nullptr;
   for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r4[pz_i] = pz_f32_from_bits(0x7fc00000u);
@@ -272,35 +272,37 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
         v3 = (((int)(int)((v1) == (v2))) != 0);
       }
       if (v3) {
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          v4[pz_i] = pz_f32_from_bits(0xff800000u);
-        }
-        __syncthreads();
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          r6[0 + pz_c0] = v4[pz_i];
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          v5[pz_i] = 0x0p+0f;
-        }
-        __syncthreads();
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          r7[0 + pz_c0] = v5[pz_i];
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          v6[pz_i] = 0x0p+0f;
+          float e4;
+          {
+            e4 = pz_f32_from_bits(0xff800000u);
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = pz_i;
+            r6[0 + pz_c0] = e4;
+          }
+          float e5;
+          {
+            e5 = 0x0p+0f;
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = pz_i;
+            r7[0 + pz_c0] = e5;
+          }
         }
         __syncthreads();
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r8[0 + pz_c0 * 128 + pz_c1] = v6[pz_i];
+          float e6;
+          {
+            e6 = 0x0p+0f;
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            r8[0 + pz_c0 * 128 + pz_c1] = e6;
+          }
         }
         __syncthreads();
       } else {
@@ -312,15 +314,20 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
       }
       if (v8) {
         for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v9[pz_i] = r2[0 + pz_c0 * 128 + pz_c1];
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v10[pz_i] = r3[0 + pz_c0 * 128 + pz_c1];
+          float e9;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e9 = r2[0 + pz_c0 * 128 + pz_c1];
+          }
+          v9[pz_i] = e9;
+          float e10;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e10 = r3[0 + pz_c0 * 128 + pz_c1];
+          }
+          v10[pz_i] = e10;
         }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
@@ -359,34 +366,47 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
         }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          v16[pz_i] = (float)(pz_fmax(v14[pz_i], v15[pz_i]));
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          v17[pz_i] = (float)((v14[pz_i]) - (v16[pz_i]));
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          v18[pz_i] = (float)(expf(v17[pz_i]));
+          float e16;
+          {
+            e16 = (float)(pz_fmax(v14[pz_i], v15[pz_i]));
+          }
+          v16[pz_i] = e16;
+          float e17;
+          {
+            e17 = (float)((v14[pz_i]) - (e16));
+          }
+          float e18;
+          {
+            e18 = (float)(expf(e17));
+          }
+          v18[pz_i] = e18;
         }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 16);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 16;
-          v19[pz_i] = (float)((v13[pz_i]) - (v16[pz_c0]));
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
-          v20[pz_i] = (float)(expf(v19[pz_i]));
+          float e19;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 16);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 16;
+            e19 = (float)((v13[pz_i]) - (v16[pz_c0]));
+          }
+          float e20;
+          {
+            e20 = (float)(expf(e19));
+          }
+          v20[pz_i] = e20;
         }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          v21[pz_i] = r7[0 + pz_c0];
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          v22[pz_i] = (float)((v21[pz_i]) * (v18[pz_i]));
+          float e21;
+          {
+            [[maybe_unused]] const long long pz_c0 = pz_i;
+            e21 = r7[0 + pz_c0];
+          }
+          float e22;
+          {
+            e22 = (float)((e21) * (v18[pz_i]));
+          }
+          v22[pz_i] = e22;
         }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
@@ -401,32 +421,39 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
           v23[pz_i] = pz_acc;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          v24[pz_i] = (float)((v22[pz_i]) + (v23[pz_i]));
-        }
-        __syncthreads();
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          r7[0 + pz_c0] = v24[pz_i];
+          float e24;
+          {
+            e24 = (float)((v22[pz_i]) + (v23[pz_i]));
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = pz_i;
+            r7[0 + pz_c0] = e24;
+          }
         }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v25[pz_i] = r8[0 + pz_c0 * 128 + pz_c1];
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v26[pz_i] = (float)((v25[pz_i]) * (v18[pz_c0]));
-        }
-        __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v27[pz_i] = r4[0 + pz_c0 * 128 + pz_c1];
+          float e25;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e25 = r8[0 + pz_c0 * 128 + pz_c1];
+          }
+          float e26;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e26 = (float)((e25) * (v18[pz_c0]));
+          }
+          v26[pz_i] = e26;
+          float e27;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e27 = r4[0 + pz_c0 * 128 + pz_c1];
+          }
+          v27[pz_i] = e27;
         }
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
@@ -442,15 +469,17 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
           v28[pz_i] = pz_acc;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          v29[pz_i] = (float)((v26[pz_i]) + (v28[pz_i]));
-        }
-        __syncthreads();
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r8[0 + pz_c0 * 128 + pz_c1] = v29[pz_i];
+          float e29;
+          {
+            e29 = (float)((v26[pz_i]) + (v28[pz_i]));
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            r8[0 + pz_c0 * 128 + pz_c1] = e29;
+          }
         }
         __syncthreads();
         __syncthreads();
@@ -477,17 +506,19 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
           v33[pz_i] = r7[0 + pz_c0];
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v34[pz_i] = (float)((v32[pz_i]) / (v33[pz_c0]));
-        }
-        __syncthreads();
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r5[0 + pz_c0 * 128 + pz_c1] = v34[pz_i];
+          float e34;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e34 = (float)((v32[pz_i]) / (v33[pz_c0]));
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            r5[0 + pz_c0 * 128 + pz_c1] = e34;
+          }
         }
         __syncthreads();
       } else {

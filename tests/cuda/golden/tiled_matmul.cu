@@ -165,6 +165,45 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 }
 // ---- end of prelude -------------------------------------------------------------------------------
 
+// `a_ref` of pz_matmul_kernel_0: a direct window, read and written in HBM
+PZ_DEVICE float pz_matmul_kernel_0_r0_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 16 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE void pz_matmul_kernel_0_r0_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 16 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
+}
+// `b_ref` of pz_matmul_kernel_0: a direct window, read and written in HBM
+PZ_DEVICE float pz_matmul_kernel_0_r1_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 1 % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE void pz_matmul_kernel_0_r1_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 1 % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
+}
+// `o_ref` of pz_matmul_kernel_0: a direct window, read and written in HBM
+PZ_DEVICE float pz_matmul_kernel_0_r2_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o / 1 % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 16 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE void pz_matmul_kernel_0_r2_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o / 1 % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 16 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
+}
 // pallas_call `matmul_kernel` at line 27
 extern "C" __global__ void pz_matmul_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
@@ -175,25 +214,22 @@ extern "C" __global__ void pz_matmul_kernel_0(const unsigned long long* __restri
   [[maybe_unused]] float* const pz_hbm0 = (float*)pz_args[6];
   [[maybe_unused]] float* const pz_hbm1 = (float*)pz_args[7];
   [[maybe_unused]] float* const pz_hbm2 = (float*)pz_args[8];
-  [[maybe_unused]] float* const r0 = (float*)(pz_gmem + 0);  // a_ref
-  [[maybe_unused]] float* const r1 = (float*)(pz_gmem + 4096);  // b_ref
-  [[maybe_unused]] float* const r2 = (float*)(pz_gmem + 69632);  // o_ref
-  [[maybe_unused]] float* const r3 = (float*)(pz_gmem + 73728);  // acc_ref
+  [[maybe_unused]] float* const r0 = pz_hbm0;  // a_ref (direct window)
+  [[maybe_unused]] float* const r1 = pz_hbm1;  // b_ref (direct window)
+  [[maybe_unused]] float* const r2 = pz_hbm2;  // o_ref (direct window)
+  [[maybe_unused]] float* const r3 = (float*)(pz_smem + 0);  // acc_ref
   [[maybe_unused]] int v0 = (int)0LL;
   [[maybe_unused]] int v1 = (int)0LL;
   [[maybe_unused]] bool v2 = false;
-  [[maybe_unused]] float* v3 = (float*)(pz_gmem + 77824);
-  [[maybe_unused]] float* v4 = (float*)(pz_gmem + 81920);
-  [[maybe_unused]] float* v5 = (float*)(pz_gmem + 86016);
-  [[maybe_unused]] float* v6 = (float*)(pz_gmem + 90112);
-  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 155648);
-  [[maybe_unused]] float* v8 = (float*)(pz_gmem + 159744);
+  [[maybe_unused]] float* v3 = nullptr;
+  [[maybe_unused]] float* v4 = (float*)(pz_gmem + 0);
+  [[maybe_unused]] float* v5 = (float*)(pz_gmem + 4096);
+  [[maybe_unused]] float* v6 = (float*)(pz_gmem + 8192);
+  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 73728);
+  [[maybe_unused]] float* v8 = nullptr;
   [[maybe_unused]] int v9 = (int)0LL;
   [[maybe_unused]] bool v10 = false;
-  [[maybe_unused]] float* v11 = (float*)(pz_gmem + 163840);
-  for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  [[maybe_unused]] float* v11 = nullptr;
   for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
@@ -204,24 +240,6 @@ extern "C" __global__ void pz_matmul_kernel_0(const unsigned long long* __restri
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
       [[maybe_unused]] const int pz_g1 = (int)pz_e[1];
       [[maybe_unused]] const int pz_g2 = (int)pz_e[2];
-      if (pz_s == 0 || pz_e[3] != pz_e[-6] || pz_e[4] != pz_e[-5]) {  // fetch a_ref
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 128;
-          const long long pz_a0 = pz_e[3] + pz_w0;
-          const long long pz_a1 = pz_e[4] + pz_w1;
-          r0[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 16 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm0[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
-        }
-      }
-      if (pz_s == 0 || pz_e[5] != pz_e[-4] || pz_e[6] != pz_e[-3]) {  // fetch b_ref
-        for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 128;
-          const long long pz_a0 = pz_e[5] + pz_w0;
-          const long long pz_a1 = pz_e[6] + pz_w1;
-          r1[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm1[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
-        }
-      }
       __syncthreads();
       v0 = pz_g2;
       v1 = (int)0LL;
@@ -229,35 +247,42 @@ extern "C" __global__ void pz_matmul_kernel_0(const unsigned long long* __restri
         v2 = (((int)(int)((v0) == (v1))) != 0);
       }
       if (v2) {
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          v3[pz_i] = 0x0p+0f;
-        }
-        __syncthreads();
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r3[0 + pz_c0 * 128 + pz_c1] = v3[pz_i];
+          float e3;
+          {
+            e3 = 0x0p+0f;
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            r3[0 + pz_c0 * 128 + pz_c1] = e3;
+          }
         }
         __syncthreads();
       } else {
       }
       for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v4[pz_i] = r3[0 + pz_c0 * 128 + pz_c1];
-      }
-      __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v5[pz_i] = r0[0 + pz_c0 * 128 + pz_c1];
+        float e4;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          e4 = r3[0 + pz_c0 * 128 + pz_c1];
+        }
+        v4[pz_i] = e4;
+        float e5;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          e5 = pz_matmul_kernel_0_r0_read(r0, pz_e, 0 + pz_c0 * 128 + pz_c1);
+        }
+        v5[pz_i] = e5;
       }
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
         [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v6[pz_i] = r1[0 + pz_c0 * 128 + pz_c1];
+        v6[pz_i] = pz_matmul_kernel_0_r1_read(r1, pz_e, 0 + pz_c0 * 128 + pz_c1);
       }
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
@@ -273,15 +298,17 @@ extern "C" __global__ void pz_matmul_kernel_0(const unsigned long long* __restri
         v7[pz_i] = pz_acc;
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        v8[pz_i] = (float)((v4[pz_i]) + (v7[pz_i]));
-      }
-      __syncthreads();
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        r3[0 + pz_c0 * 128 + pz_c1] = v8[pz_i];
+        float e8;
+        {
+          e8 = (float)((v4[pz_i]) + (v7[pz_i]));
+        }
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          r3[0 + pz_c0 * 128 + pz_c1] = e8;
+        }
       }
       __syncthreads();
       v9 = (int)1LL;
@@ -289,31 +316,24 @@ extern "C" __global__ void pz_matmul_kernel_0(const unsigned long long* __restri
         v10 = (((int)(int)((v0) == (v9))) != 0);
       }
       if (v10) {
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v11[pz_i] = r3[0 + pz_c0 * 128 + pz_c1];
-        }
-        __syncthreads();
         __syncthreads();
         for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r2[0 + pz_c0 * 128 + pz_c1] = v11[pz_i];
+          float e11;
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            e11 = r3[0 + pz_c0 * 128 + pz_c1];
+          }
+          {
+            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+            pz_matmul_kernel_0_r2_write(r2, pz_e, 0 + pz_c0 * 128 + pz_c1, e11);
+          }
         }
         __syncthreads();
       } else {
       }
       __syncthreads();
-      if (pz_s == pz_steps - 1 || pz_e[7] != pz_e[16] || pz_e[8] != pz_e[17]) {  // write back o_ref
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 128;
-          const long long pz_a0 = pz_e[7] + pz_w0;
-          const long long pz_a1 = pz_e[8] + pz_w1;
-          if (true && pz_a0 >= 0 && pz_a0 < 16 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm2[pz_a0 * 256 + pz_a1 * 1] = r2[pz_i];
-        }
-      }
       __syncthreads();
     }
   }

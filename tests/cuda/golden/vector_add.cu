@@ -178,9 +178,9 @@ extern "C" __global__ void pz_add_kernel_0(const unsigned long long* __restrict_
   [[maybe_unused]] float* const r0 = (float*)(pz_smem + 0);  // x_ref
   [[maybe_unused]] float* const r1 = (float*)(pz_smem + 512);  // y_ref
   [[maybe_unused]] float* const r2 = (float*)(pz_smem + 1024);  // o_ref
-  [[maybe_unused]] float* v0 = (float*)(pz_smem + 1536);
-  [[maybe_unused]] float* v1 = (float*)(pz_smem + 2048);
-  [[maybe_unused]] float* v2 = (float*)(pz_smem + 2560);
+  [[maybe_unused]] float* v0 = nullptr;
+  [[maybe_unused]] float* v1 = nullptr;
+  [[maybe_unused]] float* v2 = nullptr;
   for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
@@ -206,24 +206,26 @@ extern "C" __global__ void pz_add_kernel_0(const unsigned long long* __restrict_
         }
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = pz_i;
-        v0[pz_i] = r0[0 + pz_c0];
-      }
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = pz_i;
-        v1[pz_i] = r1[0 + pz_c0];
-      }
-      __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
-        v2[pz_i] = (float)((v0[pz_i]) + (v1[pz_i]));
-      }
-      __syncthreads();
-      __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = pz_i;
-        r2[0 + pz_c0] = v2[pz_i];
+        float e0;
+        {
+          [[maybe_unused]] const long long pz_c0 = pz_i;
+          e0 = r0[0 + pz_c0];
+        }
+        float e1;
+        {
+          [[maybe_unused]] const long long pz_c0 = pz_i;
+          e1 = r1[0 + pz_c0];
+        }
+        float e2;
+        {
+          e2 = (float)((e0) + (e1));
+        }
+        {
+          [[maybe_unused]] const long long pz_c0 = pz_i;
+          r2[0 + pz_c0] = e2;
+        }
       }
       __syncthreads();
       __syncthreads();
@@ -252,9 +254,9 @@ extern "C" __global__ void pz_add_kernel_1(const unsigned long long* __restrict_
   [[maybe_unused]] float* const r0 = (float*)(pz_smem + 0);  // x_ref
   [[maybe_unused]] float* const r1 = (float*)(pz_smem + 512);  // y_ref
   [[maybe_unused]] float* const r2 = (float*)(pz_smem + 1024);  // o_ref
-  [[maybe_unused]] float* v0 = (float*)(pz_smem + 1536);
-  [[maybe_unused]] float* v1 = (float*)(pz_smem + 2048);
-  [[maybe_unused]] float* v2 = (float*)(pz_smem + 2560);
+  [[maybe_unused]] float* v0 = nullptr;
+  [[maybe_unused]] float* v1 = nullptr;
+  [[maybe_unused]] float* v2 = nullptr;
   for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
@@ -280,24 +282,26 @@ extern "C" __global__ void pz_add_kernel_1(const unsigned long long* __restrict_
         }
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = pz_i;
-        v0[pz_i] = r0[0 + pz_c0];
-      }
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = pz_i;
-        v1[pz_i] = r1[0 + pz_c0];
-      }
-      __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
-        v2[pz_i] = (float)((v0[pz_i]) + (v1[pz_i]));
-      }
-      __syncthreads();
-      __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = pz_i;
-        r2[0 + pz_c0] = v2[pz_i];
+        float e0;
+        {
+          [[maybe_unused]] const long long pz_c0 = pz_i;
+          e0 = r0[0 + pz_c0];
+        }
+        float e1;
+        {
+          [[maybe_unused]] const long long pz_c0 = pz_i;
+          e1 = r1[0 + pz_c0];
+        }
+        float e2;
+        {
+          e2 = (float)((e0) + (e1));
+        }
+        {
+          [[maybe_unused]] const long long pz_c0 = pz_i;
+          r2[0 + pz_c0] = e2;
+        }
       }
       __syncthreads();
       __syncthreads();

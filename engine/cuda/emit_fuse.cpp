@@ -1,0 +1,229 @@
+// Fused loops of the CUDA emitter (emit_internal.h): consecutive elementwise instructions over
+// one shape run as one loop over the elements, one element per thread, their values in
+// registers. A kernel body such as `o_ref[...] = x_ref[...] * 2 + y_ref[...]` becomes one pass
+// over memory instead of one pass (and one barrier) per operation.
+//
+// What may join a loop over shape S: loads whose result has shape S, elementwise primitives and
+// uniform constants whose result has shape S, and stores of an access of shape S. An operand made
+// inside the loop must have shape S itself (it is read at the thread's own element); operands
+// made before the loop are read from their slots, broadcast as usual. A ref that a member stores
+// into may be reached by no other member through another access (every thread touches only its
+// own elements of it). Scalar instructions without effects between members (constants,
+// program ids, scalar arithmetic, scalar loads of refs the loop has not stored into) run before
+// the loop. A value made in the loop is written to its arena slot only when something outside
+// the loop reads it.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "cuda/emit_internal.h"
+
+namespace pz::cuda::detail {
+
+namespace {
+
+bool SamePath(const kernel::RefPath& a, const kernel::RefPath& b) {
+  if (a.ref != b.ref || a.indexers.size() != b.indexers.size()) return false;
+  for (size_t i = 0; i < a.indexers.size(); ++i) {
+    const kernel::Indexer& x = a.indexers[i];
+    const kernel::Indexer& y = b.indexers[i];
+    if (x.size() != y.size()) return false;
+    for (size_t d = 0; d < x.size(); ++d) {
+      if (x[d].is_int != y[d].is_int || x[d].start != y[d].start ||
+          x[d].dynamic_start != y[d].dynamic_start || x[d].size != y[d].size ||
+          x[d].stride != y[d].stride) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+bool UniformConstant(const Instr& instr) {
+  const array::Array& c = *instr.constant;
+  array::Array values = c.Contiguous();
+  size_t item = array::ItemSize(values.dtype());
+  const char* raw = reinterpret_cast<const char*>(values.raw());
+  for (int64_t i = 1; i < values.size(); ++i) {
+    if (std::memcmp(raw + i * static_cast<int64_t>(item), raw, item) != 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void Emitter::CountUses(const kernel::Region& region) {
+  for (const Instr& instr : region.body) {
+    for (ValueId v : instr.operands) ++uses_[static_cast<size_t>(v)];
+    for (const kernel::RefPath* path : kernel::RefPathsOf(instr)) {
+      for (ValueId v : kernel::DynamicOperands(*path)) ++uses_[static_cast<size_t>(v)];
+    }
+    for (const kernel::Region& r : instr.regions) CountUses(r);
+  }
+  for (ValueId v : region.yields) ++uses_[static_cast<size_t>(v)];
+}
+
+bool Emitter::Fusible(const Instr& instr, const Shape& shape,
+                      const std::set<ValueId>& made) const {
+  if (!instr.regions.empty()) return false;
+  Shape own;
+  switch (instr.op) {
+    case Op::kLoad:
+    case Op::kStore: {
+      const kernel::RefType& ref = f_.refs.at(static_cast<size_t>(instr.ref.ref));
+      if (ref.space == kernel::MemorySpace::kSemaphore) return false;
+      own = kernel::IndexedShape(ref.shape, instr.ref.indexers);
+      if (instr.op == Op::kLoad && TypeOf(instr.results[0]).shape != own) return false;
+      break;
+    }
+    case Op::kConstant:
+      if (IsScalar(instr.results[0]) || !UniformConstant(instr)) return false;
+      own = TypeOf(instr.results[0]).shape;
+      break;
+    default:
+      if (!kernel::IsPrim(instr.op) || instr.results.size() != 1) return false;
+      if (Family f = FamilyOf(kernel::PrimOf(instr.op)); f != Family::kUnary &&
+                                                        f != Family::kBinary) {
+        return false;
+      }
+      own = TypeOf(instr.results[0]).shape;
+  }
+  if (own.empty() || (!shape.empty() && own != shape)) return false;
+  for (ValueId v : instr.operands) {
+    if (made.count(v) && TypeOf(v).shape != own) return false;
+  }
+  return true;
+}
+
+bool Emitter::Hoistable(const Instr& instr, const std::set<ValueId>& made,
+                        const std::set<kernel::RefId>& stored) const {
+  if (!instr.regions.empty() || instr.results.size() != 1 || !IsScalar(instr.results[0])) {
+    return false;
+  }
+  for (ValueId v : instr.operands) {
+    if (made.count(v)) return false;
+  }
+  switch (instr.op) {
+    case Op::kConstant:
+    case Op::kProgramId:
+      return true;
+    case Op::kLoad: {
+      const kernel::RefType& ref = f_.refs.at(static_cast<size_t>(instr.ref.ref));
+      return ref.space != kernel::MemorySpace::kSemaphore && !stored.count(instr.ref.ref);
+    }
+    default:
+      if (!kernel::IsPrim(instr.op)) return false;
+      Family f = FamilyOf(kernel::PrimOf(instr.op));
+      return f == Family::kUnary || f == Family::kBinary;
+  }
+}
+
+void Emitter::PlanRegion(const kernel::Region& region) {
+  const std::vector<Instr>& body = region.body;
+  std::vector<FusedLoop>& loops = loops_[&region];
+  for (const Instr& instr : body) {
+    for (const kernel::Region& r : instr.regions) PlanRegion(r);
+  }
+  size_t i = 0;
+  while (i < body.size()) {
+    if (!Fusible(body[i], {}, {})) {
+      ++i;
+      continue;
+    }
+    // Grow the loop from body[i]: members, and the scalar work between them that runs first.
+    FusedLoop loop{.first = i, .end = i + 1};
+    loop.members = {&body[i]};
+    loop.shape = body[i].op == Op::kLoad || body[i].op == Op::kStore
+                     ? kernel::IndexedShape(f_.refs.at(static_cast<size_t>(body[i].ref.ref)).shape,
+                                            body[i].ref.indexers)
+                     : TypeOf(body[i].results[0]).shape;
+    std::set<ValueId> made(body[i].results.begin(), body[i].results.end());
+    std::map<kernel::RefId, std::vector<const kernel::RefPath*>> touched;
+    std::set<kernel::RefId> stored;
+    std::vector<const Instr*> pending;
+    auto touch = [&](const Instr& instr) {
+      if (instr.op != Op::kLoad && instr.op != Op::kStore) return;
+      touched[instr.ref.ref].push_back(&instr.ref);
+      if (instr.op == Op::kStore) stored.insert(instr.ref.ref);
+    };
+    // A member touching a ref that a member stores into must use the same access.
+    auto no_hazard = [&](const Instr& instr) {
+      if (instr.op != Op::kLoad && instr.op != Op::kStore) return true;
+      kernel::RefId r = instr.ref.ref;
+      if (instr.op == Op::kStore || stored.count(r)) {
+        for (const kernel::RefPath* p : touched[r]) {
+          if (!SamePath(*p, instr.ref)) return false;
+        }
+      }
+      return true;
+    };
+    touch(body[i]);
+    for (size_t next = i + 1; next < body.size(); ++next) {
+      const Instr& instr = body[next];
+      if (Fusible(instr, loop.shape, made) && no_hazard(instr)) {
+        loop.members.push_back(&instr);
+        made.insert(instr.results.begin(), instr.results.end());
+        touch(instr);
+        loop.hoisted.insert(loop.hoisted.end(), pending.begin(), pending.end());
+        pending.clear();
+        loop.end = next + 1;
+      } else if (Hoistable(instr, made, stored)) {
+        pending.push_back(&instr);
+      } else {
+        break;
+      }
+    }
+    i = loop.end;
+    if (loop.members.size() == 1) continue;
+    // A value read only by later members of the loop lives in a register alone.
+    std::map<ValueId, int> inside;
+    for (const Instr* member : loop.members) {
+      for (ValueId v : member->operands) {
+        if (made.count(v)) ++inside[v];
+      }
+    }
+    for (ValueId v : made) {
+      register_only_[static_cast<size_t>(v)] = uses_[static_cast<size_t>(v)] == inside[v];
+    }
+    loops.push_back(std::move(loop));
+  }
+}
+
+void Emitter::EmitRegion(const kernel::Region& region) {
+  const std::vector<Instr>& body = region.body;
+  auto planned = loops_.find(&region);
+  size_t next_loop = 0, i = 0;
+  while (i < body.size()) {
+    if (planned != loops_.end() && next_loop < planned->second.size() &&
+        planned->second[next_loop].first == i) {
+      const FusedLoop& loop = planned->second[next_loop++];
+      EmitFused(loop);
+      i = loop.end;
+      continue;
+    }
+    EmitInstr(body[i++]);
+  }
+}
+
+void Emitter::EmitFused(const FusedLoop& loop) {
+  for (const Instr* instr : loop.hoisted) EmitInstr(*instr);
+  Fused fused;
+  bool stores = false;
+  for (const Instr* instr : loop.members) {
+    if (instr->op == Op::kLoad || instr->op == Op::kStore) {
+      fused.accesses[instr] = Resolve(*instr, instr->ref);  // bounds checks run before the loop
+      stores = stores || instr->op == Op::kStore;
+    }
+  }
+  if (stores) Sync();  // every thread has read what it needs of the memory stored into
+  w_.Open(fmt::format("for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) {{",
+                      Count(loop.shape)));
+  fused_ = &fused;
+  for (const Instr* instr : loop.members) EmitInstr(*instr);
+  fused_ = nullptr;
+  w_.Close();
+  Sync();
+}
+
+}  // namespace pz::cuda::detail
