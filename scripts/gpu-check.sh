@@ -110,3 +110,5 @@ for tool in memcheck racecheck; do
   fi
 done
 say "total: $((SECONDS - start)) s"
+# One archive of the logs (a machine that hands back files may limit how many).
+tar czf "$out/logs.tgz" -C "$out" logs && rm -rf "$out/logs"

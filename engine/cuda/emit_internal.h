@@ -215,6 +215,12 @@ class Emitter {
                          const std::string& b);
   void EmitReduce(const Instr& instr);
   void EmitDot(const Instr& instr);
+  // The tensor-core form of a 16-bit float product, under `#if __CUDA_ARCH__ >= 800`, followed
+  // by `#else` (the caller writes the scalar form and `#endif`); false when it has none.
+  bool EmitTensorCoreDot(const Instr& instr, const Shape& out_shape,
+                         const std::vector<int64_t>& out_l, const std::vector<int64_t>& out_r,
+                         const Shape& k_shape, const std::vector<int64_t>& k_l,
+                         const std::vector<int64_t>& k_r);
   void EmitMove(const Instr& instr);
   void EmitGatherMap(ValueId out, ValueId in, const array::Array& map);
   void EmitConstant(const Instr& instr);

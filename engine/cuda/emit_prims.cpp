@@ -545,6 +545,8 @@ void Emitter::EmitDot(const Instr& instr) {
   DType ld = TypeOf(lhs).dtype, rd = TypeOf(rhs).dtype, od = TypeOf(out).dtype;
   bool float_acc = IsFloat(od) || IsFloat(ld) || IsFloat(rd);
   DType acc = float_acc ? DType::kFloat32 : DType::kInt32;
+  // 16-bit float operands on a GPU with tensor cores (sm_80 and later): mma.sync.
+  bool tensor_cores = EmitTensorCoreDot(instr, out_shape, out_l, out_r, k_shape, k_l, k_r);
   ForEachElement(out, [&](Writer& w) -> std::string {
     std::vector<std::string> c;
     if (!out_shape.empty()) c = Unravel(w, out_shape, "pz_i", "o");
@@ -563,6 +565,104 @@ void Emitter::EmitDot(const Instr& instr) {
     w.Close();
     return float_acc ? Cast(DType::kFloat32, od, "pz_acc") : Normalize(od, "pz_acc");
   });
+  if (tensor_cores) w_.Line("#endif");
+}
+
+bool Emitter::EmitTensorCoreDot(const Instr& instr, const Shape& out_shape,
+                                const std::vector<int64_t>& out_l,
+                                const std::vector<int64_t>& out_r, const Shape& k_shape,
+                                const std::vector<int64_t>& k_l, const std::vector<int64_t>& k_r) {
+  ValueId lhs = instr.operands[0], rhs = instr.operands[1], out = instr.results[0];
+  DType ld = TypeOf(lhs).dtype, rd = TypeOf(rhs).dtype, od = TypeOf(out).dtype;
+  const auto& dims = std::get<array::DotAttrs>(instr.prim.attrs).dims;
+  // (batch,) M x K times K x N: one free dimension on each side, one contracting, at most one
+  // batch dimension, in tiles of the instruction's m16 n8 k16.
+  if (ld != rd || (ld != DType::kBFloat16 && ld != DType::kFloat16) || !IsFloat(od)) return false;
+  if (dims.lhs_batch.size() > 1 || k_shape.size() != 1 ||
+      out_shape.size() != dims.lhs_batch.size() + 2) {
+    return false;
+  }
+  size_t nb = dims.lhs_batch.size();
+  int64_t batches = nb ? out_shape[0] : 1, m = out_shape[nb], n = out_shape[nb + 1],
+          k = k_shape[0];
+  if (m % 16 != 0 || n % 8 != 0 || k % 16 != 0) return false;
+  // Strides: lhs (batch, m, k), rhs (batch, k, n), out (batch, m, n).
+  int64_t lb = nb ? out_l[0] : 0, lm = out_l[nb], lk = k_l[0];
+  int64_t rb = nb ? out_r[0] : 0, rn = out_r[nb + 1], rk = k_r[0];
+  int mt = m % 32 == 0 ? 2 : 1, nt = n % 32 == 0 ? 4 : n % 16 == 0 ? 2 : 1;
+  int64_t tiles_m = m / (16 * mt), tiles_n = n / (8 * nt);
+  std::string type = ld == DType::kBFloat16 ? "bf16" : "f16";
+  auto l_at = [&](const std::string& row, const std::string& col) {
+    return fmt::format("{}[pz_lo + ({}) * {} + ({}) * {}]", Name(lhs), row, lm, col, lk);
+  };
+  auto r_at = [&](const std::string& row, const std::string& col) {
+    return fmt::format("{}[pz_ro + ({}) * {} + ({}) * {}]", Name(rhs), row, rk, col, rn);
+  };
+  w_.Line("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800");
+  w_.Open("{  // tensor cores: each warp a tile of the result at a time, mma.sync m16n8k16");
+  w_.Line("const int pz_lane = threadIdx.x & 31, pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;");
+  w_.Open(fmt::format(
+      "for (long long pz_tile = threadIdx.x >> 5; pz_tile < {}; pz_tile += blockDim.x >> 5) {{",
+      batches * tiles_m * tiles_n));
+  w_.Line(fmt::format("const long long pz_b = pz_tile / {}, pz_mn = pz_tile % {};",
+                      tiles_m * tiles_n, tiles_m * tiles_n));
+  w_.Line(fmt::format("const long long pz_m0 = pz_mn / {} * {}, pz_n0 = pz_mn % {} * {};", tiles_n,
+                      16 * mt, tiles_n, 8 * nt));
+  w_.Line(fmt::format("const long long pz_lo = pz_b * {}, pz_ro = pz_b * {};", lb, rb));
+  w_.Line(fmt::format("float pz_d[{}][{}][4] = {{}};", mt, nt));
+  w_.Open(fmt::format("for (long long pz_k = 0; pz_k < {}; pz_k += 16) {{", k));
+  w_.Line(fmt::format("unsigned pz_af[{}][4], pz_bf[{}][2];", mt, nt));
+  w_.Line("#pragma unroll");
+  w_.Open(fmt::format("for (int pz_u = 0; pz_u < {}; ++pz_u) {{", mt));
+  w_.Line("const long long pz_r = pz_m0 + pz_u * 16 + pz_gid, pz_c = pz_k + pz_tig * 2;");
+  for (int q = 0; q < 4; ++q) {
+    std::string row = q % 2 ? "pz_r + 8" : "pz_r", col = q >= 2 ? "pz_c + 8" : "pz_c";
+    w_.Line(fmt::format("pz_af[pz_u][{}] = pz_pack16({}, {});", q, l_at(row, col),
+                        l_at(row, col + " + 1")));
+  }
+  w_.Close();
+  w_.Line("#pragma unroll");
+  w_.Open(fmt::format("for (int pz_v = 0; pz_v < {}; ++pz_v) {{", nt));
+  w_.Line("const long long pz_c = pz_n0 + pz_v * 8 + pz_gid, pz_r = pz_k + pz_tig * 2;");
+  w_.Line(fmt::format("pz_bf[pz_v][0] = pz_pack16({}, {});", r_at("pz_r", "pz_c"),
+                      r_at("pz_r + 1", "pz_c")));
+  w_.Line(fmt::format("pz_bf[pz_v][1] = pz_pack16({}, {});", r_at("pz_r + 8", "pz_c"),
+                      r_at("pz_r + 9", "pz_c")));
+  w_.Close();
+  w_.Line("#pragma unroll");
+  w_.Open(fmt::format("for (int pz_u = 0; pz_u < {}; ++pz_u) {{", mt));
+  w_.Line("#pragma unroll");
+  w_.Open(fmt::format("for (int pz_v = 0; pz_v < {}; ++pz_v) {{", nt));
+  w_.Line(fmt::format(
+      "asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.{0}.{0}.f32 {{%0, %1, %2, %3}}, "
+      "{{%4, %5, %6, %7}}, {{%8, %9}}, {{%0, %1, %2, %3}};\" : \"+f\"(pz_d[pz_u][pz_v][0]), "
+      "\"+f\"(pz_d[pz_u][pz_v][1]), \"+f\"(pz_d[pz_u][pz_v][2]), \"+f\"(pz_d[pz_u][pz_v][3]) : "
+      "\"r\"(pz_af[pz_u][0]), \"r\"(pz_af[pz_u][1]), \"r\"(pz_af[pz_u][2]), "
+      "\"r\"(pz_af[pz_u][3]), \"r\"(pz_bf[pz_v][0]), \"r\"(pz_bf[pz_v][1]));",
+      type));
+  w_.Close();
+  w_.Close();
+  w_.Close();  // k
+  // The accumulators: rows gid and gid + 8, columns 2 tig and 2 tig + 1 of each m16 n8 tile.
+  w_.Line("#pragma unroll");
+  w_.Open(fmt::format("for (int pz_u = 0; pz_u < {}; ++pz_u) {{", mt));
+  w_.Line("#pragma unroll");
+  w_.Open(fmt::format("for (int pz_v = 0; pz_v < {}; ++pz_v) {{", nt));
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_q = 0; pz_q < 4; ++pz_q) {");
+  w_.Line(
+      "const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, "
+      "pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + (pz_q & 1);");
+  w_.Line(fmt::format("{}[pz_b * {} + pz_r * {} + pz_c] = {};", Name(out), m * n, n,
+                      StoreExpr(od, Cast(DType::kFloat32, od, "pz_d[pz_u][pz_v][pz_q]"))));
+  w_.Close();
+  w_.Close();
+  w_.Close();
+  w_.Close();  // tiles
+  w_.Close();
+  Sync();
+  w_.Line("#else");
+  return true;
 }
 
 void Emitter::EmitConstant(const Instr& instr) {

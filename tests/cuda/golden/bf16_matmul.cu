@@ -68,6 +68,10 @@ PZ_DEVICE unsigned short pz_f32_f16(float f) {
   return (unsigned short)(sign | ((rounded - 0x38000000u) >> 13));
 }
 PZ_DEVICE float pz_round_bf16(float f) { return pz_bf16_f32(pz_f32_bf16(f)); }
+// Two 16-bit elements in one register, the first in the low half (tensor-core fragments).
+PZ_DEVICE unsigned pz_pack16(unsigned short lo, unsigned short hi) {
+  return (unsigned)lo | ((unsigned)hi << 16);
+}
 PZ_DEVICE float pz_round_f16(float f) { return pz_f16_f32(pz_f32_f16(f)); }
 // convert_element_type from float to an integer: truncation, saturating, NaN -> 0.
 PZ_DEVICE long long pz_f2i(float v, long long lo, long long hi) {
@@ -281,6 +285,53 @@ extern "C" __global__ void pz_bf16_matmul_kernel_0(const unsigned long long* __r
         v6[pz_i] = pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, 0 + pz_c0 * 128 + pz_c1);
       }
       __syncthreads();
+      #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+      {  // tensor cores: each warp a tile of the result at a time, mma.sync m16n8k16
+        const int pz_lane = threadIdx.x & 31, pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
+        for (long long pz_tile = threadIdx.x >> 5; pz_tile < 16; pz_tile += blockDim.x >> 5) {
+          const long long pz_b = pz_tile / 16, pz_mn = pz_tile % 16;
+          const long long pz_m0 = pz_mn / 4 * 32, pz_n0 = pz_mn % 4 * 32;
+          const long long pz_lo = pz_b * 0, pz_ro = pz_b * 0;
+          float pz_d[2][4][4] = {};
+          for (long long pz_k = 0; pz_k < 256; pz_k += 16) {
+            unsigned pz_af[2][4], pz_bf[4][2];
+            #pragma unroll
+            for (int pz_u = 0; pz_u < 2; ++pz_u) {
+              const long long pz_r = pz_m0 + pz_u * 16 + pz_gid, pz_c = pz_k + pz_tig * 2;
+              pz_af[pz_u][0] = pz_pack16(v5[pz_lo + (pz_r) * 256 + (pz_c) * 1], v5[pz_lo + (pz_r) * 256 + (pz_c + 1) * 1]);
+              pz_af[pz_u][1] = pz_pack16(v5[pz_lo + (pz_r + 8) * 256 + (pz_c) * 1], v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 1) * 1]);
+              pz_af[pz_u][2] = pz_pack16(v5[pz_lo + (pz_r) * 256 + (pz_c + 8) * 1], v5[pz_lo + (pz_r) * 256 + (pz_c + 8 + 1) * 1]);
+              pz_af[pz_u][3] = pz_pack16(v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 8) * 1], v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 8 + 1) * 1]);
+            }
+            #pragma unroll
+            for (int pz_v = 0; pz_v < 4; ++pz_v) {
+              const long long pz_c = pz_n0 + pz_v * 8 + pz_gid, pz_r = pz_k + pz_tig * 2;
+              pz_bf[pz_v][0] = pz_pack16(v6[pz_ro + (pz_r) * 128 + (pz_c) * 1], v6[pz_ro + (pz_r + 1) * 128 + (pz_c) * 1]);
+              pz_bf[pz_v][1] = pz_pack16(v6[pz_ro + (pz_r + 8) * 128 + (pz_c) * 1], v6[pz_ro + (pz_r + 9) * 128 + (pz_c) * 1]);
+            }
+            #pragma unroll
+            for (int pz_u = 0; pz_u < 2; ++pz_u) {
+              #pragma unroll
+              for (int pz_v = 0; pz_v < 4; ++pz_v) {
+                asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};" : "+f"(pz_d[pz_u][pz_v][0]), "+f"(pz_d[pz_u][pz_v][1]), "+f"(pz_d[pz_u][pz_v][2]), "+f"(pz_d[pz_u][pz_v][3]) : "r"(pz_af[pz_u][0]), "r"(pz_af[pz_u][1]), "r"(pz_af[pz_u][2]), "r"(pz_af[pz_u][3]), "r"(pz_bf[pz_v][0]), "r"(pz_bf[pz_v][1]));
+              }
+            }
+          }
+          #pragma unroll
+          for (int pz_u = 0; pz_u < 2; ++pz_u) {
+            #pragma unroll
+            for (int pz_v = 0; pz_v < 4; ++pz_v) {
+              #pragma unroll
+              for (int pz_q = 0; pz_q < 4; ++pz_q) {
+                const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
+                v7[pz_b * 16384 + pz_r * 128 + pz_c] = pz_d[pz_u][pz_v][pz_q];
+              }
+            }
+          }
+        }
+      }
+      __syncthreads();
+      #else
       for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_o0 = (pz_i / 128);
         [[maybe_unused]] const long long pz_o1 = pz_i % 128;
@@ -294,6 +345,7 @@ extern "C" __global__ void pz_bf16_matmul_kernel_0(const unsigned long long* __r
         v7[pz_i] = pz_acc;
       }
       __syncthreads();
+      #endif
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
         float e8;
@@ -455,6 +507,53 @@ extern "C" __global__ void pz_bf16_matmul_kernel_1(const unsigned long long* __r
         v6[pz_i] = pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, 0 + pz_c0 * 128 + pz_c1);
       }
       __syncthreads();
+      #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+      {  // tensor cores: each warp a tile of the result at a time, mma.sync m16n8k16
+        const int pz_lane = threadIdx.x & 31, pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
+        for (long long pz_tile = threadIdx.x >> 5; pz_tile < 16; pz_tile += blockDim.x >> 5) {
+          const long long pz_b = pz_tile / 16, pz_mn = pz_tile % 16;
+          const long long pz_m0 = pz_mn / 4 * 32, pz_n0 = pz_mn % 4 * 32;
+          const long long pz_lo = pz_b * 0, pz_ro = pz_b * 0;
+          float pz_d[2][4][4] = {};
+          for (long long pz_k = 0; pz_k < 256; pz_k += 16) {
+            unsigned pz_af[2][4], pz_bf[4][2];
+            #pragma unroll
+            for (int pz_u = 0; pz_u < 2; ++pz_u) {
+              const long long pz_r = pz_m0 + pz_u * 16 + pz_gid, pz_c = pz_k + pz_tig * 2;
+              pz_af[pz_u][0] = pz_pack16(v5[pz_lo + (pz_r) * 256 + (pz_c) * 1], v5[pz_lo + (pz_r) * 256 + (pz_c + 1) * 1]);
+              pz_af[pz_u][1] = pz_pack16(v5[pz_lo + (pz_r + 8) * 256 + (pz_c) * 1], v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 1) * 1]);
+              pz_af[pz_u][2] = pz_pack16(v5[pz_lo + (pz_r) * 256 + (pz_c + 8) * 1], v5[pz_lo + (pz_r) * 256 + (pz_c + 8 + 1) * 1]);
+              pz_af[pz_u][3] = pz_pack16(v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 8) * 1], v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 8 + 1) * 1]);
+            }
+            #pragma unroll
+            for (int pz_v = 0; pz_v < 4; ++pz_v) {
+              const long long pz_c = pz_n0 + pz_v * 8 + pz_gid, pz_r = pz_k + pz_tig * 2;
+              pz_bf[pz_v][0] = pz_pack16(v6[pz_ro + (pz_r) * 128 + (pz_c) * 1], v6[pz_ro + (pz_r + 1) * 128 + (pz_c) * 1]);
+              pz_bf[pz_v][1] = pz_pack16(v6[pz_ro + (pz_r + 8) * 128 + (pz_c) * 1], v6[pz_ro + (pz_r + 9) * 128 + (pz_c) * 1]);
+            }
+            #pragma unroll
+            for (int pz_u = 0; pz_u < 2; ++pz_u) {
+              #pragma unroll
+              for (int pz_v = 0; pz_v < 4; ++pz_v) {
+                asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};" : "+f"(pz_d[pz_u][pz_v][0]), "+f"(pz_d[pz_u][pz_v][1]), "+f"(pz_d[pz_u][pz_v][2]), "+f"(pz_d[pz_u][pz_v][3]) : "r"(pz_af[pz_u][0]), "r"(pz_af[pz_u][1]), "r"(pz_af[pz_u][2]), "r"(pz_af[pz_u][3]), "r"(pz_bf[pz_v][0]), "r"(pz_bf[pz_v][1]));
+              }
+            }
+          }
+          #pragma unroll
+          for (int pz_u = 0; pz_u < 2; ++pz_u) {
+            #pragma unroll
+            for (int pz_v = 0; pz_v < 4; ++pz_v) {
+              #pragma unroll
+              for (int pz_q = 0; pz_q < 4; ++pz_q) {
+                const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
+                v7[pz_b * 16384 + pz_r * 128 + pz_c] = pz_d[pz_u][pz_v][pz_q];
+              }
+            }
+          }
+        }
+      }
+      __syncthreads();
+      #else
       for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_o0 = (pz_i / 128);
         [[maybe_unused]] const long long pz_o1 = pz_i % 128;
@@ -468,6 +567,7 @@ extern "C" __global__ void pz_bf16_matmul_kernel_1(const unsigned long long* __r
         v7[pz_i] = pz_acc;
       }
       __syncthreads();
+      #endif
       __syncthreads();
       for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
         float e8;

@@ -68,6 +68,10 @@ PZ_DEVICE unsigned short pz_f32_f16(float f) {
   return (unsigned short)(sign | ((rounded - 0x38000000u) >> 13));
 }
 PZ_DEVICE float pz_round_bf16(float f) { return pz_bf16_f32(pz_f32_bf16(f)); }
+// Two 16-bit elements in one register, the first in the low half (tensor-core fragments).
+PZ_DEVICE unsigned pz_pack16(unsigned short lo, unsigned short hi) {
+  return (unsigned)lo | ((unsigned)hi << 16);
+}
 PZ_DEVICE float pz_round_f16(float f) { return pz_f16_f32(pz_f32_f16(f)); }
 // convert_element_type from float to an integer: truncation, saturating, NaN -> 0.
 PZ_DEVICE long long pz_f2i(float v, long long lo, long long hi) {
