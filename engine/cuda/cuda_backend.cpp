@@ -268,7 +268,8 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& progra
                             .notes = {std::string(e.what())}};
   }
 
-  unsigned threads = options_.threads ? options_.threads : (info.host ? 4u : 256u);
+  unsigned threads = options_.threads ? std::min(options_.threads, kernel.threads)
+                                      : (info.host ? 4u : kernel.threads);
   int64_t max_blocks = info.host ? 4 : std::max(1, info.multiprocessors) * 4;
   // Keep the global arenas within 4 GiB.
   if (kernel.global_bytes > 0) {

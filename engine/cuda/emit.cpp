@@ -143,10 +143,16 @@ EmittedKernel Emitter::Run() {
   }
 
   // ---- the function ----
+  for (const Instr* instr : instrs_) {
+    if (kernel::IsPrim(instr->op) && kernel::PrimOf(instr->op) == Prim::kDotGeneral) {
+      out.threads = 512;
+    }
+  }
   w_.Line(fmt::format("// {}", req_.origin));
-  w_.Open(fmt::format(
-      "extern \"C\" __global__ void {}(const unsigned long long* __restrict__ pz_args) {{",
-      req_.name));
+  w_.Open(
+      fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}(const unsigned long "
+                  "long* __restrict__ pz_args) {{",
+                  out.threads, req_.name));
   w_.Line("PZ_SHARED_DECL");
   w_.Line(
       fmt::format("[[maybe_unused]] long long* const pz_status = (long long*)pz_args[{}] + {} * "
@@ -206,15 +212,13 @@ EmittedKernel Emitter::Run() {
   for (size_t r = 0; r < f_.refs.size(); ++r) {
     const kernel::RefType& ref = f_.refs[r];
     if (ref_slot_[r] < 0 || ref.space == kernel::MemorySpace::kSemaphore) continue;
-    w_.Line(fmt::format(
-        "for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) r{}[pz_i] = {};",
-        std::max<int64_t>(Count(ref.shape), 1), r, Fresh(ref.dtype)));
+    w_.Line(ElementLoop(std::max<int64_t>(Count(ref.shape), 1)) +
+            fmt::format(" r{}[pz_i] = {};", r, Fresh(ref.dtype)));
   }
   for (size_t r = 0; r < f_.refs.size(); ++r) {
     if (f_.refs[r].space != kernel::MemorySpace::kSemaphore || ref_slot_[r] < 0) continue;
-    w_.Line(fmt::format(
-        "for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) r{}[pz_i] = 0;",
-        3 * std::max<int64_t>(Count(f_.refs[r].shape), 1), r));
+    w_.Line(ElementLoop(3 * std::max<int64_t>(Count(f_.refs[r].shape), 1)) +
+            fmt::format(" r{}[pz_i] = 0;", r));
   }
   Sync();
 
@@ -252,8 +256,7 @@ EmittedKernel Emitter::Run() {
                                   : "pz_s == pz_steps - 1 || " + moved(column, rank, 1);
     w_.Open(
         fmt::format("if ({}) {{  // {} {}", condition, fetch ? "fetch" : "write back", op.name));
-    w_.Open(fmt::format("for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) {{",
-                        Count(window)));
+    w_.Open(ElementLoop(Count(window)) + " {");
     std::vector<std::string> c = Unravel(w_, window, "pz_i", "w");
     std::string inside = "true", offset;
     for (size_t d = 0; d < rank; ++d) {
@@ -356,10 +359,9 @@ void Emitter::EmitInstr(const Instr& instr) {
       // Fresh buffers: poisoned, semaphores at zero.
       for (kernel::RefId r : instr.scoped) {
         const kernel::RefType& ref = f_.refs.at(static_cast<size_t>(r));
-        w_.Line(fmt::format(
-            "for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) r{}[pz_i] = {};",
-            std::max<int64_t>(Count(ref.shape), 1), r,
-            ref.space == kernel::MemorySpace::kSemaphore ? "0" : Fresh(ref.dtype)));
+        w_.Line(ElementLoop(std::max<int64_t>(Count(ref.shape), 1)) +
+                fmt::format(" r{}[pz_i] = {};", r,
+                            ref.space == kernel::MemorySpace::kSemaphore ? "0" : Fresh(ref.dtype)));
       }
       Sync();
       EmitRegion(instr.regions[0]);
@@ -422,10 +424,10 @@ void Emitter::EmitDirectAccessors(kernel::RefId r, const EmittedKernel& out,
   std::string offset_type = Count(window) <= (int64_t{1} << 31) ? "unsigned" : "unsigned long long";
   std::string coords, inside = "true", index;
   for (size_t d = 0; d < rank; ++d) {
-    std::string within = window[d] == 1 ? "0"
-                         : d == 0       ? fmt::format("(long long)(pz_o / {})", window_strides[d])
-                                        : fmt::format("(long long)(pz_o / {} % {})",
-                                                      window_strides[d], window[d]);
+    std::string within =
+        window[d] == 1 ? "0"
+        : d == 0       ? fmt::format("(long long)(pz_o / {})", window_strides[d])
+                       : fmt::format("(long long)(pz_o / {} % {})", window_strides[d], window[d]);
     coords += fmt::format("  const long long pz_a{} = pz_e[{}] + {};\n", d,
                           column + static_cast<int64_t>(d), within);
     inside += fmt::format(" && pz_a{0} >= 0 && pz_a{0} < {1}", d, op.shape[d]);
@@ -435,8 +437,8 @@ void Emitter::EmitDirectAccessors(kernel::RefId r, const EmittedKernel& out,
   std::string type = StorageType(op.dtype);
   std::string name = fmt::format("{}_r{}", req_.name, r);
   direct_at_[static_cast<size_t>(r)] = name;
-  tables_.Line(fmt::format("// `{}` of {}: a direct window, read and written in HBM", op.name,
-                           req_.name));
+  tables_.Line(
+      fmt::format("// `{}` of {}: a direct window, read and written in HBM", op.name, req_.name));
   tables_.Line(fmt::format(
       "PZ_DEVICE {0} {1}_read(const {0}* pz_hbm, const long long* pz_e, long long pz_off) {{\n"
       "  const {2} pz_o = ({2})pz_off;\n{3}"
@@ -525,8 +527,7 @@ void Emitter::EmitLoad(const Instr& instr) {
     w_.Line(fmt::format("{} = {};", Name(out), RefRead(a, a.offset)));
     return;
   }
-  w_.Open(fmt::format("for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) {{",
-                      Count(a.shape)));
+  w_.Open(ElementLoop(Count(a.shape)) + " {");
   std::vector<std::string> c = Unravel(w_, a.shape, "pz_i", "c");
   w_.Line(fmt::format("{}[pz_i] = {};", Name(out), RefRaw(a, Affine(a.offset, c, a.strides))));
   w_.Close();
@@ -554,10 +555,10 @@ void Emitter::EmitStore(const Instr& instr) {
   Access a = Resolve(instr, instr.ref);
   Sync();  // every thread has read what it needs of this memory (scalar loads included)
   if (a.shape.empty()) {
-    w_.Line("if (threadIdx.x == 0) " + RefWrite(a, a.offset, Cast(from, a.dtype, Elem(value, "0"))));
+    w_.Line("if (threadIdx.x == 0) " +
+            RefWrite(a, a.offset, Cast(from, a.dtype, Elem(value, "0"))));
   } else {
-    w_.Open(fmt::format("for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) {{",
-                        Count(a.shape)));
+    w_.Open(ElementLoop(Count(a.shape)) + " {");
     std::vector<std::string> c = Unravel(w_, a.shape, "pz_i", "c");
     w_.Line(RefWrite(a, Affine(a.offset, c, a.strides), element(a, c)));
     w_.Close();
@@ -566,8 +567,7 @@ void Emitter::EmitStore(const Instr& instr) {
 }
 
 void Emitter::CopyBetween(const Access& src, const Access& dst, bool add) {
-  w_.Open(fmt::format("for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) {{",
-                      Count(src.shape)));
+  w_.Open(ElementLoop(Count(src.shape)) + " {");
   std::vector<std::string> c = Unravel(w_, src.shape, "pz_i", "c");
   std::string from = src.base + "[" + Affine(src.offset, c, src.strides) + "]";
   std::string to = dst.base + "[" + Affine(dst.offset, c, dst.strides) + "]";
@@ -634,9 +634,8 @@ void Emitter::EmitSemaphore(const Instr& instr) {
 // ---- control flow -----------------------------------------------------------------------------
 
 void Emitter::CopyValue(const std::string& dst_pointer, ValueId src) {
-  w_.Line(fmt::format(
-      "for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) {}[pz_i] = {}[pz_i];",
-      Count(TypeOf(src).shape), dst_pointer, Name(src)));
+  w_.Line(ElementLoop(Count(TypeOf(src).shape)) +
+          fmt::format(" {}[pz_i] = {}[pz_i];", dst_pointer, Name(src)));
 }
 
 // targets[k] = sources[k] for loop carries: scalars by value, arrays copied into the carry
@@ -659,9 +658,8 @@ void Emitter::AssignCarries(const std::vector<ValueId>& targets,
     if (IsScalar(targets[k])) {
       w_.Line(fmt::format("{} = pz_t{};", Name(targets[k]), k));
     } else if (targets[k] != sources[k]) {
-      w_.Line(fmt::format(
-          "for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) {}[pz_i] = t{}[pz_i];",
-          Count(TypeOf(targets[k]).shape), Name(targets[k]), temps[k]));
+      w_.Line(ElementLoop(Count(TypeOf(targets[k]).shape)) +
+              fmt::format(" {}[pz_i] = t{}[pz_i];", Name(targets[k]), temps[k]));
     }
   }
   Sync();

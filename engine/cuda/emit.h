@@ -86,6 +86,9 @@ struct EmittedKernel {
   int64_t global_bytes = 0;  // per CUDA block
   bool arena_in_shared = false;
   int64_t direct_operands = 0;  // pipelined operands read and written in HBM (no block buffer)
+  // Threads per CUDA block on a GPU (the kernel's __launch_bounds__): 1024, or 512 for kernels
+  // with products, whose tiles keep more registers.
+  unsigned threads = 1024;
   // Instructions in the numbering the status rows use (pre-order).
   std::vector<const kernel::Instr*> instrs;
   // Row layout of the step table: the grid indices, then per pipelined operand its window start

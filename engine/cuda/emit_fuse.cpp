@@ -64,8 +64,7 @@ void Emitter::CountUses(const kernel::Region& region) {
   for (ValueId v : region.yields) ++uses_[static_cast<size_t>(v)];
 }
 
-bool Emitter::Fusible(const Instr& instr, const Shape& shape,
-                      const std::set<ValueId>& made) const {
+bool Emitter::Fusible(const Instr& instr, const Shape& shape, const std::set<ValueId>& made) const {
   if (!instr.regions.empty()) return false;
   Shape own;
   switch (instr.op) {
@@ -83,8 +82,8 @@ bool Emitter::Fusible(const Instr& instr, const Shape& shape,
       break;
     default:
       if (!kernel::IsPrim(instr.op) || instr.results.size() != 1) return false;
-      if (Family f = FamilyOf(kernel::PrimOf(instr.op)); f != Family::kUnary &&
-                                                        f != Family::kBinary) {
+      if (Family f = FamilyOf(kernel::PrimOf(instr.op));
+          f != Family::kUnary && f != Family::kBinary) {
         return false;
       }
       own = TypeOf(instr.results[0]).shape;
@@ -217,8 +216,7 @@ void Emitter::EmitFused(const FusedLoop& loop) {
     }
   }
   if (stores) Sync();  // every thread has read what it needs of the memory stored into
-  w_.Open(fmt::format("for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) {{",
-                      Count(loop.shape)));
+  w_.Open(ElementLoop(Count(loop.shape)) + " {");
   fused_ = &fused;
   for (const Instr* instr : loop.members) EmitInstr(*instr);
   fused_ = nullptr;

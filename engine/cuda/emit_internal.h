@@ -64,6 +64,13 @@ Shape Strides(const Shape& shape);
 
 int64_t Count(const Shape& shape);
 
+// The header of a loop over `count` elements, one per thread, strided over the block: 32-bit
+// indices when they fit.
+inline std::string ElementLoop(int64_t count) {
+  return fmt::format("for ({} pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x)",
+                     count < (int64_t{1} << 30) ? "int" : "long long", count);
+}
+
 // ---- a writer with indentation ---------------------------------------------------------------
 
 class Writer {
@@ -259,9 +266,9 @@ class Emitter {
   std::vector<std::string> coords_;                           // the current element's coordinates
   Fused* fused_ = nullptr;                                    // the fused loop being emitted
   std::map<const kernel::Region*, std::vector<FusedLoop>> loops_;  // per region, in order
-  std::vector<bool> register_only_;  // per value: made and read only inside one fused loop
-  std::vector<int> uses_;                                     // per value: its readers, counted
-  std::vector<bool> direct_;                                  // per ref: a direct window
+  std::vector<bool> register_only_;     // per value: made and read only inside one fused loop
+  std::vector<int> uses_;               // per value: its readers, counted
+  std::vector<bool> direct_;            // per ref: a direct window
   std::vector<std::string> direct_at_;  // per direct ref: the function giving an HBM index
 };
 
@@ -290,8 +297,7 @@ void Emitter::ForEachElement(ValueId out, Body&& body) {
     w_.Close();
     return;
   }
-  w_.Open(fmt::format("for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) {{",
-                      Count(t.shape)));
+  w_.Open(ElementLoop(Count(t.shape)) + " {");
   std::string value = body(w_);
   w_.Line(fmt::format("{}[pz_i] = {};", Name(out), StoreExpr(t.dtype, value)));
   w_.Close();

@@ -583,8 +583,7 @@ bool Emitter::EmitTensorCoreDot(const Instr& instr, const Shape& out_shape,
     return false;
   }
   size_t nb = dims.lhs_batch.size();
-  int64_t batches = nb ? out_shape[0] : 1, m = out_shape[nb], n = out_shape[nb + 1],
-          k = k_shape[0];
+  int64_t batches = nb ? out_shape[0] : 1, m = out_shape[nb], n = out_shape[nb + 1], k = k_shape[0];
   if (m % 16 != 0 || n % 8 != 0 || k % 16 != 0) return false;
   // Strides: lhs (batch, m, k), rhs (batch, k, n), out (batch, m, n).
   int64_t lb = nb ? out_l[0] : 0, lm = out_l[nb], lk = k_l[0];
@@ -704,9 +703,8 @@ void Emitter::EmitConstant(const Instr& instr) {
     text += lit + ",";
   }
   tables_.Line(text + "\n};");
-  w_.Line(fmt::format(
-      "for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) {}[pz_i] = ({}){}[pz_i];",
-      n, Name(out), StorageType(d), table));
+  w_.Line(ElementLoop(n) +
+          fmt::format(" {}[pz_i] = ({}){}[pz_i];", Name(out), StorageType(d), table));
   Sync();
 }
 
@@ -781,8 +779,7 @@ void Emitter::EmitMove(const Instr& instr) {
       DType d = TypeOf(out).dtype;
       for (ValueId part : instr.operands) {
         const Shape& ps = TypeOf(part).shape;
-        w_.Open(fmt::format("for (long long pz_i = threadIdx.x; pz_i < {}; pz_i += blockDim.x) {{",
-                            Count(ps)));
+        w_.Open(ElementLoop(Count(ps)) + " {");
         std::vector<std::string> c = Unravel(w_, ps, "pz_i", "c");
         std::vector<int64_t> st(out_strides.begin(), out_strides.end());
         w_.Line(

@@ -18,6 +18,7 @@ constexpr std::string_view kPrelude =
 #include <cstring>
 #define PZ_DEVICE static inline
 #define __global__
+#define __launch_bounds__(threads)
 #define __device__
 #define __restrict__ __restrict
 struct pz_dim3 { unsigned x = 0, y = 1, z = 1; };

@@ -10,6 +10,7 @@
 #include <cstring>
 #define PZ_DEVICE static inline
 #define __global__
+#define __launch_bounds__(threads)
 #define __device__
 #define __restrict__ __restrict
 struct pz_dim3 { unsigned x = 0, y = 1, z = 1; };
@@ -209,7 +210,7 @@ PZ_DEVICE void pz_bf16_matmul_kernel_0_r2_write(unsigned short* pz_hbm, const lo
   if (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm[pz_a0 * 128 + pz_a1 * 1] = pz_v;
 }
 // pallas_call `bf16_matmul_kernel` at line 77
-extern "C" __global__ void pz_bf16_matmul_kernel_0(const unsigned long long* __restrict__ pz_args) {
+extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
   [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
   const long long* const pz_table = (const long long*)pz_args[1];
@@ -235,7 +236,7 @@ extern "C" __global__ void pz_bf16_matmul_kernel_0(const unsigned long long* __r
   [[maybe_unused]] bool v10 = false;
   [[maybe_unused]] float* v11 = nullptr;
   [[maybe_unused]] unsigned short* v12 = nullptr;
-  for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
@@ -253,7 +254,7 @@ extern "C" __global__ void pz_bf16_matmul_kernel_0(const unsigned long long* __r
       }
       if (v2) {
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
           float e3;
           {
             e3 = 0x0p+0f;
@@ -267,19 +268,19 @@ extern "C" __global__ void pz_bf16_matmul_kernel_0(const unsigned long long* __r
         __syncthreads();
       } else {
       }
-      for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
         [[maybe_unused]] const long long pz_c1 = pz_i % 128;
         v4[pz_i] = r3[0 + pz_c0 * 128 + pz_c1];
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
         [[maybe_unused]] const long long pz_c1 = pz_i % 256;
         v5[pz_i] = pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, 0 + pz_c0 * 256 + pz_c1);
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
         [[maybe_unused]] const long long pz_c1 = pz_i % 128;
         v6[pz_i] = pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, 0 + pz_c0 * 128 + pz_c1);
@@ -332,7 +333,7 @@ extern "C" __global__ void pz_bf16_matmul_kernel_0(const unsigned long long* __r
       }
       __syncthreads();
       #else
-      for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_o0 = (pz_i / 128);
         [[maybe_unused]] const long long pz_o1 = pz_i % 128;
         const long long pz_lb = pz_o0 * 256;
@@ -347,7 +348,7 @@ extern "C" __global__ void pz_bf16_matmul_kernel_0(const unsigned long long* __r
       __syncthreads();
       #endif
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
         float e8;
         {
           e8 = (float)((v4[pz_i]) + (v7[pz_i]));
@@ -365,7 +366,7 @@ extern "C" __global__ void pz_bf16_matmul_kernel_0(const unsigned long long* __r
       }
       if (v10) {
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
           float e11;
           {
             [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
@@ -431,7 +432,7 @@ PZ_DEVICE void pz_bf16_matmul_kernel_1_r2_write(unsigned short* pz_hbm, const lo
   if (true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
 }
 // pallas_call `bf16_matmul_kernel` at line 77
-extern "C" __global__ void pz_bf16_matmul_kernel_1(const unsigned long long* __restrict__ pz_args) {
+extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
   [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
   const long long* const pz_table = (const long long*)pz_args[1];
@@ -457,7 +458,7 @@ extern "C" __global__ void pz_bf16_matmul_kernel_1(const unsigned long long* __r
   [[maybe_unused]] bool v10 = false;
   [[maybe_unused]] float* v11 = nullptr;
   [[maybe_unused]] unsigned short* v12 = nullptr;
-  for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
@@ -475,7 +476,7 @@ extern "C" __global__ void pz_bf16_matmul_kernel_1(const unsigned long long* __r
       }
       if (v2) {
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
           float e3;
           {
             e3 = 0x0p+0f;
@@ -489,19 +490,19 @@ extern "C" __global__ void pz_bf16_matmul_kernel_1(const unsigned long long* __r
         __syncthreads();
       } else {
       }
-      for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
         [[maybe_unused]] const long long pz_c1 = pz_i % 128;
         v4[pz_i] = r3[0 + pz_c0 * 128 + pz_c1];
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
         [[maybe_unused]] const long long pz_c1 = pz_i % 256;
         v5[pz_i] = pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, 0 + pz_c0 * 256 + pz_c1);
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
         [[maybe_unused]] const long long pz_c1 = pz_i % 128;
         v6[pz_i] = pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, 0 + pz_c0 * 128 + pz_c1);
@@ -554,7 +555,7 @@ extern "C" __global__ void pz_bf16_matmul_kernel_1(const unsigned long long* __r
       }
       __syncthreads();
       #else
-      for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_o0 = (pz_i / 128);
         [[maybe_unused]] const long long pz_o1 = pz_i % 128;
         const long long pz_lb = pz_o0 * 256;
@@ -569,7 +570,7 @@ extern "C" __global__ void pz_bf16_matmul_kernel_1(const unsigned long long* __r
       __syncthreads();
       #endif
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
         float e8;
         {
           e8 = (float)((v4[pz_i]) + (v7[pz_i]));
@@ -587,7 +588,7 @@ extern "C" __global__ void pz_bf16_matmul_kernel_1(const unsigned long long* __r
       }
       if (v10) {
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
           float e11;
           {
             [[maybe_unused]] const long long pz_c0 = (pz_i / 128);

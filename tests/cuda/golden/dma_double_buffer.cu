@@ -10,6 +10,7 @@
 #include <cstring>
 #define PZ_DEVICE static inline
 #define __global__
+#define __launch_bounds__(threads)
 #define __device__
 #define __restrict__ __restrict
 struct pz_dim3 { unsigned x = 0, y = 1, z = 1; };
@@ -170,7 +171,7 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 // ---- end of prelude -------------------------------------------------------------------------------
 
 // pallas_call `moving_sum_kernel` at line 33
-extern "C" __global__ void pz_moving_sum_kernel_0(const unsigned long long* __restrict__ pz_args) {
+extern "C" __global__ void __launch_bounds__(1024) pz_moving_sum_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
   [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
   const long long* const pz_table = (const long long*)pz_args[1];
@@ -204,9 +205,9 @@ extern "C" __global__ void pz_moving_sum_kernel_0(const unsigned long long* __re
   [[maybe_unused]] float* v19 = nullptr;
   [[maybe_unused]] float* v20 = nullptr;
   [[maybe_unused]] float* v21 = nullptr;
-  for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 4096; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 6; pz_i += blockDim.x) r3[pz_i] = 0;
+  for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 4096; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 6; pz_i += blockDim.x) r3[pz_i] = 0;
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
@@ -226,7 +227,7 @@ extern "C" __global__ void pz_moving_sum_kernel_0(const unsigned long long* __re
       }
       if (v4) {
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
           [[maybe_unused]] const long long pz_c1 = pz_i % 128;
           r2[0 + pz_c0 * 128 + pz_c1] = r0[0 + pz_c0 * 128 + pz_c1];
@@ -260,7 +261,7 @@ extern "C" __global__ void pz_moving_sum_kernel_0(const unsigned long long* __re
         if ((long long)v14 < 0 || (long long)v14 + 15 >= 40) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 18, pz_step, (long long)(0), (long long)((long long)v14), (long long)(16), (long long)(40)); return; }
         if ((long long)v12 < 0 || (long long)v12 + 0 >= 2) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 18, pz_step, (long long)(0), (long long)((long long)v12), (long long)(1), (long long)(2)); return; }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
           [[maybe_unused]] const long long pz_c1 = pz_i % 128;
           r2[0 + (long long)v12 * 2048 + pz_c0 * 128 + pz_c1] = r0[0 + (long long)v14 * 128 + pz_c0 * 128 + pz_c1];
@@ -283,7 +284,7 @@ extern "C" __global__ void pz_moving_sum_kernel_0(const unsigned long long* __re
       if ((long long)v2 < 0 || (long long)v2 + 0 >= 2) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 23, pz_step, (long long)(0), (long long)((long long)v2), (long long)(1), (long long)(2)); return; }
       if ((long long)v2 < 0 || (long long)v2 + 0 >= 2) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 25, pz_step, (long long)(0), (long long)((long long)v2), (long long)(1), (long long)(2)); return; }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
         float e17;
         {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
@@ -319,7 +320,7 @@ extern "C" __global__ void pz_moving_sum_kernel_0(const unsigned long long* __re
       __syncthreads();
       __syncthreads();
       if (pz_s == pz_steps - 1 || pz_e[1] != pz_e[4] || pz_e[2] != pz_e[5]) {  // write back o_ref
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
           [[maybe_unused]] const long long pz_w1 = pz_i % 128;
           const long long pz_a0 = pz_e[1] + pz_w0;

@@ -10,6 +10,7 @@
 #include <cstring>
 #define PZ_DEVICE static inline
 #define __global__
+#define __launch_bounds__(threads)
 #define __device__
 #define __restrict__ __restrict
 struct pz_dim3 { unsigned x = 0, y = 1, z = 1; };
@@ -170,7 +171,7 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 // ---- end of prelude -------------------------------------------------------------------------------
 
 // pallas_call `causal_kernel` at line 45
-extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restrict__ pz_args) {
+extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
   [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
   const long long* const pz_table = (const long long*)pz_args[1];
@@ -240,13 +241,13 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
   [[maybe_unused]] float* v50 = (float*)(pz_gmem + 48512);
   [[maybe_unused]] float* v51 = (float*)(pz_gmem + 56704);
   [[maybe_unused]] float* v52 = nullptr;
-  for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) r4[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) r5[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r6[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) r4[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) r5[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r6[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
@@ -256,7 +257,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
       [[maybe_unused]] const int pz_g1 = (int)pz_e[1];
       if (pz_s == 0 || pz_e[2] != pz_e[-8] || pz_e[3] != pz_e[-7]) {  // fetch q_ref
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
           [[maybe_unused]] const long long pz_w1 = pz_i % 128;
           const long long pz_a0 = pz_e[2] + pz_w0;
@@ -265,7 +266,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
         }
       }
       if (pz_s == 0 || pz_e[4] != pz_e[-6] || pz_e[5] != pz_e[-5]) {  // fetch k_ref
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
           [[maybe_unused]] const long long pz_w1 = pz_i % 128;
           const long long pz_a0 = pz_e[4] + pz_w0;
@@ -274,7 +275,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
         }
       }
       if (pz_s == 0 || pz_e[6] != pz_e[-4] || pz_e[7] != pz_e[-3]) {  // fetch v_ref
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
           [[maybe_unused]] const long long pz_w1 = pz_i % 128;
           const long long pz_a0 = pz_e[6] + pz_w0;
@@ -291,7 +292,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
       }
       if (v3) {
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           float e4;
           {
             e4 = pz_f32_from_bits(0xff800000u);
@@ -311,7 +312,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
         }
         __syncthreads();
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           float e6;
           {
             e6 = 0x0p+0f;
@@ -345,7 +346,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
         v15 = (((int)(int)((v8) <= (v14))) != 0);
       }
       if (v15) {
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           float e16;
           {
             [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
@@ -362,7 +363,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
           v17[pz_i] = e17;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_o0 = (pz_i / 16);
           [[maybe_unused]] const long long pz_o1 = pz_i % 16;
           const long long pz_lb = pz_o0 * 128;
@@ -376,7 +377,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
         }
         __syncthreads();
         v19 = 0x1.6a09e6p-4f;
-        for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
           v20[pz_i] = (float)((v18[pz_i]) * (v19));
         }
         __syncthreads();
@@ -384,13 +385,13 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
         {
           v22 = (int)(int)((unsigned long long)(v0) * (unsigned long long)(v21));
         }
-        for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 16);
           [[maybe_unused]] const long long pz_c1 = pz_i % 16;
           v23[pz_i] = (int)((int)pz_c0);
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
           v24[pz_i] = (int)((int)(int)((unsigned long long)(v22) + (unsigned long long)(v23[pz_i])));
         }
         __syncthreads();
@@ -398,14 +399,14 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
         {
           v26 = (int)(int)((unsigned long long)(v1) * (unsigned long long)(v25));
         }
-        for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 16);
           [[maybe_unused]] const long long pz_c1 = pz_i % 16;
           v27[pz_i] = (int)((int)pz_c1);
         }
         __syncthreads();
         v30 = pz_f32_from_bits(0xff800000u);
-        for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
           int e28;
           {
             e28 = (int)(int)((unsigned long long)(v26) + (unsigned long long)(v27[pz_i]));
@@ -421,12 +422,12 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
           v31[pz_i] = e31;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_c0 = pz_i;
           v32[pz_i] = r4[0 + pz_c0];
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_k0 = pz_i;
           const long long pz_base = pz_k0 * 16;
           float pz_acc = pz_f32_from_bits(0xff800000u);
@@ -438,7 +439,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
           v33[pz_i] = pz_acc;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           float e34;
           {
             e34 = (float)(pz_fmax(v32[pz_i], v33[pz_i]));
@@ -455,7 +456,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
           v36[pz_i] = e36;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
           float e37;
           {
             [[maybe_unused]] const long long pz_c0 = (pz_i / 16);
@@ -469,7 +470,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
           v38[pz_i] = e38;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           float e39;
           {
             [[maybe_unused]] const long long pz_c0 = pz_i;
@@ -482,7 +483,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
           v40[pz_i] = e40;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_k0 = pz_i;
           const long long pz_base = pz_k0 * 16;
           float pz_acc = 0;
@@ -495,7 +496,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
         }
         __syncthreads();
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           float e42;
           {
             e42 = (float)((v40[pz_i]) + (v41[pz_i]));
@@ -506,7 +507,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
           }
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           float e43;
           {
             [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
@@ -529,7 +530,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
           v45[pz_i] = e45;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_o0 = (pz_i / 128);
           [[maybe_unused]] const long long pz_o1 = pz_i % 128;
           const long long pz_lb = pz_o0 * 16;
@@ -543,7 +544,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
         }
         __syncthreads();
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           float e47;
           {
             e47 = (float)((v44[pz_i]) + (v46[pz_i]));
@@ -556,7 +557,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
         }
         __syncthreads();
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_c0 = pz_i;
           r4[0 + pz_c0] = v34[pz_i];
         }
@@ -568,19 +569,19 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
         v49 = (((int)(int)((v1) == (v48))) != 0);
       }
       if (v49) {
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
           [[maybe_unused]] const long long pz_c1 = pz_i % 128;
           v50[pz_i] = r6[0 + pz_c0 * 128 + pz_c1];
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_c0 = pz_i;
           v51[pz_i] = r5[0 + pz_c0];
         }
         __syncthreads();
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           float e52;
           {
             [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
@@ -598,7 +599,7 @@ extern "C" __global__ void pz_causal_kernel_0(const unsigned long long* __restri
       }
       __syncthreads();
       if (pz_s == pz_steps - 1 || pz_e[8] != pz_e[18] || pz_e[9] != pz_e[19]) {  // write back o_ref
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
           [[maybe_unused]] const long long pz_w1 = pz_i % 128;
           const long long pz_a0 = pz_e[8] + pz_w0;

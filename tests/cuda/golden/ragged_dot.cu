@@ -10,6 +10,7 @@
 #include <cstring>
 #define PZ_DEVICE static inline
 #define __global__
+#define __launch_bounds__(threads)
 #define __device__
 #define __restrict__ __restrict
 struct pz_dim3 { unsigned x = 0, y = 1, z = 1; };
@@ -211,7 +212,7 @@ PZ_DEVICE void pz_gmm_kernel_0_r5_write(float* pz_hbm, const long long* pz_e, lo
   if (true && pz_a0 >= 0 && pz_a0 < 32 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm[pz_a0 * 128 + pz_a1 * 1] = pz_v;
 }
 // pallas_call `gmm_kernel` at line 42
-extern "C" __global__ void pz_gmm_kernel_0(const unsigned long long* __restrict__ pz_args) {
+extern "C" __global__ void __launch_bounds__(512) pz_gmm_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
   [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
   const long long* const pz_table = (const long long*)pz_args[1];
@@ -258,7 +259,7 @@ extern "C" __global__ void pz_gmm_kernel_0(const unsigned long long* __restrict_
   [[maybe_unused]] float* v25 = nullptr;
   [[maybe_unused]] float* v26 = nullptr;
   [[maybe_unused]] float* v27 = nullptr;
-  for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) r6[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) r6[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
@@ -277,7 +278,7 @@ extern "C" __global__ void pz_gmm_kernel_0(const unsigned long long* __restrict_
       }
       if (v3) {
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
           float e4;
           {
             e4 = 0x0p+0f;
@@ -291,7 +292,7 @@ extern "C" __global__ void pz_gmm_kernel_0(const unsigned long long* __restrict_
         __syncthreads();
       } else {
       }
-      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
         float e5;
         {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
@@ -308,13 +309,13 @@ extern "C" __global__ void pz_gmm_kernel_0(const unsigned long long* __restrict_
         v6[pz_i] = e6;
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
         [[maybe_unused]] const long long pz_c1 = pz_i % 128;
         v7[pz_i] = pz_gmm_kernel_0_r4_read(r4, pz_e, 0 + pz_c0 * 128 + pz_c1);
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_o0 = (pz_i / 128);
         [[maybe_unused]] const long long pz_o1 = pz_i % 128;
         const long long pz_lb = pz_o0 * 128;
@@ -328,7 +329,7 @@ extern "C" __global__ void pz_gmm_kernel_0(const unsigned long long* __restrict_
       }
       __syncthreads();
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
         float e9;
         {
           e9 = (float)((v5[pz_i]) + (v8[pz_i]));
@@ -353,7 +354,7 @@ extern "C" __global__ void pz_gmm_kernel_0(const unsigned long long* __restrict_
         {
           v15 = (int)(int)((unsigned long long)(v13) * (unsigned long long)(v14));
         }
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
           [[maybe_unused]] const long long pz_c1 = pz_i % 128;
           v16[pz_i] = (int)((int)pz_c0);
@@ -368,7 +369,7 @@ extern "C" __global__ void pz_gmm_kernel_0(const unsigned long long* __restrict_
         if ((long long)v21 < 0 || (long long)v21 + 0 >= 4) { if (threadIdx.x == 0) pz_fault(pz_status, 1, 26, pz_step, (long long)(0), (long long)((long long)v21), (long long)(1), (long long)(4)); return; }
         v22 = r0[0 + (long long)v21];
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
           int e17;
           {
             e17 = (int)(int)((unsigned long long)(v15) + (unsigned long long)(v16[pz_i]));

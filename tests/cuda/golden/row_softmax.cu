@@ -10,6 +10,7 @@
 #include <cstring>
 #define PZ_DEVICE static inline
 #define __global__
+#define __launch_bounds__(threads)
 #define __device__
 #define __restrict__ __restrict
 struct pz_dim3 { unsigned x = 0, y = 1, z = 1; };
@@ -170,7 +171,7 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 // ---- end of prelude -------------------------------------------------------------------------------
 
 // pallas_call `softmax_kernel` at line 92
-extern "C" __global__ void pz_softmax_kernel_0(const unsigned long long* __restrict__ pz_args) {
+extern "C" __global__ void __launch_bounds__(1024) pz_softmax_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
   [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
   const long long* const pz_table = (const long long*)pz_args[1];
@@ -186,8 +187,8 @@ extern "C" __global__ void pz_softmax_kernel_0(const unsigned long long* __restr
   [[maybe_unused]] float* v3 = (float*)(pz_smem + 24608);
   [[maybe_unused]] float* v4 = (float*)(pz_smem + 32800);
   [[maybe_unused]] float* v5 = nullptr;
-  for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
@@ -196,7 +197,7 @@ extern "C" __global__ void pz_softmax_kernel_0(const unsigned long long* __restr
       const long long* const pz_e = pz_table + pz_step * 5;
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
       if (pz_s == 0 || pz_e[1] != pz_e[-4] || pz_e[2] != pz_e[-3]) {  // fetch x_ref
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = (pz_i / 256);
           [[maybe_unused]] const long long pz_w1 = pz_i % 256;
           const long long pz_a0 = pz_e[1] + pz_w0;
@@ -205,13 +206,13 @@ extern "C" __global__ void pz_softmax_kernel_0(const unsigned long long* __restr
         }
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
         [[maybe_unused]] const long long pz_c1 = pz_i % 256;
         v0[pz_i] = r0[0 + pz_c0 * 256 + pz_c1];
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 8; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 8; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_k0 = pz_i;
         const long long pz_base = pz_k0 * 256;
         float pz_acc = pz_f32_from_bits(0xff800000u);
@@ -223,7 +224,7 @@ extern "C" __global__ void pz_softmax_kernel_0(const unsigned long long* __restr
         v1[pz_i] = pz_acc;
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
         float e2;
         {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
@@ -237,7 +238,7 @@ extern "C" __global__ void pz_softmax_kernel_0(const unsigned long long* __restr
         v3[pz_i] = e3;
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 8; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 8; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_k0 = pz_i;
         const long long pz_base = pz_k0 * 256;
         float pz_acc = 0;
@@ -250,7 +251,7 @@ extern "C" __global__ void pz_softmax_kernel_0(const unsigned long long* __restr
       }
       __syncthreads();
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
         float e5;
         {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
@@ -266,7 +267,7 @@ extern "C" __global__ void pz_softmax_kernel_0(const unsigned long long* __restr
       __syncthreads();
       __syncthreads();
       if (pz_s == pz_steps - 1 || pz_e[3] != pz_e[8] || pz_e[4] != pz_e[9]) {  // write back o_ref
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = (pz_i / 256);
           [[maybe_unused]] const long long pz_w1 = pz_i % 256;
           const long long pz_a0 = pz_e[3] + pz_w0;
@@ -280,7 +281,7 @@ extern "C" __global__ void pz_softmax_kernel_0(const unsigned long long* __restr
 }
 
 // pallas_call `softmax_kernel` at line 92
-extern "C" __global__ void pz_softmax_kernel_1(const unsigned long long* __restrict__ pz_args) {
+extern "C" __global__ void __launch_bounds__(1024) pz_softmax_kernel_1(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
   [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
   const long long* const pz_table = (const long long*)pz_args[1];
@@ -296,8 +297,8 @@ extern "C" __global__ void pz_softmax_kernel_1(const unsigned long long* __restr
   [[maybe_unused]] float* v3 = (float*)(pz_gmem + 12320);
   [[maybe_unused]] float* v4 = (float*)(pz_gmem + 24608);
   [[maybe_unused]] float* v5 = nullptr;
-  for (long long pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
@@ -306,7 +307,7 @@ extern "C" __global__ void pz_softmax_kernel_1(const unsigned long long* __restr
       const long long* const pz_e = pz_table + pz_step * 5;
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
       if (pz_s == 0 || pz_e[1] != pz_e[-4] || pz_e[2] != pz_e[-3]) {  // fetch x_ref
-        for (long long pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = (pz_i / 384);
           [[maybe_unused]] const long long pz_w1 = pz_i % 384;
           const long long pz_a0 = pz_e[1] + pz_w0;
@@ -315,13 +316,13 @@ extern "C" __global__ void pz_softmax_kernel_1(const unsigned long long* __restr
         }
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 384);
         [[maybe_unused]] const long long pz_c1 = pz_i % 384;
         v0[pz_i] = r0[0 + pz_c0 * 384 + pz_c1];
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 8; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 8; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_k0 = pz_i;
         const long long pz_base = pz_k0 * 384;
         float pz_acc = pz_f32_from_bits(0xff800000u);
@@ -333,7 +334,7 @@ extern "C" __global__ void pz_softmax_kernel_1(const unsigned long long* __restr
         v1[pz_i] = pz_acc;
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
         float e2;
         {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 384);
@@ -347,7 +348,7 @@ extern "C" __global__ void pz_softmax_kernel_1(const unsigned long long* __restr
         v3[pz_i] = e3;
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 8; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 8; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_k0 = pz_i;
         const long long pz_base = pz_k0 * 384;
         float pz_acc = 0;
@@ -360,7 +361,7 @@ extern "C" __global__ void pz_softmax_kernel_1(const unsigned long long* __restr
       }
       __syncthreads();
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
         float e5;
         {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 384);
@@ -376,7 +377,7 @@ extern "C" __global__ void pz_softmax_kernel_1(const unsigned long long* __restr
       __syncthreads();
       __syncthreads();
       if (pz_s == pz_steps - 1 || pz_e[3] != pz_e[8] || pz_e[4] != pz_e[9]) {  // write back o_ref
-        for (long long pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = (pz_i / 384);
           [[maybe_unused]] const long long pz_w1 = pz_i % 384;
           const long long pz_a0 = pz_e[3] + pz_w0;

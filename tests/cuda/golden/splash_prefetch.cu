@@ -10,6 +10,7 @@
 #include <cstring>
 #define PZ_DEVICE static inline
 #define __global__
+#define __launch_bounds__(threads)
 #define __device__
 #define __restrict__ __restrict
 struct pz_dim3 { unsigned x = 0, y = 1, z = 1; };
@@ -170,7 +171,7 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 // ---- end of prelude -------------------------------------------------------------------------------
 
 // pallas_call `splash_kernel` at line 50
-extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restrict__ pz_args) {
+extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
   [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
   const long long* const pz_table = (const long long*)pz_args[1];
@@ -226,13 +227,13 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
   [[maybe_unused]] float* v32 = (float*)(pz_gmem + 44416);
   [[maybe_unused]] float* v33 = (float*)(pz_gmem + 52608);
   [[maybe_unused]] float* v34 = nullptr;
-  for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r4[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r5[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) r6[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) r7[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r8[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r4[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r5[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) r6[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) r7[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r8[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
@@ -242,7 +243,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
       [[maybe_unused]] const int pz_g1 = (int)pz_e[1];
       if (pz_s == 0 || pz_e[2] != pz_e[-8] || pz_e[3] != pz_e[-7]) {  // fetch q_ref
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
           [[maybe_unused]] const long long pz_w1 = pz_i % 128;
           const long long pz_a0 = pz_e[2] + pz_w0;
@@ -251,7 +252,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
         }
       }
       if (pz_s == 0 || pz_e[4] != pz_e[-6] || pz_e[5] != pz_e[-5]) {  // fetch k_ref
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
           [[maybe_unused]] const long long pz_w1 = pz_i % 128;
           const long long pz_a0 = pz_e[4] + pz_w0;
@@ -260,7 +261,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
         }
       }
       if (pz_s == 0 || pz_e[6] != pz_e[-4] || pz_e[7] != pz_e[-3]) {  // fetch v_ref
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
           [[maybe_unused]] const long long pz_w1 = pz_i % 128;
           const long long pz_a0 = pz_e[6] + pz_w0;
@@ -277,7 +278,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
       }
       if (v3) {
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           float e4;
           {
             e4 = pz_f32_from_bits(0xff800000u);
@@ -297,7 +298,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
         }
         __syncthreads();
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           float e6;
           {
             e6 = 0x0p+0f;
@@ -317,7 +318,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
         v8 = (((int)(int)((v1) < (v7))) != 0);
       }
       if (v8) {
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           float e9;
           {
             [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
@@ -334,7 +335,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
           v10[pz_i] = e10;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_o0 = (pz_i / 16);
           [[maybe_unused]] const long long pz_o1 = pz_i % 16;
           const long long pz_lb = pz_o0 * 128;
@@ -348,16 +349,16 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
         }
         __syncthreads();
         v12 = 0x1.6a09e6p-4f;
-        for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
           v13[pz_i] = (float)((v11[pz_i]) * (v12));
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_c0 = pz_i;
           v14[pz_i] = r6[0 + pz_c0];
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_k0 = pz_i;
           const long long pz_base = pz_k0 * 16;
           float pz_acc = pz_f32_from_bits(0xff800000u);
@@ -369,7 +370,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
           v15[pz_i] = pz_acc;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           float e16;
           {
             e16 = (float)(pz_fmax(v14[pz_i], v15[pz_i]));
@@ -386,7 +387,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
           v18[pz_i] = e18;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 256; pz_i += blockDim.x) {
           float e19;
           {
             [[maybe_unused]] const long long pz_c0 = (pz_i / 16);
@@ -400,7 +401,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
           v20[pz_i] = e20;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           float e21;
           {
             [[maybe_unused]] const long long pz_c0 = pz_i;
@@ -413,7 +414,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
           v22[pz_i] = e22;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_k0 = pz_i;
           const long long pz_base = pz_k0 * 16;
           float pz_acc = 0;
@@ -426,7 +427,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
         }
         __syncthreads();
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           float e24;
           {
             e24 = (float)((v22[pz_i]) + (v23[pz_i]));
@@ -437,7 +438,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
           }
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           float e25;
           {
             [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
@@ -460,7 +461,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
           v27[pz_i] = e27;
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_o0 = (pz_i / 128);
           [[maybe_unused]] const long long pz_o1 = pz_i % 128;
           const long long pz_lb = pz_o0 * 16;
@@ -474,7 +475,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
         }
         __syncthreads();
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           float e29;
           {
             e29 = (float)((v26[pz_i]) + (v28[pz_i]));
@@ -487,7 +488,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
         }
         __syncthreads();
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_c0 = pz_i;
           r6[0 + pz_c0] = v16[pz_i];
         }
@@ -499,19 +500,19 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
         v31 = (((int)(int)((v1) == (v30))) != 0);
       }
       if (v31) {
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
           [[maybe_unused]] const long long pz_c1 = pz_i % 128;
           v32[pz_i] = r8[0 + pz_c0 * 128 + pz_c1];
         }
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_c0 = pz_i;
           v33[pz_i] = r7[0 + pz_c0];
         }
         __syncthreads();
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           float e34;
           {
             [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
@@ -529,7 +530,7 @@ extern "C" __global__ void pz_splash_kernel_0(const unsigned long long* __restri
       }
       __syncthreads();
       if (pz_s == pz_steps - 1 || pz_e[8] != pz_e[18] || pz_e[9] != pz_e[19]) {  // write back o_ref
-        for (long long pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
           [[maybe_unused]] const long long pz_w1 = pz_i % 128;
           const long long pz_a0 = pz_e[8] + pz_w0;

@@ -10,6 +10,7 @@
 #include <cstring>
 #define PZ_DEVICE static inline
 #define __global__
+#define __launch_bounds__(threads)
 #define __device__
 #define __restrict__ __restrict
 struct pz_dim3 { unsigned x = 0, y = 1, z = 1; };
@@ -209,7 +210,7 @@ PZ_DEVICE void pz_matmul_kernel_0_r2_write(float* pz_hbm, const long long* pz_e,
   if (true && pz_a0 >= 0 && pz_a0 < 16 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
 }
 // pallas_call `matmul_kernel` at line 27
-extern "C" __global__ void pz_matmul_kernel_0(const unsigned long long* __restrict__ pz_args) {
+extern "C" __global__ void __launch_bounds__(512) pz_matmul_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
   [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
   const long long* const pz_table = (const long long*)pz_args[1];
@@ -234,7 +235,7 @@ extern "C" __global__ void pz_matmul_kernel_0(const unsigned long long* __restri
   [[maybe_unused]] int v9 = (int)0LL;
   [[maybe_unused]] bool v10 = false;
   [[maybe_unused]] float* v11 = nullptr;
-  for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
@@ -252,7 +253,7 @@ extern "C" __global__ void pz_matmul_kernel_0(const unsigned long long* __restri
       }
       if (v2) {
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
           float e3;
           {
             e3 = 0x0p+0f;
@@ -266,7 +267,7 @@ extern "C" __global__ void pz_matmul_kernel_0(const unsigned long long* __restri
         __syncthreads();
       } else {
       }
-      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
         float e4;
         {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
@@ -283,13 +284,13 @@ extern "C" __global__ void pz_matmul_kernel_0(const unsigned long long* __restri
         v5[pz_i] = e5;
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
         [[maybe_unused]] const long long pz_c1 = pz_i % 128;
         v6[pz_i] = pz_matmul_kernel_0_r1_read(r1, pz_e, 0 + pz_c0 * 128 + pz_c1);
       }
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_o0 = (pz_i / 128);
         [[maybe_unused]] const long long pz_o1 = pz_i % 128;
         const long long pz_lb = pz_o0 * 128;
@@ -303,7 +304,7 @@ extern "C" __global__ void pz_matmul_kernel_0(const unsigned long long* __restri
       }
       __syncthreads();
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
         float e8;
         {
           e8 = (float)((v4[pz_i]) + (v7[pz_i]));
@@ -321,7 +322,7 @@ extern "C" __global__ void pz_matmul_kernel_0(const unsigned long long* __restri
       }
       if (v10) {
         __syncthreads();
-        for (long long pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
           float e11;
           {
             [[maybe_unused]] const long long pz_c0 = (pz_i / 128);

@@ -10,6 +10,7 @@
 #include <cstring>
 #define PZ_DEVICE static inline
 #define __global__
+#define __launch_bounds__(threads)
 #define __device__
 #define __restrict__ __restrict
 struct pz_dim3 { unsigned x = 0, y = 1, z = 1; };
@@ -170,7 +171,7 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 // ---- end of prelude -------------------------------------------------------------------------------
 
 // pallas_call `add_kernel` at line 69
-extern "C" __global__ void pz_add_kernel_0(const unsigned long long* __restrict__ pz_args) {
+extern "C" __global__ void __launch_bounds__(1024) pz_add_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
   [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
   const long long* const pz_table = (const long long*)pz_args[1];
@@ -185,9 +186,9 @@ extern "C" __global__ void pz_add_kernel_0(const unsigned long long* __restrict_
   [[maybe_unused]] float* v0 = nullptr;
   [[maybe_unused]] float* v1 = nullptr;
   [[maybe_unused]] float* v2 = nullptr;
-  for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
@@ -196,14 +197,14 @@ extern "C" __global__ void pz_add_kernel_0(const unsigned long long* __restrict_
       const long long* const pz_e = pz_table + pz_step * 4;
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
       if (pz_s == 0 || pz_e[1] != pz_e[-3]) {  // fetch x_ref
-        for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = pz_i;
           const long long pz_a0 = pz_e[1] + pz_w0;
           r0[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 1024) ? pz_hbm0[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
         }
       }
       if (pz_s == 0 || pz_e[2] != pz_e[-2]) {  // fetch y_ref
-        for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = pz_i;
           const long long pz_a0 = pz_e[2] + pz_w0;
           r1[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 1024) ? pz_hbm1[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
@@ -211,7 +212,7 @@ extern "C" __global__ void pz_add_kernel_0(const unsigned long long* __restrict_
       }
       __syncthreads();
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
         float e0;
         {
           [[maybe_unused]] const long long pz_c0 = pz_i;
@@ -234,7 +235,7 @@ extern "C" __global__ void pz_add_kernel_0(const unsigned long long* __restrict_
       __syncthreads();
       __syncthreads();
       if (pz_s == pz_steps - 1 || pz_e[3] != pz_e[7]) {  // write back o_ref
-        for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = pz_i;
           const long long pz_a0 = pz_e[3] + pz_w0;
           if (true && pz_a0 >= 0 && pz_a0 < 1024) pz_hbm2[pz_a0 * 1] = r2[pz_i];
@@ -246,7 +247,7 @@ extern "C" __global__ void pz_add_kernel_0(const unsigned long long* __restrict_
 }
 
 // pallas_call `add_kernel` at line 69
-extern "C" __global__ void pz_add_kernel_1(const unsigned long long* __restrict__ pz_args) {
+extern "C" __global__ void __launch_bounds__(1024) pz_add_kernel_1(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
   [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
   const long long* const pz_table = (const long long*)pz_args[1];
@@ -261,9 +262,9 @@ extern "C" __global__ void pz_add_kernel_1(const unsigned long long* __restrict_
   [[maybe_unused]] float* v0 = nullptr;
   [[maybe_unused]] float* v1 = nullptr;
   [[maybe_unused]] float* v2 = nullptr;
-  for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
@@ -272,14 +273,14 @@ extern "C" __global__ void pz_add_kernel_1(const unsigned long long* __restrict_
       const long long* const pz_e = pz_table + pz_step * 4;
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
       if (pz_s == 0 || pz_e[1] != pz_e[-3]) {  // fetch x_ref
-        for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = pz_i;
           const long long pz_a0 = pz_e[1] + pz_w0;
           r0[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 384) ? pz_hbm0[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
         }
       }
       if (pz_s == 0 || pz_e[2] != pz_e[-2]) {  // fetch y_ref
-        for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = pz_i;
           const long long pz_a0 = pz_e[2] + pz_w0;
           r1[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 384) ? pz_hbm1[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
@@ -287,7 +288,7 @@ extern "C" __global__ void pz_add_kernel_1(const unsigned long long* __restrict_
       }
       __syncthreads();
       __syncthreads();
-      for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
         float e0;
         {
           [[maybe_unused]] const long long pz_c0 = pz_i;
@@ -310,7 +311,7 @@ extern "C" __global__ void pz_add_kernel_1(const unsigned long long* __restrict_
       __syncthreads();
       __syncthreads();
       if (pz_s == pz_steps - 1 || pz_e[3] != pz_e[7]) {  // write back o_ref
-        for (long long pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_w0 = pz_i;
           const long long pz_a0 = pz_e[3] + pz_w0;
           if (true && pz_a0 >= 0 && pz_a0 < 384) pz_hbm2[pz_a0 * 1] = r2[pz_i];
