@@ -222,12 +222,17 @@ class Emitter {
                          const std::string& b);
   void EmitReduce(const Instr& instr);
   void EmitDot(const Instr& instr);
+  // A product as (batch,) M x K times K x N, with the operands' strides.
+  struct MatrixProduct {
+    int64_t batches = 1, m = 0, n = 0, k = 0;
+    int64_t lb = 0, lm = 0, lk = 0;  // lhs strides: batch, row, contracted
+    int64_t rb = 0, rk = 0, rn = 0;  // rhs strides: batch, contracted, column
+  };
   // The tensor-core form of a 16-bit float product, under `#if __CUDA_ARCH__ >= 800`, followed
-  // by `#else` (the caller writes the scalar form and `#endif`); false when it has none.
-  bool EmitTensorCoreDot(const Instr& instr, const Shape& out_shape,
-                         const std::vector<int64_t>& out_l, const std::vector<int64_t>& out_r,
-                         const Shape& k_shape, const std::vector<int64_t>& k_l,
-                         const std::vector<int64_t>& k_r);
+  // by `#else` (the caller writes the other form and `#endif`); false when it has none.
+  bool EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p);
+  // The product with each thread a small tile of the result, in registers.
+  void EmitTiledDot(const Instr& instr, const MatrixProduct& p);
   void EmitMove(const Instr& instr);
   void EmitGatherMap(ValueId out, ValueId in, const array::Array& map);
   void EmitConstant(const Instr& instr);

@@ -545,8 +545,27 @@ void Emitter::EmitDot(const Instr& instr) {
   DType ld = TypeOf(lhs).dtype, rd = TypeOf(rhs).dtype, od = TypeOf(out).dtype;
   bool float_acc = IsFloat(od) || IsFloat(ld) || IsFloat(rd);
   DType acc = float_acc ? DType::kFloat32 : DType::kInt32;
-  // 16-bit float operands on a GPU with tensor cores (sm_80 and later): mma.sync.
-  bool tensor_cores = EmitTensorCoreDot(instr, out_shape, out_l, out_r, k_shape, k_l, k_r);
+  // (batch,) M x K times K x N: one free dimension on each side, one contracting, at most one
+  // batch dimension. Strides: lhs (batch, m, k), rhs (batch, k, n); the result is row-major.
+  if (dims.lhs_batch.size() <= 1 && k_shape.size() == 1 &&
+      out_shape.size() == dims.lhs_batch.size() + 2) {
+    size_t nb = dims.lhs_batch.size();
+    MatrixProduct p{.batches = nb ? out_shape[0] : 1,
+                    .m = out_shape[nb],
+                    .n = out_shape[nb + 1],
+                    .k = k_shape[0],
+                    .lb = nb ? out_l[0] : 0,
+                    .lm = out_l[nb],
+                    .lk = k_l[0],
+                    .rb = nb ? out_r[0] : 0,
+                    .rk = k_r[0],
+                    .rn = out_r[nb + 1]};
+    // 16-bit float operands on a GPU with tensor cores (sm_80 and later): mma.sync.
+    bool tensor_cores = EmitTensorCoreDot(instr, p);
+    EmitTiledDot(instr, p);
+    if (tensor_cores) w_.Line("#endif");
+    return;
+  }
   ForEachElement(out, [&](Writer& w) -> std::string {
     std::vector<std::string> c;
     if (!out_shape.empty()) c = Unravel(w, out_shape, "pz_i", "o");
@@ -565,29 +584,89 @@ void Emitter::EmitDot(const Instr& instr) {
     w.Close();
     return float_acc ? Cast(DType::kFloat32, od, "pz_acc") : Normalize(od, "pz_acc");
   });
-  if (tensor_cores) w_.Line("#endif");
 }
 
-bool Emitter::EmitTensorCoreDot(const Instr& instr, const Shape& out_shape,
-                                const std::vector<int64_t>& out_l,
-                                const std::vector<int64_t>& out_r, const Shape& k_shape,
-                                const std::vector<int64_t>& k_l, const std::vector<int64_t>& k_r) {
+void Emitter::EmitTiledDot(const Instr& instr, const MatrixProduct& p) {
   ValueId lhs = instr.operands[0], rhs = instr.operands[1], out = instr.results[0];
   DType ld = TypeOf(lhs).dtype, rd = TypeOf(rhs).dtype, od = TypeOf(out).dtype;
-  const auto& dims = std::get<array::DotAttrs>(instr.prim.attrs).dims;
-  // (batch,) M x K times K x N: one free dimension on each side, one contracting, at most one
-  // batch dimension, in tiles of the instruction's m16 n8 k16.
+  bool float_acc = IsFloat(od) || IsFloat(ld) || IsFloat(rd);
+  DType acc = float_acc ? DType::kFloat32 : DType::kInt32;
+  std::string acc_type = float_acc ? "float" : "long long";
+  // Each thread a 4 x 4 tile of the result, its rows `pz_ty_n` apart and its columns `pz_tx_n`
+  // apart, so that a warp's threads read neighbouring columns of the rhs. Every element still
+  // sums its products in order of k, one fused multiply-add at a time.
+  constexpr int kTile = 4;
+  w_.Open("{  // the product in tiles: each thread a 4 x 4 tile of the result at a time");
+  w_.Line("const int pz_tx_n = blockDim.x < 32 ? blockDim.x : 32, pz_ty_n = blockDim.x / pz_tx_n;");
+  w_.Line("const int pz_tx = threadIdx.x % pz_tx_n, pz_ty = threadIdx.x / pz_tx_n;");
+  w_.Line(fmt::format("const long long pz_bm = pz_ty_n * {0}, pz_bn = pz_tx_n * {0};", kTile));
+  w_.Line(fmt::format(
+      "const long long pz_tm = ({} + pz_bm - 1) / pz_bm, pz_tn = ({} + pz_bn - 1) / pz_bn;", p.m,
+      p.n));
+  w_.Open(fmt::format("for (long long pz_tile = 0; pz_tile < {} * pz_tm * pz_tn; ++pz_tile) {{",
+                      p.batches));
+  w_.Line("const long long pz_b = pz_tile / (pz_tm * pz_tn), pz_mn = pz_tile % (pz_tm * pz_tn);");
+  w_.Line(
+      "const long long pz_m0 = pz_mn / pz_tn * pz_bm + pz_ty, pz_n0 = pz_mn % pz_tn * pz_bn + "
+      "pz_tx;");
+  w_.Line(fmt::format("long long pz_row[{0}], pz_col[{0}];", kTile));
+  w_.Line("#pragma unroll");
+  w_.Open(fmt::format("for (int pz_u = 0; pz_u < {}; ++pz_u) {{", kTile));
+  // Rows and columns past the result's edge compute a copy of its last one and store nothing.
+  w_.Line(fmt::format("pz_row[pz_u] = pz_m0 + pz_u * pz_ty_n < {0} ? pz_m0 + pz_u * pz_ty_n : {1};",
+                      p.m, p.m - 1));
+  w_.Line(fmt::format("pz_col[pz_u] = pz_n0 + pz_u * pz_tx_n < {0} ? pz_n0 + pz_u * pz_tx_n : {1};",
+                      p.n, p.n - 1));
+  w_.Close();
+  w_.Line(fmt::format("{} pz_acc[{}][{}] = {{}};", acc_type, kTile, kTile));
+  w_.Open(fmt::format("for (long long pz_k = 0; pz_k < {}; ++pz_k) {{", p.k));
+  w_.Line(fmt::format("{} pz_a[{}], pz_bv[{}];", acc_type, kTile, kTile));
+  w_.Line("#pragma unroll");
+  w_.Open(fmt::format("for (int pz_u = 0; pz_u < {}; ++pz_u) {{", kTile));
+  w_.Line(fmt::format(
+      "pz_a[pz_u] = {};",
+      Cast(ld, acc,
+           Elem(lhs, fmt::format("pz_b * {} + pz_row[pz_u] * {} + pz_k * {}", p.lb, p.lm, p.lk)))));
+  w_.Line(fmt::format(
+      "pz_bv[pz_u] = {};",
+      Cast(rd, acc,
+           Elem(rhs, fmt::format("pz_b * {} + pz_k * {} + pz_col[pz_u] * {}", p.rb, p.rk, p.rn)))));
+  w_.Close();
+  w_.Line("#pragma unroll");
+  w_.Open(fmt::format("for (int pz_u = 0; pz_u < {}; ++pz_u) {{", kTile));
+  w_.Line("#pragma unroll");
+  w_.Open(fmt::format("for (int pz_v = 0; pz_v < {}; ++pz_v) {{", kTile));
+  w_.Line(float_acc ? "pz_acc[pz_u][pz_v] = fmaf(pz_a[pz_u], pz_bv[pz_v], pz_acc[pz_u][pz_v]);"
+                    : "pz_acc[pz_u][pz_v] += (long long)pz_a[pz_u] * (long long)pz_bv[pz_v];");
+  w_.Close();
+  w_.Close();
+  w_.Close();  // k
+  w_.Line("#pragma unroll");
+  w_.Open(fmt::format("for (int pz_u = 0; pz_u < {}; ++pz_u) {{", kTile));
+  w_.Line("#pragma unroll");
+  w_.Open(fmt::format("for (int pz_v = 0; pz_v < {}; ++pz_v) {{", kTile));
+  w_.Open(
+      fmt::format("if (pz_m0 + pz_u * pz_ty_n < {} && pz_n0 + pz_v * pz_tx_n < {}) {{", p.m, p.n));
+  w_.Line(fmt::format("{}[pz_b * {} + pz_row[pz_u] * {} + pz_col[pz_v]] = {};", Name(out),
+                      p.m * p.n, p.n,
+                      StoreExpr(od, float_acc ? Cast(DType::kFloat32, od, "pz_acc[pz_u][pz_v]")
+                                              : Normalize(od, "pz_acc[pz_u][pz_v]"))));
+  w_.Close();
+  w_.Close();
+  w_.Close();
+  w_.Close();  // tiles
+  w_.Close();
+  Sync();
+}
+
+bool Emitter::EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
+  ValueId lhs = instr.operands[0], rhs = instr.operands[1], out = instr.results[0];
+  DType ld = TypeOf(lhs).dtype, rd = TypeOf(rhs).dtype, od = TypeOf(out).dtype;
+  // In tiles of the instruction's m16 n8 k16.
   if (ld != rd || (ld != DType::kBFloat16 && ld != DType::kFloat16) || !IsFloat(od)) return false;
-  if (dims.lhs_batch.size() > 1 || k_shape.size() != 1 ||
-      out_shape.size() != dims.lhs_batch.size() + 2) {
-    return false;
-  }
-  size_t nb = dims.lhs_batch.size();
-  int64_t batches = nb ? out_shape[0] : 1, m = out_shape[nb], n = out_shape[nb + 1], k = k_shape[0];
+  int64_t batches = p.batches, m = p.m, n = p.n, k = p.k;
   if (m % 16 != 0 || n % 8 != 0 || k % 16 != 0) return false;
-  // Strides: lhs (batch, m, k), rhs (batch, k, n), out (batch, m, n).
-  int64_t lb = nb ? out_l[0] : 0, lm = out_l[nb], lk = k_l[0];
-  int64_t rb = nb ? out_r[0] : 0, rn = out_r[nb + 1], rk = k_r[0];
+  int64_t lb = p.lb, lm = p.lm, lk = p.lk, rb = p.rb, rn = p.rn, rk = p.rk;
   int mt = m % 32 == 0 ? 2 : 1, nt = n % 32 == 0 ? 4 : n % 16 == 0 ? 2 : 1;
   int64_t tiles_m = m / (16 * mt), tiles_n = n / (8 * nt);
   std::string type = ld == DType::kBFloat16 ? "bf16" : "f16";

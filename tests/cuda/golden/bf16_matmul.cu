@@ -333,17 +333,46 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
       }
       __syncthreads();
       #else
-      for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_o0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_o1 = pz_i % 128;
-        const long long pz_lb = pz_o0 * 256;
-        const long long pz_rb = pz_o1;
-        float pz_acc = 0;
-        for (long long pz_r = 0; pz_r < 256; ++pz_r) {
-          [[maybe_unused]] const long long pz_r0 = pz_r;
-          pz_acc = fmaf(pz_bf16_f32(v5[pz_lb + pz_r0]), pz_bf16_f32(v6[pz_rb + pz_r0 * 128]), pz_acc);
+      {  // the product in tiles: each thread a 4 x 4 tile of the result at a time
+        const int pz_tx_n = blockDim.x < 32 ? blockDim.x : 32, pz_ty_n = blockDim.x / pz_tx_n;
+        const int pz_tx = threadIdx.x % pz_tx_n, pz_ty = threadIdx.x / pz_tx_n;
+        const long long pz_bm = pz_ty_n * 4, pz_bn = pz_tx_n * 4;
+        const long long pz_tm = (128 + pz_bm - 1) / pz_bm, pz_tn = (128 + pz_bn - 1) / pz_bn;
+        for (long long pz_tile = 0; pz_tile < 1 * pz_tm * pz_tn; ++pz_tile) {
+          const long long pz_b = pz_tile / (pz_tm * pz_tn), pz_mn = pz_tile % (pz_tm * pz_tn);
+          const long long pz_m0 = pz_mn / pz_tn * pz_bm + pz_ty, pz_n0 = pz_mn % pz_tn * pz_bn + pz_tx;
+          long long pz_row[4], pz_col[4];
+          #pragma unroll
+          for (int pz_u = 0; pz_u < 4; ++pz_u) {
+            pz_row[pz_u] = pz_m0 + pz_u * pz_ty_n < 128 ? pz_m0 + pz_u * pz_ty_n : 127;
+            pz_col[pz_u] = pz_n0 + pz_u * pz_tx_n < 128 ? pz_n0 + pz_u * pz_tx_n : 127;
+          }
+          float pz_acc[4][4] = {};
+          for (long long pz_k = 0; pz_k < 256; ++pz_k) {
+            float pz_a[4], pz_bv[4];
+            #pragma unroll
+            for (int pz_u = 0; pz_u < 4; ++pz_u) {
+              pz_a[pz_u] = pz_bf16_f32(v5[pz_b * 0 + pz_row[pz_u] * 256 + pz_k * 1]);
+              pz_bv[pz_u] = pz_bf16_f32(v6[pz_b * 0 + pz_k * 128 + pz_col[pz_u] * 1]);
+            }
+            #pragma unroll
+            for (int pz_u = 0; pz_u < 4; ++pz_u) {
+              #pragma unroll
+              for (int pz_v = 0; pz_v < 4; ++pz_v) {
+                pz_acc[pz_u][pz_v] = fmaf(pz_a[pz_u], pz_bv[pz_v], pz_acc[pz_u][pz_v]);
+              }
+            }
+          }
+          #pragma unroll
+          for (int pz_u = 0; pz_u < 4; ++pz_u) {
+            #pragma unroll
+            for (int pz_v = 0; pz_v < 4; ++pz_v) {
+              if (pz_m0 + pz_u * pz_ty_n < 128 && pz_n0 + pz_v * pz_tx_n < 128) {
+                v7[pz_b * 16384 + pz_row[pz_u] * 128 + pz_col[pz_v]] = pz_acc[pz_u][pz_v];
+              }
+            }
+          }
         }
-        v7[pz_i] = pz_acc;
       }
       __syncthreads();
       #endif
@@ -555,17 +584,46 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
       }
       __syncthreads();
       #else
-      for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_o0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_o1 = pz_i % 128;
-        const long long pz_lb = pz_o0 * 256;
-        const long long pz_rb = pz_o1;
-        float pz_acc = 0;
-        for (long long pz_r = 0; pz_r < 256; ++pz_r) {
-          [[maybe_unused]] const long long pz_r0 = pz_r;
-          pz_acc = fmaf(pz_bf16_f32(v5[pz_lb + pz_r0]), pz_bf16_f32(v6[pz_rb + pz_r0 * 128]), pz_acc);
+      {  // the product in tiles: each thread a 4 x 4 tile of the result at a time
+        const int pz_tx_n = blockDim.x < 32 ? blockDim.x : 32, pz_ty_n = blockDim.x / pz_tx_n;
+        const int pz_tx = threadIdx.x % pz_tx_n, pz_ty = threadIdx.x / pz_tx_n;
+        const long long pz_bm = pz_ty_n * 4, pz_bn = pz_tx_n * 4;
+        const long long pz_tm = (128 + pz_bm - 1) / pz_bm, pz_tn = (128 + pz_bn - 1) / pz_bn;
+        for (long long pz_tile = 0; pz_tile < 1 * pz_tm * pz_tn; ++pz_tile) {
+          const long long pz_b = pz_tile / (pz_tm * pz_tn), pz_mn = pz_tile % (pz_tm * pz_tn);
+          const long long pz_m0 = pz_mn / pz_tn * pz_bm + pz_ty, pz_n0 = pz_mn % pz_tn * pz_bn + pz_tx;
+          long long pz_row[4], pz_col[4];
+          #pragma unroll
+          for (int pz_u = 0; pz_u < 4; ++pz_u) {
+            pz_row[pz_u] = pz_m0 + pz_u * pz_ty_n < 128 ? pz_m0 + pz_u * pz_ty_n : 127;
+            pz_col[pz_u] = pz_n0 + pz_u * pz_tx_n < 128 ? pz_n0 + pz_u * pz_tx_n : 127;
+          }
+          float pz_acc[4][4] = {};
+          for (long long pz_k = 0; pz_k < 256; ++pz_k) {
+            float pz_a[4], pz_bv[4];
+            #pragma unroll
+            for (int pz_u = 0; pz_u < 4; ++pz_u) {
+              pz_a[pz_u] = pz_bf16_f32(v5[pz_b * 0 + pz_row[pz_u] * 256 + pz_k * 1]);
+              pz_bv[pz_u] = pz_bf16_f32(v6[pz_b * 0 + pz_k * 128 + pz_col[pz_u] * 1]);
+            }
+            #pragma unroll
+            for (int pz_u = 0; pz_u < 4; ++pz_u) {
+              #pragma unroll
+              for (int pz_v = 0; pz_v < 4; ++pz_v) {
+                pz_acc[pz_u][pz_v] = fmaf(pz_a[pz_u], pz_bv[pz_v], pz_acc[pz_u][pz_v]);
+              }
+            }
+          }
+          #pragma unroll
+          for (int pz_u = 0; pz_u < 4; ++pz_u) {
+            #pragma unroll
+            for (int pz_v = 0; pz_v < 4; ++pz_v) {
+              if (pz_m0 + pz_u * pz_ty_n < 128 && pz_n0 + pz_v * pz_tx_n < 128) {
+                v7[pz_b * 16384 + pz_row[pz_u] * 128 + pz_col[pz_v]] = pz_acc[pz_u][pz_v];
+              }
+            }
+          }
         }
-        v7[pz_i] = pz_acc;
       }
       __syncthreads();
       #endif
