@@ -6,6 +6,7 @@
 # Stages, each writing its logs under OUTDIR and a line to OUTDIR/summary.txt:
 #   env        the GPU, the driver, NVRTC, cuBLAS and compute-sanitizer found
 #   gpu        every course solution and golden program, `run --backend cuda --stats`, all checks pass
+#   staged     the same with operands in global memory and product tiles staged in shared memory
 #   same       every kernel golden prints the same on the GPU as on the emulated TPU
 #   bench      pz_bench_cuda, alone on the GPU
 #   memcheck   compute-sanitizer --tool memcheck on every solution and golden program
@@ -80,6 +81,16 @@ if [ "$(left)" -gt 60 ]; then
   parallel_stage gpu 150 "$programs" "tests/cuda/cuda_test.sh gpu $cli \$f"
 else
   say "gpu: skipped, out of time"
+fi
+
+# --- staged: the same with 20 KiB of shared memory to plan for, so that operands live in global
+# memory and 16-bit products stage their tiles in shared memory (emit.h)
+if [ "$(left)" -gt 60 ]; then
+  export PZ_CUDA_SHARED_BUDGET=20480
+  parallel_stage staged 150 "$programs" "tests/cuda/cuda_test.sh gpu $cli \$f"
+  unset PZ_CUDA_SHARED_BUDGET
+else
+  say "staged: skipped, out of time"
 fi
 
 # --- same: kernel goldens print the same on the GPU as on the emulated TPU

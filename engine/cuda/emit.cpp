@@ -122,6 +122,17 @@ EmittedKernel Emitter::Run() {
     slots_[s].offset = at;
     at += slots_[s].bytes;
   }
+  // Products of 16-bit floats whose operands are in global memory stage tiles of them in
+  // shared memory, when there is room (EmitStagedTensorCoreDot).
+  staging_at_ = -1;
+  if (!values_shared && shared_at + kStagingBytes <= req_.shared_budget) {
+    for (const Instr* instr : instrs_) {
+      if (!kernel::IsPrim(instr->op) || kernel::PrimOf(instr->op) != Prim::kDotGeneral) continue;
+      DType d = TypeOf(instr->operands[0]).dtype;
+      if (d == DType::kBFloat16 || d == DType::kFloat16) staging_at_ = shared_at;
+    }
+    if (staging_at_ >= 0) shared_at += kStagingBytes;
+  }
   out.shared_bytes = shared_at;
   out.global_bytes = global_at;
   auto slot_pointer = [&](int64_t s, const std::string& type) {

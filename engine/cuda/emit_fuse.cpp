@@ -51,7 +51,79 @@ bool UniformConstant(const Instr& instr) {
   return true;
 }
 
+// Whether `instr` (its nested regions included) reads value `v`.
+bool Reads(const Instr& instr, ValueId v) {
+  if (std::find(instr.operands.begin(), instr.operands.end(), v) != instr.operands.end()) {
+    return true;
+  }
+  for (const kernel::RefPath* path : kernel::RefPathsOf(instr)) {
+    std::vector<ValueId> dynamic = kernel::DynamicOperands(*path);
+    if (std::find(dynamic.begin(), dynamic.end(), v) != dynamic.end()) return true;
+  }
+  for (const kernel::Region& region : instr.regions) {
+    for (const Instr& inner : region.body) {
+      if (Reads(inner, v)) return true;
+    }
+    if (std::find(region.yields.begin(), region.yields.end(), v) != region.yields.end()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether a load of `ref` may not move past `instr`: it writes the ref, or it is a DMA or a
+// semaphore operation (which order memory).
+bool Blocks(const Instr& instr, kernel::RefId ref) {
+  switch (instr.op) {
+    case Op::kStore:
+      return instr.ref.ref == ref;
+    case Op::kDmaStart:
+    case Op::kDmaWait:
+    case Op::kSemaphoreSignal:
+    case Op::kSemaphoreWait:
+    case Op::kSemaphoreRead:
+      return true;
+    default:
+      break;
+  }
+  for (const kernel::Region& region : instr.regions) {
+    if (kernel::FirstWriteTo(region, ref) != nullptr) return true;
+    for (const Instr& inner : region.body) {
+      if (Blocks(inner, ref)) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+std::vector<const Instr*> Emitter::Schedule(const kernel::Region& region) const {
+  // Array loads move down to just before their first reader (so that `acc_ref[...] += f(...)`
+  // loads the accumulator in the loop that adds and stores, not before `f`), unless something
+  // on the way writes their ref.
+  std::vector<const Instr*> order, pending;
+  auto flush = [&](const Instr& next) {
+    std::vector<const Instr*> kept;
+    for (const Instr* load : pending) {
+      if (Reads(next, load->results[0]) || Blocks(next, load->ref.ref)) {
+        order.push_back(load);
+      } else {
+        kept.push_back(load);
+      }
+    }
+    pending = std::move(kept);
+  };
+  for (const Instr& instr : region.body) {
+    flush(instr);
+    if (instr.op == Op::kLoad && !IsScalar(instr.results[0])) {
+      pending.push_back(&instr);
+    } else {
+      order.push_back(&instr);
+    }
+  }
+  order.insert(order.end(), pending.begin(), pending.end());
+  return order;
+}
 
 void Emitter::CountUses(const kernel::Region& region) {
   for (const Instr& instr : region.body) {
@@ -119,11 +191,17 @@ bool Emitter::Hoistable(const Instr& instr, const std::set<ValueId>& made,
 }
 
 void Emitter::PlanRegion(const kernel::Region& region) {
-  const std::vector<Instr>& body = region.body;
-  std::vector<FusedLoop>& loops = loops_[&region];
-  for (const Instr& instr : body) {
+  for (const Instr& instr : region.body) {
     for (const kernel::Region& r : instr.regions) PlanRegion(r);
   }
+  std::vector<const Instr*>& order = orders_[&region];
+  order = Schedule(region);
+  std::vector<FusedLoop>& loops = loops_[&region];
+  struct Body {
+    const std::vector<const Instr*>& order;
+    const Instr& operator[](size_t i) const { return *order[i]; }
+    size_t size() const { return order.size(); }
+  } body{order};
   size_t i = 0;
   while (i < body.size()) {
     if (!Fusible(body[i], {}, {})) {
@@ -190,7 +268,7 @@ void Emitter::PlanRegion(const kernel::Region& region) {
 }
 
 void Emitter::EmitRegion(const kernel::Region& region) {
-  const std::vector<Instr>& body = region.body;
+  const std::vector<const Instr*>& body = orders_.at(&region);
   auto planned = loops_.find(&region);
   size_t next_loop = 0, i = 0;
   while (i < body.size()) {
@@ -201,7 +279,7 @@ void Emitter::EmitRegion(const kernel::Region& region) {
       i = loop.end;
       continue;
     }
-    EmitInstr(body[i++]);
+    EmitInstr(*body[i++]);
   }
 }
 

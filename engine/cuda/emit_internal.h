@@ -170,7 +170,7 @@ class Emitter {
   // primitives, uniform constants) run as one loop over the elements, their values in registers;
   // a value is also written to its arena slot only when something outside the loop reads it.
   struct FusedLoop {
-    size_t first = 0, end = 0;  // the region's instructions [first, end)
+    size_t first = 0, end = 0;  // the region's instructions [first, end) in its order
     Shape shape;
     std::vector<const Instr*> members;  // in the loop, in order
     std::vector<const Instr*> hoisted;  // scalar work between members, run before the loop
@@ -185,7 +185,11 @@ class Emitter {
   // A scalar instruction without effects that may run before a fused loop it sits in.
   bool Hoistable(const Instr& instr, const std::set<ValueId>& made,
                  const std::set<kernel::RefId>& stored) const;
-  // Finds the fused loops of `region` and those nested in it (loops_, register_only_).
+  // The order `region`'s instructions are emitted in (array loads moved down to their first
+  // reader where nothing writes their ref on the way).
+  std::vector<const Instr*> Schedule(const kernel::Region& region) const;
+  // Orders `region` and those nested in it and finds their fused loops (orders_, loops_,
+  // register_only_).
   void PlanRegion(const kernel::Region& region);
   void EmitFused(const FusedLoop& loop);
   void CountUses(const kernel::Region& region);
@@ -231,6 +235,13 @@ class Emitter {
   // The tensor-core form of a 16-bit float product, under `#if __CUDA_ARCH__ >= 800`, followed
   // by `#else` (the caller writes the other form and `#endif`); false when it has none.
   bool EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p);
+  // The tensor-core form with tiles of both operands staged in shared memory: the block
+  // computes the result 128 x 128 at a time, each of its 16 warps a 32 x 32 tile; false when
+  // the product's shape does not allow it or there is no staging area.
+  bool EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p);
+  // The staging area: a 128 x 32 tile of each operand, rows padded to 40 elements.
+  static constexpr int64_t kStagingBytes = 2 * 128 * 40 * 2;
+  int64_t staging_at_ = -1;  // its offset in shared memory, or -1
   // The product with each thread a small tile of the result, in registers.
   void EmitTiledDot(const Instr& instr, const MatrixProduct& p);
   void EmitMove(const Instr& instr);
@@ -270,6 +281,7 @@ class Emitter {
   std::map<const Instr*, std::vector<int64_t>> temp_slots_;   // loops: staging for swaps
   std::vector<std::string> coords_;                           // the current element's coordinates
   Fused* fused_ = nullptr;                                    // the fused loop being emitted
+  std::map<const kernel::Region*, std::vector<const Instr*>> orders_;  // per region
   std::map<const kernel::Region*, std::vector<FusedLoop>> loops_;  // per region, in order
   std::vector<bool> register_only_;     // per value: made and read only inside one fused loop
   std::vector<int> uses_;               // per value: its readers, counted

@@ -677,6 +677,8 @@ bool Emitter::EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
     return fmt::format("{}[pz_ro + ({}) * {} + ({}) * {}]", Name(rhs), row, rk, col, rn);
   };
   w_.Line("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800");
+  bool staged = EmitStagedTensorCoreDot(instr, p);
+  if (staged) w_.Reopen("} else {");
   w_.Open("{  // tensor cores: each warp a tile of the result at a time, mma.sync m16n8k16");
   w_.Line("const int pz_lane = threadIdx.x & 31, pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;");
   w_.Open(fmt::format(
@@ -738,8 +740,101 @@ bool Emitter::EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
   w_.Close();
   w_.Close();  // tiles
   w_.Close();
+  if (staged) w_.Close();
   Sync();
   w_.Line("#else");
+  return true;
+}
+
+bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
+  if (staging_at_ < 0 || p.m % 128 != 0 || p.n % 128 != 0 || p.k % 32 != 0) return false;
+  ValueId lhs = instr.operands[0], rhs = instr.operands[1], out = instr.results[0];
+  DType ld = TypeOf(lhs).dtype, od = TypeOf(out).dtype;
+  std::string type = ld == DType::kBFloat16 ? "bf16" : "f16";
+  int64_t tiles_m = p.m / 128, tiles_n = p.n / 128;
+  // Staging: sa[row][k] holds the lhs tile, sb[column][k] the rhs tile (transposed), so that a
+  // fragment's two neighbouring k are one 32-bit word. Each operand is read from global memory
+  // along its contiguous dimension.
+  w_.Open("if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory");
+  w_.Line(fmt::format("unsigned short* const pz_sa = (unsigned short*)(pz_smem + {});",
+                      staging_at_));
+  w_.Line(fmt::format("unsigned short* const pz_sb = (unsigned short*)(pz_smem + {});",
+                      staging_at_ + 128 * 40 * 2));
+  w_.Line("const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;");
+  w_.Line("const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;");
+  w_.Line("const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;");
+  w_.Open(fmt::format("for (long long pz_tile = 0; pz_tile < {}; ++pz_tile) {{",
+                      p.batches * tiles_m * tiles_n));
+  w_.Line(fmt::format("const long long pz_b = pz_tile / {0}, pz_mn = pz_tile % {0};",
+                      tiles_m * tiles_n));
+  w_.Line(fmt::format("const long long pz_m0 = pz_mn / {} * 128, pz_n0 = pz_mn % {} * 128;",
+                      tiles_n, tiles_n));
+  w_.Line(fmt::format("const long long pz_lo = pz_b * {} + pz_m0 * {}, pz_ro = pz_b * {} + pz_n0 * {};",
+                      p.lb, p.lm, p.rb, p.rn));
+  w_.Line("float pz_d[2][4][4] = {};");
+  w_.Open(fmt::format("for (long long pz_k0 = 0; pz_k0 < {}; pz_k0 += 32) {{", p.k));
+  // The lhs tile: 128 rows x 32 k; the rhs tile: 32 k x 128 columns.
+  bool l_rows = p.lk == 1 || p.lm != 1;  // walk k fastest unless the rows are contiguous
+  w_.Open("for (int pz_q = threadIdx.x; pz_q < 4096; pz_q += 512) {");
+  w_.Line(l_rows ? "const int pz_r = pz_q >> 5, pz_c = pz_q & 31;"
+                 : "const int pz_r = pz_q & 127, pz_c = pz_q >> 7;");
+  w_.Line(fmt::format("pz_sa[pz_r * 40 + pz_c] = {}[pz_lo + pz_r * {} + (pz_k0 + pz_c) * {}];",
+                      Name(lhs), p.lm, p.lk));
+  bool r_columns = p.rn == 1 || p.rk != 1;  // walk columns fastest unless k is contiguous
+  w_.Line(r_columns ? "const int pz_n = pz_q & 127, pz_kk = pz_q >> 7;"
+                    : "const int pz_n = pz_q >> 5, pz_kk = pz_q & 31;");
+  w_.Line(fmt::format("pz_sb[pz_n * 40 + pz_kk] = {}[pz_ro + (pz_k0 + pz_kk) * {} + pz_n * {}];",
+                      Name(rhs), p.rk, p.rn));
+  w_.Close();
+  Sync();
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_kk = 0; pz_kk < 32; pz_kk += 16) {");
+  w_.Line("unsigned pz_af[2][4], pz_bf[4][2];");
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_u = 0; pz_u < 2; ++pz_u) {");
+  w_.Line("const unsigned short* pz_p = pz_sa + (pz_wm + pz_u * 16 + pz_gid) * 40 + pz_kk + pz_tig * 2;");
+  w_.Line("pz_af[pz_u][0] = *(const unsigned*)pz_p;");
+  w_.Line("pz_af[pz_u][1] = *(const unsigned*)(pz_p + 8 * 40);");
+  w_.Line("pz_af[pz_u][2] = *(const unsigned*)(pz_p + 8);");
+  w_.Line("pz_af[pz_u][3] = *(const unsigned*)(pz_p + 8 * 40 + 8);");
+  w_.Close();
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_v = 0; pz_v < 4; ++pz_v) {");
+  w_.Line("const unsigned short* pz_p = pz_sb + (pz_wn + pz_v * 8 + pz_gid) * 40 + pz_kk + pz_tig * 2;");
+  w_.Line("pz_bf[pz_v][0] = *(const unsigned*)pz_p;");
+  w_.Line("pz_bf[pz_v][1] = *(const unsigned*)(pz_p + 8);");
+  w_.Close();
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_u = 0; pz_u < 2; ++pz_u) {");
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_v = 0; pz_v < 4; ++pz_v) {");
+  w_.Line(fmt::format(
+      "asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.{0}.{0}.f32 {{%0, %1, %2, %3}}, "
+      "{{%4, %5, %6, %7}}, {{%8, %9}}, {{%0, %1, %2, %3}};\" : \"+f\"(pz_d[pz_u][pz_v][0]), "
+      "\"+f\"(pz_d[pz_u][pz_v][1]), \"+f\"(pz_d[pz_u][pz_v][2]), \"+f\"(pz_d[pz_u][pz_v][3]) : "
+      "\"r\"(pz_af[pz_u][0]), \"r\"(pz_af[pz_u][1]), \"r\"(pz_af[pz_u][2]), "
+      "\"r\"(pz_af[pz_u][3]), \"r\"(pz_bf[pz_v][0]), \"r\"(pz_bf[pz_v][1]));",
+      type));
+  w_.Close();
+  w_.Close();
+  w_.Close();  // kk
+  Sync();
+  w_.Close();  // k0
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_u = 0; pz_u < 2; ++pz_u) {");
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_v = 0; pz_v < 4; ++pz_v) {");
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_q = 0; pz_q < 4; ++pz_q) {");
+  w_.Line(
+      "const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, "
+      "pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1);");
+  w_.Line(fmt::format("{}[pz_b * {} + pz_r * {} + pz_c] = {};", Name(out), p.m * p.n, p.n,
+                      StoreExpr(od, Cast(DType::kFloat32, od, "pz_d[pz_u][pz_v][pz_q]"))));
+  w_.Close();
+  w_.Close();
+  w_.Close();
+  w_.Close();  // tiles
   return true;
 }
 

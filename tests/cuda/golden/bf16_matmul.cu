@@ -227,10 +227,10 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
   [[maybe_unused]] int v1 = (int)0LL;
   [[maybe_unused]] bool v2 = false;
   [[maybe_unused]] float* v3 = nullptr;
-  [[maybe_unused]] float* v4 = (float*)(pz_gmem + 65536);
-  [[maybe_unused]] unsigned short* v5 = (unsigned short*)(pz_gmem + 131072);
-  [[maybe_unused]] unsigned short* v6 = (unsigned short*)(pz_gmem + 196608);
-  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 262144);
+  [[maybe_unused]] float* v4 = nullptr;
+  [[maybe_unused]] unsigned short* v5 = (unsigned short*)(pz_gmem + 65536);
+  [[maybe_unused]] unsigned short* v6 = (unsigned short*)(pz_gmem + 131072);
+  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 196608);
   [[maybe_unused]] float* v8 = nullptr;
   [[maybe_unused]] int v9 = (int)0LL;
   [[maybe_unused]] bool v10 = false;
@@ -268,12 +268,6 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
         __syncthreads();
       } else {
       }
-      for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v4[pz_i] = r3[0 + pz_c0 * 128 + pz_c1];
-      }
-      __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
         [[maybe_unused]] const long long pz_c1 = pz_i % 256;
@@ -287,36 +281,51 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
       }
       __syncthreads();
       #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-      {  // tensor cores: each warp a tile of the result at a time, mma.sync m16n8k16
-        const int pz_lane = threadIdx.x & 31, pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
-        for (long long pz_tile = threadIdx.x >> 5; pz_tile < 16; pz_tile += blockDim.x >> 5) {
-          const long long pz_b = pz_tile / 16, pz_mn = pz_tile % 16;
-          const long long pz_m0 = pz_mn / 4 * 32, pz_n0 = pz_mn % 4 * 32;
-          const long long pz_lo = pz_b * 0, pz_ro = pz_b * 0;
+      if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory
+        unsigned short* const pz_sa = (unsigned short*)(pz_smem + 0);
+        unsigned short* const pz_sb = (unsigned short*)(pz_smem + 10240);
+        const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;
+        const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
+        const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;
+        for (long long pz_tile = 0; pz_tile < 1; ++pz_tile) {
+          const long long pz_b = pz_tile / 1, pz_mn = pz_tile % 1;
+          const long long pz_m0 = pz_mn / 1 * 128, pz_n0 = pz_mn % 1 * 128;
+          const long long pz_lo = pz_b * 0 + pz_m0 * 256, pz_ro = pz_b * 0 + pz_n0 * 1;
           float pz_d[2][4][4] = {};
-          for (long long pz_k = 0; pz_k < 256; pz_k += 16) {
-            unsigned pz_af[2][4], pz_bf[4][2];
-            #pragma unroll
-            for (int pz_u = 0; pz_u < 2; ++pz_u) {
-              const long long pz_r = pz_m0 + pz_u * 16 + pz_gid, pz_c = pz_k + pz_tig * 2;
-              pz_af[pz_u][0] = pz_pack16(v5[pz_lo + (pz_r) * 256 + (pz_c) * 1], v5[pz_lo + (pz_r) * 256 + (pz_c + 1) * 1]);
-              pz_af[pz_u][1] = pz_pack16(v5[pz_lo + (pz_r + 8) * 256 + (pz_c) * 1], v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 1) * 1]);
-              pz_af[pz_u][2] = pz_pack16(v5[pz_lo + (pz_r) * 256 + (pz_c + 8) * 1], v5[pz_lo + (pz_r) * 256 + (pz_c + 8 + 1) * 1]);
-              pz_af[pz_u][3] = pz_pack16(v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 8) * 1], v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 8 + 1) * 1]);
+          for (long long pz_k0 = 0; pz_k0 < 256; pz_k0 += 32) {
+            for (int pz_q = threadIdx.x; pz_q < 4096; pz_q += 512) {
+              const int pz_r = pz_q >> 5, pz_c = pz_q & 31;
+              pz_sa[pz_r * 40 + pz_c] = v5[pz_lo + pz_r * 256 + (pz_k0 + pz_c) * 1];
+              const int pz_n = pz_q & 127, pz_kk = pz_q >> 7;
+              pz_sb[pz_n * 40 + pz_kk] = v6[pz_ro + (pz_k0 + pz_kk) * 128 + pz_n * 1];
             }
+            __syncthreads();
             #pragma unroll
-            for (int pz_v = 0; pz_v < 4; ++pz_v) {
-              const long long pz_c = pz_n0 + pz_v * 8 + pz_gid, pz_r = pz_k + pz_tig * 2;
-              pz_bf[pz_v][0] = pz_pack16(v6[pz_ro + (pz_r) * 128 + (pz_c) * 1], v6[pz_ro + (pz_r + 1) * 128 + (pz_c) * 1]);
-              pz_bf[pz_v][1] = pz_pack16(v6[pz_ro + (pz_r + 8) * 128 + (pz_c) * 1], v6[pz_ro + (pz_r + 9) * 128 + (pz_c) * 1]);
-            }
-            #pragma unroll
-            for (int pz_u = 0; pz_u < 2; ++pz_u) {
+            for (int pz_kk = 0; pz_kk < 32; pz_kk += 16) {
+              unsigned pz_af[2][4], pz_bf[4][2];
+              #pragma unroll
+              for (int pz_u = 0; pz_u < 2; ++pz_u) {
+                const unsigned short* pz_p = pz_sa + (pz_wm + pz_u * 16 + pz_gid) * 40 + pz_kk + pz_tig * 2;
+                pz_af[pz_u][0] = *(const unsigned*)pz_p;
+                pz_af[pz_u][1] = *(const unsigned*)(pz_p + 8 * 40);
+                pz_af[pz_u][2] = *(const unsigned*)(pz_p + 8);
+                pz_af[pz_u][3] = *(const unsigned*)(pz_p + 8 * 40 + 8);
+              }
               #pragma unroll
               for (int pz_v = 0; pz_v < 4; ++pz_v) {
-                asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};" : "+f"(pz_d[pz_u][pz_v][0]), "+f"(pz_d[pz_u][pz_v][1]), "+f"(pz_d[pz_u][pz_v][2]), "+f"(pz_d[pz_u][pz_v][3]) : "r"(pz_af[pz_u][0]), "r"(pz_af[pz_u][1]), "r"(pz_af[pz_u][2]), "r"(pz_af[pz_u][3]), "r"(pz_bf[pz_v][0]), "r"(pz_bf[pz_v][1]));
+                const unsigned short* pz_p = pz_sb + (pz_wn + pz_v * 8 + pz_gid) * 40 + pz_kk + pz_tig * 2;
+                pz_bf[pz_v][0] = *(const unsigned*)pz_p;
+                pz_bf[pz_v][1] = *(const unsigned*)(pz_p + 8);
+              }
+              #pragma unroll
+              for (int pz_u = 0; pz_u < 2; ++pz_u) {
+                #pragma unroll
+                for (int pz_v = 0; pz_v < 4; ++pz_v) {
+                  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};" : "+f"(pz_d[pz_u][pz_v][0]), "+f"(pz_d[pz_u][pz_v][1]), "+f"(pz_d[pz_u][pz_v][2]), "+f"(pz_d[pz_u][pz_v][3]) : "r"(pz_af[pz_u][0]), "r"(pz_af[pz_u][1]), "r"(pz_af[pz_u][2]), "r"(pz_af[pz_u][3]), "r"(pz_bf[pz_v][0]), "r"(pz_bf[pz_v][1]));
+                }
               }
             }
+            __syncthreads();
           }
           #pragma unroll
           for (int pz_u = 0; pz_u < 2; ++pz_u) {
@@ -324,8 +333,53 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
             for (int pz_v = 0; pz_v < 4; ++pz_v) {
               #pragma unroll
               for (int pz_q = 0; pz_q < 4; ++pz_q) {
-                const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
+                const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
                 v7[pz_b * 16384 + pz_r * 128 + pz_c] = pz_d[pz_u][pz_v][pz_q];
+              }
+            }
+          }
+        }
+      } else {
+        {  // tensor cores: each warp a tile of the result at a time, mma.sync m16n8k16
+          const int pz_lane = threadIdx.x & 31, pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
+          for (long long pz_tile = threadIdx.x >> 5; pz_tile < 16; pz_tile += blockDim.x >> 5) {
+            const long long pz_b = pz_tile / 16, pz_mn = pz_tile % 16;
+            const long long pz_m0 = pz_mn / 4 * 32, pz_n0 = pz_mn % 4 * 32;
+            const long long pz_lo = pz_b * 0, pz_ro = pz_b * 0;
+            float pz_d[2][4][4] = {};
+            for (long long pz_k = 0; pz_k < 256; pz_k += 16) {
+              unsigned pz_af[2][4], pz_bf[4][2];
+              #pragma unroll
+              for (int pz_u = 0; pz_u < 2; ++pz_u) {
+                const long long pz_r = pz_m0 + pz_u * 16 + pz_gid, pz_c = pz_k + pz_tig * 2;
+                pz_af[pz_u][0] = pz_pack16(v5[pz_lo + (pz_r) * 256 + (pz_c) * 1], v5[pz_lo + (pz_r) * 256 + (pz_c + 1) * 1]);
+                pz_af[pz_u][1] = pz_pack16(v5[pz_lo + (pz_r + 8) * 256 + (pz_c) * 1], v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 1) * 1]);
+                pz_af[pz_u][2] = pz_pack16(v5[pz_lo + (pz_r) * 256 + (pz_c + 8) * 1], v5[pz_lo + (pz_r) * 256 + (pz_c + 8 + 1) * 1]);
+                pz_af[pz_u][3] = pz_pack16(v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 8) * 1], v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 8 + 1) * 1]);
+              }
+              #pragma unroll
+              for (int pz_v = 0; pz_v < 4; ++pz_v) {
+                const long long pz_c = pz_n0 + pz_v * 8 + pz_gid, pz_r = pz_k + pz_tig * 2;
+                pz_bf[pz_v][0] = pz_pack16(v6[pz_ro + (pz_r) * 128 + (pz_c) * 1], v6[pz_ro + (pz_r + 1) * 128 + (pz_c) * 1]);
+                pz_bf[pz_v][1] = pz_pack16(v6[pz_ro + (pz_r + 8) * 128 + (pz_c) * 1], v6[pz_ro + (pz_r + 9) * 128 + (pz_c) * 1]);
+              }
+              #pragma unroll
+              for (int pz_u = 0; pz_u < 2; ++pz_u) {
+                #pragma unroll
+                for (int pz_v = 0; pz_v < 4; ++pz_v) {
+                  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};" : "+f"(pz_d[pz_u][pz_v][0]), "+f"(pz_d[pz_u][pz_v][1]), "+f"(pz_d[pz_u][pz_v][2]), "+f"(pz_d[pz_u][pz_v][3]) : "r"(pz_af[pz_u][0]), "r"(pz_af[pz_u][1]), "r"(pz_af[pz_u][2]), "r"(pz_af[pz_u][3]), "r"(pz_bf[pz_v][0]), "r"(pz_bf[pz_v][1]));
+                }
+              }
+            }
+            #pragma unroll
+            for (int pz_u = 0; pz_u < 2; ++pz_u) {
+              #pragma unroll
+              for (int pz_v = 0; pz_v < 4; ++pz_v) {
+                #pragma unroll
+                for (int pz_q = 0; pz_q < 4; ++pz_q) {
+                  const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
+                  v7[pz_b * 16384 + pz_r * 128 + pz_c] = pz_d[pz_u][pz_v][pz_q];
+                }
               }
             }
           }
@@ -378,9 +432,15 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
       #endif
       __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
+        float e4;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          e4 = r3[0 + pz_c0 * 128 + pz_c1];
+        }
         float e8;
         {
-          e8 = (float)((v4[pz_i]) + (v7[pz_i]));
+          e8 = (float)((e4) + (v7[pz_i]));
         }
         {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
@@ -478,10 +538,10 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
   [[maybe_unused]] int v1 = (int)0LL;
   [[maybe_unused]] bool v2 = false;
   [[maybe_unused]] float* v3 = nullptr;
-  [[maybe_unused]] float* v4 = (float*)(pz_gmem + 65536);
-  [[maybe_unused]] unsigned short* v5 = (unsigned short*)(pz_gmem + 131072);
-  [[maybe_unused]] unsigned short* v6 = (unsigned short*)(pz_gmem + 196608);
-  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 262144);
+  [[maybe_unused]] float* v4 = nullptr;
+  [[maybe_unused]] unsigned short* v5 = (unsigned short*)(pz_gmem + 65536);
+  [[maybe_unused]] unsigned short* v6 = (unsigned short*)(pz_gmem + 131072);
+  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 196608);
   [[maybe_unused]] float* v8 = nullptr;
   [[maybe_unused]] int v9 = (int)0LL;
   [[maybe_unused]] bool v10 = false;
@@ -519,12 +579,6 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
         __syncthreads();
       } else {
       }
-      for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v4[pz_i] = r3[0 + pz_c0 * 128 + pz_c1];
-      }
-      __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
         [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
         [[maybe_unused]] const long long pz_c1 = pz_i % 256;
@@ -538,36 +592,51 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
       }
       __syncthreads();
       #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-      {  // tensor cores: each warp a tile of the result at a time, mma.sync m16n8k16
-        const int pz_lane = threadIdx.x & 31, pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
-        for (long long pz_tile = threadIdx.x >> 5; pz_tile < 16; pz_tile += blockDim.x >> 5) {
-          const long long pz_b = pz_tile / 16, pz_mn = pz_tile % 16;
-          const long long pz_m0 = pz_mn / 4 * 32, pz_n0 = pz_mn % 4 * 32;
-          const long long pz_lo = pz_b * 0, pz_ro = pz_b * 0;
+      if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory
+        unsigned short* const pz_sa = (unsigned short*)(pz_smem + 0);
+        unsigned short* const pz_sb = (unsigned short*)(pz_smem + 10240);
+        const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;
+        const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
+        const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;
+        for (long long pz_tile = 0; pz_tile < 1; ++pz_tile) {
+          const long long pz_b = pz_tile / 1, pz_mn = pz_tile % 1;
+          const long long pz_m0 = pz_mn / 1 * 128, pz_n0 = pz_mn % 1 * 128;
+          const long long pz_lo = pz_b * 0 + pz_m0 * 256, pz_ro = pz_b * 0 + pz_n0 * 1;
           float pz_d[2][4][4] = {};
-          for (long long pz_k = 0; pz_k < 256; pz_k += 16) {
-            unsigned pz_af[2][4], pz_bf[4][2];
-            #pragma unroll
-            for (int pz_u = 0; pz_u < 2; ++pz_u) {
-              const long long pz_r = pz_m0 + pz_u * 16 + pz_gid, pz_c = pz_k + pz_tig * 2;
-              pz_af[pz_u][0] = pz_pack16(v5[pz_lo + (pz_r) * 256 + (pz_c) * 1], v5[pz_lo + (pz_r) * 256 + (pz_c + 1) * 1]);
-              pz_af[pz_u][1] = pz_pack16(v5[pz_lo + (pz_r + 8) * 256 + (pz_c) * 1], v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 1) * 1]);
-              pz_af[pz_u][2] = pz_pack16(v5[pz_lo + (pz_r) * 256 + (pz_c + 8) * 1], v5[pz_lo + (pz_r) * 256 + (pz_c + 8 + 1) * 1]);
-              pz_af[pz_u][3] = pz_pack16(v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 8) * 1], v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 8 + 1) * 1]);
+          for (long long pz_k0 = 0; pz_k0 < 256; pz_k0 += 32) {
+            for (int pz_q = threadIdx.x; pz_q < 4096; pz_q += 512) {
+              const int pz_r = pz_q >> 5, pz_c = pz_q & 31;
+              pz_sa[pz_r * 40 + pz_c] = v5[pz_lo + pz_r * 256 + (pz_k0 + pz_c) * 1];
+              const int pz_n = pz_q & 127, pz_kk = pz_q >> 7;
+              pz_sb[pz_n * 40 + pz_kk] = v6[pz_ro + (pz_k0 + pz_kk) * 128 + pz_n * 1];
             }
+            __syncthreads();
             #pragma unroll
-            for (int pz_v = 0; pz_v < 4; ++pz_v) {
-              const long long pz_c = pz_n0 + pz_v * 8 + pz_gid, pz_r = pz_k + pz_tig * 2;
-              pz_bf[pz_v][0] = pz_pack16(v6[pz_ro + (pz_r) * 128 + (pz_c) * 1], v6[pz_ro + (pz_r + 1) * 128 + (pz_c) * 1]);
-              pz_bf[pz_v][1] = pz_pack16(v6[pz_ro + (pz_r + 8) * 128 + (pz_c) * 1], v6[pz_ro + (pz_r + 9) * 128 + (pz_c) * 1]);
-            }
-            #pragma unroll
-            for (int pz_u = 0; pz_u < 2; ++pz_u) {
+            for (int pz_kk = 0; pz_kk < 32; pz_kk += 16) {
+              unsigned pz_af[2][4], pz_bf[4][2];
+              #pragma unroll
+              for (int pz_u = 0; pz_u < 2; ++pz_u) {
+                const unsigned short* pz_p = pz_sa + (pz_wm + pz_u * 16 + pz_gid) * 40 + pz_kk + pz_tig * 2;
+                pz_af[pz_u][0] = *(const unsigned*)pz_p;
+                pz_af[pz_u][1] = *(const unsigned*)(pz_p + 8 * 40);
+                pz_af[pz_u][2] = *(const unsigned*)(pz_p + 8);
+                pz_af[pz_u][3] = *(const unsigned*)(pz_p + 8 * 40 + 8);
+              }
               #pragma unroll
               for (int pz_v = 0; pz_v < 4; ++pz_v) {
-                asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};" : "+f"(pz_d[pz_u][pz_v][0]), "+f"(pz_d[pz_u][pz_v][1]), "+f"(pz_d[pz_u][pz_v][2]), "+f"(pz_d[pz_u][pz_v][3]) : "r"(pz_af[pz_u][0]), "r"(pz_af[pz_u][1]), "r"(pz_af[pz_u][2]), "r"(pz_af[pz_u][3]), "r"(pz_bf[pz_v][0]), "r"(pz_bf[pz_v][1]));
+                const unsigned short* pz_p = pz_sb + (pz_wn + pz_v * 8 + pz_gid) * 40 + pz_kk + pz_tig * 2;
+                pz_bf[pz_v][0] = *(const unsigned*)pz_p;
+                pz_bf[pz_v][1] = *(const unsigned*)(pz_p + 8);
+              }
+              #pragma unroll
+              for (int pz_u = 0; pz_u < 2; ++pz_u) {
+                #pragma unroll
+                for (int pz_v = 0; pz_v < 4; ++pz_v) {
+                  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};" : "+f"(pz_d[pz_u][pz_v][0]), "+f"(pz_d[pz_u][pz_v][1]), "+f"(pz_d[pz_u][pz_v][2]), "+f"(pz_d[pz_u][pz_v][3]) : "r"(pz_af[pz_u][0]), "r"(pz_af[pz_u][1]), "r"(pz_af[pz_u][2]), "r"(pz_af[pz_u][3]), "r"(pz_bf[pz_v][0]), "r"(pz_bf[pz_v][1]));
+                }
               }
             }
+            __syncthreads();
           }
           #pragma unroll
           for (int pz_u = 0; pz_u < 2; ++pz_u) {
@@ -575,8 +644,53 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
             for (int pz_v = 0; pz_v < 4; ++pz_v) {
               #pragma unroll
               for (int pz_q = 0; pz_q < 4; ++pz_q) {
-                const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
+                const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
                 v7[pz_b * 16384 + pz_r * 128 + pz_c] = pz_d[pz_u][pz_v][pz_q];
+              }
+            }
+          }
+        }
+      } else {
+        {  // tensor cores: each warp a tile of the result at a time, mma.sync m16n8k16
+          const int pz_lane = threadIdx.x & 31, pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
+          for (long long pz_tile = threadIdx.x >> 5; pz_tile < 16; pz_tile += blockDim.x >> 5) {
+            const long long pz_b = pz_tile / 16, pz_mn = pz_tile % 16;
+            const long long pz_m0 = pz_mn / 4 * 32, pz_n0 = pz_mn % 4 * 32;
+            const long long pz_lo = pz_b * 0, pz_ro = pz_b * 0;
+            float pz_d[2][4][4] = {};
+            for (long long pz_k = 0; pz_k < 256; pz_k += 16) {
+              unsigned pz_af[2][4], pz_bf[4][2];
+              #pragma unroll
+              for (int pz_u = 0; pz_u < 2; ++pz_u) {
+                const long long pz_r = pz_m0 + pz_u * 16 + pz_gid, pz_c = pz_k + pz_tig * 2;
+                pz_af[pz_u][0] = pz_pack16(v5[pz_lo + (pz_r) * 256 + (pz_c) * 1], v5[pz_lo + (pz_r) * 256 + (pz_c + 1) * 1]);
+                pz_af[pz_u][1] = pz_pack16(v5[pz_lo + (pz_r + 8) * 256 + (pz_c) * 1], v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 1) * 1]);
+                pz_af[pz_u][2] = pz_pack16(v5[pz_lo + (pz_r) * 256 + (pz_c + 8) * 1], v5[pz_lo + (pz_r) * 256 + (pz_c + 8 + 1) * 1]);
+                pz_af[pz_u][3] = pz_pack16(v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 8) * 1], v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 8 + 1) * 1]);
+              }
+              #pragma unroll
+              for (int pz_v = 0; pz_v < 4; ++pz_v) {
+                const long long pz_c = pz_n0 + pz_v * 8 + pz_gid, pz_r = pz_k + pz_tig * 2;
+                pz_bf[pz_v][0] = pz_pack16(v6[pz_ro + (pz_r) * 128 + (pz_c) * 1], v6[pz_ro + (pz_r + 1) * 128 + (pz_c) * 1]);
+                pz_bf[pz_v][1] = pz_pack16(v6[pz_ro + (pz_r + 8) * 128 + (pz_c) * 1], v6[pz_ro + (pz_r + 9) * 128 + (pz_c) * 1]);
+              }
+              #pragma unroll
+              for (int pz_u = 0; pz_u < 2; ++pz_u) {
+                #pragma unroll
+                for (int pz_v = 0; pz_v < 4; ++pz_v) {
+                  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};" : "+f"(pz_d[pz_u][pz_v][0]), "+f"(pz_d[pz_u][pz_v][1]), "+f"(pz_d[pz_u][pz_v][2]), "+f"(pz_d[pz_u][pz_v][3]) : "r"(pz_af[pz_u][0]), "r"(pz_af[pz_u][1]), "r"(pz_af[pz_u][2]), "r"(pz_af[pz_u][3]), "r"(pz_bf[pz_v][0]), "r"(pz_bf[pz_v][1]));
+                }
+              }
+            }
+            #pragma unroll
+            for (int pz_u = 0; pz_u < 2; ++pz_u) {
+              #pragma unroll
+              for (int pz_v = 0; pz_v < 4; ++pz_v) {
+                #pragma unroll
+                for (int pz_q = 0; pz_q < 4; ++pz_q) {
+                  const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
+                  v7[pz_b * 16384 + pz_r * 128 + pz_c] = pz_d[pz_u][pz_v][pz_q];
+                }
               }
             }
           }
@@ -629,9 +743,15 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
       #endif
       __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
+        float e4;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          e4 = r3[0 + pz_c0 * 128 + pz_c1];
+        }
         float e8;
         {
-          e8 = (float)((v4[pz_i]) + (v7[pz_i]));
+          e8 = (float)((e4) + (v7[pz_i]));
         }
         {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 128);

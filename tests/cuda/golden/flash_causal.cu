@@ -220,26 +220,26 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
   [[maybe_unused]] unsigned char* v29 = nullptr;
   [[maybe_unused]] float v30 = 0x0p+0f;
   [[maybe_unused]] float* v31 = (float*)(pz_gmem + 21504);
-  [[maybe_unused]] float* v32 = (float*)(pz_gmem + 22528);
-  [[maybe_unused]] float* v33 = (float*)(pz_gmem + 22592);
-  [[maybe_unused]] float* v34 = (float*)(pz_gmem + 22656);
+  [[maybe_unused]] float* v32 = nullptr;
+  [[maybe_unused]] float* v33 = (float*)(pz_gmem + 22528);
+  [[maybe_unused]] float* v34 = (float*)(pz_gmem + 22592);
   [[maybe_unused]] float* v35 = nullptr;
-  [[maybe_unused]] float* v36 = (float*)(pz_gmem + 22720);
+  [[maybe_unused]] float* v36 = (float*)(pz_gmem + 22656);
   [[maybe_unused]] float* v37 = nullptr;
-  [[maybe_unused]] float* v38 = (float*)(pz_gmem + 22784);
+  [[maybe_unused]] float* v38 = (float*)(pz_gmem + 22720);
   [[maybe_unused]] float* v39 = nullptr;
-  [[maybe_unused]] float* v40 = (float*)(pz_gmem + 23808);
-  [[maybe_unused]] float* v41 = (float*)(pz_gmem + 23872);
+  [[maybe_unused]] float* v40 = (float*)(pz_gmem + 23744);
+  [[maybe_unused]] float* v41 = (float*)(pz_gmem + 23808);
   [[maybe_unused]] float* v42 = nullptr;
   [[maybe_unused]] float* v43 = nullptr;
-  [[maybe_unused]] float* v44 = (float*)(pz_gmem + 23936);
-  [[maybe_unused]] float* v45 = (float*)(pz_gmem + 32128);
-  [[maybe_unused]] float* v46 = (float*)(pz_gmem + 40320);
+  [[maybe_unused]] float* v44 = (float*)(pz_gmem + 23872);
+  [[maybe_unused]] float* v45 = (float*)(pz_gmem + 32064);
+  [[maybe_unused]] float* v46 = (float*)(pz_gmem + 40256);
   [[maybe_unused]] float* v47 = nullptr;
   [[maybe_unused]] int v48 = (int)0LL;
   [[maybe_unused]] bool v49 = false;
-  [[maybe_unused]] float* v50 = (float*)(pz_gmem + 48512);
-  [[maybe_unused]] float* v51 = (float*)(pz_gmem + 56704);
+  [[maybe_unused]] float* v50 = (float*)(pz_gmem + 48448);
+  [[maybe_unused]] float* v51 = (float*)(pz_gmem + 56640);
   [[maybe_unused]] float* v52 = nullptr;
   for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
@@ -452,11 +452,6 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
         }
         __syncthreads();
         for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          v32[pz_i] = r4[0 + pz_c0];
-        }
-        __syncthreads();
-        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_k0 = pz_i;
           const long long pz_base = pz_k0 * 16;
           float pz_acc = pz_f32_from_bits(0xff800000u);
@@ -469,14 +464,19 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
         }
         __syncthreads();
         for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+          float e32;
+          {
+            [[maybe_unused]] const long long pz_c0 = pz_i;
+            e32 = r4[0 + pz_c0];
+          }
           float e34;
           {
-            e34 = (float)(pz_fmax(v32[pz_i], v33[pz_i]));
+            e34 = (float)(pz_fmax(e32, v33[pz_i]));
           }
           v34[pz_i] = e34;
           float e35;
           {
-            e35 = (float)((v32[pz_i]) - (e34));
+            e35 = (float)((e32) - (e34));
           }
           float e36;
           {

@@ -236,10 +236,10 @@ extern "C" __global__ void __launch_bounds__(512) pz_gmm_kernel_0(const unsigned
   [[maybe_unused]] int v2 = (int)0LL;
   [[maybe_unused]] bool v3 = false;
   [[maybe_unused]] float* v4 = nullptr;
-  [[maybe_unused]] float* v5 = (float*)(pz_gmem + 0);
-  [[maybe_unused]] float* v6 = (float*)(pz_gmem + 4096);
-  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 8192);
-  [[maybe_unused]] float* v8 = (float*)(pz_gmem + 73728);
+  [[maybe_unused]] float* v5 = nullptr;
+  [[maybe_unused]] float* v6 = (float*)(pz_gmem + 0);
+  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 4096);
+  [[maybe_unused]] float* v8 = (float*)(pz_gmem + 69632);
   [[maybe_unused]] float* v9 = nullptr;
   [[maybe_unused]] int v10 = (int)0LL;
   [[maybe_unused]] bool v11 = false;
@@ -247,7 +247,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_gmm_kernel_0(const unsigned
   [[maybe_unused]] int v13 = (int)0LL;
   [[maybe_unused]] int v14 = (int)0LL;
   [[maybe_unused]] int v15 = (int)0LL;
-  [[maybe_unused]] int* v16 = (int*)(pz_gmem + 77824);
+  [[maybe_unused]] int* v16 = (int*)(pz_gmem + 73728);
   [[maybe_unused]] int* v17 = nullptr;
   [[maybe_unused]] int v18 = (int)0LL;
   [[maybe_unused]] unsigned char* v19 = nullptr;
@@ -293,20 +293,9 @@ extern "C" __global__ void __launch_bounds__(512) pz_gmm_kernel_0(const unsigned
       } else {
       }
       for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        float e5;
-        {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          e5 = r6[0 + pz_c0 * 128 + pz_c1];
-        }
-        v5[pz_i] = e5;
-        float e6;
-        {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          e6 = pz_gmm_kernel_0_r3_read(r3, pz_e, 0 + pz_c0 * 128 + pz_c1);
-        }
-        v6[pz_i] = e6;
+        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+        v6[pz_i] = pz_gmm_kernel_0_r3_read(r3, pz_e, 0 + pz_c0 * 128 + pz_c1);
       }
       __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
@@ -359,9 +348,15 @@ extern "C" __global__ void __launch_bounds__(512) pz_gmm_kernel_0(const unsigned
       __syncthreads();
       __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+        float e5;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          e5 = r6[0 + pz_c0 * 128 + pz_c1];
+        }
         float e9;
         {
-          e9 = (float)((v5[pz_i]) + (v8[pz_i]));
+          e9 = (float)((e5) + (v8[pz_i]));
         }
         {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 128);

@@ -206,26 +206,26 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
   [[maybe_unused]] float* v11 = (float*)(pz_gmem + 16384);
   [[maybe_unused]] float v12 = 0x0p+0f;
   [[maybe_unused]] float* v13 = (float*)(pz_gmem + 17408);
-  [[maybe_unused]] float* v14 = (float*)(pz_gmem + 18432);
-  [[maybe_unused]] float* v15 = (float*)(pz_gmem + 18496);
-  [[maybe_unused]] float* v16 = (float*)(pz_gmem + 18560);
+  [[maybe_unused]] float* v14 = nullptr;
+  [[maybe_unused]] float* v15 = (float*)(pz_gmem + 18432);
+  [[maybe_unused]] float* v16 = (float*)(pz_gmem + 18496);
   [[maybe_unused]] float* v17 = nullptr;
-  [[maybe_unused]] float* v18 = (float*)(pz_gmem + 18624);
+  [[maybe_unused]] float* v18 = (float*)(pz_gmem + 18560);
   [[maybe_unused]] float* v19 = nullptr;
-  [[maybe_unused]] float* v20 = (float*)(pz_gmem + 18688);
+  [[maybe_unused]] float* v20 = (float*)(pz_gmem + 18624);
   [[maybe_unused]] float* v21 = nullptr;
-  [[maybe_unused]] float* v22 = (float*)(pz_gmem + 19712);
-  [[maybe_unused]] float* v23 = (float*)(pz_gmem + 19776);
+  [[maybe_unused]] float* v22 = (float*)(pz_gmem + 19648);
+  [[maybe_unused]] float* v23 = (float*)(pz_gmem + 19712);
   [[maybe_unused]] float* v24 = nullptr;
   [[maybe_unused]] float* v25 = nullptr;
-  [[maybe_unused]] float* v26 = (float*)(pz_gmem + 19840);
-  [[maybe_unused]] float* v27 = (float*)(pz_gmem + 28032);
-  [[maybe_unused]] float* v28 = (float*)(pz_gmem + 36224);
+  [[maybe_unused]] float* v26 = (float*)(pz_gmem + 19776);
+  [[maybe_unused]] float* v27 = (float*)(pz_gmem + 27968);
+  [[maybe_unused]] float* v28 = (float*)(pz_gmem + 36160);
   [[maybe_unused]] float* v29 = nullptr;
   [[maybe_unused]] int v30 = (int)0LL;
   [[maybe_unused]] bool v31 = false;
-  [[maybe_unused]] float* v32 = (float*)(pz_gmem + 44416);
-  [[maybe_unused]] float* v33 = (float*)(pz_gmem + 52608);
+  [[maybe_unused]] float* v32 = (float*)(pz_gmem + 44352);
+  [[maybe_unused]] float* v33 = (float*)(pz_gmem + 52544);
   [[maybe_unused]] float* v34 = nullptr;
   for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
@@ -383,11 +383,6 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
         }
         __syncthreads();
         for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          v14[pz_i] = r6[0 + pz_c0];
-        }
-        __syncthreads();
-        for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           [[maybe_unused]] const long long pz_k0 = pz_i;
           const long long pz_base = pz_k0 * 16;
           float pz_acc = pz_f32_from_bits(0xff800000u);
@@ -400,14 +395,19 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
         }
         __syncthreads();
         for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
+          float e14;
+          {
+            [[maybe_unused]] const long long pz_c0 = pz_i;
+            e14 = r6[0 + pz_c0];
+          }
           float e16;
           {
-            e16 = (float)(pz_fmax(v14[pz_i], v15[pz_i]));
+            e16 = (float)(pz_fmax(e14, v15[pz_i]));
           }
           v16[pz_i] = e16;
           float e17;
           {
-            e17 = (float)((v14[pz_i]) - (e16));
+            e17 = (float)((e14) - (e16));
           }
           float e18;
           {

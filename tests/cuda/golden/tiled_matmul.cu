@@ -227,10 +227,10 @@ extern "C" __global__ void __launch_bounds__(512) pz_matmul_kernel_0(const unsig
   [[maybe_unused]] int v1 = (int)0LL;
   [[maybe_unused]] bool v2 = false;
   [[maybe_unused]] float* v3 = nullptr;
-  [[maybe_unused]] float* v4 = (float*)(pz_gmem + 0);
-  [[maybe_unused]] float* v5 = (float*)(pz_gmem + 4096);
-  [[maybe_unused]] float* v6 = (float*)(pz_gmem + 8192);
-  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 73728);
+  [[maybe_unused]] float* v4 = nullptr;
+  [[maybe_unused]] float* v5 = (float*)(pz_gmem + 0);
+  [[maybe_unused]] float* v6 = (float*)(pz_gmem + 4096);
+  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 69632);
   [[maybe_unused]] float* v8 = nullptr;
   [[maybe_unused]] int v9 = (int)0LL;
   [[maybe_unused]] bool v10 = false;
@@ -268,20 +268,9 @@ extern "C" __global__ void __launch_bounds__(512) pz_matmul_kernel_0(const unsig
       } else {
       }
       for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        float e4;
-        {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          e4 = r3[0 + pz_c0 * 128 + pz_c1];
-        }
-        v4[pz_i] = e4;
-        float e5;
-        {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          e5 = pz_matmul_kernel_0_r0_read(r0, pz_e, 0 + pz_c0 * 128 + pz_c1);
-        }
-        v5[pz_i] = e5;
+        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+        v5[pz_i] = pz_matmul_kernel_0_r0_read(r0, pz_e, 0 + pz_c0 * 128 + pz_c1);
       }
       __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
@@ -334,9 +323,15 @@ extern "C" __global__ void __launch_bounds__(512) pz_matmul_kernel_0(const unsig
       __syncthreads();
       __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
+        float e4;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          e4 = r3[0 + pz_c0 * 128 + pz_c1];
+        }
         float e8;
         {
-          e8 = (float)((v4[pz_i]) + (v7[pz_i]));
+          e8 = (float)((e4) + (v7[pz_i]));
         }
         {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
