@@ -196,6 +196,39 @@ void Emitter::PlanRegion(const kernel::Region& region) {
   }
   std::vector<const Instr*>& order = orders_[&region];
   order = Schedule(region);
+  // Products that stage their operands read them straight from the refs their loads name when
+  // nothing writes the ref between the load and the product: the load is not emitted.
+  std::set<const Instr*> absorbed;
+  for (size_t d = 0; d < order.size(); ++d) {
+    const Instr& dot = *order[d];
+    if (!kernel::IsPrim(dot.op) || kernel::PrimOf(dot.op) != Prim::kDotGeneral ||
+        !StagesOperands(dot)) {
+      continue;
+    }
+    for (size_t side = 0; side < 2; ++side) {
+      ValueId v = dot.operands[side];
+      if (uses_[static_cast<size_t>(v)] != 1) continue;
+      for (size_t j = d; j-- > 0;) {
+        const Instr& load = *order[j];
+        if (std::find(load.results.begin(), load.results.end(), v) == load.results.end()) {
+          continue;
+        }
+        bool clear = load.op == Op::kLoad;
+        for (size_t between = j + 1; clear && between < d; ++between) {
+          clear = !Blocks(*order[between], load.ref.ref);
+        }
+        if (clear) {
+          folded_[&dot][side] = &load;
+          absorbed.insert(&load);
+          register_only_[static_cast<size_t>(v)] = true;
+        }
+        break;
+      }
+    }
+  }
+  order.erase(std::remove_if(order.begin(), order.end(),
+                             [&](const Instr* instr) { return absorbed.count(instr) > 0; }),
+              order.end());
   std::vector<FusedLoop>& loops = loops_[&region];
   struct Body {
     const std::vector<const Instr*>& order;

@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -231,7 +233,20 @@ class Emitter {
     int64_t batches = 1, m = 0, n = 0, k = 0;
     int64_t lb = 0, lm = 0, lk = 0;  // lhs strides: batch, row, contracted
     int64_t rb = 0, rk = 0, rn = 0;  // rhs strides: batch, contracted, column
+    ValueId lhs = 0, rhs = 0;
+    // Operands whose load is folded into the product: read from the ref (the strides are then
+    // the access's).
+    const Access* lhs_access = nullptr;
+    const Access* rhs_access = nullptr;
   };
+  // The product in that form, with the operands' strides `lst` and `rst`; nullopt if it has none.
+  std::optional<MatrixProduct> MatrixForm(const Instr& instr, const Shape& lst,
+                                          const Shape& rst) const;
+  // Whether a product stages its operands (16-bit floats, in tiles of 128 x 128 x 32): the
+  // loads of its operands then fold into it (PlanRegion).
+  bool StagesOperands(const Instr& instr) const;
+  // The stored element `index` of operand `side` (0: lhs) of a product.
+  std::string Operand(const MatrixProduct& p, int side, const std::string& index) const;
   // The tensor-core form of a 16-bit float product, under `#if __CUDA_ARCH__ >= 800`, followed
   // by `#else` (the caller writes the other form and `#endif`); false when it has none.
   bool EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p);
@@ -284,6 +299,8 @@ class Emitter {
   std::map<const kernel::Region*, std::vector<const Instr*>> orders_;  // per region
   std::map<const kernel::Region*, std::vector<FusedLoop>> loops_;  // per region, in order
   std::vector<bool> register_only_;     // per value: made and read only inside one fused loop
+  // Products whose operand loads are folded into them (lhs, rhs; null where not).
+  std::map<const Instr*, std::array<const Instr*, 2>> folded_;
   std::vector<int> uses_;               // per value: its readers, counted
   std::vector<bool> direct_;            // per ref: a direct window
   std::vector<std::string> direct_at_;  // per direct ref: the function giving an HBM index

@@ -504,6 +504,69 @@ void Emitter::EmitReduce(const Instr& instr) {
   });
 }
 
+std::optional<Emitter::MatrixProduct> Emitter::MatrixForm(const Instr& instr, const Shape& lst,
+                                                          const Shape& rst) const {
+  const array::DotDimensionNumbers& dims = std::get<array::DotAttrs>(instr.prim.attrs).dims;
+  ValueId lhs = instr.operands[0], rhs = instr.operands[1];
+  const Shape& ls = TypeOf(lhs).shape;
+  const Shape& rs = TypeOf(rhs).shape;
+  // (batch,) M x K times K x N: one free dimension on each side, one contracting, at most one
+  // batch dimension.
+  if (dims.lhs_batch.size() > 1 || dims.lhs_contracting.size() != 1 ||
+      ls.size() != dims.lhs_batch.size() + 2 || rs.size() != dims.lhs_batch.size() + 2) {
+    return std::nullopt;
+  }
+  auto free_dim = [](const Shape& shape, const std::vector<int>& batch,
+                     const std::vector<int>& contracting) {
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (std::find(batch.begin(), batch.end(), static_cast<int>(d)) == batch.end() &&
+          std::find(contracting.begin(), contracting.end(), static_cast<int>(d)) ==
+              contracting.end()) {
+        return d;
+      }
+    }
+    return size_t{0};
+  };
+  size_t lf = free_dim(ls, dims.lhs_batch, dims.lhs_contracting);
+  size_t rf = free_dim(rs, dims.rhs_batch, dims.rhs_contracting);
+  size_t lc = static_cast<size_t>(dims.lhs_contracting[0]);
+  size_t rc = static_cast<size_t>(dims.rhs_contracting[0]);
+  MatrixProduct p;
+  p.m = ls[lf];
+  p.n = rs[rf];
+  p.k = ls[lc];
+  p.lm = lst[lf];
+  p.lk = lst[lc];
+  p.rn = rst[rf];
+  p.rk = rst[rc];
+  if (!dims.lhs_batch.empty()) {
+    p.batches = ls[static_cast<size_t>(dims.lhs_batch[0])];
+    p.lb = lst[static_cast<size_t>(dims.lhs_batch[0])];
+    p.rb = rst[static_cast<size_t>(dims.rhs_batch[0])];
+  }
+  p.lhs = lhs;
+  p.rhs = rhs;
+  return p;
+}
+
+bool Emitter::StagesOperands(const Instr& instr) const {
+  ValueId lhs = instr.operands[0], rhs = instr.operands[1], out = instr.results[0];
+  DType ld = TypeOf(lhs).dtype;
+  if (ld != TypeOf(rhs).dtype || (ld != DType::kBFloat16 && ld != DType::kFloat16) ||
+      !IsFloat(TypeOf(out).dtype)) {
+    return false;
+  }
+  std::optional<MatrixProduct> p =
+      MatrixForm(instr, Strides(TypeOf(lhs).shape), Strides(TypeOf(rhs).shape));
+  return p && p->m % 128 == 0 && p->n % 128 == 0 && p->k % 32 == 0;
+}
+
+std::string Emitter::Operand(const MatrixProduct& p, int side, const std::string& index) const {
+  const Access* a = side == 0 ? p.lhs_access : p.rhs_access;
+  if (a != nullptr) return RefRaw(*a, "(" + a->offset + ") + " + index);
+  return fmt::format("{}[{}]", Name(side == 0 ? p.lhs : p.rhs), index);
+}
+
 void Emitter::EmitDot(const Instr& instr) {
   const auto& attrs = std::get<array::DotAttrs>(instr.prim.attrs);
   const array::DotDimensionNumbers& dims = attrs.dims;
@@ -511,6 +574,26 @@ void Emitter::EmitDot(const Instr& instr) {
   const Shape& ls = TypeOf(lhs).shape;
   const Shape& rs = TypeOf(rhs).shape;
   Shape lst = Strides(ls), rst = Strides(rs);
+  // A (batch,) M x K times K x N product; an operand whose load was folded into it is read from
+  // the ref, with the access's strides.
+  std::optional<Access> folded[2];
+  if (auto f = folded_.find(&instr); f != folded_.end()) {
+    for (int side = 0; side < 2; ++side) {
+      if (f->second[static_cast<size_t>(side)] == nullptr) continue;
+      const Instr& load = *f->second[static_cast<size_t>(side)];
+      folded[side] = Resolve(load, load.ref);
+      (side == 0 ? lst : rst) = folded[side]->strides;
+    }
+  }
+  if (std::optional<MatrixProduct> p = MatrixForm(instr, lst, rst)) {
+    if (folded[0]) p->lhs_access = &*folded[0];
+    if (folded[1]) p->rhs_access = &*folded[1];
+    // 16-bit float operands on a GPU with tensor cores (sm_80 and later): mma.sync.
+    bool tensor_cores = EmitTensorCoreDot(instr, *p);
+    EmitTiledDot(instr, *p);
+    if (tensor_cores) w_.Line("#endif");
+    return;
+  }
   auto contains = [](const std::vector<int>& v, size_t d) {
     return std::find(v.begin(), v.end(), static_cast<int>(d)) != v.end();
   };
@@ -545,27 +628,6 @@ void Emitter::EmitDot(const Instr& instr) {
   DType ld = TypeOf(lhs).dtype, rd = TypeOf(rhs).dtype, od = TypeOf(out).dtype;
   bool float_acc = IsFloat(od) || IsFloat(ld) || IsFloat(rd);
   DType acc = float_acc ? DType::kFloat32 : DType::kInt32;
-  // (batch,) M x K times K x N: one free dimension on each side, one contracting, at most one
-  // batch dimension. Strides: lhs (batch, m, k), rhs (batch, k, n); the result is row-major.
-  if (dims.lhs_batch.size() <= 1 && k_shape.size() == 1 &&
-      out_shape.size() == dims.lhs_batch.size() + 2) {
-    size_t nb = dims.lhs_batch.size();
-    MatrixProduct p{.batches = nb ? out_shape[0] : 1,
-                    .m = out_shape[nb],
-                    .n = out_shape[nb + 1],
-                    .k = k_shape[0],
-                    .lb = nb ? out_l[0] : 0,
-                    .lm = out_l[nb],
-                    .lk = k_l[0],
-                    .rb = nb ? out_r[0] : 0,
-                    .rk = k_r[0],
-                    .rn = out_r[nb + 1]};
-    // 16-bit float operands on a GPU with tensor cores (sm_80 and later): mma.sync.
-    bool tensor_cores = EmitTensorCoreDot(instr, p);
-    EmitTiledDot(instr, p);
-    if (tensor_cores) w_.Line("#endif");
-    return;
-  }
   ForEachElement(out, [&](Writer& w) -> std::string {
     std::vector<std::string> c;
     if (!out_shape.empty()) c = Unravel(w, out_shape, "pz_i", "o");
@@ -626,11 +688,15 @@ void Emitter::EmitTiledDot(const Instr& instr, const MatrixProduct& p) {
   w_.Line(fmt::format(
       "pz_a[pz_u] = {};",
       Cast(ld, acc,
-           Elem(lhs, fmt::format("pz_b * {} + pz_row[pz_u] * {} + pz_k * {}", p.lb, p.lm, p.lk)))));
+           LoadExpr(ld, Operand(p, 0,
+                                fmt::format("pz_b * {} + pz_row[pz_u] * {} + pz_k * {}", p.lb,
+                                            p.lm, p.lk))))));
   w_.Line(fmt::format(
       "pz_bv[pz_u] = {};",
       Cast(rd, acc,
-           Elem(rhs, fmt::format("pz_b * {} + pz_k * {} + pz_col[pz_u] * {}", p.rb, p.rk, p.rn)))));
+           LoadExpr(rd, Operand(p, 1,
+                                fmt::format("pz_b * {} + pz_k * {} + pz_col[pz_u] * {}", p.rb,
+                                            p.rk, p.rn))))));
   w_.Close();
   w_.Line("#pragma unroll");
   w_.Open(fmt::format("for (int pz_u = 0; pz_u < {}; ++pz_u) {{", kTile));
@@ -671,10 +737,10 @@ bool Emitter::EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
   int64_t tiles_m = m / (16 * mt), tiles_n = n / (8 * nt);
   std::string type = ld == DType::kBFloat16 ? "bf16" : "f16";
   auto l_at = [&](const std::string& row, const std::string& col) {
-    return fmt::format("{}[pz_lo + ({}) * {} + ({}) * {}]", Name(lhs), row, lm, col, lk);
+    return Operand(p, 0, fmt::format("pz_lo + ({}) * {} + ({}) * {}", row, lm, col, lk));
   };
   auto r_at = [&](const std::string& row, const std::string& col) {
-    return fmt::format("{}[pz_ro + ({}) * {} + ({}) * {}]", Name(rhs), row, rk, col, rn);
+    return Operand(p, 1, fmt::format("pz_ro + ({}) * {} + ({}) * {}", row, rk, col, rn));
   };
   w_.Line("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800");
   bool staged = EmitStagedTensorCoreDot(instr, p);
@@ -747,7 +813,7 @@ bool Emitter::EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
 }
 
 bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
-  if (staging_at_ < 0 || p.m % 128 != 0 || p.n % 128 != 0 || p.k % 32 != 0) return false;
+  if (staging_at_ < 0 || !StagesOperands(instr)) return false;
   ValueId lhs = instr.operands[0], rhs = instr.operands[1], out = instr.results[0];
   DType ld = TypeOf(lhs).dtype, od = TypeOf(out).dtype;
   std::string type = ld == DType::kBFloat16 ? "bf16" : "f16";
@@ -778,13 +844,15 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   w_.Open("for (int pz_q = threadIdx.x; pz_q < 4096; pz_q += 512) {");
   w_.Line(l_rows ? "const int pz_r = pz_q >> 5, pz_c = pz_q & 31;"
                  : "const int pz_r = pz_q & 127, pz_c = pz_q >> 7;");
-  w_.Line(fmt::format("pz_sa[pz_r * 40 + pz_c] = {}[pz_lo + pz_r * {} + (pz_k0 + pz_c) * {}];",
-                      Name(lhs), p.lm, p.lk));
+  w_.Line(fmt::format("pz_sa[pz_r * 40 + pz_c] = {};",
+                      Operand(p, 0, fmt::format("pz_lo + pz_r * {} + (pz_k0 + pz_c) * {}", p.lm,
+                                                p.lk))));
   bool r_columns = p.rn == 1 || p.rk != 1;  // walk columns fastest unless k is contiguous
   w_.Line(r_columns ? "const int pz_n = pz_q & 127, pz_kk = pz_q >> 7;"
                     : "const int pz_n = pz_q >> 5, pz_kk = pz_q & 31;");
-  w_.Line(fmt::format("pz_sb[pz_n * 40 + pz_kk] = {}[pz_ro + (pz_k0 + pz_kk) * {} + pz_n * {}];",
-                      Name(rhs), p.rk, p.rn));
+  w_.Line(fmt::format("pz_sb[pz_n * 40 + pz_kk] = {};",
+                      Operand(p, 1, fmt::format("pz_ro + (pz_k0 + pz_kk) * {} + pz_n * {}", p.rk,
+                                                p.rn))));
   w_.Close();
   Sync();
   w_.Line("#pragma unroll");

@@ -228,9 +228,9 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
   [[maybe_unused]] bool v2 = false;
   [[maybe_unused]] float* v3 = nullptr;
   [[maybe_unused]] float* v4 = nullptr;
-  [[maybe_unused]] unsigned short* v5 = (unsigned short*)(pz_gmem + 65536);
-  [[maybe_unused]] unsigned short* v6 = (unsigned short*)(pz_gmem + 131072);
-  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 196608);
+  [[maybe_unused]] unsigned short* v5 = nullptr;
+  [[maybe_unused]] unsigned short* v6 = nullptr;
+  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 65536);
   [[maybe_unused]] float* v8 = nullptr;
   [[maybe_unused]] int v9 = (int)0LL;
   [[maybe_unused]] bool v10 = false;
@@ -268,18 +268,6 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
         __syncthreads();
       } else {
       }
-      for (int pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 256;
-        v5[pz_i] = pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, 0 + pz_c0 * 256 + pz_c1);
-      }
-      __syncthreads();
-      for (int pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v6[pz_i] = pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, 0 + pz_c0 * 128 + pz_c1);
-      }
-      __syncthreads();
       #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
       if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory
         unsigned short* const pz_sa = (unsigned short*)(pz_smem + 0);
@@ -295,9 +283,9 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
           for (long long pz_k0 = 0; pz_k0 < 256; pz_k0 += 32) {
             for (int pz_q = threadIdx.x; pz_q < 4096; pz_q += 512) {
               const int pz_r = pz_q >> 5, pz_c = pz_q & 31;
-              pz_sa[pz_r * 40 + pz_c] = v5[pz_lo + pz_r * 256 + (pz_k0 + pz_c) * 1];
+              pz_sa[pz_r * 40 + pz_c] = pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + pz_r * 256 + (pz_k0 + pz_c) * 1);
               const int pz_n = pz_q & 127, pz_kk = pz_q >> 7;
-              pz_sb[pz_n * 40 + pz_kk] = v6[pz_ro + (pz_k0 + pz_kk) * 128 + pz_n * 1];
+              pz_sb[pz_n * 40 + pz_kk] = pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_ro + (pz_k0 + pz_kk) * 128 + pz_n * 1);
             }
             __syncthreads();
             #pragma unroll
@@ -352,16 +340,16 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
               #pragma unroll
               for (int pz_u = 0; pz_u < 2; ++pz_u) {
                 const long long pz_r = pz_m0 + pz_u * 16 + pz_gid, pz_c = pz_k + pz_tig * 2;
-                pz_af[pz_u][0] = pz_pack16(v5[pz_lo + (pz_r) * 256 + (pz_c) * 1], v5[pz_lo + (pz_r) * 256 + (pz_c + 1) * 1]);
-                pz_af[pz_u][1] = pz_pack16(v5[pz_lo + (pz_r + 8) * 256 + (pz_c) * 1], v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 1) * 1]);
-                pz_af[pz_u][2] = pz_pack16(v5[pz_lo + (pz_r) * 256 + (pz_c + 8) * 1], v5[pz_lo + (pz_r) * 256 + (pz_c + 8 + 1) * 1]);
-                pz_af[pz_u][3] = pz_pack16(v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 8) * 1], v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 8 + 1) * 1]);
+                pz_af[pz_u][0] = pz_pack16(pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r) * 256 + (pz_c) * 1), pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r) * 256 + (pz_c + 1) * 1));
+                pz_af[pz_u][1] = pz_pack16(pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r + 8) * 256 + (pz_c) * 1), pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r + 8) * 256 + (pz_c + 1) * 1));
+                pz_af[pz_u][2] = pz_pack16(pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r) * 256 + (pz_c + 8) * 1), pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r) * 256 + (pz_c + 8 + 1) * 1));
+                pz_af[pz_u][3] = pz_pack16(pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r + 8) * 256 + (pz_c + 8) * 1), pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r + 8) * 256 + (pz_c + 8 + 1) * 1));
               }
               #pragma unroll
               for (int pz_v = 0; pz_v < 4; ++pz_v) {
                 const long long pz_c = pz_n0 + pz_v * 8 + pz_gid, pz_r = pz_k + pz_tig * 2;
-                pz_bf[pz_v][0] = pz_pack16(v6[pz_ro + (pz_r) * 128 + (pz_c) * 1], v6[pz_ro + (pz_r + 1) * 128 + (pz_c) * 1]);
-                pz_bf[pz_v][1] = pz_pack16(v6[pz_ro + (pz_r + 8) * 128 + (pz_c) * 1], v6[pz_ro + (pz_r + 9) * 128 + (pz_c) * 1]);
+                pz_bf[pz_v][0] = pz_pack16(pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_ro + (pz_r) * 128 + (pz_c) * 1), pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_ro + (pz_r + 1) * 128 + (pz_c) * 1));
+                pz_bf[pz_v][1] = pz_pack16(pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_ro + (pz_r + 8) * 128 + (pz_c) * 1), pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_ro + (pz_r + 9) * 128 + (pz_c) * 1));
               }
               #pragma unroll
               for (int pz_u = 0; pz_u < 2; ++pz_u) {
@@ -406,8 +394,8 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
             float pz_a[4], pz_bv[4];
             #pragma unroll
             for (int pz_u = 0; pz_u < 4; ++pz_u) {
-              pz_a[pz_u] = pz_bf16_f32(v5[pz_b * 0 + pz_row[pz_u] * 256 + pz_k * 1]);
-              pz_bv[pz_u] = pz_bf16_f32(v6[pz_b * 0 + pz_k * 128 + pz_col[pz_u] * 1]);
+              pz_a[pz_u] = pz_bf16_f32(pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_b * 0 + pz_row[pz_u] * 256 + pz_k * 1));
+              pz_bv[pz_u] = pz_bf16_f32(pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_b * 0 + pz_k * 128 + pz_col[pz_u] * 1));
             }
             #pragma unroll
             for (int pz_u = 0; pz_u < 4; ++pz_u) {
@@ -539,9 +527,9 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
   [[maybe_unused]] bool v2 = false;
   [[maybe_unused]] float* v3 = nullptr;
   [[maybe_unused]] float* v4 = nullptr;
-  [[maybe_unused]] unsigned short* v5 = (unsigned short*)(pz_gmem + 65536);
-  [[maybe_unused]] unsigned short* v6 = (unsigned short*)(pz_gmem + 131072);
-  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 196608);
+  [[maybe_unused]] unsigned short* v5 = nullptr;
+  [[maybe_unused]] unsigned short* v6 = nullptr;
+  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 65536);
   [[maybe_unused]] float* v8 = nullptr;
   [[maybe_unused]] int v9 = (int)0LL;
   [[maybe_unused]] bool v10 = false;
@@ -579,18 +567,6 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
         __syncthreads();
       } else {
       }
-      for (int pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 256;
-        v5[pz_i] = pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, 0 + pz_c0 * 256 + pz_c1);
-      }
-      __syncthreads();
-      for (int pz_i = threadIdx.x; pz_i < 32768; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v6[pz_i] = pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, 0 + pz_c0 * 128 + pz_c1);
-      }
-      __syncthreads();
       #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
       if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory
         unsigned short* const pz_sa = (unsigned short*)(pz_smem + 0);
@@ -606,9 +582,9 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
           for (long long pz_k0 = 0; pz_k0 < 256; pz_k0 += 32) {
             for (int pz_q = threadIdx.x; pz_q < 4096; pz_q += 512) {
               const int pz_r = pz_q >> 5, pz_c = pz_q & 31;
-              pz_sa[pz_r * 40 + pz_c] = v5[pz_lo + pz_r * 256 + (pz_k0 + pz_c) * 1];
+              pz_sa[pz_r * 40 + pz_c] = pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_lo + pz_r * 256 + (pz_k0 + pz_c) * 1);
               const int pz_n = pz_q & 127, pz_kk = pz_q >> 7;
-              pz_sb[pz_n * 40 + pz_kk] = v6[pz_ro + (pz_k0 + pz_kk) * 128 + pz_n * 1];
+              pz_sb[pz_n * 40 + pz_kk] = pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_ro + (pz_k0 + pz_kk) * 128 + pz_n * 1);
             }
             __syncthreads();
             #pragma unroll
@@ -663,16 +639,16 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
               #pragma unroll
               for (int pz_u = 0; pz_u < 2; ++pz_u) {
                 const long long pz_r = pz_m0 + pz_u * 16 + pz_gid, pz_c = pz_k + pz_tig * 2;
-                pz_af[pz_u][0] = pz_pack16(v5[pz_lo + (pz_r) * 256 + (pz_c) * 1], v5[pz_lo + (pz_r) * 256 + (pz_c + 1) * 1]);
-                pz_af[pz_u][1] = pz_pack16(v5[pz_lo + (pz_r + 8) * 256 + (pz_c) * 1], v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 1) * 1]);
-                pz_af[pz_u][2] = pz_pack16(v5[pz_lo + (pz_r) * 256 + (pz_c + 8) * 1], v5[pz_lo + (pz_r) * 256 + (pz_c + 8 + 1) * 1]);
-                pz_af[pz_u][3] = pz_pack16(v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 8) * 1], v5[pz_lo + (pz_r + 8) * 256 + (pz_c + 8 + 1) * 1]);
+                pz_af[pz_u][0] = pz_pack16(pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_lo + (pz_r) * 256 + (pz_c) * 1), pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_lo + (pz_r) * 256 + (pz_c + 1) * 1));
+                pz_af[pz_u][1] = pz_pack16(pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_lo + (pz_r + 8) * 256 + (pz_c) * 1), pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_lo + (pz_r + 8) * 256 + (pz_c + 1) * 1));
+                pz_af[pz_u][2] = pz_pack16(pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_lo + (pz_r) * 256 + (pz_c + 8) * 1), pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_lo + (pz_r) * 256 + (pz_c + 8 + 1) * 1));
+                pz_af[pz_u][3] = pz_pack16(pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_lo + (pz_r + 8) * 256 + (pz_c + 8) * 1), pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_lo + (pz_r + 8) * 256 + (pz_c + 8 + 1) * 1));
               }
               #pragma unroll
               for (int pz_v = 0; pz_v < 4; ++pz_v) {
                 const long long pz_c = pz_n0 + pz_v * 8 + pz_gid, pz_r = pz_k + pz_tig * 2;
-                pz_bf[pz_v][0] = pz_pack16(v6[pz_ro + (pz_r) * 128 + (pz_c) * 1], v6[pz_ro + (pz_r + 1) * 128 + (pz_c) * 1]);
-                pz_bf[pz_v][1] = pz_pack16(v6[pz_ro + (pz_r + 8) * 128 + (pz_c) * 1], v6[pz_ro + (pz_r + 9) * 128 + (pz_c) * 1]);
+                pz_bf[pz_v][0] = pz_pack16(pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_ro + (pz_r) * 128 + (pz_c) * 1), pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_ro + (pz_r + 1) * 128 + (pz_c) * 1));
+                pz_bf[pz_v][1] = pz_pack16(pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_ro + (pz_r + 8) * 128 + (pz_c) * 1), pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_ro + (pz_r + 9) * 128 + (pz_c) * 1));
               }
               #pragma unroll
               for (int pz_u = 0; pz_u < 2; ++pz_u) {
@@ -717,8 +693,8 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
             float pz_a[4], pz_bv[4];
             #pragma unroll
             for (int pz_u = 0; pz_u < 4; ++pz_u) {
-              pz_a[pz_u] = pz_bf16_f32(v5[pz_b * 0 + pz_row[pz_u] * 256 + pz_k * 1]);
-              pz_bv[pz_u] = pz_bf16_f32(v6[pz_b * 0 + pz_k * 128 + pz_col[pz_u] * 1]);
+              pz_a[pz_u] = pz_bf16_f32(pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_b * 0 + pz_row[pz_u] * 256 + pz_k * 1));
+              pz_bv[pz_u] = pz_bf16_f32(pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_b * 0 + pz_k * 128 + pz_col[pz_u] * 1));
             }
             #pragma unroll
             for (int pz_u = 0; pz_u < 4; ++pz_u) {
