@@ -298,6 +298,33 @@ void Emitter::PlanRegion(const kernel::Region& region) {
     }
     loops.push_back(std::move(loop));
   }
+  // Epilogues: a fused loop right after a product, over the product's shape, that alone reads
+  // the product's result, and stores into no ref whose load the product folded.
+  for (FusedLoop& loop : loops) {
+    if (loop.first == 0) continue;
+    const Instr& dot = *order[loop.first - 1];
+    if (!kernel::IsPrim(dot.op) || kernel::PrimOf(dot.op) != Prim::kDotGeneral) continue;
+    ValueId v = dot.results[0];
+    if (TypeOf(v).shape != loop.shape || !MatrixForm(dot, Strides(TypeOf(dot.operands[0]).shape),
+                                                     Strides(TypeOf(dot.operands[1]).shape))) {
+      continue;
+    }
+    int inside = 0;
+    bool clear = true;
+    for (const Instr* member : loop.members) {
+      inside += static_cast<int>(std::count(member->operands.begin(), member->operands.end(), v));
+      if (member->op != Op::kStore) continue;
+      if (auto f = folded_.find(&dot); f != folded_.end()) {
+        for (const Instr* load : f->second) {
+          if (load != nullptr && load->ref.ref == member->ref.ref) clear = false;
+        }
+      }
+    }
+    if (!clear || inside == 0 || inside != uses_[static_cast<size_t>(v)]) continue;
+    loop.in_product = true;
+    epilogue_[&dot] = &loop;
+    register_only_[static_cast<size_t>(v)] = true;
+  }
 }
 
 void Emitter::EmitRegion(const kernel::Region& region) {
@@ -308,7 +335,7 @@ void Emitter::EmitRegion(const kernel::Region& region) {
     if (planned != loops_.end() && next_loop < planned->second.size() &&
         planned->second[next_loop].first == i) {
       const FusedLoop& loop = planned->second[next_loop++];
-      EmitFused(loop);
+      if (!loop.in_product) EmitFused(loop);  // else the product before it has run it
       i = loop.end;
       continue;
     }

@@ -176,6 +176,7 @@ class Emitter {
     Shape shape;
     std::vector<const Instr*> members;  // in the loop, in order
     std::vector<const Instr*> hoisted;  // scalar work between members, run before the loop
+    bool in_product = false;            // run as a product's epilogue (epilogue_)
   };
   struct Fused {
     std::map<ValueId, std::string> registers;  // values made in the loop so far
@@ -257,6 +258,10 @@ class Emitter {
   // The staging area: a 128 x 32 tile of each operand, rows padded to 40 elements.
   static constexpr int64_t kStagingBytes = 2 * 128 * 40 * 2;
   int64_t staging_at_ = -1;  // its offset in shared memory, or -1
+  // Element (row, col) of the current batch (`pz_b`) of a product's result, register value
+  // `value`: stored, or handed to the product's epilogue.
+  void EmitDotResult(const Instr& instr, const MatrixProduct& p, const std::string& row,
+                     const std::string& col, const std::string& value);
   // The product with each thread a small tile of the result, in registers.
   void EmitTiledDot(const Instr& instr, const MatrixProduct& p);
   void EmitMove(const Instr& instr);
@@ -297,8 +302,12 @@ class Emitter {
   std::vector<std::string> coords_;                           // the current element's coordinates
   Fused* fused_ = nullptr;                                    // the fused loop being emitted
   std::map<const kernel::Region*, std::vector<const Instr*>> orders_;  // per region
-  std::map<const kernel::Region*, std::vector<FusedLoop>> loops_;  // per region, in order
-  std::vector<bool> register_only_;     // per value: made and read only inside one fused loop
+  std::map<const kernel::Region*, std::vector<FusedLoop>> loops_;      // per region, in order
+  std::vector<bool> register_only_;  // per value: made and read only inside one fused loop
+  // Products whose result the fused loop right after them reads alone: that loop runs inside
+  // the product, on each element of the result as it is made (an "epilogue").
+  std::map<const Instr*, const FusedLoop*> epilogue_;
+  Fused* epilogue_state_ = nullptr;  // the epilogue of the product being emitted
   // Products whose operand loads are folded into them (lhs, rhs; null where not).
   std::map<const Instr*, std::array<const Instr*, 2>> folded_;
   std::vector<int> uses_;               // per value: its readers, counted

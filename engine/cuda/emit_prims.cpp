@@ -588,10 +588,22 @@ void Emitter::EmitDot(const Instr& instr) {
   if (std::optional<MatrixProduct> p = MatrixForm(instr, lst, rst)) {
     if (folded[0]) p->lhs_access = &*folded[0];
     if (folded[1]) p->rhs_access = &*folded[1];
+    // The fused loop that reads the result, run element by element as the result is made.
+    Fused epilogue;
+    if (auto e = epilogue_.find(&instr); e != epilogue_.end()) {
+      for (const Instr* hoisted : e->second->hoisted) EmitInstr(*hoisted);
+      for (const Instr* member : e->second->members) {
+        if (member->op == Op::kLoad || member->op == Op::kStore) {
+          epilogue.accesses[member] = Resolve(*member, member->ref);
+        }
+      }
+      epilogue_state_ = &epilogue;
+    }
     // 16-bit float operands on a GPU with tensor cores (sm_80 and later): mma.sync.
     bool tensor_cores = EmitTensorCoreDot(instr, *p);
     EmitTiledDot(instr, *p);
     if (tensor_cores) w_.Line("#endif");
+    epilogue_state_ = nullptr;
     return;
   }
   auto contains = [](const std::vector<int>& v, size_t d) {
@@ -648,6 +660,27 @@ void Emitter::EmitDot(const Instr& instr) {
   });
 }
 
+void Emitter::EmitDotResult(const Instr& instr, const MatrixProduct& p, const std::string& row,
+                            const std::string& col, const std::string& value) {
+  ValueId out = instr.results[0];
+  DType od = TypeOf(out).dtype;
+  std::string index = fmt::format("pz_b * {} + ({}) * {} + ({})", p.m * p.n, row, p.n, col);
+  if (epilogue_state_ == nullptr) {
+    w_.Line(fmt::format("{}[{}] = {};", Name(out), index, StoreExpr(od, value)));
+    return;
+  }
+  // The fused loop reading the product runs here for this element, the element a register.
+  w_.Open("{");
+  w_.Line(fmt::format("const {} pz_i = {};",
+                      p.batches * p.m * p.n < (int64_t{1} << 30) ? "int" : "long long", index));
+  w_.Line(fmt::format("const {} pz_dv = {};", RegType(od), value));
+  epilogue_state_->registers[out] = "pz_dv";
+  fused_ = epilogue_state_;
+  for (const Instr* member : epilogue_.at(&instr)->members) EmitInstr(*member);
+  fused_ = nullptr;
+  w_.Close();
+}
+
 void Emitter::EmitTiledDot(const Instr& instr, const MatrixProduct& p) {
   ValueId lhs = instr.operands[0], rhs = instr.operands[1], out = instr.results[0];
   DType ld = TypeOf(lhs).dtype, rd = TypeOf(rhs).dtype, od = TypeOf(out).dtype;
@@ -685,18 +718,18 @@ void Emitter::EmitTiledDot(const Instr& instr, const MatrixProduct& p) {
   w_.Line(fmt::format("{} pz_a[{}], pz_bv[{}];", acc_type, kTile, kTile));
   w_.Line("#pragma unroll");
   w_.Open(fmt::format("for (int pz_u = 0; pz_u < {}; ++pz_u) {{", kTile));
-  w_.Line(fmt::format(
-      "pz_a[pz_u] = {};",
-      Cast(ld, acc,
-           LoadExpr(ld, Operand(p, 0,
-                                fmt::format("pz_b * {} + pz_row[pz_u] * {} + pz_k * {}", p.lb,
-                                            p.lm, p.lk))))));
-  w_.Line(fmt::format(
-      "pz_bv[pz_u] = {};",
-      Cast(rd, acc,
-           LoadExpr(rd, Operand(p, 1,
-                                fmt::format("pz_b * {} + pz_k * {} + pz_col[pz_u] * {}", p.rb,
-                                            p.rk, p.rn))))));
+  w_.Line(
+      fmt::format("pz_a[pz_u] = {};",
+                  Cast(ld, acc,
+                       LoadExpr(ld, Operand(p, 0,
+                                            fmt::format("pz_b * {} + pz_row[pz_u] * {} + pz_k * {}",
+                                                        p.lb, p.lm, p.lk))))));
+  w_.Line(
+      fmt::format("pz_bv[pz_u] = {};",
+                  Cast(rd, acc,
+                       LoadExpr(rd, Operand(p, 1,
+                                            fmt::format("pz_b * {} + pz_k * {} + pz_col[pz_u] * {}",
+                                                        p.rb, p.rk, p.rn))))));
   w_.Close();
   w_.Line("#pragma unroll");
   w_.Open(fmt::format("for (int pz_u = 0; pz_u < {}; ++pz_u) {{", kTile));
@@ -713,10 +746,9 @@ void Emitter::EmitTiledDot(const Instr& instr, const MatrixProduct& p) {
   w_.Open(fmt::format("for (int pz_v = 0; pz_v < {}; ++pz_v) {{", kTile));
   w_.Open(
       fmt::format("if (pz_m0 + pz_u * pz_ty_n < {} && pz_n0 + pz_v * pz_tx_n < {}) {{", p.m, p.n));
-  w_.Line(fmt::format("{}[pz_b * {} + pz_row[pz_u] * {} + pz_col[pz_v]] = {};", Name(out),
-                      p.m * p.n, p.n,
-                      StoreExpr(od, float_acc ? Cast(DType::kFloat32, od, "pz_acc[pz_u][pz_v]")
-                                              : Normalize(od, "pz_acc[pz_u][pz_v]"))));
+  EmitDotResult(instr, p, "pz_row[pz_u]", "pz_col[pz_v]",
+                float_acc ? Cast(DType::kFloat32, od, "pz_acc[pz_u][pz_v]")
+                          : Normalize(od, "pz_acc[pz_u][pz_v]"));
   w_.Close();
   w_.Close();
   w_.Close();
@@ -799,8 +831,7 @@ bool Emitter::EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
   w_.Line(
       "const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, "
       "pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + (pz_q & 1);");
-  w_.Line(fmt::format("{}[pz_b * {} + pz_r * {} + pz_c] = {};", Name(out), m * n, n,
-                      StoreExpr(od, Cast(DType::kFloat32, od, "pz_d[pz_u][pz_v][pz_q]"))));
+  EmitDotResult(instr, p, "pz_r", "pz_c", Cast(DType::kFloat32, od, "pz_d[pz_u][pz_v][pz_q]"));
   w_.Close();
   w_.Close();
   w_.Close();
@@ -814,16 +845,15 @@ bool Emitter::EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
 
 bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
   if (staging_at_ < 0 || !StagesOperands(instr)) return false;
-  ValueId lhs = instr.operands[0], rhs = instr.operands[1], out = instr.results[0];
-  DType ld = TypeOf(lhs).dtype, od = TypeOf(out).dtype;
+  DType ld = TypeOf(instr.operands[0]).dtype, od = TypeOf(instr.results[0]).dtype;
   std::string type = ld == DType::kBFloat16 ? "bf16" : "f16";
   int64_t tiles_m = p.m / 128, tiles_n = p.n / 128;
   // Staging: sa[row][k] holds the lhs tile, sb[column][k] the rhs tile (transposed), so that a
   // fragment's two neighbouring k are one 32-bit word. Each operand is read from global memory
   // along its contiguous dimension.
   w_.Open("if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory");
-  w_.Line(fmt::format("unsigned short* const pz_sa = (unsigned short*)(pz_smem + {});",
-                      staging_at_));
+  w_.Line(
+      fmt::format("unsigned short* const pz_sa = (unsigned short*)(pz_smem + {});", staging_at_));
   w_.Line(fmt::format("unsigned short* const pz_sb = (unsigned short*)(pz_smem + {});",
                       staging_at_ + 128 * 40 * 2));
   w_.Line("const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;");
@@ -835,8 +865,9 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
                       tiles_m * tiles_n));
   w_.Line(fmt::format("const long long pz_m0 = pz_mn / {} * 128, pz_n0 = pz_mn % {} * 128;",
                       tiles_n, tiles_n));
-  w_.Line(fmt::format("const long long pz_lo = pz_b * {} + pz_m0 * {}, pz_ro = pz_b * {} + pz_n0 * {};",
-                      p.lb, p.lm, p.rb, p.rn));
+  w_.Line(
+      fmt::format("const long long pz_lo = pz_b * {} + pz_m0 * {}, pz_ro = pz_b * {} + pz_n0 * {};",
+                  p.lb, p.lm, p.rb, p.rn));
   w_.Line("float pz_d[2][4][4] = {};");
   w_.Open(fmt::format("for (long long pz_k0 = 0; pz_k0 < {}; pz_k0 += 32) {{", p.k));
   // The lhs tile: 128 rows x 32 k; the rhs tile: 32 k x 128 columns.
@@ -844,15 +875,15 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   w_.Open("for (int pz_q = threadIdx.x; pz_q < 4096; pz_q += 512) {");
   w_.Line(l_rows ? "const int pz_r = pz_q >> 5, pz_c = pz_q & 31;"
                  : "const int pz_r = pz_q & 127, pz_c = pz_q >> 7;");
-  w_.Line(fmt::format("pz_sa[pz_r * 40 + pz_c] = {};",
-                      Operand(p, 0, fmt::format("pz_lo + pz_r * {} + (pz_k0 + pz_c) * {}", p.lm,
-                                                p.lk))));
+  w_.Line(fmt::format(
+      "pz_sa[pz_r * 40 + pz_c] = {};",
+      Operand(p, 0, fmt::format("pz_lo + pz_r * {} + (pz_k0 + pz_c) * {}", p.lm, p.lk))));
   bool r_columns = p.rn == 1 || p.rk != 1;  // walk columns fastest unless k is contiguous
   w_.Line(r_columns ? "const int pz_n = pz_q & 127, pz_kk = pz_q >> 7;"
                     : "const int pz_n = pz_q >> 5, pz_kk = pz_q & 31;");
-  w_.Line(fmt::format("pz_sb[pz_n * 40 + pz_kk] = {};",
-                      Operand(p, 1, fmt::format("pz_ro + (pz_k0 + pz_kk) * {} + pz_n * {}", p.rk,
-                                                p.rn))));
+  w_.Line(fmt::format(
+      "pz_sb[pz_n * 40 + pz_kk] = {};",
+      Operand(p, 1, fmt::format("pz_ro + (pz_k0 + pz_kk) * {} + pz_n * {}", p.rk, p.rn))));
   w_.Close();
   Sync();
   w_.Line("#pragma unroll");
@@ -860,7 +891,9 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   w_.Line("unsigned pz_af[2][4], pz_bf[4][2];");
   w_.Line("#pragma unroll");
   w_.Open("for (int pz_u = 0; pz_u < 2; ++pz_u) {");
-  w_.Line("const unsigned short* pz_p = pz_sa + (pz_wm + pz_u * 16 + pz_gid) * 40 + pz_kk + pz_tig * 2;");
+  w_.Line(
+      "const unsigned short* pz_p = pz_sa + (pz_wm + pz_u * 16 + pz_gid) * 40 + pz_kk + pz_tig * "
+      "2;");
   w_.Line("pz_af[pz_u][0] = *(const unsigned*)pz_p;");
   w_.Line("pz_af[pz_u][1] = *(const unsigned*)(pz_p + 8 * 40);");
   w_.Line("pz_af[pz_u][2] = *(const unsigned*)(pz_p + 8);");
@@ -868,7 +901,9 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   w_.Close();
   w_.Line("#pragma unroll");
   w_.Open("for (int pz_v = 0; pz_v < 4; ++pz_v) {");
-  w_.Line("const unsigned short* pz_p = pz_sb + (pz_wn + pz_v * 8 + pz_gid) * 40 + pz_kk + pz_tig * 2;");
+  w_.Line(
+      "const unsigned short* pz_p = pz_sb + (pz_wn + pz_v * 8 + pz_gid) * 40 + pz_kk + pz_tig * "
+      "2;");
   w_.Line("pz_bf[pz_v][0] = *(const unsigned*)pz_p;");
   w_.Line("pz_bf[pz_v][1] = *(const unsigned*)(pz_p + 8);");
   w_.Close();
@@ -897,8 +932,7 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   w_.Line(
       "const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, "
       "pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1);");
-  w_.Line(fmt::format("{}[pz_b * {} + pz_r * {} + pz_c] = {};", Name(out), p.m * p.n, p.n,
-                      StoreExpr(od, Cast(DType::kFloat32, od, "pz_d[pz_u][pz_v][pz_q]"))));
+  EmitDotResult(instr, p, "pz_r", "pz_c", Cast(DType::kFloat32, od, "pz_d[pz_u][pz_v][pz_q]"));
   w_.Close();
   w_.Close();
   w_.Close();

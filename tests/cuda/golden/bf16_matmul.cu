@@ -230,7 +230,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
   [[maybe_unused]] float* v4 = nullptr;
   [[maybe_unused]] unsigned short* v5 = nullptr;
   [[maybe_unused]] unsigned short* v6 = nullptr;
-  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 65536);
+  [[maybe_unused]] float* v7 = nullptr;
   [[maybe_unused]] float* v8 = nullptr;
   [[maybe_unused]] int v9 = (int)0LL;
   [[maybe_unused]] bool v10 = false;
@@ -322,7 +322,25 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
               #pragma unroll
               for (int pz_q = 0; pz_q < 4; ++pz_q) {
                 const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
-                v7[pz_b * 16384 + pz_r * 128 + pz_c] = pz_d[pz_u][pz_v][pz_q];
+                {
+                  const int pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
+                  const float pz_dv = pz_d[pz_u][pz_v][pz_q];
+                  float e4;
+                  {
+                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                    e4 = r3[0 + pz_c0 * 128 + pz_c1];
+                  }
+                  float e8;
+                  {
+                    e8 = (float)((e4) + (pz_dv));
+                  }
+                  {
+                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                    r3[0 + pz_c0 * 128 + pz_c1] = e8;
+                  }
+                }
               }
             }
           }
@@ -366,7 +384,25 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
                 #pragma unroll
                 for (int pz_q = 0; pz_q < 4; ++pz_q) {
                   const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
-                  v7[pz_b * 16384 + pz_r * 128 + pz_c] = pz_d[pz_u][pz_v][pz_q];
+                  {
+                    const int pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
+                    const float pz_dv = pz_d[pz_u][pz_v][pz_q];
+                    float e4;
+                    {
+                      [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                      [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                      e4 = r3[0 + pz_c0 * 128 + pz_c1];
+                    }
+                    float e8;
+                    {
+                      e8 = (float)((e4) + (pz_dv));
+                    }
+                    {
+                      [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                      [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                      r3[0 + pz_c0 * 128 + pz_c1] = e8;
+                    }
+                  }
                 }
               }
             }
@@ -410,7 +446,25 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
             #pragma unroll
             for (int pz_v = 0; pz_v < 4; ++pz_v) {
               if (pz_m0 + pz_u * pz_ty_n < 128 && pz_n0 + pz_v * pz_tx_n < 128) {
-                v7[pz_b * 16384 + pz_row[pz_u] * 128 + pz_col[pz_v]] = pz_acc[pz_u][pz_v];
+                {
+                  const int pz_i = pz_b * 16384 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
+                  const float pz_dv = pz_acc[pz_u][pz_v];
+                  float e4;
+                  {
+                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                    e4 = r3[0 + pz_c0 * 128 + pz_c1];
+                  }
+                  float e8;
+                  {
+                    e8 = (float)((e4) + (pz_dv));
+                  }
+                  {
+                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                    r3[0 + pz_c0 * 128 + pz_c1] = e8;
+                  }
+                }
               }
             }
           }
@@ -418,25 +472,6 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
       }
       __syncthreads();
       #endif
-      __syncthreads();
-      for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-        float e4;
-        {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          e4 = r3[0 + pz_c0 * 128 + pz_c1];
-        }
-        float e8;
-        {
-          e8 = (float)((e4) + (v7[pz_i]));
-        }
-        {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r3[0 + pz_c0 * 128 + pz_c1] = e8;
-        }
-      }
-      __syncthreads();
       v9 = (int)3LL;
       {
         v10 = (((int)(int)((v0) == (v9))) != 0);
@@ -529,7 +564,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
   [[maybe_unused]] float* v4 = nullptr;
   [[maybe_unused]] unsigned short* v5 = nullptr;
   [[maybe_unused]] unsigned short* v6 = nullptr;
-  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 65536);
+  [[maybe_unused]] float* v7 = nullptr;
   [[maybe_unused]] float* v8 = nullptr;
   [[maybe_unused]] int v9 = (int)0LL;
   [[maybe_unused]] bool v10 = false;
@@ -621,7 +656,25 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
               #pragma unroll
               for (int pz_q = 0; pz_q < 4; ++pz_q) {
                 const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
-                v7[pz_b * 16384 + pz_r * 128 + pz_c] = pz_d[pz_u][pz_v][pz_q];
+                {
+                  const int pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
+                  const float pz_dv = pz_d[pz_u][pz_v][pz_q];
+                  float e4;
+                  {
+                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                    e4 = r3[0 + pz_c0 * 128 + pz_c1];
+                  }
+                  float e8;
+                  {
+                    e8 = (float)((e4) + (pz_dv));
+                  }
+                  {
+                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                    r3[0 + pz_c0 * 128 + pz_c1] = e8;
+                  }
+                }
               }
             }
           }
@@ -665,7 +718,25 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
                 #pragma unroll
                 for (int pz_q = 0; pz_q < 4; ++pz_q) {
                   const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
-                  v7[pz_b * 16384 + pz_r * 128 + pz_c] = pz_d[pz_u][pz_v][pz_q];
+                  {
+                    const int pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
+                    const float pz_dv = pz_d[pz_u][pz_v][pz_q];
+                    float e4;
+                    {
+                      [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                      [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                      e4 = r3[0 + pz_c0 * 128 + pz_c1];
+                    }
+                    float e8;
+                    {
+                      e8 = (float)((e4) + (pz_dv));
+                    }
+                    {
+                      [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                      [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                      r3[0 + pz_c0 * 128 + pz_c1] = e8;
+                    }
+                  }
                 }
               }
             }
@@ -709,7 +780,25 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
             #pragma unroll
             for (int pz_v = 0; pz_v < 4; ++pz_v) {
               if (pz_m0 + pz_u * pz_ty_n < 128 && pz_n0 + pz_v * pz_tx_n < 128) {
-                v7[pz_b * 16384 + pz_row[pz_u] * 128 + pz_col[pz_v]] = pz_acc[pz_u][pz_v];
+                {
+                  const int pz_i = pz_b * 16384 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
+                  const float pz_dv = pz_acc[pz_u][pz_v];
+                  float e4;
+                  {
+                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                    e4 = r3[0 + pz_c0 * 128 + pz_c1];
+                  }
+                  float e8;
+                  {
+                    e8 = (float)((e4) + (pz_dv));
+                  }
+                  {
+                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                    r3[0 + pz_c0 * 128 + pz_c1] = e8;
+                  }
+                }
               }
             }
           }
@@ -717,25 +806,6 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
       }
       __syncthreads();
       #endif
-      __syncthreads();
-      for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-        float e4;
-        {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          e4 = r3[0 + pz_c0 * 128 + pz_c1];
-        }
-        float e8;
-        {
-          e8 = (float)((e4) + (v7[pz_i]));
-        }
-        {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r3[0 + pz_c0 * 128 + pz_c1] = e8;
-        }
-      }
-      __syncthreads();
       v9 = (int)1LL;
       {
         v10 = (((int)(int)((v0) == (v9))) != 0);

@@ -234,12 +234,12 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
   [[maybe_unused]] float* v43 = nullptr;
   [[maybe_unused]] float* v44 = (float*)(pz_gmem + 23872);
   [[maybe_unused]] float* v45 = (float*)(pz_gmem + 32064);
-  [[maybe_unused]] float* v46 = (float*)(pz_gmem + 40256);
+  [[maybe_unused]] float* v46 = nullptr;
   [[maybe_unused]] float* v47 = nullptr;
   [[maybe_unused]] int v48 = (int)0LL;
   [[maybe_unused]] bool v49 = false;
-  [[maybe_unused]] float* v50 = (float*)(pz_gmem + 48448);
-  [[maybe_unused]] float* v51 = (float*)(pz_gmem + 56640);
+  [[maybe_unused]] float* v50 = (float*)(pz_gmem + 40256);
+  [[maybe_unused]] float* v51 = (float*)(pz_gmem + 48448);
   [[maybe_unused]] float* v52 = nullptr;
   for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
@@ -398,7 +398,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
               #pragma unroll
               for (int pz_v = 0; pz_v < 4; ++pz_v) {
                 if (pz_m0 + pz_u * pz_ty_n < 16 && pz_n0 + pz_v * pz_tx_n < 16) {
-                  v18[pz_b * 256 + pz_row[pz_u] * 16 + pz_col[pz_v]] = pz_acc[pz_u][pz_v];
+                  v18[pz_b * 256 + (pz_row[pz_u]) * 16 + (pz_col[pz_v])] = pz_acc[pz_u][pz_v];
                 }
               }
             }
@@ -594,23 +594,22 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
               #pragma unroll
               for (int pz_v = 0; pz_v < 4; ++pz_v) {
                 if (pz_m0 + pz_u * pz_ty_n < 16 && pz_n0 + pz_v * pz_tx_n < 128) {
-                  v46[pz_b * 2048 + pz_row[pz_u] * 128 + pz_col[pz_v]] = pz_acc[pz_u][pz_v];
+                  {
+                    const int pz_i = pz_b * 2048 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
+                    const float pz_dv = pz_acc[pz_u][pz_v];
+                    float e47;
+                    {
+                      e47 = (float)((v44[pz_i]) + (pz_dv));
+                    }
+                    {
+                      [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                      [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                      r6[0 + pz_c0 * 128 + pz_c1] = e47;
+                    }
+                  }
                 }
               }
             }
-          }
-        }
-        __syncthreads();
-        __syncthreads();
-        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          float e47;
-          {
-            e47 = (float)((v44[pz_i]) + (v46[pz_i]));
-          }
-          {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            r6[0 + pz_c0 * 128 + pz_c1] = e47;
           }
         }
         __syncthreads();

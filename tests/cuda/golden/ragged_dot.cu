@@ -239,7 +239,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_gmm_kernel_0(const unsigned
   [[maybe_unused]] float* v5 = nullptr;
   [[maybe_unused]] float* v6 = (float*)(pz_gmem + 0);
   [[maybe_unused]] float* v7 = (float*)(pz_gmem + 4096);
-  [[maybe_unused]] float* v8 = (float*)(pz_gmem + 69632);
+  [[maybe_unused]] float* v8 = nullptr;
   [[maybe_unused]] float* v9 = nullptr;
   [[maybe_unused]] int v10 = (int)0LL;
   [[maybe_unused]] bool v11 = false;
@@ -247,7 +247,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_gmm_kernel_0(const unsigned
   [[maybe_unused]] int v13 = (int)0LL;
   [[maybe_unused]] int v14 = (int)0LL;
   [[maybe_unused]] int v15 = (int)0LL;
-  [[maybe_unused]] int* v16 = (int*)(pz_gmem + 73728);
+  [[maybe_unused]] int* v16 = (int*)(pz_gmem + 69632);
   [[maybe_unused]] int* v17 = nullptr;
   [[maybe_unused]] int v18 = (int)0LL;
   [[maybe_unused]] unsigned char* v19 = nullptr;
@@ -339,29 +339,28 @@ extern "C" __global__ void __launch_bounds__(512) pz_gmm_kernel_0(const unsigned
             #pragma unroll
             for (int pz_v = 0; pz_v < 4; ++pz_v) {
               if (pz_m0 + pz_u * pz_ty_n < 8 && pz_n0 + pz_v * pz_tx_n < 128) {
-                v8[pz_b * 1024 + pz_row[pz_u] * 128 + pz_col[pz_v]] = pz_acc[pz_u][pz_v];
+                {
+                  const int pz_i = pz_b * 1024 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
+                  const float pz_dv = pz_acc[pz_u][pz_v];
+                  float e5;
+                  {
+                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                    e5 = r6[0 + pz_c0 * 128 + pz_c1];
+                  }
+                  float e9;
+                  {
+                    e9 = (float)((e5) + (pz_dv));
+                  }
+                  {
+                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                    r6[0 + pz_c0 * 128 + pz_c1] = e9;
+                  }
+                }
               }
             }
           }
-        }
-      }
-      __syncthreads();
-      __syncthreads();
-      for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        float e5;
-        {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          e5 = r6[0 + pz_c0 * 128 + pz_c1];
-        }
-        float e9;
-        {
-          e9 = (float)((e5) + (v8[pz_i]));
-        }
-        {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r6[0 + pz_c0 * 128 + pz_c1] = e9;
         }
       }
       __syncthreads();

@@ -220,12 +220,12 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
   [[maybe_unused]] float* v25 = nullptr;
   [[maybe_unused]] float* v26 = (float*)(pz_gmem + 19776);
   [[maybe_unused]] float* v27 = (float*)(pz_gmem + 27968);
-  [[maybe_unused]] float* v28 = (float*)(pz_gmem + 36160);
+  [[maybe_unused]] float* v28 = nullptr;
   [[maybe_unused]] float* v29 = nullptr;
   [[maybe_unused]] int v30 = (int)0LL;
   [[maybe_unused]] bool v31 = false;
-  [[maybe_unused]] float* v32 = (float*)(pz_gmem + 44352);
-  [[maybe_unused]] float* v33 = (float*)(pz_gmem + 52544);
+  [[maybe_unused]] float* v32 = (float*)(pz_gmem + 36160);
+  [[maybe_unused]] float* v33 = (float*)(pz_gmem + 44352);
   [[maybe_unused]] float* v34 = nullptr;
   for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
@@ -370,7 +370,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
               #pragma unroll
               for (int pz_v = 0; pz_v < 4; ++pz_v) {
                 if (pz_m0 + pz_u * pz_ty_n < 16 && pz_n0 + pz_v * pz_tx_n < 16) {
-                  v11[pz_b * 256 + pz_row[pz_u] * 16 + pz_col[pz_v]] = pz_acc[pz_u][pz_v];
+                  v11[pz_b * 256 + (pz_row[pz_u]) * 16 + (pz_col[pz_v])] = pz_acc[pz_u][pz_v];
                 }
               }
             }
@@ -525,23 +525,22 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
               #pragma unroll
               for (int pz_v = 0; pz_v < 4; ++pz_v) {
                 if (pz_m0 + pz_u * pz_ty_n < 16 && pz_n0 + pz_v * pz_tx_n < 128) {
-                  v28[pz_b * 2048 + pz_row[pz_u] * 128 + pz_col[pz_v]] = pz_acc[pz_u][pz_v];
+                  {
+                    const int pz_i = pz_b * 2048 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
+                    const float pz_dv = pz_acc[pz_u][pz_v];
+                    float e29;
+                    {
+                      e29 = (float)((v26[pz_i]) + (pz_dv));
+                    }
+                    {
+                      [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                      [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                      r8[0 + pz_c0 * 128 + pz_c1] = e29;
+                    }
+                  }
                 }
               }
             }
-          }
-        }
-        __syncthreads();
-        __syncthreads();
-        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          float e29;
-          {
-            e29 = (float)((v26[pz_i]) + (v28[pz_i]));
-          }
-          {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            r8[0 + pz_c0 * 128 + pz_c1] = e29;
           }
         }
         __syncthreads();

@@ -230,7 +230,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_matmul_kernel_0(const unsig
   [[maybe_unused]] float* v4 = nullptr;
   [[maybe_unused]] float* v5 = (float*)(pz_gmem + 0);
   [[maybe_unused]] float* v6 = (float*)(pz_gmem + 4096);
-  [[maybe_unused]] float* v7 = (float*)(pz_gmem + 69632);
+  [[maybe_unused]] float* v7 = nullptr;
   [[maybe_unused]] float* v8 = nullptr;
   [[maybe_unused]] int v9 = (int)0LL;
   [[maybe_unused]] bool v10 = false;
@@ -314,29 +314,28 @@ extern "C" __global__ void __launch_bounds__(512) pz_matmul_kernel_0(const unsig
             #pragma unroll
             for (int pz_v = 0; pz_v < 4; ++pz_v) {
               if (pz_m0 + pz_u * pz_ty_n < 8 && pz_n0 + pz_v * pz_tx_n < 128) {
-                v7[pz_b * 1024 + pz_row[pz_u] * 128 + pz_col[pz_v]] = pz_acc[pz_u][pz_v];
+                {
+                  const int pz_i = pz_b * 1024 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
+                  const float pz_dv = pz_acc[pz_u][pz_v];
+                  float e4;
+                  {
+                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                    e4 = r3[0 + pz_c0 * 128 + pz_c1];
+                  }
+                  float e8;
+                  {
+                    e8 = (float)((e4) + (pz_dv));
+                  }
+                  {
+                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+                    r3[0 + pz_c0 * 128 + pz_c1] = e8;
+                  }
+                }
               }
             }
           }
-        }
-      }
-      __syncthreads();
-      __syncthreads();
-      for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        float e4;
-        {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          e4 = r3[0 + pz_c0 * 128 + pz_c1];
-        }
-        float e8;
-        {
-          e8 = (float)((e4) + (v7[pz_i]));
-        }
-        {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r3[0 + pz_c0 * 128 + pz_c1] = e8;
         }
       }
       __syncthreads();
