@@ -83,10 +83,10 @@ else
   say "gpu: skipped, out of time"
 fi
 
-# --- staged: the same with 20 KiB of shared memory to plan for, so that operands live in global
+# --- staged: the same with 36 KiB of shared memory to plan for, so that operands live in global
 # memory and 16-bit products stage their tiles in shared memory (emit.h)
 if [ "$(left)" -gt 60 ]; then
-  export PZ_CUDA_SHARED_BUDGET=20480
+  export PZ_CUDA_SHARED_BUDGET=36864
   parallel_stage staged 150 "$programs" "tests/cuda/cuda_test.sh gpu $cli \$f"
   unset PZ_CUDA_SHARED_BUDGET
 else

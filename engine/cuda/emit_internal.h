@@ -255,8 +255,10 @@ class Emitter {
   // computes the result 128 x 128 at a time, each of its 16 warps a 32 x 32 tile; false when
   // the product's shape does not allow it or there is no staging area.
   bool EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p);
-  // The staging area: a 128 x 32 tile of each operand, rows padded to 40 elements.
-  static constexpr int64_t kStagingBytes = 2 * 128 * 40 * 2;
+  // The staging area: a 128 x 64 (or x 32) tile of each operand, rows padded to 72 elements
+  // (36 words: the rows of a fragment fall in distinct banks).
+  static constexpr int64_t kStagingRow = 72;
+  static constexpr int64_t kStagingBytes = 2 * 128 * kStagingRow * 2;
   int64_t staging_at_ = -1;  // its offset in shared memory, or -1
   // Element (row, col) of the current batch (`pz_b`) of a product's result, register value
   // `value`: stored, or handed to the product's epilogue.

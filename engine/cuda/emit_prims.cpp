@@ -855,7 +855,7 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   w_.Line(
       fmt::format("unsigned short* const pz_sa = (unsigned short*)(pz_smem + {});", staging_at_));
   w_.Line(fmt::format("unsigned short* const pz_sb = (unsigned short*)(pz_smem + {});",
-                      staging_at_ + 128 * 40 * 2));
+                      staging_at_ + 128 * kStagingRow * 2));
   w_.Line("const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;");
   w_.Line("const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;");
   w_.Line("const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;");
@@ -869,41 +869,44 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
       fmt::format("const long long pz_lo = pz_b * {} + pz_m0 * {}, pz_ro = pz_b * {} + pz_n0 * {};",
                   p.lb, p.lm, p.rb, p.rn));
   w_.Line("float pz_d[2][4][4] = {};");
-  w_.Open(fmt::format("for (long long pz_k0 = 0; pz_k0 < {}; pz_k0 += 32) {{", p.k));
-  // The lhs tile: 128 rows x 32 k; the rhs tile: 32 k x 128 columns.
+  // The lhs tile: 128 rows x bk; the rhs tile: bk x 128 columns.
+  int bk = p.k % 64 == 0 ? 64 : 32;
+  w_.Open(fmt::format("for (long long pz_k0 = 0; pz_k0 < {}; pz_k0 += {}) {{", p.k, bk));
   bool l_rows = p.lk == 1 || p.lm != 1;  // walk k fastest unless the rows are contiguous
-  w_.Open("for (int pz_q = threadIdx.x; pz_q < 4096; pz_q += 512) {");
-  w_.Line(l_rows ? "const int pz_r = pz_q >> 5, pz_c = pz_q & 31;"
-                 : "const int pz_r = pz_q & 127, pz_c = pz_q >> 7;");
+  w_.Open(fmt::format("for (int pz_q = threadIdx.x; pz_q < {}; pz_q += 512) {{", 128 * bk));
+  w_.Line(l_rows ? fmt::format("const int pz_r = pz_q / {0}, pz_c = pz_q % {0};", bk)
+                 : std::string("const int pz_r = pz_q & 127, pz_c = pz_q >> 7;"));
   w_.Line(fmt::format(
-      "pz_sa[pz_r * 40 + pz_c] = {};",
+      "pz_sa[pz_r * {} + pz_c] = {};", kStagingRow,
       Operand(p, 0, fmt::format("pz_lo + pz_r * {} + (pz_k0 + pz_c) * {}", p.lm, p.lk))));
   bool r_columns = p.rn == 1 || p.rk != 1;  // walk columns fastest unless k is contiguous
-  w_.Line(r_columns ? "const int pz_n = pz_q & 127, pz_kk = pz_q >> 7;"
-                    : "const int pz_n = pz_q >> 5, pz_kk = pz_q & 31;");
+  w_.Line(r_columns ? std::string("const int pz_n = pz_q & 127, pz_kk = pz_q >> 7;")
+                    : fmt::format("const int pz_n = pz_q / {0}, pz_kk = pz_q % {0};", bk));
   w_.Line(fmt::format(
-      "pz_sb[pz_n * 40 + pz_kk] = {};",
+      "pz_sb[pz_n * {} + pz_kk] = {};", kStagingRow,
       Operand(p, 1, fmt::format("pz_ro + (pz_k0 + pz_kk) * {} + pz_n * {}", p.rk, p.rn))));
   w_.Close();
   Sync();
   w_.Line("#pragma unroll");
-  w_.Open("for (int pz_kk = 0; pz_kk < 32; pz_kk += 16) {");
+  w_.Open(fmt::format("for (int pz_kk = 0; pz_kk < {}; pz_kk += 16) {{", bk));
   w_.Line("unsigned pz_af[2][4], pz_bf[4][2];");
   w_.Line("#pragma unroll");
   w_.Open("for (int pz_u = 0; pz_u < 2; ++pz_u) {");
-  w_.Line(
-      "const unsigned short* pz_p = pz_sa + (pz_wm + pz_u * 16 + pz_gid) * 40 + pz_kk + pz_tig * "
-      "2;");
+  w_.Line("const unsigned short* pz_p = pz_sa + (pz_wm + pz_u * 16 + pz_gid) * " +
+          std::to_string(kStagingRow) +
+          " + pz_kk + pz_tig * "
+          "2;");
   w_.Line("pz_af[pz_u][0] = *(const unsigned*)pz_p;");
-  w_.Line("pz_af[pz_u][1] = *(const unsigned*)(pz_p + 8 * 40);");
+  w_.Line(fmt::format("pz_af[pz_u][1] = *(const unsigned*)(pz_p + 8 * {});", kStagingRow));
   w_.Line("pz_af[pz_u][2] = *(const unsigned*)(pz_p + 8);");
-  w_.Line("pz_af[pz_u][3] = *(const unsigned*)(pz_p + 8 * 40 + 8);");
+  w_.Line(fmt::format("pz_af[pz_u][3] = *(const unsigned*)(pz_p + 8 * {} + 8);", kStagingRow));
   w_.Close();
   w_.Line("#pragma unroll");
   w_.Open("for (int pz_v = 0; pz_v < 4; ++pz_v) {");
-  w_.Line(
-      "const unsigned short* pz_p = pz_sb + (pz_wn + pz_v * 8 + pz_gid) * 40 + pz_kk + pz_tig * "
-      "2;");
+  w_.Line("const unsigned short* pz_p = pz_sb + (pz_wn + pz_v * 8 + pz_gid) * " +
+          std::to_string(kStagingRow) +
+          " + pz_kk + pz_tig * "
+          "2;");
   w_.Line("pz_bf[pz_v][0] = *(const unsigned*)pz_p;");
   w_.Line("pz_bf[pz_v][1] = *(const unsigned*)(pz_p + 8);");
   w_.Close();
