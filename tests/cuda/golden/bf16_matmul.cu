@@ -271,7 +271,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
       #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
       if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory
         unsigned short* const pz_sa = (unsigned short*)(pz_smem + 0);
-        unsigned short* const pz_sb = (unsigned short*)(pz_smem + 10240);
+        unsigned short* const pz_sb = (unsigned short*)(pz_smem + 18432);
         const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;
         const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
         const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;
@@ -280,28 +280,28 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
           const long long pz_m0 = pz_mn / 1 * 128, pz_n0 = pz_mn % 1 * 128;
           const long long pz_lo = pz_b * 0 + pz_m0 * 256, pz_ro = pz_b * 0 + pz_n0 * 1;
           float pz_d[2][4][4] = {};
-          for (long long pz_k0 = 0; pz_k0 < 256; pz_k0 += 32) {
-            for (int pz_q = threadIdx.x; pz_q < 4096; pz_q += 512) {
-              const int pz_r = pz_q >> 5, pz_c = pz_q & 31;
-              pz_sa[pz_r * 40 + pz_c] = pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + pz_r * 256 + (pz_k0 + pz_c) * 1);
+          for (long long pz_k0 = 0; pz_k0 < 256; pz_k0 += 64) {
+            for (int pz_q = threadIdx.x; pz_q < 8192; pz_q += 512) {
+              const int pz_r = pz_q / 64, pz_c = pz_q % 64;
+              pz_sa[pz_r * 72 + pz_c] = pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + pz_r * 256 + (pz_k0 + pz_c) * 1);
               const int pz_n = pz_q & 127, pz_kk = pz_q >> 7;
-              pz_sb[pz_n * 40 + pz_kk] = pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_ro + (pz_k0 + pz_kk) * 128 + pz_n * 1);
+              pz_sb[pz_n * 72 + pz_kk] = pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_ro + (pz_k0 + pz_kk) * 128 + pz_n * 1);
             }
             __syncthreads();
             #pragma unroll
-            for (int pz_kk = 0; pz_kk < 32; pz_kk += 16) {
+            for (int pz_kk = 0; pz_kk < 64; pz_kk += 16) {
               unsigned pz_af[2][4], pz_bf[4][2];
               #pragma unroll
               for (int pz_u = 0; pz_u < 2; ++pz_u) {
-                const unsigned short* pz_p = pz_sa + (pz_wm + pz_u * 16 + pz_gid) * 40 + pz_kk + pz_tig * 2;
+                const unsigned short* pz_p = pz_sa + (pz_wm + pz_u * 16 + pz_gid) * 72 + pz_kk + pz_tig * 2;
                 pz_af[pz_u][0] = *(const unsigned*)pz_p;
-                pz_af[pz_u][1] = *(const unsigned*)(pz_p + 8 * 40);
+                pz_af[pz_u][1] = *(const unsigned*)(pz_p + 8 * 72);
                 pz_af[pz_u][2] = *(const unsigned*)(pz_p + 8);
-                pz_af[pz_u][3] = *(const unsigned*)(pz_p + 8 * 40 + 8);
+                pz_af[pz_u][3] = *(const unsigned*)(pz_p + 8 * 72 + 8);
               }
               #pragma unroll
               for (int pz_v = 0; pz_v < 4; ++pz_v) {
-                const unsigned short* pz_p = pz_sb + (pz_wn + pz_v * 8 + pz_gid) * 40 + pz_kk + pz_tig * 2;
+                const unsigned short* pz_p = pz_sb + (pz_wn + pz_v * 8 + pz_gid) * 72 + pz_kk + pz_tig * 2;
                 pz_bf[pz_v][0] = *(const unsigned*)pz_p;
                 pz_bf[pz_v][1] = *(const unsigned*)(pz_p + 8);
               }
@@ -605,7 +605,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
       #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
       if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory
         unsigned short* const pz_sa = (unsigned short*)(pz_smem + 0);
-        unsigned short* const pz_sb = (unsigned short*)(pz_smem + 10240);
+        unsigned short* const pz_sb = (unsigned short*)(pz_smem + 18432);
         const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;
         const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
         const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;
@@ -614,28 +614,28 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
           const long long pz_m0 = pz_mn / 1 * 128, pz_n0 = pz_mn % 1 * 128;
           const long long pz_lo = pz_b * 0 + pz_m0 * 256, pz_ro = pz_b * 0 + pz_n0 * 1;
           float pz_d[2][4][4] = {};
-          for (long long pz_k0 = 0; pz_k0 < 256; pz_k0 += 32) {
-            for (int pz_q = threadIdx.x; pz_q < 4096; pz_q += 512) {
-              const int pz_r = pz_q >> 5, pz_c = pz_q & 31;
-              pz_sa[pz_r * 40 + pz_c] = pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_lo + pz_r * 256 + (pz_k0 + pz_c) * 1);
+          for (long long pz_k0 = 0; pz_k0 < 256; pz_k0 += 64) {
+            for (int pz_q = threadIdx.x; pz_q < 8192; pz_q += 512) {
+              const int pz_r = pz_q / 64, pz_c = pz_q % 64;
+              pz_sa[pz_r * 72 + pz_c] = pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_lo + pz_r * 256 + (pz_k0 + pz_c) * 1);
               const int pz_n = pz_q & 127, pz_kk = pz_q >> 7;
-              pz_sb[pz_n * 40 + pz_kk] = pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_ro + (pz_k0 + pz_kk) * 128 + pz_n * 1);
+              pz_sb[pz_n * 72 + pz_kk] = pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_ro + (pz_k0 + pz_kk) * 128 + pz_n * 1);
             }
             __syncthreads();
             #pragma unroll
-            for (int pz_kk = 0; pz_kk < 32; pz_kk += 16) {
+            for (int pz_kk = 0; pz_kk < 64; pz_kk += 16) {
               unsigned pz_af[2][4], pz_bf[4][2];
               #pragma unroll
               for (int pz_u = 0; pz_u < 2; ++pz_u) {
-                const unsigned short* pz_p = pz_sa + (pz_wm + pz_u * 16 + pz_gid) * 40 + pz_kk + pz_tig * 2;
+                const unsigned short* pz_p = pz_sa + (pz_wm + pz_u * 16 + pz_gid) * 72 + pz_kk + pz_tig * 2;
                 pz_af[pz_u][0] = *(const unsigned*)pz_p;
-                pz_af[pz_u][1] = *(const unsigned*)(pz_p + 8 * 40);
+                pz_af[pz_u][1] = *(const unsigned*)(pz_p + 8 * 72);
                 pz_af[pz_u][2] = *(const unsigned*)(pz_p + 8);
-                pz_af[pz_u][3] = *(const unsigned*)(pz_p + 8 * 40 + 8);
+                pz_af[pz_u][3] = *(const unsigned*)(pz_p + 8 * 72 + 8);
               }
               #pragma unroll
               for (int pz_v = 0; pz_v < 4; ++pz_v) {
-                const unsigned short* pz_p = pz_sb + (pz_wn + pz_v * 8 + pz_gid) * 40 + pz_kk + pz_tig * 2;
+                const unsigned short* pz_p = pz_sb + (pz_wn + pz_v * 8 + pz_gid) * 72 + pz_kk + pz_tig * 2;
                 pz_bf[pz_v][0] = *(const unsigned*)pz_p;
                 pz_bf[pz_v][1] = *(const unsigned*)(pz_p + 8);
               }
