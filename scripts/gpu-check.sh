@@ -50,6 +50,10 @@ done
 # Runs `MODE FILE` for every file on $jobs processes; one log per file, one rc line per file.
 parallel_stage() {
   local stage=$1 per_file=$2 files=$3
+  if [ "$(left)" -le 60 ]; then
+    say "$stage: skipped, out of time"
+    return
+  fi
   mkdir -p "$out/logs/$stage"
   printf '%s\n' $files | xargs -P "$jobs" -I{} bash -c '
     f={}; log="'"$out/logs/$stage"'/$(echo "$f" | tr / _).log"
@@ -77,28 +81,16 @@ timeout 120 "$cli" run --backend cuda --stats solutions/01_basics/02_vector_add.
 say "smoke (02_vector_add): exit $?"
 
 # --- gpu: every program passes its checks on the GPU
-if [ "$(left)" -gt 60 ]; then
-  parallel_stage gpu 150 "$programs" "tests/cuda/cuda_test.sh gpu $cli \$f"
-else
-  say "gpu: skipped, out of time"
-fi
+parallel_stage gpu 150 "$programs" "tests/cuda/cuda_test.sh gpu $cli \$f"
 
 # --- staged: the same with 36 KiB of shared memory to plan for, so that operands live in global
 # memory and 16-bit products stage their tiles in shared memory (emit.h)
-if [ "$(left)" -gt 60 ]; then
-  export PZ_CUDA_SHARED_BUDGET=36864
-  parallel_stage staged 150 "$programs" "tests/cuda/cuda_test.sh gpu $cli \$f"
-  unset PZ_CUDA_SHARED_BUDGET
-else
-  say "staged: skipped, out of time"
-fi
+export PZ_CUDA_SHARED_BUDGET=36864
+parallel_stage staged 150 "$programs" "tests/cuda/cuda_test.sh gpu $cli \$f"
+unset PZ_CUDA_SHARED_BUDGET
 
 # --- same: kernel goldens print the same on the GPU as on the emulated TPU
-if [ "$(left)" -gt 60 ]; then
-  parallel_stage same 120 "$same" "tests/cuda/cuda_test.sh gpusame $cli \$f"
-else
-  say "same: skipped, out of time"
-fi
+parallel_stage same 120 "$same" "tests/cuda/cuda_test.sh gpusame $cli \$f"
 
 # --- bench: alone on the GPU
 if [ "$(left)" -gt 90 ]; then
@@ -111,13 +103,12 @@ fi
 
 # --- sanitizers: every program, no error
 for tool in memcheck racecheck; do
-  if [ "$(left)" -gt 45 ] && command -v compute-sanitizer >/dev/null; then
+  if command -v compute-sanitizer >/dev/null; then
     per_file=$(($(left) - 15)); [ $per_file -gt 240 ] && per_file=240
     parallel_stage "$tool" $per_file "$programs" \
       "compute-sanitizer --tool $tool --error-exitcode 99 $cli run --backend cuda \$f"
   else
-    say "$tool: skipped ($(command -v compute-sanitizer >/dev/null && echo out of time ||
-                          echo compute-sanitizer not found))"
+    say "$tool: skipped, compute-sanitizer not found"
   fi
 done
 say "total: $((SECONDS - start)) s"
