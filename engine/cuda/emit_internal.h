@@ -260,6 +260,12 @@ class Emitter {
   static constexpr int64_t kStagingRow = 72;
   static constexpr int64_t kStagingBytes = 2 * 128 * kStagingRow * 2;
   int64_t staging_at_ = -1;  // its offset in shared memory, or -1
+  // The m16n8k16 products of a warp's mt x nt tiles (fragments pz_af, pz_bf; accumulators pz_d).
+  void EmitMmaTiles(const std::string& type, int mt, int nt);
+  // The accumulators of a warp's tiles, whose first row and column are `row0` and `col0`, as
+  // the product's result.
+  void EmitMmaResults(const Instr& instr, const MatrixProduct& p, int mt, int nt,
+                      const std::string& row0, const std::string& col0);
   // Element (row, col) of the current batch (`pz_b`) of a product's result, register value
   // `value`: stored, or handed to the product's epilogue.
   void EmitDotResult(const Instr& instr, const MatrixProduct& p, const std::string& row,

@@ -807,6 +807,19 @@ bool Emitter::EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
   w_.Line(fmt::format("pz_bf[pz_v][1] = pz_pack16({}, {});", r_at("pz_r + 8", "pz_c"),
                       r_at("pz_r + 9", "pz_c")));
   w_.Close();
+  EmitMmaTiles(type, mt, nt);
+  w_.Close();  // k
+  // The accumulators: rows gid and gid + 8, columns 2 tig and 2 tig + 1 of each m16 n8 tile.
+  EmitMmaResults(instr, p, mt, nt, "pz_m0", "pz_n0");
+  w_.Close();  // tiles
+  w_.Close();
+  if (staged) w_.Close();
+  Sync();
+  w_.Line("#else");
+  return true;
+}
+
+void Emitter::EmitMmaTiles(const std::string& type, int mt, int nt) {
   w_.Line("#pragma unroll");
   w_.Open(fmt::format("for (int pz_u = 0; pz_u < {}; ++pz_u) {{", mt));
   w_.Line("#pragma unroll");
@@ -820,8 +833,12 @@ bool Emitter::EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
       type));
   w_.Close();
   w_.Close();
-  w_.Close();  // k
+}
+
+void Emitter::EmitMmaResults(const Instr& instr, const MatrixProduct& p, int mt, int nt,
+                             const std::string& row0, const std::string& col0) {
   // The accumulators: rows gid and gid + 8, columns 2 tig and 2 tig + 1 of each m16 n8 tile.
+  DType od = TypeOf(instr.results[0]).dtype;
   w_.Line("#pragma unroll");
   w_.Open(fmt::format("for (int pz_u = 0; pz_u < {}; ++pz_u) {{", mt));
   w_.Line("#pragma unroll");
@@ -829,23 +846,18 @@ bool Emitter::EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
   w_.Line("#pragma unroll");
   w_.Open("for (int pz_q = 0; pz_q < 4; ++pz_q) {");
   w_.Line(
-      "const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, "
-      "pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + (pz_q & 1);");
+      fmt::format("const long long pz_r = {} + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, "
+                  "pz_c = {} + pz_v * 8 + pz_tig * 2 + (pz_q & 1);",
+                  row0, col0));
   EmitDotResult(instr, p, "pz_r", "pz_c", Cast(DType::kFloat32, od, "pz_d[pz_u][pz_v][pz_q]"));
   w_.Close();
   w_.Close();
   w_.Close();
-  w_.Close();  // tiles
-  w_.Close();
-  if (staged) w_.Close();
-  Sync();
-  w_.Line("#else");
-  return true;
 }
 
 bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
   if (staging_at_ < 0 || !StagesOperands(instr)) return false;
-  DType ld = TypeOf(instr.operands[0]).dtype, od = TypeOf(instr.results[0]).dtype;
+  DType ld = TypeOf(instr.operands[0]).dtype;
   std::string type = ld == DType::kBFloat16 ? "bf16" : "f16";
   int64_t tiles_m = p.m / 128, tiles_n = p.n / 128;
   // Staging: sa[row][k] holds the lhs tile, sb[column][k] the rhs tile (transposed), so that a
@@ -910,35 +922,11 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   w_.Line("pz_bf[pz_v][0] = *(const unsigned*)pz_p;");
   w_.Line("pz_bf[pz_v][1] = *(const unsigned*)(pz_p + 8);");
   w_.Close();
-  w_.Line("#pragma unroll");
-  w_.Open("for (int pz_u = 0; pz_u < 2; ++pz_u) {");
-  w_.Line("#pragma unroll");
-  w_.Open("for (int pz_v = 0; pz_v < 4; ++pz_v) {");
-  w_.Line(fmt::format(
-      "asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.{0}.{0}.f32 {{%0, %1, %2, %3}}, "
-      "{{%4, %5, %6, %7}}, {{%8, %9}}, {{%0, %1, %2, %3}};\" : \"+f\"(pz_d[pz_u][pz_v][0]), "
-      "\"+f\"(pz_d[pz_u][pz_v][1]), \"+f\"(pz_d[pz_u][pz_v][2]), \"+f\"(pz_d[pz_u][pz_v][3]) : "
-      "\"r\"(pz_af[pz_u][0]), \"r\"(pz_af[pz_u][1]), \"r\"(pz_af[pz_u][2]), "
-      "\"r\"(pz_af[pz_u][3]), \"r\"(pz_bf[pz_v][0]), \"r\"(pz_bf[pz_v][1]));",
-      type));
-  w_.Close();
-  w_.Close();
+  EmitMmaTiles(type, 2, 4);
   w_.Close();  // kk
   Sync();
   w_.Close();  // k0
-  w_.Line("#pragma unroll");
-  w_.Open("for (int pz_u = 0; pz_u < 2; ++pz_u) {");
-  w_.Line("#pragma unroll");
-  w_.Open("for (int pz_v = 0; pz_v < 4; ++pz_v) {");
-  w_.Line("#pragma unroll");
-  w_.Open("for (int pz_q = 0; pz_q < 4; ++pz_q) {");
-  w_.Line(
-      "const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, "
-      "pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1);");
-  EmitDotResult(instr, p, "pz_r", "pz_c", Cast(DType::kFloat32, od, "pz_d[pz_u][pz_v][pz_q]"));
-  w_.Close();
-  w_.Close();
-  w_.Close();
+  EmitMmaResults(instr, p, 2, 4, "pz_m0 + pz_wm", "pz_n0 + pz_wn");
   w_.Close();  // tiles
   return true;
 }
