@@ -195,7 +195,7 @@ EmittedKernel Emitter::Run() {
     std::string where = ref_slot_[r] >= 0 ? slot_pointer(ref_slot_[r], type) : hbm.at(r);
     w_.Line(fmt::format("[[maybe_unused]] {}* const r{} = {};  // {}{}", type, r, where, ref.name,
                         direct_[r] ? " (direct window)" : ""));
-    if (direct_[r]) EmitDirectAccessors(static_cast<kernel::RefId>(r), out, hbm.at(r));
+    if (direct_[r]) EmitDirectAccessors(static_cast<kernel::RefId>(r), out);
   }
   // Values: arrays point into the arena, scalars are registers.
   for (size_t v = 0; v < f_.values.size(); ++v) {
@@ -419,8 +419,7 @@ bool Emitter::DirectSafe(kernel::RefId r) const {
   return true;
 }
 
-void Emitter::EmitDirectAccessors(kernel::RefId r, const EmittedKernel& out,
-                                  const std::string& hbm) {
+void Emitter::EmitDirectAccessors(kernel::RefId r, const EmittedKernel& out) {
   size_t k = static_cast<size_t>(r) - mapping_.prefetch.size();
   const kernel::BlockMapping& op = mapping_.operand(k);
   int64_t column = out.operand_column.at(k);
@@ -460,7 +459,6 @@ void Emitter::EmitDirectAccessors(kernel::RefId r, const EmittedKernel& out,
       "{{\n  const {2} pz_o = ({2})pz_off;\n{3}"
       "  if ({4}) pz_hbm[{5}] = pz_v;\n}}",
       type, name, offset_type, coords, inside, index));
-  (void)hbm;
 }
 
 std::string Emitter::RefRaw(const Access& a, const std::string& offset) const {

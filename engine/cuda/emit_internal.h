@@ -208,7 +208,7 @@ class Emitter {
   // not fit in shared memory and nothing but loads and stores reaches them).
   bool DirectSafe(kernel::RefId r) const;
   // The device functions reading and writing a direct window's element (into tables_).
-  void EmitDirectAccessors(kernel::RefId r, const EmittedKernel& out, const std::string& hbm);
+  void EmitDirectAccessors(kernel::RefId r, const EmittedKernel& out);
 
   // Layout.
   void NumberRegion(const kernel::Region& region);
