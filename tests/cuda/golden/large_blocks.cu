@@ -1,0 +1,279 @@
+// ---- prelude: written by pallas-puzzles, the same in every unit -------------------------------
+#ifdef __CUDACC__
+#define PZ_DEVICE __device__ __forceinline__
+#define PZ_SHARED_DECL extern __shared__ __align__(16) char pz_smem[];
+#define PZ_TRAP() __trap()
+#else
+// Plain C++: the host shim. One OS thread per CUDA thread; blocks run one after the other.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#define PZ_DEVICE static inline
+#define __global__
+#define __launch_bounds__(threads)
+#define __device__
+#define __restrict__ __restrict
+struct pz_dim3 { unsigned x = 0, y = 1, z = 1; };
+static thread_local pz_dim3 threadIdx, blockIdx, blockDim, gridDim;
+static thread_local char* pz_host_shared = nullptr;
+static thread_local void (*pz_host_sync)(void*) = nullptr;
+static thread_local void* pz_host_sync_context = nullptr;
+extern "C" void pz_host_bind(unsigned thread, unsigned block, unsigned block_dim,
+                             unsigned grid_dim, char* shared, void (*sync)(void*),
+                             void* sync_context) {
+  threadIdx.x = thread;
+  blockIdx.x = block;
+  blockDim.x = block_dim;
+  gridDim.x = grid_dim;
+  pz_host_shared = shared;
+  pz_host_sync = sync;
+  pz_host_sync_context = sync_context;
+}
+static inline void __syncthreads() { pz_host_sync(pz_host_sync_context); }
+#define PZ_SHARED_DECL char* const pz_smem = pz_host_shared;
+#define PZ_TRAP() __builtin_trap()
+using std::isnan;
+using std::isinf;
+using std::signbit;
+#endif
+// ---- dtypes: 16-bit floats kept as their bits; arithmetic in float ------------------------------
+PZ_DEVICE float pz_f32_from_bits(unsigned u) { float f; memcpy(&f, &u, 4); return f; }
+PZ_DEVICE unsigned pz_bits_of_f32(float f) { unsigned u; memcpy(&u, &f, 4); return u; }
+PZ_DEVICE float pz_bf16_f32(unsigned short b) { return pz_f32_from_bits((unsigned)b << 16); }
+PZ_DEVICE unsigned short pz_f32_bf16(float f) {
+  unsigned u = pz_bits_of_f32(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (unsigned short)((u >> 16) | 0x40u);  // NaN
+  u += 0x7fffu + ((u >> 16) & 1u);  // round to nearest even
+  return (unsigned short)(u >> 16);
+}
+PZ_DEVICE float pz_f16_f32(unsigned short h) {
+  unsigned sign = (unsigned)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+  if (exp == 0x1fu) return pz_f32_from_bits(sign | 0x7f800000u | (man << 13));
+  if (exp == 0) {
+    float v = (float)man * 5.9604644775390625e-08f;  // 2^-24
+    return sign ? -v : v;
+  }
+  return pz_f32_from_bits(sign | ((exp + 112u) << 23) | (man << 13));
+}
+PZ_DEVICE unsigned short pz_f32_f16(float f) {
+  unsigned u = pz_bits_of_f32(f), sign = (u >> 16) & 0x8000u;
+  unsigned a = u & 0x7fffffffu;
+  if (a > 0x7f800000u) return (unsigned short)(sign | 0x7e00u);
+  if (a >= 0x477ff000u) return (unsigned short)(sign | 0x7c00u);  // rounds to infinity
+  if (a < 0x38800000u) {  // subnormal or zero in half: round at 2^-24
+    float v = pz_f32_from_bits(a) * 16777216.0f;  // exact scaling by 2^24
+    float r = rintf(v);
+    return (unsigned short)(sign | (unsigned)r);
+  }
+  unsigned rounded = a + 0xfffu + ((a >> 13) & 1u);
+  return (unsigned short)(sign | ((rounded - 0x38000000u) >> 13));
+}
+PZ_DEVICE float pz_round_bf16(float f) { return pz_bf16_f32(pz_f32_bf16(f)); }
+// Two 16-bit elements in one register, the first in the low half (tensor-core fragments).
+PZ_DEVICE unsigned pz_pack16(unsigned short lo, unsigned short hi) {
+  return (unsigned)lo | ((unsigned)hi << 16);
+}
+PZ_DEVICE float pz_round_f16(float f) { return pz_f16_f32(pz_f32_f16(f)); }
+// convert_element_type from float to an integer: truncation, saturating, NaN -> 0.
+PZ_DEVICE long long pz_f2i(float v, long long lo, long long hi) {
+  if (isnan(v)) return 0;
+  double t = trunc((double)v);
+  if (t <= (double)lo) return lo;
+  if (t >= (double)hi) return hi;
+  return (long long)t;
+}
+
+// ---- elementwise semantics of the array layer (XLA on CPU) --------------------------------------
+PZ_DEVICE float pz_fmax(float a, float b) {
+  if (isnan(a) || isnan(b)) return pz_f32_from_bits(0x7fc00000u);
+  if (a == b) return signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+PZ_DEVICE float pz_fmin(float a, float b) {
+  if (isnan(a) || isnan(b)) return pz_f32_from_bits(0x7fc00000u);
+  if (a == b) return signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+PZ_DEVICE float pz_fsign(float v) { return isnan(v) ? v : v > 0 ? 1.0f : v < 0 ? -1.0f : v; }
+PZ_DEVICE float pz_ffloordiv(float a, float b) {
+  float mod = fmodf(a, b);
+  float div = (b == 0 ? a : a - mod) / b;
+  if (mod != 0 && pz_fsign(b) != pz_fsign(mod)) div -= 1.0f;
+  return roundf(div);
+}
+PZ_DEVICE float pz_fmod(float a, float b) {
+  float trunc_ = fmodf(a, b);
+  return (trunc_ != 0 && ((trunc_ < 0) != (b < 0))) ? trunc_ + b : trunc_;
+}
+PZ_DEVICE float pz_rsqrt(float x) { return 1.0f / sqrtf(x); }
+PZ_DEVICE float pz_logistic(float x) { return 1.0f / (1.0f + expf(-x)); }
+PZ_DEVICE float pz_fpow_int(float base, long long y) {
+  bool invert = y < 0;
+  unsigned long long n = invert ? (unsigned long long)(-y) : (unsigned long long)y;
+  float acc = 1.0f;
+  while (n) {
+    if (n & 1) acc *= base;
+    base *= base;
+    n >>= 1;
+  }
+  return invert ? 1.0f / acc : acc;
+}
+// Integers: x / 0 is -1, x % 0 is x (XLA); floor division and the divisor-signed remainder.
+PZ_DEVICE long long pz_idiv(long long a, long long b) { return b == 0 ? -1 : a / b; }
+PZ_DEVICE long long pz_irem(long long a, long long b) { return b == 0 ? a : a % b; }
+PZ_DEVICE long long pz_ifloordiv(long long a, long long b, bool is_signed) {
+  long long q = pz_idiv(a, b);
+  if (is_signed && ((a > 0) - (a < 0)) != ((b > 0) - (b < 0)) && pz_irem(a, b) != 0) --q;
+  return q;
+}
+PZ_DEVICE long long pz_imod(long long a, long long b) {
+  if (b == 0) b = 1;
+  long long t = a % b;
+  return (t != 0 && ((t < 0) != (b < 0))) ? t + b : t;
+}
+PZ_DEVICE long long pz_ipow(long long base, long long exponent, long long mask, bool is_signed,
+                            int bits) {
+  // jnp.power on integers: binary exponentiation over the exponent's low 6 bits, wrapping.
+  unsigned long long e = (unsigned long long)exponent & (unsigned long long)mask;
+  unsigned long long acc = (base == 0 && exponent != 0) ? 0 : 1, b = (unsigned long long)base;
+  for (int i = 0; i < 6; ++i) {
+    if (e & 1) acc *= b;
+    b *= b;
+    e >>= 1;
+  }
+  acc &= (unsigned long long)mask;
+  if (is_signed && bits < 64 && (acc >> (bits - 1)) & 1) return (long long)(acc | ~(unsigned long long)mask);
+  return (long long)acc;
+}
+PZ_DEVICE long long pz_shl(long long a, long long b, int bits) {
+  return (b < 0 || b >= bits) ? 0 : (long long)((unsigned long long)a << b);
+}
+PZ_DEVICE long long pz_sar(long long a, long long b, int bits) {
+  return (b < 0 || b >= bits) ? (a < 0 ? -1 : 0) : (a >> b);
+}
+PZ_DEVICE unsigned long long pz_shr(unsigned long long a, long long b, int bits) {
+  return (b < 0 || b >= bits) ? 0 : (a >> b);
+}
+PZ_DEVICE long long pz_clampll(long long v, long long lo, long long hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+// A fault of the kernel (emit.h's DeviceFault): its status row, read by the host after the launch.
+PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long long step,
+                        long long a, long long b, long long c, long long d) {
+  status[0] = code;
+  status[1] = instr;
+  status[2] = step;
+  status[3] = a;
+  status[4] = b;
+  status[5] = c;
+  status[6] = d;
+}
+// ---- end of prelude -------------------------------------------------------------------------------
+
+// `x_ref` of pz_kernel_0: a direct window, read and written in HBM
+PZ_DEVICE float pz_kernel_0_r0_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[1] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[2] + (long long)(pz_o / 1 % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 4096 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE void pz_kernel_0_r0_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[1] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[2] + (long long)(pz_o / 1 % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 4096 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm[pz_a0 * 128 + pz_a1 * 1] = pz_v;
+}
+// `y_ref` of pz_kernel_0: a direct window, read and written in HBM
+PZ_DEVICE float pz_kernel_0_r1_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 4096 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE void pz_kernel_0_r1_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 4096 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm[pz_a0 * 128 + pz_a1 * 1] = pz_v;
+}
+// `o_ref` of pz_kernel_0: a direct window, read and written in HBM
+PZ_DEVICE float pz_kernel_0_r2_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 1 % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 4096 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE void pz_kernel_0_r2_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
+  const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 1 % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 4096 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm[pz_a0 * 128 + pz_a1 * 1] = pz_v;
+}
+// pallas_call `kernel` at line 15
+extern "C" __global__ void __launch_bounds__(1024) pz_kernel_0(const unsigned long long* __restrict__ pz_args) {
+  PZ_SHARED_DECL
+  [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
+  const long long* const pz_table = (const long long*)pz_args[1];
+  [[maybe_unused]] char* const pz_gmem = (char*)pz_args[2] + (long long)blockIdx.x * (long long)pz_args[4];
+  const long long pz_chains = (long long)pz_args[3];
+  [[maybe_unused]] float* const pz_hbm0 = (float*)pz_args[6];
+  [[maybe_unused]] float* const pz_hbm1 = (float*)pz_args[7];
+  [[maybe_unused]] float* const pz_hbm2 = (float*)pz_args[8];
+  [[maybe_unused]] float* const r0 = pz_hbm0;  // x_ref (direct window)
+  [[maybe_unused]] float* const r1 = pz_hbm1;  // y_ref (direct window)
+  [[maybe_unused]] float* const r2 = pz_hbm2;  // o_ref (direct window)
+  [[maybe_unused]] float* v0 = nullptr;
+  [[maybe_unused]] float v1 = 0x0p+0f;
+  [[maybe_unused]] float* v2 = nullptr;
+  [[maybe_unused]] float* v3 = nullptr;
+  [[maybe_unused]] float* v4 = nullptr;
+  [[maybe_unused]] float v5 = 0x0p+0f;
+  [[maybe_unused]] float* v6 = nullptr;
+  __syncthreads();
+  const long long pz_steps = (long long)pz_args[5];
+  for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
+    for (long long pz_s = 0; pz_s < pz_steps; ++pz_s) {
+      const long long pz_step = pz_chain * pz_steps + pz_s;
+      const long long* const pz_e = pz_table + pz_step * 7;
+      [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
+      __syncthreads();
+      v1 = 0x1p+1f;
+      v5 = 0x0p+0f;
+      __syncthreads();
+      for (int pz_i = threadIdx.x; pz_i < 262144; pz_i += blockDim.x) {
+        float e0;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          e0 = pz_kernel_0_r0_read(r0, pz_e, 0 + pz_c0 * 128 + pz_c1);
+        }
+        float e2;
+        {
+          e2 = (float)((e0) * (v1));
+        }
+        float e3;
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          e3 = pz_kernel_0_r1_read(r1, pz_e, 0 + pz_c0 * 128 + pz_c1);
+        }
+        float e4;
+        {
+          e4 = (float)((e2) + (e3));
+        }
+        float e6;
+        {
+          e6 = (float)(pz_fmax(e4, v5));
+        }
+        {
+          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
+          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
+          pz_kernel_0_r2_write(r2, pz_e, 0 + pz_c0 * 128 + pz_c1, e6);
+        }
+      }
+      __syncthreads();
+      __syncthreads();
+      __syncthreads();
+    }
+  }
+}
