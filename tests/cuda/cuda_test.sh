@@ -70,6 +70,11 @@ case $mode in
     fi
     ;;
   same|gpusame)
+    if [ "$mode" = gpusame ] && [ ! -e /dev/nvidia0 ] &&
+       ! ldconfig -p 2>/dev/null | grep -q 'libcuda.so.1'; then
+      echo "skipped: no CUDA driver on this machine"
+      exit 77
+    fi
     "$cli" run "$file" >"$tmp/tpu" 2>"$tmp/tpu.err"
     rc_tpu=$?
     if [ "$mode" = same ]; then
