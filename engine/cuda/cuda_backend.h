@@ -29,7 +29,7 @@ struct CudaReport final : kernel::CallReport {
   int64_t chains = 1;
   int64_t steps_per_chain = 1;
   unsigned blocks = 1, threads = 1;
-  int64_t shared_bytes = 0, global_bytes = 0;         // per CUDA block
+  int64_t shared_bytes = 0, global_bytes = 0;  // per CUDA block
   int64_t direct_operands = 0;  // operands read and written in HBM at their windows (emit.h)
   int64_t hbm_bytes_read = 0, hbm_bytes_written = 0;  // by the pipeline's fetches and write-backs
   int64_t flops = 0;        // the body's static count over the grid (loops by static trip count)

@@ -18,8 +18,15 @@ namespace pz::cuda {
 
 namespace detail {
 
+namespace {
+
+// Arena slots start at 16-byte boundaries.
+int64_t SlotBytes(int64_t bytes) { return (bytes + 15) / 16 * 16; }
+
+}  // namespace
+
 int64_t Emitter::AddSlot(int64_t bytes, bool is_ref) {
-  slots_.push_back({.offset = 0, .bytes = (bytes + 15) / 16 * 16, .is_ref = is_ref});
+  slots_.push_back({.offset = 0, .bytes = SlotBytes(bytes), .is_ref = is_ref});
   return static_cast<int64_t>(slots_.size()) - 1;
 }
 
@@ -77,14 +84,12 @@ EmittedKernel Emitter::Run() {
   // Block buffers that do not fit in shared memory: the operands that allow it become direct
   // windows instead of buffers in global memory (one copy less each way).
   direct_.assign(f_.refs.size(), false);
-  direct_at_.assign(f_.refs.size(), "");
+  window_at_.assign(f_.refs.size(), "");
   int64_t window_bytes = 0;
   for (size_t r = 0; r < f_.refs.size(); ++r) {
     if (pipelined(r)) {
-      window_bytes += (std::max<int64_t>(Count(f_.refs[r].shape), 1) *
-                           static_cast<int64_t>(array::ItemSize(f_.refs[r].dtype)) +
-                       15) /
-                      16 * 16;
+      window_bytes += SlotBytes(std::max<int64_t>(Count(f_.refs[r].shape), 1) *
+                                static_cast<int64_t>(array::ItemSize(f_.refs[r].dtype)));
     }
   }
   if (window_bytes > req_.shared_budget) {
@@ -122,16 +127,19 @@ EmittedKernel Emitter::Run() {
     slots_[s].offset = at;
     at += slots_[s].bytes;
   }
-  // Products of 16-bit floats whose operands are in global memory stage tiles of them in
-  // shared memory, when there is room (EmitStagedTensorCoreDot).
+  // Products: kernels with any get fewer threads (their tiles keep more registers); products of
+  // 16-bit floats whose operands are in global memory stage tiles of them in shared memory, when
+  // there is room (EmitStagedTensorCoreDot).
+  bool stages = false;
+  for (const Instr* instr : instrs_) {
+    if (!kernel::IsPrim(instr->op) || kernel::PrimOf(instr->op) != Prim::kDotGeneral) continue;
+    out.threads = 512;
+    stages = stages || StagesOperands(*instr);
+  }
   staging_at_ = -1;
-  if (!values_shared && shared_at + kStagingBytes <= req_.shared_budget) {
-    for (const Instr* instr : instrs_) {
-      if (!kernel::IsPrim(instr->op) || kernel::PrimOf(instr->op) != Prim::kDotGeneral) continue;
-      DType d = TypeOf(instr->operands[0]).dtype;
-      if (d == DType::kBFloat16 || d == DType::kFloat16) staging_at_ = shared_at;
-    }
-    if (staging_at_ >= 0) shared_at += kStagingBytes;
+  if (stages && !values_shared && shared_at + kStagingBytes <= req_.shared_budget) {
+    staging_at_ = shared_at;
+    shared_at += kStagingBytes;
   }
   out.shared_bytes = shared_at;
   out.global_bytes = global_at;
@@ -154,11 +162,6 @@ EmittedKernel Emitter::Run() {
   }
 
   // ---- the function ----
-  for (const Instr* instr : instrs_) {
-    if (kernel::IsPrim(instr->op) && kernel::PrimOf(instr->op) == Prim::kDotGeneral) {
-      out.threads = 512;
-    }
-  }
   w_.Line(fmt::format("// {}", req_.origin));
   w_.Open(
       fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}(const unsigned long "
@@ -195,7 +198,7 @@ EmittedKernel Emitter::Run() {
     std::string where = ref_slot_[r] >= 0 ? slot_pointer(ref_slot_[r], type) : hbm.at(r);
     w_.Line(fmt::format("[[maybe_unused]] {}* const r{} = {};  // {}{}", type, r, where, ref.name,
                         direct_[r] ? " (direct window)" : ""));
-    if (direct_[r]) EmitDirectAccessors(static_cast<kernel::RefId>(r), out);
+    if (pipelined(r)) EmitWindowAccessors(static_cast<kernel::RefId>(r), out);
   }
   // Values: arrays point into the arena, scalars are registers.
   for (size_t v = 0; v < f_.values.size(); ++v) {
@@ -253,38 +256,21 @@ EmittedKernel Emitter::Run() {
     }
     return e.empty() ? "false" : e;
   };
+  // A block buffer filled from its window, or written back to it (EmitWindowAccessors).
   auto window_loop = [&](size_t k, bool fetch) {
     const kernel::BlockMapping& op = mapping_.operand(k);
     int64_t column = out.operand_column[k];
     size_t rank = op.shape.size();
-    Shape window(rank);
-    for (size_t d = 0; d < rank; ++d) {
-      window[d] = op.block[d].kind == kernel::BlockDim::Kind::kSqueezed ? 1 : op.block[d].size;
-    }
-    Shape hbm_strides = Strides(op.shape);
-    std::string ref = fmt::format("r{}", num_prefetch + k);
+    size_t r = num_prefetch + k;
     std::string condition = fetch ? "pz_s == 0 || " + moved(column, rank, -1)
                                   : "pz_s == pz_steps - 1 || " + moved(column, rank, 1);
     w_.Open(
         fmt::format("if ({}) {{  // {} {}", condition, fetch ? "fetch" : "write back", op.name));
-    w_.Open(ElementLoop(Count(window)) + " {");
-    std::vector<std::string> c = Unravel(w_, window, "pz_i", "w");
-    std::string inside = "true", offset;
-    for (size_t d = 0; d < rank; ++d) {
-      w_.Line(fmt::format("const long long pz_a{} = pz_e[{}] + {};", d,
-                          column + static_cast<int64_t>(d), c[d]));
-      inside += fmt::format(" && pz_a{} >= 0 && pz_a{} < {}", d, d, op.shape[d]);
-      offset += fmt::format("{}pz_a{} * {}", d ? " + " : "", d, hbm_strides[d]);
-    }
-    if (offset.empty()) offset = "0";
-    if (fetch) {
-      w_.Line(fmt::format("{}[pz_i] = ({}) ? {}[{}] : {};", ref, inside, hbm.at(num_prefetch + k),
-                          offset, Fresh(op.dtype)));
-    } else {
-      w_.Line(
-          fmt::format("if ({}) {}[{}] = {}[pz_i];", inside, hbm.at(num_prefetch + k), offset, ref));
-    }
-    w_.Close();
+    w_.Line(
+        ElementLoop(Count(WindowShape(op))) +
+        (fetch
+             ? fmt::format(" r{}[pz_i] = {}_read({}, pz_e, pz_i);", r, window_at_[r], hbm.at(r))
+             : fmt::format(" {}_write({}, pz_e, pz_i, r{}[pz_i]);", window_at_[r], hbm.at(r), r)));
     w_.Close();
   };
   for (size_t k = 0; k < mapping_.inputs.size(); ++k) {
@@ -419,25 +405,31 @@ bool Emitter::DirectSafe(kernel::RefId r) const {
   return true;
 }
 
-void Emitter::EmitDirectAccessors(kernel::RefId r, const EmittedKernel& out) {
+Shape Emitter::WindowShape(const kernel::BlockMapping& op) {
+  Shape window(op.shape.size());
+  for (size_t d = 0; d < window.size(); ++d) {
+    window[d] = op.block[d].kind == kernel::BlockDim::Kind::kSqueezed ? 1 : op.block[d].size;
+  }
+  return window;
+}
+
+void Emitter::EmitWindowAccessors(kernel::RefId r, const EmittedKernel& out) {
   size_t k = static_cast<size_t>(r) - mapping_.prefetch.size();
   const kernel::BlockMapping& op = mapping_.operand(k);
   int64_t column = out.operand_column.at(k);
   size_t rank = op.shape.size();
-  Shape window(rank);
-  for (size_t d = 0; d < rank; ++d) {
-    window[d] = op.block[d].kind == kernel::BlockDim::Kind::kSqueezed ? 1 : op.block[d].size;
-  }
+  Shape window = WindowShape(op);
   Shape window_strides = Strides(window), hbm_strides = Strides(op.shape);
   // Window offset -> HBM coordinates (the window's buffer layout: row-major, squeezed
   // dimensions of size 1), clipped to the array.
   std::string offset_type = Count(window) <= (int64_t{1} << 31) ? "unsigned" : "unsigned long long";
   std::string coords, inside = "true", index;
   for (size_t d = 0; d < rank; ++d) {
-    std::string within =
-        window[d] == 1 ? "0"
-        : d == 0       ? fmt::format("(long long)(pz_o / {})", window_strides[d])
-                       : fmt::format("(long long)(pz_o / {} % {})", window_strides[d], window[d]);
+    std::string quotient =
+        window_strides[d] == 1 ? "pz_o" : fmt::format("pz_o / {}", window_strides[d]);
+    std::string within = window[d] == 1 ? "0"
+                         : d == 0       ? fmt::format("(long long)({})", quotient)
+                                        : fmt::format("(long long)({} % {})", quotient, window[d]);
     coords += fmt::format("  const long long pz_a{} = pz_e[{}] + {};\n", d,
                           column + static_cast<int64_t>(d), within);
     inside += fmt::format(" && pz_a{0} >= 0 && pz_a{0} < {1}", d, op.shape[d]);
@@ -446,24 +438,25 @@ void Emitter::EmitDirectAccessors(kernel::RefId r, const EmittedKernel& out) {
   if (index.empty()) index = "0";
   std::string type = StorageType(op.dtype);
   std::string name = fmt::format("{}_r{}", req_.name, r);
-  direct_at_[static_cast<size_t>(r)] = name;
-  tables_.Line(
-      fmt::format("// `{}` of {}: a direct window, read and written in HBM", op.name, req_.name));
+  window_at_[static_cast<size_t>(r)] = name;
+  tables_.Line(fmt::format("// `{}` of {}: element `pz_off` of its window, in HBM{}", op.name,
+                           req_.name, direct_[static_cast<size_t>(r)] ? " (a direct window)" : ""));
   tables_.Line(fmt::format(
       "PZ_DEVICE {0} {1}_read(const {0}* pz_hbm, const long long* pz_e, long long pz_off) {{\n"
-      "  const {2} pz_o = ({2})pz_off;\n{3}"
+      "  [[maybe_unused]] const {2} pz_o = ({2})pz_off;\n{3}"
       "  return ({4}) ? pz_hbm[{5}] : {6};\n}}",
       type, name, offset_type, coords, inside, index, Fresh(op.dtype)));
+  if (k < mapping_.inputs.size()) return;  // inputs are only read
   tables_.Line(fmt::format(
       "PZ_DEVICE void {1}_write({0}* pz_hbm, const long long* pz_e, long long pz_off, {0} pz_v) "
-      "{{\n  const {2} pz_o = ({2})pz_off;\n{3}"
+      "{{\n  [[maybe_unused]] const {2} pz_o = ({2})pz_off;\n{3}"
       "  if ({4}) pz_hbm[{5}] = pz_v;\n}}",
       type, name, offset_type, coords, inside, index));
 }
 
 std::string Emitter::RefRaw(const Access& a, const std::string& offset) const {
   if (a.ref >= 0 && direct_[static_cast<size_t>(a.ref)]) {
-    return fmt::format("{}_read({}, pz_e, {})", direct_at_[static_cast<size_t>(a.ref)], a.base,
+    return fmt::format("{}_read({}, pz_e, {})", window_at_[static_cast<size_t>(a.ref)], a.base,
                        offset);
   }
   return a.base + "[" + offset + "]";
@@ -472,7 +465,7 @@ std::string Emitter::RefRaw(const Access& a, const std::string& offset) const {
 std::string Emitter::RefWrite(const Access& a, const std::string& offset,
                               const std::string& value) const {
   if (a.ref >= 0 && direct_[static_cast<size_t>(a.ref)]) {
-    return fmt::format("{}_write({}, pz_e, {}, {});", direct_at_[static_cast<size_t>(a.ref)],
+    return fmt::format("{}_write({}, pz_e, {}, {});", window_at_[static_cast<size_t>(a.ref)],
                        a.base, offset, StoreExpr(a.dtype, value));
   }
   return fmt::format("{}[{}] = {};", a.base, offset, StoreExpr(a.dtype, value));

@@ -58,15 +58,17 @@ std::optional<Emitter::MatrixProduct> Emitter::MatrixForm(const Instr& instr, co
   return p;
 }
 
+bool Emitter::TensorCoreTypes(const Instr& instr) const {
+  DType ld = TypeOf(instr.operands[0]).dtype;
+  return ld == TypeOf(instr.operands[1]).dtype &&
+         (ld == DType::kBFloat16 || ld == DType::kFloat16) &&
+         IsFloat(TypeOf(instr.results[0]).dtype);
+}
+
 bool Emitter::StagesOperands(const Instr& instr) const {
-  ValueId lhs = instr.operands[0], rhs = instr.operands[1], out = instr.results[0];
-  DType ld = TypeOf(lhs).dtype;
-  if (ld != TypeOf(rhs).dtype || (ld != DType::kBFloat16 && ld != DType::kFloat16) ||
-      !IsFloat(TypeOf(out).dtype)) {
-    return false;
-  }
-  std::optional<MatrixProduct> p =
-      MatrixForm(instr, Strides(TypeOf(lhs).shape), Strides(TypeOf(rhs).shape));
+  if (!TensorCoreTypes(instr)) return false;
+  std::optional<MatrixProduct> p = MatrixForm(instr, Strides(TypeOf(instr.operands[0]).shape),
+                                              Strides(TypeOf(instr.operands[1]).shape));
   return p && p->m % 128 == 0 && p->n % 128 == 0 && p->k % 32 == 0;
 }
 
@@ -100,12 +102,7 @@ void Emitter::EmitDot(const Instr& instr) {
     // The fused loop that reads the result, run element by element as the result is made.
     Fused epilogue;
     if (auto e = epilogue_.find(&instr); e != epilogue_.end()) {
-      for (const Instr* hoisted : e->second->hoisted) EmitInstr(*hoisted);
-      for (const Instr* member : e->second->members) {
-        if (member->op == Op::kLoad || member->op == Op::kStore) {
-          epilogue.accesses[member] = Resolve(*member, member->ref);
-        }
-      }
+      epilogue = PrepareFused(*e->second);
       epilogue_state_ = &epilogue;
     }
     // 16-bit float operands on a GPU with tensor cores (sm_80 and later): mma.sync.
@@ -267,10 +264,9 @@ void Emitter::EmitTiledDot(const Instr& instr, const MatrixProduct& p) {
 }
 
 bool Emitter::EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
-  ValueId lhs = instr.operands[0], rhs = instr.operands[1], out = instr.results[0];
-  DType ld = TypeOf(lhs).dtype, rd = TypeOf(rhs).dtype, od = TypeOf(out).dtype;
   // In tiles of the instruction's m16 n8 k16.
-  if (ld != rd || (ld != DType::kBFloat16 && ld != DType::kFloat16) || !IsFloat(od)) return false;
+  if (!TensorCoreTypes(instr)) return false;
+  DType ld = TypeOf(instr.operands[0]).dtype;
   int64_t batches = p.batches, m = p.m, n = p.n, k = p.k;
   if (m % 16 != 0 || n % 8 != 0 || k % 16 != 0) return false;
   int64_t lb = p.lb, lm = p.lm, lk = p.lk, rb = p.rb, rn = p.rn, rk = p.rk;
@@ -413,10 +409,10 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   w_.Line("unsigned pz_af[2][4], pz_bf[4][2];");
   w_.Line("#pragma unroll");
   w_.Open("for (int pz_u = 0; pz_u < 2; ++pz_u) {");
-  w_.Line("const unsigned short* pz_p = pz_sa + (pz_wm + pz_u * 16 + pz_gid) * " +
-          std::to_string(kStagingRow) +
-          " + pz_kk + pz_tig * "
-          "2;");
+  w_.Line(
+      fmt::format("const unsigned short* pz_p = pz_sa + (pz_wm + pz_u * 16 + pz_gid) * {} + pz_kk "
+                  "+ pz_tig * 2;",
+                  kStagingRow));
   w_.Line("pz_af[pz_u][0] = *(const unsigned*)pz_p;");
   w_.Line(fmt::format("pz_af[pz_u][1] = *(const unsigned*)(pz_p + 8 * {});", kStagingRow));
   w_.Line("pz_af[pz_u][2] = *(const unsigned*)(pz_p + 8);");
@@ -424,10 +420,9 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   w_.Close();
   w_.Line("#pragma unroll");
   w_.Open("for (int pz_v = 0; pz_v < 4; ++pz_v) {");
-  w_.Line("const unsigned short* pz_p = pz_sb + (pz_wn + pz_v * 8 + pz_gid) * " +
-          std::to_string(kStagingRow) +
-          " + pz_kk + pz_tig * "
-          "2;");
+  w_.Line(fmt::format(
+      "const unsigned short* pz_p = pz_sb + (pz_wn + pz_v * 8 + pz_gid) * {} + pz_kk + pz_tig * 2;",
+      kStagingRow));
   w_.Line("pz_bf[pz_v][0] = *(const unsigned*)pz_p;");
   w_.Line("pz_bf[pz_v][1] = *(const unsigned*)(pz_p + 8);");
   w_.Close();

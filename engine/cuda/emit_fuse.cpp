@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "cuda/emit_internal.h"
 
@@ -87,7 +88,6 @@ bool Blocks(const Instr& instr, kernel::RefId ref) {
       break;
   }
   for (const kernel::Region& region : instr.regions) {
-    if (kernel::FirstWriteTo(region, ref) != nullptr) return true;
     for (const Instr& inner : region.body) {
       if (Blocks(inner, ref)) return true;
     }
@@ -136,35 +136,35 @@ void Emitter::CountUses(const kernel::Region& region) {
   for (ValueId v : region.yields) ++uses_[static_cast<size_t>(v)];
 }
 
-bool Emitter::Fusible(const Instr& instr, const Shape& shape, const std::set<ValueId>& made) const {
-  if (!instr.regions.empty()) return false;
+std::optional<Shape> Emitter::FusedShape(const Instr& instr, const std::set<ValueId>& made) const {
+  if (!instr.regions.empty()) return std::nullopt;
   Shape own;
   switch (instr.op) {
     case Op::kLoad:
     case Op::kStore: {
       const kernel::RefType& ref = f_.refs.at(static_cast<size_t>(instr.ref.ref));
-      if (ref.space == kernel::MemorySpace::kSemaphore) return false;
+      if (ref.space == kernel::MemorySpace::kSemaphore) return std::nullopt;
       own = kernel::IndexedShape(ref.shape, instr.ref.indexers);
-      if (instr.op == Op::kLoad && TypeOf(instr.results[0]).shape != own) return false;
+      if (instr.op == Op::kLoad && TypeOf(instr.results[0]).shape != own) return std::nullopt;
       break;
     }
     case Op::kConstant:
-      if (IsScalar(instr.results[0]) || !UniformConstant(instr)) return false;
+      if (IsScalar(instr.results[0]) || !UniformConstant(instr)) return std::nullopt;
       own = TypeOf(instr.results[0]).shape;
       break;
     default:
-      if (!kernel::IsPrim(instr.op) || instr.results.size() != 1) return false;
+      if (!kernel::IsPrim(instr.op) || instr.results.size() != 1) return std::nullopt;
       if (Family f = FamilyOf(kernel::PrimOf(instr.op));
           f != Family::kUnary && f != Family::kBinary) {
-        return false;
+        return std::nullopt;
       }
       own = TypeOf(instr.results[0]).shape;
   }
-  if (own.empty() || (!shape.empty() && own != shape)) return false;
+  if (own.empty()) return std::nullopt;
   for (ValueId v : instr.operands) {
-    if (made.count(v) && TypeOf(v).shape != own) return false;
+    if (made.count(v) && TypeOf(v).shape != own) return std::nullopt;
   }
-  return true;
+  return own;
 }
 
 bool Emitter::Hoistable(const Instr& instr, const std::set<ValueId>& made,
@@ -237,17 +237,14 @@ void Emitter::PlanRegion(const kernel::Region& region) {
   } body{order};
   size_t i = 0;
   while (i < body.size()) {
-    if (!Fusible(body[i], {}, {})) {
+    std::optional<Shape> shape = FusedShape(body[i], {});
+    if (!shape) {
       ++i;
       continue;
     }
     // Grow the loop from body[i]: members, and the scalar work between them that runs first.
-    FusedLoop loop{.first = i, .end = i + 1};
+    FusedLoop loop{.first = i, .end = i + 1, .shape = *shape};
     loop.members = {&body[i]};
-    loop.shape = body[i].op == Op::kLoad || body[i].op == Op::kStore
-                     ? kernel::IndexedShape(f_.refs.at(static_cast<size_t>(body[i].ref.ref)).shape,
-                                            body[i].ref.indexers)
-                     : TypeOf(body[i].results[0]).shape;
     std::set<ValueId> made(body[i].results.begin(), body[i].results.end());
     std::map<kernel::RefId, std::vector<const kernel::RefPath*>> touched;
     std::set<kernel::RefId> stored;
@@ -271,7 +268,7 @@ void Emitter::PlanRegion(const kernel::Region& region) {
     touch(body[i]);
     for (size_t next = i + 1; next < body.size(); ++next) {
       const Instr& instr = body[next];
-      if (Fusible(instr, loop.shape, made) && no_hazard(instr)) {
+      if (FusedShape(instr, made) == loop.shape && no_hazard(instr)) {
         loop.members.push_back(&instr);
         made.insert(instr.results.begin(), instr.results.end());
         touch(instr);
@@ -343,7 +340,7 @@ void Emitter::EmitRegion(const kernel::Region& region) {
   }
 }
 
-void Emitter::EmitFused(const FusedLoop& loop) {
+Emitter::Fused Emitter::PrepareFused(const FusedLoop& loop) {
   for (const Instr* instr : loop.hoisted) EmitInstr(*instr);
   Fused fused;
   bool stores = false;
@@ -354,6 +351,11 @@ void Emitter::EmitFused(const FusedLoop& loop) {
     }
   }
   if (stores) Sync();  // every thread has read what it needs of the memory stored into
+  return fused;
+}
+
+void Emitter::EmitFused(const FusedLoop& loop) {
+  Fused fused = PrepareFused(loop);
   w_.Open(ElementLoop(Count(loop.shape)) + " {");
   fused_ = &fused;
   for (const Instr* instr : loop.members) EmitInstr(*instr);

@@ -182,9 +182,9 @@ class Emitter {
     std::map<ValueId, std::string> registers;  // values made in the loop so far
     std::map<const Instr*, Access> accesses;   // loads and stores, resolved before the loop
   };
-  // Whether `instr` can join a fused loop over `shape` whose values so far are `made`
-  // (the shape of the loop is the instruction's when `shape` is empty).
-  bool Fusible(const Instr& instr, const Shape& shape, const std::set<ValueId>& made) const;
+  // The shape of the fused loop `instr` can join when the loop's values so far are `made`;
+  // nullopt when it can join none.
+  std::optional<Shape> FusedShape(const Instr& instr, const std::set<ValueId>& made) const;
   // A scalar instruction without effects that may run before a fused loop it sits in.
   bool Hoistable(const Instr& instr, const std::set<ValueId>& made,
                  const std::set<kernel::RefId>& stored) const;
@@ -195,6 +195,9 @@ class Emitter {
   // register_only_).
   void PlanRegion(const kernel::Region& region);
   void EmitFused(const FusedLoop& loop);
+  // Before a fused loop (or a product's epilogue): its hoisted scalar work, its accesses
+  // resolved (their bounds checks), and a barrier when it stores.
+  Fused PrepareFused(const FusedLoop& loop);
   void CountUses(const kernel::Region& region);
   // Reads of the element at window offset `offset` of a ref access, as a register value, and
   // the statement writing register value `value` there; direct windows go to HBM.
@@ -207,8 +210,12 @@ class Emitter {
   // Pipelined operand refs read and written in HBM, without a window buffer (when the windows do
   // not fit in shared memory and nothing but loads and stores reaches them).
   bool DirectSafe(kernel::RefId r) const;
-  // The device functions reading and writing a direct window's element (into tables_).
-  void EmitDirectAccessors(kernel::RefId r, const EmittedKernel& out);
+  // The device functions reading and writing element `pz_off` of a pipelined operand's window
+  // in HBM (into tables_): the block fetches and write-backs use them, and a direct window's
+  // loads and stores.
+  void EmitWindowAccessors(kernel::RefId r, const EmittedKernel& out);
+  // A block's shape with its squeezed dimensions as 1 (the layout of its buffer).
+  static Shape WindowShape(const kernel::BlockMapping& op);
 
   // Layout.
   void NumberRegion(const kernel::Region& region);
@@ -246,6 +253,8 @@ class Emitter {
   // Whether a product stages its operands (16-bit floats, in tiles of 128 x 128 x 32): the
   // loads of its operands then fold into it (PlanRegion).
   bool StagesOperands(const Instr& instr) const;
+  // Whether a product's dtypes suit tensor cores: 16-bit float operands, a float result.
+  bool TensorCoreTypes(const Instr& instr) const;
   // The stored element `index` of operand `side` (0: lhs) of a product.
   std::string Operand(const MatrixProduct& p, int side, const std::string& index) const;
   // The tensor-core form of a 16-bit float product, under `#if __CUDA_ARCH__ >= 800`, followed
@@ -320,7 +329,7 @@ class Emitter {
   std::map<const Instr*, std::array<const Instr*, 2>> folded_;
   std::vector<int> uses_;               // per value: its readers, counted
   std::vector<bool> direct_;            // per ref: a direct window
-  std::vector<std::string> direct_at_;  // per direct ref: the function giving an HBM index
+  std::vector<std::string> window_at_;  // per pipelined ref: its accessors' name prefix
 };
 
 template <typename Body>

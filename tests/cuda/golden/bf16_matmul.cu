@@ -170,43 +170,31 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 }
 // ---- end of prelude -------------------------------------------------------------------------------
 
-// `a_ref` of pz_bf16_matmul_kernel_0: a direct window, read and written in HBM
+// `a_ref` of pz_bf16_matmul_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r0_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
-  const unsigned pz_o = (unsigned)pz_off;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[3] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 256);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o % 256);
   return (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 1024) ? pz_hbm[pz_a0 * 1024 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
-PZ_DEVICE void pz_bf16_matmul_kernel_0_r0_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
-  const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 256);
-  if (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 1024) pz_hbm[pz_a0 * 1024 + pz_a1 * 1] = pz_v;
-}
-// `b_ref` of pz_bf16_matmul_kernel_0: a direct window, read and written in HBM
+// `b_ref` of pz_bf16_matmul_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r1_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
-  const unsigned pz_o = (unsigned)pz_off;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 1 % 128);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 1024 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
-PZ_DEVICE void pz_bf16_matmul_kernel_0_r1_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
-  const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 1 % 128);
-  if (true && pz_a0 >= 0 && pz_a0 < 1024 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm[pz_a0 * 128 + pz_a1 * 1] = pz_v;
-}
-// `o_ref` of pz_bf16_matmul_kernel_0: a direct window, read and written in HBM
+// `o_ref` of pz_bf16_matmul_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r2_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
-  const unsigned pz_o = (unsigned)pz_off;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[8] + (long long)(pz_o / 1 % 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
 PZ_DEVICE void pz_bf16_matmul_kernel_0_r2_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
-  const unsigned pz_o = (unsigned)pz_off;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[8] + (long long)(pz_o / 1 % 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
   if (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm[pz_a0 * 128 + pz_a1 * 1] = pz_v;
 }
 // pallas_call `bf16_matmul_kernel` at line 77
@@ -268,6 +256,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
         __syncthreads();
       } else {
       }
+      __syncthreads();
       #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
       if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory
         unsigned short* const pz_sa = (unsigned short*)(pz_smem + 0);
@@ -504,43 +493,31 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
   }
 }
 
-// `a_ref` of pz_bf16_matmul_kernel_1: a direct window, read and written in HBM
+// `a_ref` of pz_bf16_matmul_kernel_1: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r0_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
-  const unsigned pz_o = (unsigned)pz_off;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[3] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 256);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o % 256);
   return (true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 512) ? pz_hbm[pz_a0 * 512 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
-PZ_DEVICE void pz_bf16_matmul_kernel_1_r0_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
-  const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 256);
-  if (true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 512) pz_hbm[pz_a0 * 512 + pz_a1 * 1] = pz_v;
-}
-// `b_ref` of pz_bf16_matmul_kernel_1: a direct window, read and written in HBM
+// `b_ref` of pz_bf16_matmul_kernel_1: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r1_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
-  const unsigned pz_o = (unsigned)pz_off;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 1 % 128);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 512 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
-PZ_DEVICE void pz_bf16_matmul_kernel_1_r1_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
-  const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 1 % 128);
-  if (true && pz_a0 >= 0 && pz_a0 < 512 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
-}
-// `o_ref` of pz_bf16_matmul_kernel_1: a direct window, read and written in HBM
+// `o_ref` of pz_bf16_matmul_kernel_1: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r2_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
-  const unsigned pz_o = (unsigned)pz_off;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[8] + (long long)(pz_o / 1 % 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
 PZ_DEVICE void pz_bf16_matmul_kernel_1_r2_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
-  const unsigned pz_o = (unsigned)pz_off;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[8] + (long long)(pz_o / 1 % 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
   if (true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
 }
 // pallas_call `bf16_matmul_kernel` at line 77
@@ -602,6 +579,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
         __syncthreads();
       } else {
       }
+      __syncthreads();
       #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
       if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory
         unsigned short* const pz_sa = (unsigned short*)(pz_smem + 0);

@@ -170,6 +170,19 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 }
 // ---- end of prelude -------------------------------------------------------------------------------
 
+// `o_ref` of pz_moving_sum_kernel_0: element `pz_off` of its window, in HBM
+PZ_DEVICE float pz_moving_sum_kernel_0_r1_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[1] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[2] + (long long)(pz_o % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 32 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE void pz_moving_sum_kernel_0_r1_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[1] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[2] + (long long)(pz_o % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 32 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm[pz_a0 * 128 + pz_a1 * 1] = pz_v;
+}
 // pallas_call `moving_sum_kernel` at line 33
 extern "C" __global__ void __launch_bounds__(1024) pz_moving_sum_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
@@ -320,13 +333,7 @@ extern "C" __global__ void __launch_bounds__(1024) pz_moving_sum_kernel_0(const 
       __syncthreads();
       __syncthreads();
       if (pz_s == pz_steps - 1 || pz_e[1] != pz_e[4] || pz_e[2] != pz_e[5]) {  // write back o_ref
-        for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 128;
-          const long long pz_a0 = pz_e[1] + pz_w0;
-          const long long pz_a1 = pz_e[2] + pz_w1;
-          if (true && pz_a0 >= 0 && pz_a0 < 32 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm1[pz_a0 * 128 + pz_a1 * 1] = r1[pz_i];
-        }
+        for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) pz_moving_sum_kernel_0_r1_write(pz_hbm1, pz_e, pz_i, r1[pz_i]);
       }
       __syncthreads();
     }

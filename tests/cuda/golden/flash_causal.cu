@@ -170,6 +170,40 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 }
 // ---- end of prelude -------------------------------------------------------------------------------
 
+// `q_ref` of pz_causal_kernel_0: element `pz_off` of its window, in HBM
+PZ_DEVICE float pz_causal_kernel_0_r0_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[2] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[3] + (long long)(pz_o % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 64 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+// `k_ref` of pz_causal_kernel_0: element `pz_off` of its window, in HBM
+PZ_DEVICE float pz_causal_kernel_0_r1_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[4] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[5] + (long long)(pz_o % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 64 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+// `v_ref` of pz_causal_kernel_0: element `pz_off` of its window, in HBM
+PZ_DEVICE float pz_causal_kernel_0_r2_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[6] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[7] + (long long)(pz_o % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 64 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+// `o_ref` of pz_causal_kernel_0: element `pz_off` of its window, in HBM
+PZ_DEVICE float pz_causal_kernel_0_r3_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[8] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[9] + (long long)(pz_o % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 64 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE void pz_causal_kernel_0_r3_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[8] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[9] + (long long)(pz_o % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 64 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm[pz_a0 * 128 + pz_a1 * 1] = pz_v;
+}
 // pallas_call `causal_kernel` at line 45
 extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
@@ -257,31 +291,13 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
       [[maybe_unused]] const int pz_g1 = (int)pz_e[1];
       if (pz_s == 0 || pz_e[2] != pz_e[-8] || pz_e[3] != pz_e[-7]) {  // fetch q_ref
-        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 128;
-          const long long pz_a0 = pz_e[2] + pz_w0;
-          const long long pz_a1 = pz_e[3] + pz_w1;
-          r0[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 64 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm0[pz_a0 * 128 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
-        }
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r0[pz_i] = pz_causal_kernel_0_r0_read(pz_hbm0, pz_e, pz_i);
       }
       if (pz_s == 0 || pz_e[4] != pz_e[-6] || pz_e[5] != pz_e[-5]) {  // fetch k_ref
-        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 128;
-          const long long pz_a0 = pz_e[4] + pz_w0;
-          const long long pz_a1 = pz_e[5] + pz_w1;
-          r1[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 64 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm1[pz_a0 * 128 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
-        }
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r1[pz_i] = pz_causal_kernel_0_r1_read(pz_hbm1, pz_e, pz_i);
       }
       if (pz_s == 0 || pz_e[6] != pz_e[-4] || pz_e[7] != pz_e[-3]) {  // fetch v_ref
-        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 128;
-          const long long pz_a0 = pz_e[6] + pz_w0;
-          const long long pz_a1 = pz_e[7] + pz_w1;
-          r2[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 64 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm2[pz_a0 * 128 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
-        }
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r2[pz_i] = pz_causal_kernel_0_r2_read(pz_hbm2, pz_e, pz_i);
       }
       __syncthreads();
       v0 = pz_g0;
@@ -559,6 +575,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
           v45[pz_i] = e45;
         }
         __syncthreads();
+        __syncthreads();
         {  // the product in tiles: each thread a 4 x 4 tile of the result at a time
           const int pz_tx_n = blockDim.x < 32 ? blockDim.x : 32, pz_ty_n = blockDim.x / pz_tx_n;
           const int pz_tx = threadIdx.x % pz_tx_n, pz_ty = threadIdx.x / pz_tx_n;
@@ -656,13 +673,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
       }
       __syncthreads();
       if (pz_s == pz_steps - 1 || pz_e[8] != pz_e[18] || pz_e[9] != pz_e[19]) {  // write back o_ref
-        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 128;
-          const long long pz_a0 = pz_e[8] + pz_w0;
-          const long long pz_a1 = pz_e[9] + pz_w1;
-          if (true && pz_a0 >= 0 && pz_a0 < 64 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm3[pz_a0 * 128 + pz_a1 * 1] = r3[pz_i];
-        }
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) pz_causal_kernel_0_r3_write(pz_hbm3, pz_e, pz_i, r3[pz_i]);
       }
       __syncthreads();
     }

@@ -170,43 +170,31 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 }
 // ---- end of prelude -------------------------------------------------------------------------------
 
-// `x_ref` of pz_kernel_0: a direct window, read and written in HBM
+// `x_ref` of pz_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE float pz_kernel_0_r0_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
-  const unsigned pz_o = (unsigned)pz_off;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[1] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[2] + (long long)(pz_o / 1 % 128);
+  const long long pz_a1 = pz_e[2] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 4096 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
-PZ_DEVICE void pz_kernel_0_r0_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
-  const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[1] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[2] + (long long)(pz_o / 1 % 128);
-  if (true && pz_a0 >= 0 && pz_a0 < 4096 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm[pz_a0 * 128 + pz_a1 * 1] = pz_v;
-}
-// `y_ref` of pz_kernel_0: a direct window, read and written in HBM
+// `y_ref` of pz_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE float pz_kernel_0_r1_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
-  const unsigned pz_o = (unsigned)pz_off;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[3] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 128);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 4096 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
-PZ_DEVICE void pz_kernel_0_r1_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
-  const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 128);
-  if (true && pz_a0 >= 0 && pz_a0 < 4096 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm[pz_a0 * 128 + pz_a1 * 1] = pz_v;
-}
-// `o_ref` of pz_kernel_0: a direct window, read and written in HBM
+// `o_ref` of pz_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE float pz_kernel_0_r2_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
-  const unsigned pz_o = (unsigned)pz_off;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 1 % 128);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 4096 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
 PZ_DEVICE void pz_kernel_0_r2_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
-  const unsigned pz_o = (unsigned)pz_off;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 1 % 128);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o % 128);
   if (true && pz_a0 >= 0 && pz_a0 < 4096 && pz_a1 >= 0 && pz_a1 < 128) pz_hbm[pz_a0 * 128 + pz_a1 * 1] = pz_v;
 }
 // pallas_call `kernel` at line 15

@@ -170,6 +170,26 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 }
 // ---- end of prelude -------------------------------------------------------------------------------
 
+// `x_ref` of pz_softmax_kernel_0: element `pz_off` of its window, in HBM
+PZ_DEVICE float pz_softmax_kernel_0_r0_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[1] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[2] + (long long)(pz_o % 256);
+  return (true && pz_a0 >= 0 && pz_a0 < 64 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+// `o_ref` of pz_softmax_kernel_0: element `pz_off` of its window, in HBM
+PZ_DEVICE float pz_softmax_kernel_0_r1_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o % 256);
+  return (true && pz_a0 >= 0 && pz_a0 < 64 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE void pz_softmax_kernel_0_r1_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o % 256);
+  if (true && pz_a0 >= 0 && pz_a0 < 64 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
+}
 // pallas_call `softmax_kernel` at line 92
 extern "C" __global__ void __launch_bounds__(1024) pz_softmax_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
@@ -197,13 +217,7 @@ extern "C" __global__ void __launch_bounds__(1024) pz_softmax_kernel_0(const uns
       const long long* const pz_e = pz_table + pz_step * 5;
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
       if (pz_s == 0 || pz_e[1] != pz_e[-4] || pz_e[2] != pz_e[-3]) {  // fetch x_ref
-        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 256);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 256;
-          const long long pz_a0 = pz_e[1] + pz_w0;
-          const long long pz_a1 = pz_e[2] + pz_w1;
-          r0[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 64 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm0[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
-        }
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) r0[pz_i] = pz_softmax_kernel_0_r0_read(pz_hbm0, pz_e, pz_i);
       }
       __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
@@ -267,19 +281,33 @@ extern "C" __global__ void __launch_bounds__(1024) pz_softmax_kernel_0(const uns
       __syncthreads();
       __syncthreads();
       if (pz_s == pz_steps - 1 || pz_e[3] != pz_e[8] || pz_e[4] != pz_e[9]) {  // write back o_ref
-        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 256);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 256;
-          const long long pz_a0 = pz_e[3] + pz_w0;
-          const long long pz_a1 = pz_e[4] + pz_w1;
-          if (true && pz_a0 >= 0 && pz_a0 < 64 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm1[pz_a0 * 256 + pz_a1 * 1] = r1[pz_i];
-        }
+        for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) pz_softmax_kernel_0_r1_write(pz_hbm1, pz_e, pz_i, r1[pz_i]);
       }
       __syncthreads();
     }
   }
 }
 
+// `x_ref` of pz_softmax_kernel_1: element `pz_off` of its window, in HBM
+PZ_DEVICE float pz_softmax_kernel_1_r0_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[1] + (long long)(pz_o / 384);
+  const long long pz_a1 = pz_e[2] + (long long)(pz_o % 384);
+  return (true && pz_a0 >= 0 && pz_a0 < 24 && pz_a1 >= 0 && pz_a1 < 384) ? pz_hbm[pz_a0 * 384 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+// `o_ref` of pz_softmax_kernel_1: element `pz_off` of its window, in HBM
+PZ_DEVICE float pz_softmax_kernel_1_r1_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 384);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o % 384);
+  return (true && pz_a0 >= 0 && pz_a0 < 24 && pz_a1 >= 0 && pz_a1 < 384) ? pz_hbm[pz_a0 * 384 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE void pz_softmax_kernel_1_r1_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 384);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o % 384);
+  if (true && pz_a0 >= 0 && pz_a0 < 24 && pz_a1 >= 0 && pz_a1 < 384) pz_hbm[pz_a0 * 384 + pz_a1 * 1] = pz_v;
+}
 // pallas_call `softmax_kernel` at line 92
 extern "C" __global__ void __launch_bounds__(1024) pz_softmax_kernel_1(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
@@ -307,13 +335,7 @@ extern "C" __global__ void __launch_bounds__(1024) pz_softmax_kernel_1(const uns
       const long long* const pz_e = pz_table + pz_step * 5;
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
       if (pz_s == 0 || pz_e[1] != pz_e[-4] || pz_e[2] != pz_e[-3]) {  // fetch x_ref
-        for (int pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 384);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 384;
-          const long long pz_a0 = pz_e[1] + pz_w0;
-          const long long pz_a1 = pz_e[2] + pz_w1;
-          r0[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 24 && pz_a1 >= 0 && pz_a1 < 384) ? pz_hbm0[pz_a0 * 384 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
-        }
+        for (int pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) r0[pz_i] = pz_softmax_kernel_1_r0_read(pz_hbm0, pz_e, pz_i);
       }
       __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
@@ -377,13 +399,7 @@ extern "C" __global__ void __launch_bounds__(1024) pz_softmax_kernel_1(const uns
       __syncthreads();
       __syncthreads();
       if (pz_s == pz_steps - 1 || pz_e[3] != pz_e[8] || pz_e[4] != pz_e[9]) {  // write back o_ref
-        for (int pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = (pz_i / 384);
-          [[maybe_unused]] const long long pz_w1 = pz_i % 384;
-          const long long pz_a0 = pz_e[3] + pz_w0;
-          const long long pz_a1 = pz_e[4] + pz_w1;
-          if (true && pz_a0 >= 0 && pz_a0 < 24 && pz_a1 >= 0 && pz_a1 < 384) pz_hbm1[pz_a0 * 384 + pz_a1 * 1] = r1[pz_i];
-        }
+        for (int pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) pz_softmax_kernel_1_r1_write(pz_hbm1, pz_e, pz_i, r1[pz_i]);
       }
       __syncthreads();
     }

@@ -170,43 +170,31 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 }
 // ---- end of prelude -------------------------------------------------------------------------------
 
-// `a_ref` of pz_matmul_kernel_0: a direct window, read and written in HBM
+// `a_ref` of pz_matmul_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE float pz_matmul_kernel_0_r0_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
-  const unsigned pz_o = (unsigned)pz_off;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[3] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 128);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 16 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
-PZ_DEVICE void pz_matmul_kernel_0_r0_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
-  const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[4] + (long long)(pz_o / 1 % 128);
-  if (true && pz_a0 >= 0 && pz_a0 < 16 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
-}
-// `b_ref` of pz_matmul_kernel_0: a direct window, read and written in HBM
+// `b_ref` of pz_matmul_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE float pz_matmul_kernel_0_r1_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
-  const unsigned pz_o = (unsigned)pz_off;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 1 % 128);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
-PZ_DEVICE void pz_matmul_kernel_0_r1_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
-  const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[6] + (long long)(pz_o / 1 % 128);
-  if (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
-}
-// `o_ref` of pz_matmul_kernel_0: a direct window, read and written in HBM
+// `o_ref` of pz_matmul_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE float pz_matmul_kernel_0_r2_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
-  const unsigned pz_o = (unsigned)pz_off;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[8] + (long long)(pz_o / 1 % 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 16 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
 PZ_DEVICE void pz_matmul_kernel_0_r2_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
-  const unsigned pz_o = (unsigned)pz_off;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
-  const long long pz_a1 = pz_e[8] + (long long)(pz_o / 1 % 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
   if (true && pz_a0 >= 0 && pz_a0 < 16 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
 }
 // pallas_call `matmul_kernel` at line 27
@@ -278,6 +266,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_matmul_kernel_0(const unsig
         [[maybe_unused]] const long long pz_c1 = pz_i % 128;
         v6[pz_i] = pz_matmul_kernel_0_r1_read(r1, pz_e, 0 + pz_c0 * 128 + pz_c1);
       }
+      __syncthreads();
       __syncthreads();
       {  // the product in tiles: each thread a 4 x 4 tile of the result at a time
         const int pz_tx_n = blockDim.x < 32 ? blockDim.x : 32, pz_ty_n = blockDim.x / pz_tx_n;

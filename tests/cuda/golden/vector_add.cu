@@ -170,6 +170,29 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 }
 // ---- end of prelude -------------------------------------------------------------------------------
 
+// `x_ref` of pz_add_kernel_0: element `pz_off` of its window, in HBM
+PZ_DEVICE float pz_add_kernel_0_r0_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[1] + (long long)(pz_o);
+  return (true && pz_a0 >= 0 && pz_a0 < 1024) ? pz_hbm[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+// `y_ref` of pz_add_kernel_0: element `pz_off` of its window, in HBM
+PZ_DEVICE float pz_add_kernel_0_r1_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[2] + (long long)(pz_o);
+  return (true && pz_a0 >= 0 && pz_a0 < 1024) ? pz_hbm[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+// `o_ref` of pz_add_kernel_0: element `pz_off` of its window, in HBM
+PZ_DEVICE float pz_add_kernel_0_r2_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o);
+  return (true && pz_a0 >= 0 && pz_a0 < 1024) ? pz_hbm[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE void pz_add_kernel_0_r2_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o);
+  if (true && pz_a0 >= 0 && pz_a0 < 1024) pz_hbm[pz_a0 * 1] = pz_v;
+}
 // pallas_call `add_kernel` at line 69
 extern "C" __global__ void __launch_bounds__(1024) pz_add_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
@@ -197,18 +220,10 @@ extern "C" __global__ void __launch_bounds__(1024) pz_add_kernel_0(const unsigne
       const long long* const pz_e = pz_table + pz_step * 4;
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
       if (pz_s == 0 || pz_e[1] != pz_e[-3]) {  // fetch x_ref
-        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = pz_i;
-          const long long pz_a0 = pz_e[1] + pz_w0;
-          r0[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 1024) ? pz_hbm0[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
-        }
+        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r0[pz_i] = pz_add_kernel_0_r0_read(pz_hbm0, pz_e, pz_i);
       }
       if (pz_s == 0 || pz_e[2] != pz_e[-2]) {  // fetch y_ref
-        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = pz_i;
-          const long long pz_a0 = pz_e[2] + pz_w0;
-          r1[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 1024) ? pz_hbm1[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
-        }
+        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r1[pz_i] = pz_add_kernel_0_r1_read(pz_hbm1, pz_e, pz_i);
       }
       __syncthreads();
       __syncthreads();
@@ -235,17 +250,36 @@ extern "C" __global__ void __launch_bounds__(1024) pz_add_kernel_0(const unsigne
       __syncthreads();
       __syncthreads();
       if (pz_s == pz_steps - 1 || pz_e[3] != pz_e[7]) {  // write back o_ref
-        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = pz_i;
-          const long long pz_a0 = pz_e[3] + pz_w0;
-          if (true && pz_a0 >= 0 && pz_a0 < 1024) pz_hbm2[pz_a0 * 1] = r2[pz_i];
-        }
+        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) pz_add_kernel_0_r2_write(pz_hbm2, pz_e, pz_i, r2[pz_i]);
       }
       __syncthreads();
     }
   }
 }
 
+// `x_ref` of pz_add_kernel_1: element `pz_off` of its window, in HBM
+PZ_DEVICE float pz_add_kernel_1_r0_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[1] + (long long)(pz_o);
+  return (true && pz_a0 >= 0 && pz_a0 < 384) ? pz_hbm[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+// `y_ref` of pz_add_kernel_1: element `pz_off` of its window, in HBM
+PZ_DEVICE float pz_add_kernel_1_r1_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[2] + (long long)(pz_o);
+  return (true && pz_a0 >= 0 && pz_a0 < 384) ? pz_hbm[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+// `o_ref` of pz_add_kernel_1: element `pz_off` of its window, in HBM
+PZ_DEVICE float pz_add_kernel_1_r2_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o);
+  return (true && pz_a0 >= 0 && pz_a0 < 384) ? pz_hbm[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE void pz_add_kernel_1_r2_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o);
+  if (true && pz_a0 >= 0 && pz_a0 < 384) pz_hbm[pz_a0 * 1] = pz_v;
+}
 // pallas_call `add_kernel` at line 69
 extern "C" __global__ void __launch_bounds__(1024) pz_add_kernel_1(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
@@ -273,18 +307,10 @@ extern "C" __global__ void __launch_bounds__(1024) pz_add_kernel_1(const unsigne
       const long long* const pz_e = pz_table + pz_step * 4;
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
       if (pz_s == 0 || pz_e[1] != pz_e[-3]) {  // fetch x_ref
-        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = pz_i;
-          const long long pz_a0 = pz_e[1] + pz_w0;
-          r0[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 384) ? pz_hbm0[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
-        }
+        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r0[pz_i] = pz_add_kernel_1_r0_read(pz_hbm0, pz_e, pz_i);
       }
       if (pz_s == 0 || pz_e[2] != pz_e[-2]) {  // fetch y_ref
-        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = pz_i;
-          const long long pz_a0 = pz_e[2] + pz_w0;
-          r1[pz_i] = (true && pz_a0 >= 0 && pz_a0 < 384) ? pz_hbm1[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
-        }
+        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r1[pz_i] = pz_add_kernel_1_r1_read(pz_hbm1, pz_e, pz_i);
       }
       __syncthreads();
       __syncthreads();
@@ -311,11 +337,7 @@ extern "C" __global__ void __launch_bounds__(1024) pz_add_kernel_1(const unsigne
       __syncthreads();
       __syncthreads();
       if (pz_s == pz_steps - 1 || pz_e[3] != pz_e[7]) {  // write back o_ref
-        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_w0 = pz_i;
-          const long long pz_a0 = pz_e[3] + pz_w0;
-          if (true && pz_a0 >= 0 && pz_a0 < 384) pz_hbm2[pz_a0 * 1] = r2[pz_i];
-        }
+        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) pz_add_kernel_1_r2_write(pz_hbm2, pz_e, pz_i, r2[pz_i]);
       }
       __syncthreads();
     }
