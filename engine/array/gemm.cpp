@@ -10,11 +10,19 @@ namespace isa_v3 {
 extern const Kernels kKernels;
 }
 #endif
+#ifdef PZ_GEMM_HAS_V4
+namespace isa_v4 {
+extern const Kernels kKernels;
+}
+#endif
 
 const Kernels& KernelsFor(Isa isa) {
+#ifdef PZ_GEMM_HAS_V4
+  // Eigen's AVX-512 kernels: 1.5x to 2x its AVX2 ones on an Intel Xeon, slower on AMD's Zen 4,
+  // which splits 512-bit operations in two (tests/bench/README.md).
+  if (isa == Isa::kAvx512 && FullWidthAvx512()) return isa_v4::kKernels;
+#endif
 #ifdef PZ_GEMM_HAS_V3
-  // Eigen's AVX-512 kernels ran slower than its AVX2 ones on this project's machines
-  // (tests/bench/README.md), so the AVX-512 level multiplies with the AVX2 copy.
   if (isa == Isa::kAvx2Fma || isa == Isa::kAvx512) return isa_v3::kKernels;
 #endif
   (void)isa;

@@ -1,7 +1,9 @@
 // The float32 GEMMs behind lax.dot_general, built once per instruction set and picked at run
-// time (isa.h): gemm_isa.cpp is compiled for baseline x86-64 and for x86-64-v3 (AVX2 + FMA),
-// each copy inside its own namespace with Eigen's namespace renamed, so that no template the two
-// instantiate is one symbol to the linker (a test checks the objects' symbols for that).
+// time (isa.h): gemm_isa.cpp is compiled for baseline x86-64, x86-64-v3 (AVX2 + FMA) and
+// x86-64-v4 (AVX-512), each copy inside its own namespace with Eigen's namespace renamed, so that
+// no template two copies instantiate is one symbol to the linker (a test checks the objects'
+// symbols for that). The copies may differ in the last bits of long sums (their blocking of k
+// differs), but each computes an element the same way whatever the product's shape.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +31,8 @@ struct Kernels {
                   int64_t n);
 };
 
-// The kernels of one instruction set (kAvx2Fma falls back to kBaseline in builds without it).
+// The kernels of one instruction set (each level falls back to the one below in builds without
+// it; kAvx512 multiplies with the AVX2 copy unless FullWidthAvx512()).
 const Kernels& KernelsFor(Isa isa);
 // The kernels of RuntimeIsa().
 inline const Kernels& Best() { return KernelsFor(RuntimeIsa()); }

@@ -3,6 +3,10 @@
 #include <cstdlib>
 #include <cstring>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#endif
+
 namespace pz::array {
 namespace {
 
@@ -20,14 +24,37 @@ Isa Detect() {
   bool v3 = __builtin_cpu_supports("x86-64-v3");
 #endif
   if (!v3) return Isa::kBaseline;
+  // The AVX-512 GEMM copy is built with -march=x86-64-v4, which adds CD to these four.
   bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-                __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+                __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+                __builtin_cpu_supports("avx512cd");
   return avx512 && !cap_avx2 ? Isa::kAvx512 : Isa::kAvx2Fma;
 #endif
   return Isa::kBaseline;
 }
 
+bool DetectFullWidth() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) == 0) return false;
+  // "AuthenticAMD": EBX, EDX, ECX spell it four letters each.
+  bool amd = ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163;
+  if (!amd) return true;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return false;
+  unsigned family = (eax >> 8) & 0xf;
+  if (family == 0xf) family += (eax >> 20) & 0xff;
+  return family >= 0x1a;  // Zen 5
+#else
+  return false;
+#endif
+}
+
 }  // namespace
+
+bool FullWidthAvx512() {
+  static const bool full = DetectFullWidth();
+  return full;
+}
 
 Isa RuntimeIsa() {
   static const Isa isa = Detect();

@@ -9,11 +9,16 @@ namespace pz::array {
 enum class Isa {
   kBaseline,  // x86-64 (SSE2) or another architecture: plain C++ loops
   kAvx2Fma,   // x86-64-v3: AVX2, FMA, BMI2 and the rest of that level
-  kAvx512,    // x86-64-v3 and AVX-512 F, DQ, BW, VL (only some loops use it; GEMM stays AVX2)
+  kAvx512,    // x86-64-v4: x86-64-v3 and AVX-512 F, CD, DQ, BW, VL
 };
 
 // The best instruction set of this CPU, capped by PZ_ISA=baseline or PZ_ISA=avx2.
 Isa RuntimeIsa();
 const char* IsaName(Isa isa);
+
+// Whether this CPU runs 512-bit vector operations at the full width (every AVX-512 CPU of Intel,
+// and AMD's from Zen 5 on). Zen 4 splits them into two 256-bit halves; there Eigen's AVX-512
+// GEMM ran slower than its AVX2 one (tests/bench/README.md), so the GEMM keeps AVX2 (gemm.h).
+bool FullWidthAvx512();
 
 }  // namespace pz::array
