@@ -160,7 +160,7 @@ Array Array::Allocate(DType dtype, Shape shape, bool zeroed) {
 }
 
 Array Array::FromDoubles(DType dtype, Shape shape, const std::vector<double>& values) {
-  Array a = Zeros(dtype, std::move(shape));
+  Array a = Empty(dtype, std::move(shape));
   PZ_CHECK(static_cast<int64_t>(values.size()) == a.size());
   DispatchDType(dtype, [&](auto tag) {
     constexpr DType D = decltype(tag)::value;

@@ -172,14 +172,29 @@ Array BroadcastedIota(DType dtype, const Shape& shape, int dimension) {
     ThrowValueError(fmt::format("broadcasted_iota dimension must be in range [0, {}), got {}",
                                 shape.size(), dimension));
   }
-  int64_t n = NumElements(shape);
-  std::vector<double> values(static_cast<size_t>(n));
+  Array out = Array::Empty(dtype, shape);
+  int64_t extent = shape[dimension];
+  if (out.size() == 0) return out;
   int64_t inner = 1;
   for (size_t axis = dimension + 1; axis < shape.size(); ++axis) inner *= shape[axis];
-  for (int64_t flat = 0; flat < n; ++flat) {
-    values[flat] = static_cast<double>((flat / inner) % shape[dimension]);
-  }
-  return Array::FromDoubles(dtype, shape, values);
+  int64_t outer = out.size() / (inner * extent);
+  // Runs of `inner` equal values, counting up along `dimension`, `outer` times over.
+  DispatchDType(dtype, [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    std::vector<StorageOf<D>> values(static_cast<size_t>(extent));
+    for (int64_t i = 0; i < extent; ++i) {
+      values[i] = Element<D>::Store(ConvertCompute<D>(static_cast<double>(i)));
+    }
+    auto* p = out.data<StorageOf<D>>();
+    for (int64_t o = 0; o < outer; ++o) {
+      if (inner == 1) {
+        p = std::copy(values.begin(), values.end(), p);
+        continue;
+      }
+      for (const auto& value : values) p = std::fill_n(p, inner, value);
+    }
+  });
+  return out;
 }
 
 Array Tril(const Array& a, int64_t k) { return TriangleMask(a, k, true, "tril"); }

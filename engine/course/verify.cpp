@@ -122,10 +122,8 @@ VerifyItem CheckImages(const Course& course, const PuzzleEntry& p,
 // solution: lines of a code block such as `# (0,): start x_hbm[0:72] -> buf[0] ... @113`. Each
 // quoted line must still be what the emulator prints, so a text cannot drift from the solution
 // (its line numbers, byte counts or schedule). Puzzles that quote nothing get no item.
-std::optional<VerifyItem> CheckQuotedTimeline(const Course& course, const PuzzleEntry& p,
-                                              const std::optional<std::string>& starter,
-                                              const RunOptions& options) {
-  if (!starter) return std::nullopt;
+std::vector<std::string> QuotedTimeline(const std::optional<std::string>& starter) {
+  if (!starter) return {};
   // A quoted line may be wrapped: its continuation lines are indented further.
   std::vector<std::string> quoted;
   bool in_block = false, continues = false;
@@ -151,7 +149,11 @@ std::optional<VerifyItem> CheckQuotedTimeline(const Course& course, const Puzzle
       continues = true;
     }
   }
-  if (quoted.empty()) return std::nullopt;
+  return quoted;
+}
+
+VerifyItem CheckQuotedTimeline(const Course& course, const PuzzleEntry& p,
+                               const std::vector<std::string>& quoted, const RunOptions& options) {
   RunOptions traced = options;
   traced.emulator.stats = true;
   traced.emulator.timeline = true;
@@ -219,31 +221,76 @@ void CheckFiles(const Course& course, const std::string& only, std::vector<std::
   }
 }
 
-// One puzzle's row: its files' checks and runs.
-VerifyRow VerifyPuzzle(const Course& course, const PuzzleEntry& p, const VerifyOptions& options) {
+// What a puzzle's row is made of. The runs of its files (the slow part) are parts that may each
+// run in a process of their own; the rest of the row is read from files.
+enum class Part { kSolution, kStarter, kTimeline };
+
+struct PuzzleWork {
+  const PuzzleEntry* puzzle = nullptr;
+  std::optional<std::string> starter, solution;
+  std::vector<std::string> quoted;  // timeline lines the text quotes
+  std::vector<Part> parts;
+};
+
+PuzzleWork Prepare(const Course& course, const PuzzleEntry& p) {
+  PuzzleWork work{.puzzle = &p,
+                  .starter = ReadFile(course.StarterPath(p)),
+                  .solution = ReadFile(course.SolutionPath(p))};
+  work.quoted = QuotedTimeline(work.starter);
+  if (work.solution) work.parts.push_back(Part::kSolution);
+  if (work.starter) work.parts.push_back(Part::kStarter);
+  if (!work.quoted.empty()) work.parts.push_back(Part::kTimeline);
+  return work;
+}
+
+VerifyItem RunPart(const Course& course, const PuzzleWork& work, Part part,
+                   const RunOptions& options) {
+  switch (part) {
+    case Part::kSolution:
+      return CheckSolution(course, *work.puzzle, options);
+    case Part::kStarter:
+      return CheckStarter(course, *work.puzzle, options);
+    case Part::kTimeline:
+      break;
+  }
+  return CheckQuotedTimeline(course, *work.puzzle, work.quoted, options);
+}
+
+// The row, given the item of each of work.parts (in that order).
+VerifyRow Assemble(const Course& course, const PuzzleWork& work, std::vector<VerifyItem> ran) {
+  const PuzzleEntry& p = *work.puzzle;
   VerifyRow row{.puzzle = p.name()};
-  std::optional<std::string> starter = ReadFile(course.StarterPath(p));
-  std::optional<std::string> solution = ReadFile(course.SolutionPath(p));
-  if (!starter) {
+  if (!work.starter) {
     row.items.push_back(
         {"starter", false, fmt::format("missing puzzles/{}/{}.py", p.chapter, p.id)});
   }
-  if (!solution) {
+  if (!work.solution) {
     row.items.push_back(
         {"solution", false, fmt::format("missing solutions/{}/{}.py", p.chapter, p.id)});
   }
-  if (solution) row.items.push_back(CheckSolution(course, p, options.run));
-  if (starter) row.items.push_back(CheckStarter(course, p, options.run));
-  row.items.push_back(CheckRegions(starter, solution));
+  auto item_of = [&](Part part) -> std::optional<VerifyItem> {
+    auto at = std::find(work.parts.begin(), work.parts.end(), part);
+    if (at == work.parts.end()) return std::nullopt;
+    return std::move(ran[static_cast<size_t>(at - work.parts.begin())]);
+  };
+  if (auto item = item_of(Part::kSolution)) row.items.push_back(std::move(*item));
+  if (auto item = item_of(Part::kStarter)) row.items.push_back(std::move(*item));
+  row.items.push_back(CheckRegions(work.starter, work.solution));
   row.items.push_back(CheckHints(course, p));
-  row.items.push_back(CheckImages(course, p, starter));
-  if (auto item = CheckQuotedTimeline(course, p, starter, options.run)) {
-    row.items.push_back(std::move(*item));
-  }
+  row.items.push_back(CheckImages(course, p, work.starter));
+  if (auto item = item_of(Part::kTimeline)) row.items.push_back(std::move(*item));
   return row;
 }
 
-// A row's items as lines of `name \t ok \t detail`, with backslashes, tabs and newlines escaped;
+// One puzzle's row, its runs one after another in this process.
+VerifyRow VerifyPuzzle(const Course& course, const PuzzleEntry& p, const VerifyOptions& options) {
+  PuzzleWork work = Prepare(course, p);
+  std::vector<VerifyItem> ran;
+  for (Part part : work.parts) ran.push_back(RunPart(course, work, part, options.run));
+  return Assemble(course, work, std::move(ran));
+}
+
+// Items as lines of `name \t ok \t detail`, with backslashes, tabs and newlines escaped;
 // and back.
 std::string Escape(std::string_view text) {
   std::string out;
@@ -278,9 +325,9 @@ std::string Unescape(std::string_view text) {
   return out;
 }
 
-std::string Serialize(const VerifyRow& row) {
+std::string Serialize(const std::vector<VerifyItem>& items) {
   std::string out;
-  for (const VerifyItem& item : row.items) {
+  for (const VerifyItem& item : items) {
     out += Escape(item.name) + "\t" + (item.ok ? "1" : "0") + "\t" + Escape(item.detail) + "\n";
   }
   return out;
@@ -298,30 +345,51 @@ std::vector<VerifyItem> Deserialize(std::string_view text) {
   return items;
 }
 
-// The rows of `puzzles`, `jobs` processes at a time; each row handed to `on_row` in order.
+// The rows of `puzzles`, each run of a file in a process of its own, `jobs` processes at a time
+// (smaller pieces of work than whole puzzles keep every process busy to the end); each row handed
+// to `on_row` in order as soon as all its runs are done.
 std::vector<VerifyRow> VerifyForked(const Course& course,
                                     const std::vector<const PuzzleEntry*>& puzzles,
                                     const VerifyOptions& options) {
+  struct Task {
+    size_t row = 0, part = 0;
+  };
   struct Job {
     pid_t pid = -1;
     int fd = -1;
     std::string out;
   };
+  std::vector<PuzzleWork> work;
+  std::vector<Task> tasks;
+  for (size_t r = 0; r < puzzles.size(); ++r) {
+    work.push_back(Prepare(course, *puzzles[r]));
+    for (size_t k = 0; k < work.back().parts.size(); ++k) tasks.push_back({r, k});
+  }
+  std::vector<std::vector<VerifyItem>> ran(puzzles.size());
+  std::vector<size_t> waiting(puzzles.size());
+  for (size_t r = 0; r < puzzles.size(); ++r) {
+    ran[r].resize(work[r].parts.size());
+    waiting[r] = work[r].parts.size();
+  }
   std::vector<VerifyRow> rows(puzzles.size());
-  std::vector<bool> done(puzzles.size(), false);
-  std::map<size_t, Job> running;
+  std::map<size_t, Job> running;  // by task
   size_t next = 0, reported = 0;
   std::fflush(nullptr);  // nothing buffered is written twice by a child
-  auto start = [&](size_t i) {
+  auto finish = [&](size_t t, VerifyItem item) {
+    ran[tasks[t].row][tasks[t].part] = std::move(item);
+    --waiting[tasks[t].row];
+  };
+  auto start = [&](size_t t) {
+    const PuzzleWork& w = work[tasks[t].row];
+    Part part = w.parts[tasks[t].part];
     int fds[2];
     pid_t pid = -1;
     if (pipe(fds) == 0) {
       pid = fork();
       if (pid == 0) {
         close(fds[0]);
-        VerifyOptions quiet = options;
-        quiet.on_row = nullptr;
-        std::string text = Serialize(VerifyPuzzle(course, *puzzles[i], quiet));
+        std::string text =
+            Serialize(std::vector<VerifyItem>{RunPart(course, w, part, options.run)});
         size_t written = 0;
         while (written < text.size()) {
           ssize_t n = write(fds[1], text.data() + written, text.size() - written);
@@ -333,20 +401,27 @@ std::vector<VerifyRow> VerifyForked(const Course& course,
       close(fds[1]);
       if (pid < 0) close(fds[0]);
     }
-    if (pid < 0) {  // no process to spare: verified here
-      rows[i] = VerifyPuzzle(course, *puzzles[i], options);
-      done[i] = true;
+    if (pid < 0) {  // no process to spare: run here
+      finish(t, RunPart(course, w, part, options.run));
       return;
     }
-    running[i] = Job{pid, fds[0], ""};
+    running[t] = Job{pid, fds[0], ""};
   };
+  auto report_done = [&] {
+    while (reported < puzzles.size() && waiting[reported] == 0) {
+      rows[reported] = Assemble(course, work[reported], std::move(ran[reported]));
+      if (options.on_row) options.on_row(rows[reported]);
+      ++reported;
+    }
+  };
+  report_done();  // rows with nothing to run
   while (reported < puzzles.size()) {
-    while (next < puzzles.size() && running.size() < static_cast<size_t>(options.jobs)) {
+    while (next < tasks.size() && running.size() < static_cast<size_t>(options.jobs)) {
       start(next++);
     }
     if (!running.empty()) {
       std::vector<pollfd> polls;
-      for (const auto& [i, job] : running) polls.push_back({job.fd, POLLIN, 0});
+      for (const auto& [t, job] : running) polls.push_back({job.fd, POLLIN, 0});
       if (poll(polls.data(), polls.size(), -1) < 0 && errno != EINTR) break;
       for (const pollfd& p : polls) {
         if ((p.revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
@@ -358,29 +433,29 @@ std::vector<VerifyRow> VerifyForked(const Course& course,
           it->second.out.append(buffer, static_cast<size_t>(n));
           continue;
         }
-        // The end of the child's output: its row, or why it has none.
+        // The end of the child's output: its item, or why it has none.
         close(p.fd);
         int status = 0;
         waitpid(it->second.pid, &status, 0);
-        size_t i = it->first;
-        rows[i].puzzle = puzzles[i]->name();
-        rows[i].items = Deserialize(it->second.out);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || rows[i].items.empty()) {
-          rows[i].items.push_back(
-              {"process", false,
-               WIFSIGNALED(status)
-                   ? fmt::format("verifying it crashed (signal {})", WTERMSIG(status))
-                   : fmt::format("verifying it exited with {} and no result",
-                                 WIFEXITED(status) ? WEXITSTATUS(status) : -1)});
+        size_t t = it->first;
+        std::vector<VerifyItem> items = Deserialize(it->second.out);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || items.size() != 1) {
+          const char* name = work[tasks[t].row].parts[tasks[t].part] == Part::kStarter ? "starter"
+                             : work[tasks[t].row].parts[tasks[t].part] == Part::kSolution
+                                 ? "solution"
+                                 : "timeline";
+          items = {{name, false,
+                    WIFSIGNALED(status)
+                        ? fmt::format("verifying it crashed (signal {})", WTERMSIG(status))
+                        : fmt::format("verifying it exited with {} and no result",
+                                      WIFEXITED(status) ? WEXITSTATUS(status) : -1)}};
         }
-        done[i] = true;
+        finish(t, std::move(items[0]));
         running.erase(it);
       }
     }
-    while (reported < puzzles.size() && done[reported]) {
-      if (options.on_row) options.on_row(rows[reported]);
-      ++reported;
-    }
+    report_done();
+    if (running.empty() && next >= tasks.size()) break;  // every row is reported
   }
   return rows;
 }

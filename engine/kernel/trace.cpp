@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "array/creation.h"
 #include "array/elementwise.h"
@@ -244,18 +245,23 @@ array::Array StandIn(const ValueType& type, bool varied) {
   if (!varied) {
     a = array::Ones(type.shape, type.dtype);
   } else {
-    int64_t n = array::NumElements(type.shape);
-    std::vector<double> values(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) {
-      if (array::IsFloating(type.dtype)) {
-        values[i] = 1.0 + static_cast<double>((i * 7919 + 13) % 97) / 97.0;
-      } else if (array::IsBool(type.dtype)) {
-        values[i] = (i * 7 + 3) % 5 < 2 ? 1 : 0;
-      } else {
-        values[i] = static_cast<double>((i * 5 + 2) % 3);
-      }
+    // The values repeat with a period of 97, 5 or 3 elements: one period is converted to the
+    // dtype, then copied over the array.
+    bool floating = array::IsFloating(type.dtype), boolean = array::IsBool(type.dtype);
+    int64_t period = floating ? 97 : boolean ? 5 : 3;
+    std::vector<double> values(static_cast<size_t>(period));
+    for (int64_t i = 0; i < period; ++i) {
+      values[i] = floating  ? 1.0 + static_cast<double>((i * 7919 + 13) % 97) / 97.0
+                  : boolean ? ((i * 7 + 3) % 5 < 2 ? 1 : 0)
+                            : static_cast<double>((i * 5 + 2) % 3);
     }
-    a = array::Array::FromDoubles(type.dtype, type.shape, values);
+    array::Array pattern = array::Array::FromDoubles(type.dtype, {period}, values);
+    a = array::Array::Empty(type.dtype, type.shape);
+    size_t item = array::ItemSize(type.dtype);
+    size_t total = static_cast<size_t>(a.size()) * item, chunk = static_cast<size_t>(period) * item;
+    for (size_t at = 0; at < total; at += chunk) {
+      std::memcpy(a.raw() + at, pattern.raw(), std::min(chunk, total - at));
+    }
   }
   a.set_weak_type(type.weak);
   return a;

@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "array/creation.h"
+#include "array/element.h"
 #include "array/elementwise.h"
 #include "array/linalg.h"
 #include "array/random.h"
@@ -219,12 +221,23 @@ double BroadcastValue(const Array& operand, const std::vector<int64_t>& index) {
   return operand.GetDouble(flat);
 }
 
+// The first flat index from `from` on where the contiguous floating array `a` holds a NaN or an
+// infinity, or -1.
+int64_t NextNonFinite(const Array& a, int64_t from) {
+  return array::DispatchDType(a.dtype(), [&](auto tag) -> int64_t {
+    constexpr array::DType D = decltype(tag)::value;
+    if constexpr (std::is_same_v<array::ComputeOf<D>, float>) {
+      const auto* data = a.data<array::StorageOf<D>>();
+      for (int64_t i = from; i < a.size(); ++i) {
+        if (!std::isfinite(array::Element<D>::Load(data[i]))) return i;
+      }
+    }
+    return -1;
+  });
+}
+
 bool AllFinite(const Array& a) {
-  if (!array::IsFloating(a.dtype())) return true;
-  for (int64_t i = 0; i < a.size(); ++i) {
-    if (!std::isfinite(a.GetDouble(i))) return false;
-  }
-  return true;
+  return !array::IsFloating(a.dtype()) || NextNonFinite(a.Contiguous(), 0) < 0;
 }
 
 }  // namespace
@@ -261,11 +274,10 @@ void Executor::TraceNonFinite(const Instr& instr) {
     }
   }
   for (size_t r = 0; r < instr.results.size(); ++r) {
-    const Array& result = env_[instr.results[r]];
-    if (!array::IsFloating(result.dtype())) continue;
-    for (int64_t i = 0; i < result.size(); ++i) {
+    if (!array::IsFloating(env_[instr.results[r]].dtype())) continue;
+    Array result = env_[instr.results[r]].Contiguous();
+    for (int64_t i = NextNonFinite(result, 0); i >= 0; i = NextNonFinite(result, i + 1)) {
       double value = result.GetDouble(i);
-      if (std::isfinite(value)) continue;
       std::vector<int64_t> index = UnravelIndex(i, result.shape());
       std::vector<double> operands;
       bool born = true;

@@ -199,8 +199,8 @@ TEST(Linalg, BlocksOfAProductEqualTheWholeBitForBit) {
     Array y = MakeInput({k, kCols}, DType::kFloat32, 2, 1);
     std::vector<double> whole = Matmul(x, y, std::nullopt).ToDoubles();
     for (Range rows : {Range{0, kRows}, Range{3, 2}, Range{5, 37}, Range{64, 32}}) {
-      for (Range cols : {Range{0, kCols}, Range{0, 1}, Range{17, 8}, Range{33, 48},
-                         Range{100, 17}, Range{150, 50}, Range{1, 199}, Range{40, 24}}) {
+      for (Range cols : {Range{0, kCols}, Range{0, 1}, Range{17, 8}, Range{33, 48}, Range{100, 17},
+                         Range{150, 50}, Range{1, 199}, Range{40, 24}}) {
         Array xs = x.View({rows.size, k}, {k, 1}, rows.start * k).Contiguous();
         Array ys = y.View({k, cols.size}, {kCols, 1}, cols.start).Contiguous();
         std::vector<double> block = Matmul(xs, ys, std::nullopt).ToDoubles();

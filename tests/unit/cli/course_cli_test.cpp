@@ -275,11 +275,17 @@ TEST_F(CourseCli, VerifyInProcessesOfTheirOwnPrintsWhatOneProcessPrints) {
   EXPECT_EQ(one.exit_code, 0) << one.output;
   EXPECT_EQ(two.exit_code, 0) << two.output;
   EXPECT_EQ(one.output, two.output);  // rows in the course's order, whichever ends first
-  // A failure found in a child process reaches the report with its detail.
+  // A failure found in a child process (each run of a file has one) reaches the report with its
+  // detail, beside one the parent finds.
   fs::remove(root_ / "hints" / "01_intro" / "01_double.md");
+  Write(root_ / "solutions" / "01_intro" / "02_row_blocks.py",
+        Read(root_ / "solutions" / "01_intro" / "02_row_blocks.py") +
+            "raise ValueError('broken on purpose')\n");
   Result bad = Run("verify --jobs 2");
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_TRUE(Has(bad, "hints: missing hints/01_intro/01_double.md")) << bad.output;
+  EXPECT_TRUE(Has(bad, "broken on purpose")) << bad.output;
+  EXPECT_EQ(bad.output, Run("verify --jobs 1").output);
   EXPECT_EQ(Run("verify --jobs 0").exit_code, 64);
 }
 
