@@ -322,7 +322,7 @@ void IntegerPow(const Array& x, int64_t y, Array& out) {
   uint64_t exponent = reciprocal ? 0 - static_cast<uint64_t>(y) : static_cast<uint64_t>(y);
   const auto* in = x.data<StorageOf<D>>();
   auto* o = out.data<StorageOf<D>>();
-  for (int64_t i = 0; i < x.size(); ++i) {
+  for (int64_t i = 0, size = x.size(); i < size; ++i) {
     C base = Element<D>::Load(in[i]);
     C acc = 1;
     if (exponent == 2) {

@@ -410,7 +410,7 @@ std::optional<double> AllClose(const Array& actual, const Array& expected, Toler
     const auto* a = actual.data<array::StorageOf<D>>();
     const auto* e = expected.data<array::StorageOf<D>>();
     double max_error = 0;
-    for (int64_t i = 0; i < actual.size(); ++i) {
+    for (int64_t i = 0, size = actual.size(); i < size; ++i) {
       auto av = static_cast<double>(Element::Load(a[i]));
       auto ev = static_cast<double>(Element::Load(e[i]));
       if (!Close(av, ev, tol)) return std::nullopt;

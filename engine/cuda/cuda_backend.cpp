@@ -150,33 +150,36 @@ std::string FaultMessage(const EmittedKernel& kernel, const kernel::Function& ke
 
 }  // namespace
 
-std::pair<double, double> PeakOf(const std::string& name) {
-  // Dense bf16 tensor-core TFLOP/s with float accumulation, and memory bandwidth in GB/s, from
-  // the vendors' data sheets.
+Peaks PeaksOf(const std::string& name) {
   struct Part {
     const char* key;
-    double tflops, gbps;
+    Peaks peaks;
   };
   static const Part kParts[] = {
-      {"H200", 989.4, 4800},
-      {"H100 PCIe", 756.5, 2000},
-      {"H100 NVL", 835.5, 3900},
-      {"H100", 989.4, 3350},
-      {"A100-SXM4-80GB", 312, 2039},
-      {"A100 80GB PCIe", 312, 1935},
-      {"A100", 312, 1555},
-      {"L40S", 362.1, 864},
-      {"L4", 121, 300},
-      {"RTX 4090", 165.2, 1008},
-      {"A10G", 70, 600},
-      {"A10", 125, 600},
-      {"V100", 125, 900},
-      {"T4", 65, 320},
+      {"H200", {989.4, 66.9, 4800}},
+      {"H100 PCIe", {756.5, 51.2, 2000}},
+      {"H100 NVL", {835.5, 60.0, 3900}},
+      {"H100", {989.4, 66.9, 3350}},
+      {"A100-SXM4-80GB", {312, 19.5, 2039}},
+      {"A100 80GB PCIe", {312, 19.5, 1935}},
+      {"A100", {312, 19.5, 1555}},
+      {"L40S", {362.1, 91.6, 864}},
+      {"L4", {121, 30.3, 300}},
+      {"RTX 4090", {165.2, 82.6, 1008}},
+      {"A10G", {70, 31.2, 600}},
+      {"A10", {125, 31.2, 600}},
+      {"V100", {125, 15.7, 900}},
+      {"T4", {65, 8.1, 320}},
   };
   for (const Part& p : kParts) {
-    if (name.find(p.key) != std::string::npos) return {p.tflops, p.gbps};
+    if (name.find(p.key) != std::string::npos) return p.peaks;
   }
-  return {0, 0};
+  return {};
+}
+
+ComparedPeak PeakFor(const Peaks& peaks, bool tensor_products, int compute_major) {
+  if (tensor_products && compute_major >= 8) return {peaks.tensor_tflops, "bf16 tensor-core"};
+  return {peaks.fp32_tflops, "f32"};
 }
 
 EmittedKernel EmitCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
@@ -223,8 +226,9 @@ std::string CudaReport::Summary() const {
         milliseconds, tflops, gbps);
     if (peak_tflops > 0) {
       out +=
-          fmt::format(" ({:.1f}% of {:.0f} TFLOP/s bf16 peak, {:.1f}% of {:.0f} GB/s)",
-                      100 * tflops / peak_tflops, peak_tflops, 100 * gbps / peak_gbps, peak_gbps);
+          fmt::format(" ({:.1f}% of {:.0f} TFLOP/s {} peak, {:.1f}% of {:.0f} GB/s)",
+                      100 * tflops / peak_tflops, peak_tflops, peak_kind, 100 * gbps / peak_gbps,
+                      peak_gbps);
     }
     out += "\n";
   }
@@ -436,9 +440,11 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& progra
   report->direct_operands = kernel.direct_operands;
   report->flops = flops.flops * mapping.num_steps();
   report->flops_exact = flops.exact;
-  auto [tflops, gbps] = PeakOf(info.name);
-  report->peak_tflops = tflops;
-  report->peak_gbps = gbps;
+  Peaks peaks = PeaksOf(info.name);
+  ComparedPeak compared = PeakFor(peaks, kernel.tensor_products, info.compute_major);
+  report->peak_tflops = compared.tflops;
+  report->peak_kind = compared.kind;
+  report->peak_gbps = peaks.gbps;
   outcome.report = std::move(report);
   return outcome;
 }

@@ -35,7 +35,10 @@ struct CudaReport final : kernel::CallReport {
   int64_t flops = 0;        // the body's static count over the grid (loops by static trip count)
   bool flops_exact = true;  // false when a loop bound or branch was not static
   double milliseconds = 0;  // median kernel time, when timed
-  double peak_tflops = 0, peak_gbps = 0;  // the device's, when known
+  // The device's peaks, when known: TFLOP/s of the units the kernel's products use (tensor cores
+  // for 16-bit floats on sm_80 and later, else the float32 CUDA cores), named by `peak_kind`.
+  double peak_tflops = 0, peak_gbps = 0;
+  std::string peak_kind;
   std::string Summary() const override;
 };
 
@@ -65,8 +68,21 @@ class CudaBackend final : public kernel::Backend {
   int serial_ = 0;
 };
 
-// Peak dense TFLOP/s (bf16 with float accumulation) and memory GB/s of a known GPU by name; 0s
-// when unknown.
-std::pair<double, double> PeakOf(const std::string& device_name);
+// A known GPU's peaks, from its vendor's data sheet: dense tensor-core TFLOP/s of bf16 with float
+// accumulation (fp16 on parts without bf16), float32 TFLOP/s on the CUDA cores, memory GB/s.
+struct Peaks {
+  double tensor_tflops = 0, fp32_tflops = 0, gbps = 0;
+};
+// Found by name; zeros when unknown.
+Peaks PeaksOf(const std::string& device_name);
+
+// The TFLOP/s a kernel's rate is a share of, and what they are: the tensor cores' when its
+// products multiply 16-bit floats on sm_80 or later (where the backend runs them there), else the
+// float32 CUDA cores'.
+struct ComparedPeak {
+  double tflops = 0;
+  std::string kind;
+};
+ComparedPeak PeakFor(const Peaks& peaks, bool tensor_products, int compute_major);
 
 }  // namespace pz::cuda

@@ -134,6 +134,7 @@ EmittedKernel Emitter::Run() {
   for (const Instr* instr : instrs_) {
     if (!kernel::IsPrim(instr->op) || kernel::PrimOf(instr->op) != Prim::kDotGeneral) continue;
     out.threads = 512;
+    out.tensor_products = out.tensor_products || TensorCoreTypes(*instr);
     stages = stages || StagesOperands(*instr);
   }
   staging_at_ = -1;

@@ -89,6 +89,8 @@ struct EmittedKernel {
   // Threads per CUDA block on a GPU (the kernel's __launch_bounds__): 1024, or 512 for kernels
   // with products, whose tiles keep more registers.
   unsigned threads = 1024;
+  // Some product multiplies 16-bit floats (tensor cores on sm_80 and later).
+  bool tensor_products = false;
   // Instructions in the numbering the status rows use (pre-order).
   std::vector<const kernel::Instr*> instrs;
   // Row layout of the step table: the grid indices, then per pipelined operand its window start

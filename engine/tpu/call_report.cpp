@@ -34,9 +34,9 @@ void ReportWarnings(const kernel::Function& kernel, const kernel::GridMapping& m
   for (size_t o = 0; o < mapping.outputs.size(); ++o) {
     const kernel::BlockMapping& op = mapping.outputs[o];
     const array::Array& writer = outcome.writer[o];
-    int64_t missing = 0;
+    int64_t missing = 0, size = writer.size();
     const int32_t* w = writer.data<int32_t>();
-    for (int64_t i = 0; i < writer.size(); ++i) missing += w[i] == -1;
+    for (int64_t i = 0; i < size; ++i) missing += w[i] == -1;
     if (missing > 0) {
       // A pipelined output nothing wrote, although the kernel has a store into it: no step ran
       // the store.

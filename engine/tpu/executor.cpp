@@ -228,7 +228,7 @@ int64_t NextNonFinite(const Array& a, int64_t from) {
     constexpr array::DType D = decltype(tag)::value;
     if constexpr (std::is_same_v<array::ComputeOf<D>, float>) {
       const auto* data = a.data<array::StorageOf<D>>();
-      for (int64_t i = from; i < a.size(); ++i) {
+      for (int64_t i = from, size = a.size(); i < size; ++i) {
         if (!std::isfinite(array::Element<D>::Load(data[i]))) return i;
       }
     }

@@ -110,7 +110,7 @@ int64_t FirstCommon(const Array& a, const Array& b) {
   if (!Allocated(a) || !Allocated(b) || a.size() != b.size()) return -1;
   const int32_t* x = a.data<int32_t>();
   const int32_t* y = b.data<int32_t>();
-  for (int64_t i = 0; i < a.size(); ++i) {
+  for (int64_t i = 0, size = a.size(); i < size; ++i) {
     if (x[i] != -1 && y[i] != -1) return i;
   }
   return -1;
@@ -286,7 +286,7 @@ CallResult Merge(const kernel::GridMapping& mapping, std::vector<CoreResult>& co
     const std::byte* src = other.outputs[o].raw();
     int32_t* w = result.writer[o].data<int32_t>();
     const int32_t* ow = other.writer[o].data<int32_t>();
-    for (int64_t i = 0; i < stamps.size(); ++i) {
+    for (int64_t i = 0, size = stamps.size(); i < size; ++i) {
       if (s[i] == -1) continue;
       std::memcpy(dst + i * item, src + i * item, item);
       w[i] = ow[i];
