@@ -1,7 +1,7 @@
-// Binary elementwise ops (Binary in elementwise.h): dtype rules, then one template kernel per
-// (dtype, op) over broadcast strides. Matches XLA on CPU where it differs from plain C++: x // 0
-// is -1 (all ones unsigned), x % 0 is 0, A / broadcast(B) multiplies by the rounded reciprocal,
-// `x ** int_scalar` is lax.integer_pow; bool arithmetic is logical.
+// Binary elementwise ops (Binary in elementwise.h): dtype and shape rules, then the kernel of the
+// operands' dtype (elementwise_binary_kernels.h). Matches XLA on CPU where it differs from plain
+// C++: x // 0 is -1 (all ones unsigned), x % 0 is 0, A / broadcast(B) multiplies by the rounded
+// reciprocal, `x ** int_scalar` is lax.integer_pow; bool arithmetic is logical.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -10,22 +10,6 @@
 #include "array/prims.h"
 
 namespace pz::array {
-
-namespace binary_kernels {
-// The kernels are instantiated in elementwise_binary_common.cpp and elementwise_binary_rare.cpp.
-extern PZ_BINARY_DISPATCH(DType::kBool);
-extern PZ_BINARY_DISPATCH(DType::kInt8);
-extern PZ_BINARY_DISPATCH(DType::kUInt8);
-extern PZ_BINARY_DISPATCH(DType::kInt16);
-extern PZ_BINARY_DISPATCH(DType::kUInt16);
-extern PZ_BINARY_DISPATCH(DType::kInt32);
-extern PZ_BINARY_DISPATCH(DType::kUInt32);
-extern PZ_BINARY_DISPATCH(DType::kBFloat16);
-extern PZ_BINARY_DISPATCH(DType::kFloat16);
-extern PZ_BINARY_DISPATCH(DType::kFloat32);
-extern PZ_BINARY_DISPATCH(DType::kInt4);
-extern PZ_BINARY_DISPATCH(DType::kUInt4);
-}  // namespace binary_kernels
 
 namespace {
 

@@ -249,4 +249,17 @@ void Dispatch(BinaryOp op, const Array& a, const Array& b, Array& out) {
 #define PZ_BINARY_DISPATCH(D) \
   template void Dispatch<D>(BinaryOp op, const Array& a, const Array& b, Array& out)
 
+extern PZ_BINARY_DISPATCH(DType::kFloat32);
+extern PZ_BINARY_DISPATCH(DType::kBFloat16);
+extern PZ_BINARY_DISPATCH(DType::kInt32);
+extern PZ_BINARY_DISPATCH(DType::kBool);
+extern PZ_BINARY_DISPATCH(DType::kFloat16);
+extern PZ_BINARY_DISPATCH(DType::kInt8);
+extern PZ_BINARY_DISPATCH(DType::kUInt8);
+extern PZ_BINARY_DISPATCH(DType::kInt16);
+extern PZ_BINARY_DISPATCH(DType::kUInt16);
+extern PZ_BINARY_DISPATCH(DType::kUInt32);
+extern PZ_BINARY_DISPATCH(DType::kInt4);
+extern PZ_BINARY_DISPATCH(DType::kUInt4);
+
 }  // namespace pz::array::binary_kernels
