@@ -25,12 +25,6 @@ std::string ValueString(array::DType dtype, double value) {
                                   : array::FormatScalar(dtype, value);
 }
 
-bool Close(double a, double e, Tolerance tol) {
-  if (std::isnan(a) || std::isnan(e)) return std::isnan(a) && std::isnan(e);
-  if (std::isinf(e) || std::isinf(a)) return a == e;
-  return std::fabs(a - e) <= tol.atol + tol.rtol * std::fabs(e);
-}
-
 namespace {
 
 using array::Array;

@@ -4,6 +4,7 @@
 // blocks that hold another block's values (a wrong index map), and NaN from uninitialised memory.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,12 @@ struct Tolerance {
 Tolerance DefaultTolerance(array::DType dtype);
 
 // |actual - expected| <= atol + rtol * |expected|; NaN matches only NaN, an infinity only itself.
-bool Close(double actual, double expected, Tolerance tol);
+// (Inline: comparisons call it for every element.)
+inline bool Close(double actual, double expected, Tolerance tol) {
+  if (std::isnan(actual) || std::isnan(expected)) return std::isnan(actual) && std::isnan(expected);
+  if (std::isinf(expected) || std::isinf(actual)) return actual == expected;
+  return std::fabs(actual - expected) <= tol.atol + tol.rtol * std::fabs(expected);
+}
 // An element for messages: "0.182715" (six significant digits), "nan", "7".
 std::string ValueString(array::DType dtype, double value);
 // "[3, 5]".

@@ -257,10 +257,12 @@ array::Array StandIn(const ValueType& type, bool varied) {
     }
     array::Array pattern = array::Array::FromDoubles(type.dtype, {period}, values);
     a = array::Array::Empty(type.dtype, type.shape);
+    // The first period, then copies of all that is filled so far (each twice as long).
     size_t item = array::ItemSize(type.dtype);
-    size_t total = static_cast<size_t>(a.size()) * item, chunk = static_cast<size_t>(period) * item;
-    for (size_t at = 0; at < total; at += chunk) {
-      std::memcpy(a.raw() + at, pattern.raw(), std::min(chunk, total - at));
+    size_t total = static_cast<size_t>(a.size()) * item;
+    std::memcpy(a.raw(), pattern.raw(), std::min(static_cast<size_t>(period) * item, total));
+    for (size_t filled = static_cast<size_t>(period) * item; filled < total; filled *= 2) {
+      std::memcpy(a.raw() + filled, a.raw(), std::min(filled, total - filled));
     }
   }
   a.set_weak_type(type.weak);
