@@ -1,7 +1,7 @@
 // One instruction set's float32 GEMMs (gemm.h). CMake compiles this file once per instruction
 // set with PZ_GEMM_ISA naming it (isa_baseline, isa_v3, isa_v4) and that set's -m flags; Eigen's
-// namespace is renamed per copy, so the copies share no symbol. Keep this file to Eigen and plain types:
-// a standard-library template instantiated here could still be merged with another copy's.
+// namespace is renamed per copy, so the copies share no symbol. Keep this file to Eigen and plain
+// types: a standard-library template instantiated here could still be merged with another copy's.
 #ifndef PZ_GEMM_ISA
 #error "PZ_GEMM_ISA names the instruction set this copy is built for"
 #endif

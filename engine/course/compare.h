@@ -31,6 +31,11 @@ inline bool Close(double actual, double expected, Tolerance tol) {
   if (std::isinf(expected) || std::isinf(actual)) return actual == expected;
   return std::fabs(actual - expected) <= tol.atol + tol.rtol * std::fabs(expected);
 }
+// The first element (flat, row-major) where `actual` and `expected` (one shape) are not Close, or
+// -1; `max_error` (when given) gets the largest absolute error of the finite elements before it.
+// Read in place, a loop per dtype, when both are dense and of one dtype.
+int64_t FirstMismatch(const array::Array& actual, const array::Array& expected, Tolerance tol,
+                      double* max_error = nullptr);
 // An element for messages: "0.182715" (six significant digits), "nan", "7".
 std::string ValueString(array::DType dtype, double value);
 // "[3, 5]".

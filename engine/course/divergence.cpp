@@ -32,15 +32,6 @@ std::unique_ptr<Recorded> Record(const fs::path& file, const RunOptions& options
   return out;
 }
 
-// The first element (flat, row-major) where `got` and `want` differ beyond `tol`; -1 when none.
-// Both are contiguous copies of one shape.
-int64_t FirstDifference(const Array& got, const Array& want, Tolerance tol) {
-  for (int64_t i = 0; i < want.size(); ++i) {
-    if (!Close(got.GetDouble(i), want.GetDouble(i), tol)) return i;
-  }
-  return -1;
-}
-
 // "store" or "DMA", for a write FirstWriteTo found.
 std::string WriteName(const kernel::Instr& instr) {
   return instr.op == kernel::Op::kDmaStart ? "DMA" : "store";
@@ -196,7 +187,7 @@ class Comparer {
                                  array::DTypeName(x.dtype()), tpu::TupleString(x.shape()),
                                  array::DTypeName(y.dtype()), tpu::TupleString(y.shape()));
       } else {
-        int64_t at = FirstDifference(x, y, DefaultTolerance(y.dtype()));
+        int64_t at = FirstMismatch(x, y, DefaultTolerance(y.dtype()));
         if (at < 0) return false;
         d_.summary = fmt::format("{} of {} holds {} at {}; the solution's holds {}", what,
                                  CallName(me), ValueString(x.dtype(), x.GetDouble(at)),
@@ -234,7 +225,7 @@ class Comparer {
       bool resident = !x.block.empty() && !x.written_back && !y.written_back;
       if (resident && !(x.written && y.written)) continue;
       Tolerance tol = DefaultTolerance(y.data.dtype());
-      int64_t at = FirstDifference(x.data, y.data, tol);
+      int64_t at = FirstMismatch(x.data, y.data, tol);
       if (at < 0) continue;
       Explain(me, i, y, at, tol);
       return true;
@@ -460,7 +451,7 @@ class Comparer {
     };
     auto same = [](const Array& x, const Array& y) {
       return y.shape() == x.shape() && y.dtype() == x.dtype() &&
-             FirstDifference(x, y, DefaultTolerance(y.dtype())) < 0;
+             FirstMismatch(x, y, DefaultTolerance(y.dtype())) < 0;
     };
     size_t n =
         std::min(me.prefetch.size() + me.inputs.size(), sol.prefetch.size() + sol.inputs.size());
@@ -508,7 +499,7 @@ class Comparer {
         if (same != nullptr && k < same->size()) want = (*same)[k];
         if (want) {
           if (got.shape() == want->shape() && got.dtype() == want->dtype() &&
-              FirstDifference(got, *want, DefaultTolerance(want->dtype())) < 0) {
+              FirstMismatch(got, *want, DefaultTolerance(want->dtype())) < 0) {
             continue;
           }
         } else if (sol_.eager->Computes(got)) {

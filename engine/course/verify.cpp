@@ -225,6 +225,19 @@ void CheckFiles(const Course& course, const std::string& only, std::vector<std::
 // run in a process of their own; the rest of the row is read from files.
 enum class Part { kSolution, kStarter, kTimeline };
 
+// The name of the row's item a part gives.
+const char* PartName(Part part) {
+  switch (part) {
+    case Part::kSolution:
+      return "solution";
+    case Part::kStarter:
+      return "starter";
+    case Part::kTimeline:
+      break;
+  }
+  return "timeline";
+}
+
 struct PuzzleWork {
   const PuzzleEntry* puzzle = nullptr;
   std::optional<std::string> starter, solution;
@@ -440,11 +453,7 @@ std::vector<VerifyRow> VerifyForked(const Course& course,
         size_t t = it->first;
         std::vector<VerifyItem> items = Deserialize(it->second.out);
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || items.size() != 1) {
-          const char* name = work[tasks[t].row].parts[tasks[t].part] == Part::kStarter ? "starter"
-                             : work[tasks[t].row].parts[tasks[t].part] == Part::kSolution
-                                 ? "solution"
-                                 : "timeline";
-          items = {{name, false,
+          items = {{PartName(work[tasks[t].row].parts[tasks[t].part]), false,
                     WIFSIGNALED(status)
                         ? fmt::format("verifying it crashed (signal {})", WTERMSIG(status))
                         : fmt::format("verifying it exited with {} and no result",

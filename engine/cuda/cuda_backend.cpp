@@ -225,10 +225,9 @@ std::string CudaReport::Summary() const {
         "stats:   time {:.4f} ms (median of 7 after 2 warm-ups): {:.3f} TFLOP/s, {:.1f} GB/s",
         milliseconds, tflops, gbps);
     if (peak_tflops > 0) {
-      out +=
-          fmt::format(" ({:.1f}% of {:.0f} TFLOP/s {} peak, {:.1f}% of {:.0f} GB/s)",
-                      100 * tflops / peak_tflops, peak_tflops, peak_kind, 100 * gbps / peak_gbps,
-                      peak_gbps);
+      out += fmt::format(" ({:.1f}% of {:.0f} TFLOP/s {} peak, {:.1f}% of {:.0f} GB/s)",
+                         100 * tflops / peak_tflops, peak_tflops, peak_kind, 100 * gbps / peak_gbps,
+                         peak_gbps);
     }
     out += "\n";
   }

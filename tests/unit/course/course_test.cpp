@@ -159,6 +159,24 @@ TEST(Compare, EqualArraysPassWithTheirMaxError) {
   EXPECT_EQ(r.summary, "(2, 3) float32, max abs error 0");
 }
 
+TEST(Compare, FirstMismatchIsTheSameInPlaceAndThroughViews) {
+  array::Array expected = Iota(3, 4);
+  array::Array actual = Iota(3, 4);
+  actual.data<float>()[1] += 0.25f;  // within atol 0.5: counts towards the max error
+  actual.data<float>()[6] = 100.0f;  // the first mismatch
+  actual.data<float>()[9] = std::nanf("");
+  Tolerance tol{.atol = 0.5, .rtol = 0};
+  double max_error = -1;
+  EXPECT_EQ(FirstMismatch(actual, expected, tol, &max_error), 6);
+  EXPECT_DOUBLE_EQ(max_error, 0.25);
+  // Transposed views are not dense: the same answer element by element, in the view's order.
+  array::Array at = actual.View({4, 3}, {1, 4}, 0), et = expected.View({4, 3}, {1, 4}, 0);
+  // In the view's order, [1, 2] (actual's NaN at 9) comes before [2, 1] (actual's 6).
+  EXPECT_EQ(FirstMismatch(at, et, tol), 1 * 3 + 2);
+  EXPECT_EQ(FirstMismatch(expected, expected, {}, &max_error), -1);
+  EXPECT_EQ(max_error, 0);
+}
+
 TEST(Compare, ShapeAndDtypeMismatchesSayWhich) {
   LeafReport shape = CompareLeaf(Iota(3, 2), Iota(2, 3), {}, nullptr, nullptr);
   EXPECT_FALSE(shape.passed);
