@@ -83,9 +83,9 @@ say "smoke (02_vector_add): exit $?"
 # --- gpu: every program passes its checks on the GPU
 parallel_stage gpu 150 "$programs" "tests/cuda/cuda_test.sh gpu $cli \$f"
 
-# --- staged: the same with 36 KiB of shared memory to plan for, so that operands live in global
+# --- staged: the same with 40 KiB of shared memory to plan for, so that operands live in global
 # memory and 16-bit products stage their tiles in shared memory (emit.h)
-export PZ_CUDA_SHARED_BUDGET=36864
+export PZ_CUDA_SHARED_BUDGET=40960
 parallel_stage staged 150 "$programs" "tests/cuda/cuda_test.sh gpu $cli \$f"
 unset PZ_CUDA_SHARED_BUDGET
 

@@ -127,6 +127,10 @@ EmittedKernel Emitter::Run() {
     slots_[s].offset = at;
     at += slots_[s].bytes;
   }
+  ref_shared_.assign(f_.refs.size(), false);
+  for (size_t r = 0; r < f_.refs.size(); ++r) {
+    if (ref_slot_[r] >= 0) ref_shared_[r] = in_shared[static_cast<size_t>(ref_slot_[r])];
+  }
   // Products: kernels with any get fewer threads (their tiles keep more registers); products of
   // 16-bit floats whose operands are in global memory stage tiles of them in shared memory, when
   // there is room (EmitStagedTensorCoreDot).
@@ -447,6 +451,19 @@ void Emitter::EmitWindowAccessors(kernel::RefId r, const EmittedKernel& out) {
       "  [[maybe_unused]] const {2} pz_o = ({2})pz_off;\n{3}"
       "  return ({4}) ? pz_hbm[{5}] : {6};\n}}",
       type, name, offset_type, coords, inside, index, Fresh(op.dtype)));
+  // Runs of 8 elements for 16-byte copies into a staging area (EmitStageChunk): the run from
+  // `pz_off` on, when it lies in one row of the window, inside the array and aligned.
+  if (staging_at_ >= 0 && direct_[static_cast<size_t>(r)] && array::ItemSize(op.dtype) == 2 &&
+      rank > 0 && window.back() % 8 == 0) {
+    tables_.Line(fmt::format(
+        "PZ_DEVICE const {0}* {1}_run8(const {0}* pz_hbm, const long long* pz_e, long long "
+        "pz_off) {{\n"
+        "  if (pz_off % 8 != 0) return nullptr;\n"
+        "  [[maybe_unused]] const {2} pz_o = ({2})pz_off;\n{3}"
+        "  if (!({4} && pz_a{5} + 8 <= {6})) return nullptr;\n"
+        "  return pz_run16(pz_hbm + {7});\n}}",
+        type, name, offset_type, coords, inside, rank - 1, op.shape.back(), index));
+  }
   if (k < mapping_.inputs.size()) return;  // inputs are only read
   tables_.Line(fmt::format(
       "PZ_DEVICE void {1}_write({0}* pz_hbm, const long long* pz_e, long long pz_off, {0} pz_v) "

@@ -69,7 +69,7 @@ bool Emitter::StagesOperands(const Instr& instr) const {
   if (!TensorCoreTypes(instr)) return false;
   std::optional<MatrixProduct> p = MatrixForm(instr, Strides(TypeOf(instr.operands[0]).shape),
                                               Strides(TypeOf(instr.operands[1]).shape));
-  return p && p->m % 128 == 0 && p->n % 128 == 0 && p->k % 32 == 0;
+  return p && p->m % 128 == 0 && p->n % 128 == 0 && p->k % kStageK == 0;
 }
 
 std::string Emitter::Operand(const MatrixProduct& p, int side, const std::string& index) const {
@@ -360,22 +360,85 @@ void Emitter::EmitMmaResults(const Instr& instr, const MatrixProduct& p, int mt,
   w_.Close();
 }
 
+std::string Emitter::RunPointer(const MatrixProduct& p, int side, const std::string& index) const {
+  const Access* a = side == 0 ? p.lhs_access : p.rhs_access;
+  if (a == nullptr) {
+    // A value: in global memory wherever products stage their operands.
+    return fmt::format("pz_run16({} + {})", Name(side == 0 ? p.lhs : p.rhs), index);
+  }
+  if (a->ref < 0) return "";
+  size_t r = static_cast<size_t>(a->ref);
+  if (direct_[r]) {
+    const kernel::BlockMapping& op = mapping_.operand(r - mapping_.prefetch.size());
+    Shape window = WindowShape(op);
+    if (window.empty() || window.back() % 8 != 0) return "";
+    return fmt::format("{}_run8({}, pz_e, ({}) + {})", window_at_[r], a->base, a->offset, index);
+  }
+  // A buffer of the arena: asynchronous copies read global memory only.
+  if (ref_shared_[r]) return "";
+  return fmt::format("pz_run16({} + ({}) + {})", a->base, a->offset, index);
+}
+
+void Emitter::EmitStageChunk(const MatrixProduct& p, int side, bool k_contiguous,
+                             const std::string& buffer, const std::string& k0) {
+  // The tile: 128 rows (lhs) or columns (rhs) from pz_lo / pz_ro, by kStageK of k from k0.
+  int64_t along = side == 0 ? p.lm : p.rn;  // the stride of the row (lhs) or column (rhs)
+  int64_t k_stride = side == 0 ? p.lk : p.rk;
+  std::string origin = side == 0 ? "pz_lo" : "pz_ro";
+  w_.Open("{");
+  if (k_contiguous) {
+    // [128][kStageK], k contiguous: thread t copies row t / 4, k from (t % 4) * 8.
+    w_.Line("const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;");
+    w_.Line(
+        fmt::format("unsigned short* const pz_dst = {} + pz_x * {} + pz_kq;", buffer, kStageRowK));
+    w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
+                        along, k0, k_stride));
+  } else {
+    // [kStageK][128], the other dimension contiguous: thread t copies k t / 16, 8 of the 128
+    // from (t % 16) * 8.
+    w_.Line("const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;");
+    w_.Line(
+        fmt::format("unsigned short* const pz_dst = {} + pz_kq * {} + pz_x;", buffer, kStageRowMN));
+    w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
+                        along, k0, k_stride));
+  }
+  int64_t step = k_contiguous ? k_stride : along;  // between the run's elements
+  std::string run = step == 1 ? RunPointer(p, side, "pz_at") : "";
+  if (!run.empty()) {
+    w_.Line(fmt::format("const unsigned short* const pz_src = {};", run));
+    w_.Open("if (pz_src != nullptr) {");
+    w_.Line("pz_copy16_async(pz_dst, pz_src);");
+    w_.Reopen("} else {");
+  } else {
+    w_.Open("{");
+  }
+  w_.Line("#pragma unroll");
+  w_.Line(fmt::format("for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = {};",
+                      Operand(p, side, fmt::format("pz_at + pz_j * {}", step))));
+  w_.Close();
+  w_.Close();
+}
+
 bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
   if (staging_at_ < 0 || !StagesOperands(instr)) return false;
   DType ld = TypeOf(instr.operands[0]).dtype;
   std::string type = ld == DType::kBFloat16 ? "bf16" : "f16";
-  int64_t tiles_m = p.m / 128, tiles_n = p.n / 128;
-  // Staging: sa[row][k] holds the lhs tile, sb[column][k] the rhs tile (transposed), so that a
-  // fragment's two neighbouring k are one 32-bit word. Each operand is read from global memory
-  // along its contiguous dimension.
-  w_.Open("if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory");
+  int64_t tiles_m = p.m / 128, tiles_n = p.n / 128, chunks = p.k / kStageK;
+  // Each operand's tile keeps k contiguous unless the operand's other dimension is the
+  // contiguous one (then ldmatrix transposes as it reads).
+  bool a_k = !(p.lm == 1 && p.lk != 1), b_k = !(p.rn == 1 && p.rk != 1);
+  w_.Open(
+      "if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory by "
+      "asynchronous copies, two buffers each");
   w_.Line(
       fmt::format("unsigned short* const pz_sa = (unsigned short*)(pz_smem + {});", staging_at_));
   w_.Line(fmt::format("unsigned short* const pz_sb = (unsigned short*)(pz_smem + {});",
-                      staging_at_ + 128 * kStagingRow * 2));
+                      staging_at_ + 2 * kStageBuffer));
   w_.Line("const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;");
-  w_.Line("const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;");
   w_.Line("const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;");
+  // The shared-memory row each lane hands ldmatrix: lanes 8 j to 8 j + 7 give the rows of the
+  // j-th 8 x 8 matrix.
+  w_.Line("const int pz_lr = pz_lane & 7, pz_lj = pz_lane >> 3;");
   w_.Open(fmt::format("for (long long pz_tile = 0; pz_tile < {}; ++pz_tile) {{",
                       p.batches * tiles_m * tiles_n));
   w_.Line(fmt::format("const long long pz_b = pz_tile / {0}, pz_mn = pz_tile % {0};",
@@ -386,50 +449,67 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
       fmt::format("const long long pz_lo = pz_b * {} + pz_m0 * {}, pz_ro = pz_b * {} + pz_n0 * {};",
                   p.lb, p.lm, p.rb, p.rn));
   w_.Line("float pz_d[2][4][4] = {};");
-  // The lhs tile: 128 rows x bk; the rhs tile: bk x 128 columns.
-  int bk = p.k % 64 == 0 ? 64 : 32;
-  w_.Open(fmt::format("for (long long pz_k0 = 0; pz_k0 < {}; pz_k0 += {}) {{", p.k, bk));
-  bool l_rows = p.lk == 1 || p.lm != 1;  // walk k fastest unless the rows are contiguous
-  w_.Open(fmt::format("for (int pz_q = threadIdx.x; pz_q < {}; pz_q += 512) {{", 128 * bk));
-  w_.Line(l_rows ? fmt::format("const int pz_r = pz_q / {0}, pz_c = pz_q % {0};", bk)
-                 : std::string("const int pz_r = pz_q & 127, pz_c = pz_q >> 7;"));
-  w_.Line(fmt::format(
-      "pz_sa[pz_r * {} + pz_c] = {};", kStagingRow,
-      Operand(p, 0, fmt::format("pz_lo + pz_r * {} + (pz_k0 + pz_c) * {}", p.lm, p.lk))));
-  bool r_columns = p.rn == 1 || p.rk != 1;  // walk columns fastest unless k is contiguous
-  w_.Line(r_columns ? std::string("const int pz_n = pz_q & 127, pz_kk = pz_q >> 7;")
-                    : fmt::format("const int pz_n = pz_q / {0}, pz_kk = pz_q % {0};", bk));
-  w_.Line(fmt::format(
-      "pz_sb[pz_n * {} + pz_kk] = {};", kStagingRow,
-      Operand(p, 1, fmt::format("pz_ro + (pz_k0 + pz_kk) * {} + pz_n * {}", p.rk, p.rn))));
+  int64_t elements = kStageBuffer / 2;
+  auto stage = [&](const std::string& chunk) {
+    std::string k0 = fmt::format("({}) * {}", chunk, kStageK);
+    std::string buffer = fmt::format("(({}) & 1) * {}", chunk, elements);
+    EmitStageChunk(p, 0, a_k, "pz_sa + " + buffer, k0);
+    EmitStageChunk(p, 1, b_k, "pz_sb + " + buffer, k0);
+  };
+  stage("0");
+  w_.Line("pz_copies_commit();");
+  w_.Open(fmt::format("for (int pz_kc = 0; pz_kc < {}; ++pz_kc) {{", chunks));
+  // The next chunk goes into the other buffers (their last readers passed the barrier that
+  // ended the previous iteration) while this one is multiplied.
+  w_.Open(fmt::format("if (pz_kc + 1 < {}) {{", chunks));
+  stage("pz_kc + 1");
   w_.Close();
+  w_.Line("pz_copies_commit();");
+  w_.Line("pz_copies_wait_all_but_one();");
   Sync();
+  w_.Line(fmt::format("const unsigned short* const pz_ta = pz_sa + (pz_kc & 1) * {};", elements));
+  w_.Line(fmt::format("const unsigned short* const pz_tb = pz_sb + (pz_kc & 1) * {};", elements));
   w_.Line("#pragma unroll");
-  w_.Open(fmt::format("for (int pz_kk = 0; pz_kk < {}; pz_kk += 16) {{", bk));
+  w_.Open(fmt::format("for (int pz_kk = 0; pz_kk < {}; pz_kk += 16) {{", kStageK));
   w_.Line("unsigned pz_af[2][4], pz_bf[4][2];");
+  // lhs fragments (m16 x k16): matrices (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15),
+  // (rows 8-15, k 8-15).
   w_.Line("#pragma unroll");
   w_.Open("for (int pz_u = 0; pz_u < 2; ++pz_u) {");
-  w_.Line(
-      fmt::format("const unsigned short* pz_p = pz_sa + (pz_wm + pz_u * 16 + pz_gid) * {} + pz_kk "
-                  "+ pz_tig * 2;",
-                  kStagingRow));
-  w_.Line("pz_af[pz_u][0] = *(const unsigned*)pz_p;");
-  w_.Line(fmt::format("pz_af[pz_u][1] = *(const unsigned*)(pz_p + 8 * {});", kStagingRow));
-  w_.Line("pz_af[pz_u][2] = *(const unsigned*)(pz_p + 8);");
-  w_.Line(fmt::format("pz_af[pz_u][3] = *(const unsigned*)(pz_p + 8 * {} + 8);", kStagingRow));
+  if (a_k) {
+    w_.Line(fmt::format(
+        "pz_ldmatrix4(pz_af[pz_u][0], pz_af[pz_u][1], pz_af[pz_u][2], pz_af[pz_u][3], pz_ta + "
+        "(pz_wm + pz_u * 16 + pz_lr + (pz_lj & 1) * 8) * {} + pz_kk + (pz_lj >> 1) * 8);",
+        kStageRowK));
+  } else {
+    w_.Line(fmt::format(
+        "pz_ldmatrix4_trans(pz_af[pz_u][0], pz_af[pz_u][1], pz_af[pz_u][2], pz_af[pz_u][3], "
+        "pz_ta + (pz_kk + pz_lr + (pz_lj >> 1) * 8) * {} + pz_wm + pz_u * 16 + (pz_lj & 1) * 8);",
+        kStageRowMN));
+  }
   w_.Close();
+  // rhs fragments (k16 x n8), two n tiles per ldmatrix: matrices (n 0-7, k 0-7),
+  // (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15).
   w_.Line("#pragma unroll");
-  w_.Open("for (int pz_v = 0; pz_v < 4; ++pz_v) {");
-  w_.Line(fmt::format(
-      "const unsigned short* pz_p = pz_sb + (pz_wn + pz_v * 8 + pz_gid) * {} + pz_kk + pz_tig * 2;",
-      kStagingRow));
-  w_.Line("pz_bf[pz_v][0] = *(const unsigned*)pz_p;");
-  w_.Line("pz_bf[pz_v][1] = *(const unsigned*)(pz_p + 8);");
+  w_.Open("for (int pz_v = 0; pz_v < 4; pz_v += 2) {");
+  if (b_k) {
+    w_.Line(fmt::format(
+        "pz_ldmatrix4(pz_bf[pz_v][0], pz_bf[pz_v][1], pz_bf[pz_v + 1][0], pz_bf[pz_v + 1][1], "
+        "pz_tb + (pz_wn + pz_v * 8 + pz_lr + (pz_lj >> 1) * 8) * {} + pz_kk + (pz_lj & 1) * 8);",
+        kStageRowK));
+  } else {
+    w_.Line(fmt::format(
+        "pz_ldmatrix4_trans(pz_bf[pz_v][0], pz_bf[pz_v][1], pz_bf[pz_v + 1][0], pz_bf[pz_v + "
+        "1][1], pz_tb + (pz_kk + pz_lr + (pz_lj & 1) * 8) * {} + pz_wn + pz_v * 8 + (pz_lj >> 1) "
+        "* 8);",
+        kStageRowMN));
+  }
   w_.Close();
   EmitMmaTiles(type, 2, 4);
   w_.Close();  // kk
   Sync();
-  w_.Close();  // k0
+  w_.Close();  // chunks
+  w_.Line("const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;");
   EmitMmaResults(instr, p, 2, 4, "pz_m0 + pz_wm", "pz_n0 + pz_wn");
   w_.Close();  // tiles
   return true;

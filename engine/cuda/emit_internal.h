@@ -261,13 +261,29 @@ class Emitter {
   // by `#else` (the caller writes the other form and `#endif`); false when it has none.
   bool EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p);
   // The tensor-core form with tiles of both operands staged in shared memory: the block
-  // computes the result 128 x 128 at a time, each of its 16 warps a 32 x 32 tile; false when
-  // the product's shape does not allow it or there is no staging area.
+  // computes the result 128 x 128 at a time, each of its 16 warps a 32 x 32 tile, and walks k
+  // 32 at a time through two buffers per operand, the next chunk's copies in flight while the
+  // current one is multiplied; false when the product's shape does not allow it or there is no
+  // staging area.
   bool EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p);
-  // The staging area: a 128 x 64 (or x 32) tile of each operand, rows padded to 72 elements
-  // (36 words: the rows of a fragment fall in distinct banks).
-  static constexpr int64_t kStagingRow = 72;
-  static constexpr int64_t kStagingBytes = 2 * 128 * kStagingRow * 2;
+  // How a staged operand tile is laid out: its 128 rows (lhs) or columns (rhs) by 32 of k with k
+  // contiguous, or transposed (32 of k by 128, the other dimension contiguous): whichever the
+  // operand's own contiguous dimension is, so that 8 neighbouring elements move as one 16-byte
+  // copy. Rows are padded to 40 or 136 elements (80 or 272 bytes, an odd number of 16-byte
+  // units), so that the eight rows ldmatrix reads at once fall in distinct banks.
+  static constexpr int64_t kStageK = 32;
+  static constexpr int64_t kStageRowK = 40;    // a tile with k contiguous
+  static constexpr int64_t kStageRowMN = 136;  // a tile with its other dimension contiguous
+  static constexpr int64_t kStageBuffer = 128 * kStageRowK * 2;  // bytes; the larger layout
+  static constexpr int64_t kStagingBytes = 4 * kStageBuffer;     // two buffers per operand
+  // The copies of one chunk of k (`k0`) of operand `side` into buffer `buffer` of the staging
+  // area: each thread one run of 8 elements, a 16-byte asynchronous copy where the run is
+  // contiguous and aligned in global memory, else element by element.
+  void EmitStageChunk(const MatrixProduct& p, int side, bool k_contiguous,
+                      const std::string& buffer, const std::string& k0);
+  // A pointer to the run of 8 elements of operand `side` from element `index` on, contiguous and
+  // 16-byte aligned in global memory, or null at run time; empty where it can never be.
+  std::string RunPointer(const MatrixProduct& p, int side, const std::string& index) const;
   int64_t staging_at_ = -1;  // its offset in shared memory, or -1
   // The m16n8k16 products of a warp's mt x nt tiles (fragments pz_af, pz_bf; accumulators pz_d).
   void EmitMmaTiles(const std::string& type, int mt, int nt);
@@ -329,6 +345,7 @@ class Emitter {
   std::map<const Instr*, std::array<const Instr*, 2>> folded_;
   std::vector<int> uses_;               // per value: its readers, counted
   std::vector<bool> direct_;            // per ref: a direct window
+  std::vector<bool> ref_shared_;        // per ref: its buffer is in shared memory
   std::vector<std::string> window_at_;  // per pipelined ref: its accessors' name prefix
 };
 

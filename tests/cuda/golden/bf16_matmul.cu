@@ -74,6 +74,36 @@ PZ_DEVICE unsigned pz_pack16(unsigned short lo, unsigned short hi) {
   return (unsigned)lo | ((unsigned)hi << 16);
 }
 PZ_DEVICE float pz_round_f16(float f) { return pz_f16_f32(pz_f32_f16(f)); }
+// A run of 16 bytes that one 16-byte copy may move: `p`, or null when it is not aligned.
+PZ_DEVICE const unsigned short* pz_run16(const unsigned short* p) {
+  return ((unsigned long long)p & 15u) == 0 ? p : nullptr;
+}
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// Staging for tensor cores (sm_80 and later): asynchronous 16-byte copies from global into shared
+// memory, and fragments read from shared memory by ldmatrix (four 8 x 8 matrices of 16-bit
+// elements; `.trans` gives each its transpose).
+PZ_DEVICE unsigned pz_shared_address(const void* p) {
+  unsigned a;
+  asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p));
+  return a;
+}
+PZ_DEVICE void pz_copy16_async(void* shared, const void* global) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(pz_shared_address(shared)),
+               "l"(global) : "memory");
+}
+PZ_DEVICE void pz_copies_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+// Waits until at most one committed group of copies is still in flight.
+PZ_DEVICE void pz_copies_wait_all_but_one() { asm volatile("cp.async.wait_group 1;" ::: "memory"); }
+PZ_DEVICE void pz_ldmatrix4(unsigned& a, unsigned& b, unsigned& c, unsigned& d, const void* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "r"(pz_shared_address(p)));
+}
+PZ_DEVICE void pz_ldmatrix4_trans(unsigned& a, unsigned& b, unsigned& c, unsigned& d,
+                                  const void* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "r"(pz_shared_address(p)));
+}
+#endif
 // convert_element_type from float to an integer: truncation, saturating, NaN -> 0.
 PZ_DEVICE long long pz_f2i(float v, long long lo, long long hi) {
   if (isnan(v)) return 0;
@@ -177,6 +207,14 @@ PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r0_read(const unsigned short* p
   const long long pz_a1 = pz_e[4] + (long long)(pz_o % 256);
   return (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 1024) ? pz_hbm[pz_a0 * 1024 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
+PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_0_r0_run8(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
+  if (pz_off % 8 != 0) return nullptr;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o % 256);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 1024 && pz_a1 + 8 <= 1024)) return nullptr;
+  return pz_run16(pz_hbm + pz_a0 * 1024 + pz_a1 * 1);
+}
 // `b_ref` of pz_bf16_matmul_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r1_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -184,12 +222,28 @@ PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r1_read(const unsigned short* p
   const long long pz_a1 = pz_e[6] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 1024 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
+PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_0_r1_run8(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
+  if (pz_off % 8 != 0) return nullptr;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o % 128);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 1024 && pz_a1 >= 0 && pz_a1 < 128 && pz_a1 + 8 <= 128)) return nullptr;
+  return pz_run16(pz_hbm + pz_a0 * 128 + pz_a1 * 1);
+}
 // `o_ref` of pz_bf16_matmul_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r2_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
   const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : (unsigned short)0x7fc0u;
+}
+PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_0_r2_run8(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
+  if (pz_off % 8 != 0) return nullptr;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 128 && pz_a1 + 8 <= 128)) return nullptr;
+  return pz_run16(pz_hbm + pz_a0 * 128 + pz_a1 * 1);
 }
 PZ_DEVICE void pz_bf16_matmul_kernel_0_r2_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -258,41 +312,84 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
       }
       __syncthreads();
       #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-      if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory
+      if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory by asynchronous copies, two buffers each
         unsigned short* const pz_sa = (unsigned short*)(pz_smem + 0);
-        unsigned short* const pz_sb = (unsigned short*)(pz_smem + 18432);
+        unsigned short* const pz_sb = (unsigned short*)(pz_smem + 20480);
         const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;
-        const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
         const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;
+        const int pz_lr = pz_lane & 7, pz_lj = pz_lane >> 3;
         for (long long pz_tile = 0; pz_tile < 1; ++pz_tile) {
           const long long pz_b = pz_tile / 1, pz_mn = pz_tile % 1;
           const long long pz_m0 = pz_mn / 1 * 128, pz_n0 = pz_mn % 1 * 128;
           const long long pz_lo = pz_b * 0 + pz_m0 * 256, pz_ro = pz_b * 0 + pz_n0 * 1;
           float pz_d[2][4][4] = {};
-          for (long long pz_k0 = 0; pz_k0 < 256; pz_k0 += 64) {
-            for (int pz_q = threadIdx.x; pz_q < 8192; pz_q += 512) {
-              const int pz_r = pz_q / 64, pz_c = pz_q % 64;
-              pz_sa[pz_r * 72 + pz_c] = pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + pz_r * 256 + (pz_k0 + pz_c) * 1);
-              const int pz_n = pz_q & 127, pz_kk = pz_q >> 7;
-              pz_sb[pz_n * 72 + pz_kk] = pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_ro + (pz_k0 + pz_kk) * 128 + pz_n * 1);
+          {
+            const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;
+            unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_x * 40 + pz_kq;
+            const long long pz_at = pz_lo + pz_x * 256 + ((0) * 32 + pz_kq) * 1;
+            const unsigned short* const pz_src = pz_bf16_matmul_kernel_0_r0_run8(r0, pz_e, (0) + pz_at);
+            if (pz_src != nullptr) {
+              pz_copy16_async(pz_dst, pz_src);
+            } else {
+              #pragma unroll
+              for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
             }
+          }
+          {
+            const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;
+            unsigned short* const pz_dst = pz_sb + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
+            const long long pz_at = pz_ro + pz_x * 1 + ((0) * 32 + pz_kq) * 128;
+            const unsigned short* const pz_src = pz_bf16_matmul_kernel_0_r1_run8(r1, pz_e, (0) + pz_at);
+            if (pz_src != nullptr) {
+              pz_copy16_async(pz_dst, pz_src);
+            } else {
+              #pragma unroll
+              for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+            }
+          }
+          pz_copies_commit();
+          for (int pz_kc = 0; pz_kc < 8; ++pz_kc) {
+            if (pz_kc + 1 < 8) {
+              {
+                const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;
+                unsigned short* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 5120 + pz_x * 40 + pz_kq;
+                const long long pz_at = pz_lo + pz_x * 256 + ((pz_kc + 1) * 32 + pz_kq) * 1;
+                const unsigned short* const pz_src = pz_bf16_matmul_kernel_0_r0_run8(r0, pz_e, (0) + pz_at);
+                if (pz_src != nullptr) {
+                  pz_copy16_async(pz_dst, pz_src);
+                } else {
+                  #pragma unroll
+                  for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+                }
+              }
+              {
+                const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;
+                unsigned short* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
+                const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 128;
+                const unsigned short* const pz_src = pz_bf16_matmul_kernel_0_r1_run8(r1, pz_e, (0) + pz_at);
+                if (pz_src != nullptr) {
+                  pz_copy16_async(pz_dst, pz_src);
+                } else {
+                  #pragma unroll
+                  for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+                }
+              }
+            }
+            pz_copies_commit();
+            pz_copies_wait_all_but_one();
             __syncthreads();
+            const unsigned short* const pz_ta = pz_sa + (pz_kc & 1) * 5120;
+            const unsigned short* const pz_tb = pz_sb + (pz_kc & 1) * 5120;
             #pragma unroll
-            for (int pz_kk = 0; pz_kk < 64; pz_kk += 16) {
+            for (int pz_kk = 0; pz_kk < 32; pz_kk += 16) {
               unsigned pz_af[2][4], pz_bf[4][2];
               #pragma unroll
               for (int pz_u = 0; pz_u < 2; ++pz_u) {
-                const unsigned short* pz_p = pz_sa + (pz_wm + pz_u * 16 + pz_gid) * 72 + pz_kk + pz_tig * 2;
-                pz_af[pz_u][0] = *(const unsigned*)pz_p;
-                pz_af[pz_u][1] = *(const unsigned*)(pz_p + 8 * 72);
-                pz_af[pz_u][2] = *(const unsigned*)(pz_p + 8);
-                pz_af[pz_u][3] = *(const unsigned*)(pz_p + 8 * 72 + 8);
+                pz_ldmatrix4(pz_af[pz_u][0], pz_af[pz_u][1], pz_af[pz_u][2], pz_af[pz_u][3], pz_ta + (pz_wm + pz_u * 16 + pz_lr + (pz_lj & 1) * 8) * 40 + pz_kk + (pz_lj >> 1) * 8);
               }
               #pragma unroll
-              for (int pz_v = 0; pz_v < 4; ++pz_v) {
-                const unsigned short* pz_p = pz_sb + (pz_wn + pz_v * 8 + pz_gid) * 72 + pz_kk + pz_tig * 2;
-                pz_bf[pz_v][0] = *(const unsigned*)pz_p;
-                pz_bf[pz_v][1] = *(const unsigned*)(pz_p + 8);
+              for (int pz_v = 0; pz_v < 4; pz_v += 2) {
+                pz_ldmatrix4_trans(pz_bf[pz_v][0], pz_bf[pz_v][1], pz_bf[pz_v + 1][0], pz_bf[pz_v + 1][1], pz_tb + (pz_kk + pz_lr + (pz_lj & 1) * 8) * 136 + pz_wn + pz_v * 8 + (pz_lj >> 1) * 8);
               }
               #pragma unroll
               for (int pz_u = 0; pz_u < 2; ++pz_u) {
@@ -304,6 +401,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
             }
             __syncthreads();
           }
+          const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
           #pragma unroll
           for (int pz_u = 0; pz_u < 2; ++pz_u) {
             #pragma unroll
@@ -500,6 +598,14 @@ PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r0_read(const unsigned short* p
   const long long pz_a1 = pz_e[4] + (long long)(pz_o % 256);
   return (true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 512) ? pz_hbm[pz_a0 * 512 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
+PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_1_r0_run8(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
+  if (pz_off % 8 != 0) return nullptr;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o % 256);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 512 && pz_a1 + 8 <= 512)) return nullptr;
+  return pz_run16(pz_hbm + pz_a0 * 512 + pz_a1 * 1);
+}
 // `b_ref` of pz_bf16_matmul_kernel_1: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r1_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -507,12 +613,28 @@ PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r1_read(const unsigned short* p
   const long long pz_a1 = pz_e[6] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 512 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
+PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_1_r1_run8(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
+  if (pz_off % 8 != 0) return nullptr;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o % 128);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 512 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + 8 <= 256)) return nullptr;
+  return pz_run16(pz_hbm + pz_a0 * 256 + pz_a1 * 1);
+}
 // `o_ref` of pz_bf16_matmul_kernel_1: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r2_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
   const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : (unsigned short)0x7fc0u;
+}
+PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_1_r2_run8(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
+  if (pz_off % 8 != 0) return nullptr;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + 8 <= 256)) return nullptr;
+  return pz_run16(pz_hbm + pz_a0 * 256 + pz_a1 * 1);
 }
 PZ_DEVICE void pz_bf16_matmul_kernel_1_r2_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -581,41 +703,84 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
       }
       __syncthreads();
       #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-      if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory
+      if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory by asynchronous copies, two buffers each
         unsigned short* const pz_sa = (unsigned short*)(pz_smem + 0);
-        unsigned short* const pz_sb = (unsigned short*)(pz_smem + 18432);
+        unsigned short* const pz_sb = (unsigned short*)(pz_smem + 20480);
         const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;
-        const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
         const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;
+        const int pz_lr = pz_lane & 7, pz_lj = pz_lane >> 3;
         for (long long pz_tile = 0; pz_tile < 1; ++pz_tile) {
           const long long pz_b = pz_tile / 1, pz_mn = pz_tile % 1;
           const long long pz_m0 = pz_mn / 1 * 128, pz_n0 = pz_mn % 1 * 128;
           const long long pz_lo = pz_b * 0 + pz_m0 * 256, pz_ro = pz_b * 0 + pz_n0 * 1;
           float pz_d[2][4][4] = {};
-          for (long long pz_k0 = 0; pz_k0 < 256; pz_k0 += 64) {
-            for (int pz_q = threadIdx.x; pz_q < 8192; pz_q += 512) {
-              const int pz_r = pz_q / 64, pz_c = pz_q % 64;
-              pz_sa[pz_r * 72 + pz_c] = pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_lo + pz_r * 256 + (pz_k0 + pz_c) * 1);
-              const int pz_n = pz_q & 127, pz_kk = pz_q >> 7;
-              pz_sb[pz_n * 72 + pz_kk] = pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_ro + (pz_k0 + pz_kk) * 128 + pz_n * 1);
+          {
+            const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;
+            unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_x * 40 + pz_kq;
+            const long long pz_at = pz_lo + pz_x * 256 + ((0) * 32 + pz_kq) * 1;
+            const unsigned short* const pz_src = pz_bf16_matmul_kernel_1_r0_run8(r0, pz_e, (0) + pz_at);
+            if (pz_src != nullptr) {
+              pz_copy16_async(pz_dst, pz_src);
+            } else {
+              #pragma unroll
+              for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
             }
+          }
+          {
+            const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;
+            unsigned short* const pz_dst = pz_sb + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
+            const long long pz_at = pz_ro + pz_x * 1 + ((0) * 32 + pz_kq) * 128;
+            const unsigned short* const pz_src = pz_bf16_matmul_kernel_1_r1_run8(r1, pz_e, (0) + pz_at);
+            if (pz_src != nullptr) {
+              pz_copy16_async(pz_dst, pz_src);
+            } else {
+              #pragma unroll
+              for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+            }
+          }
+          pz_copies_commit();
+          for (int pz_kc = 0; pz_kc < 8; ++pz_kc) {
+            if (pz_kc + 1 < 8) {
+              {
+                const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;
+                unsigned short* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 5120 + pz_x * 40 + pz_kq;
+                const long long pz_at = pz_lo + pz_x * 256 + ((pz_kc + 1) * 32 + pz_kq) * 1;
+                const unsigned short* const pz_src = pz_bf16_matmul_kernel_1_r0_run8(r0, pz_e, (0) + pz_at);
+                if (pz_src != nullptr) {
+                  pz_copy16_async(pz_dst, pz_src);
+                } else {
+                  #pragma unroll
+                  for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+                }
+              }
+              {
+                const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;
+                unsigned short* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
+                const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 128;
+                const unsigned short* const pz_src = pz_bf16_matmul_kernel_1_r1_run8(r1, pz_e, (0) + pz_at);
+                if (pz_src != nullptr) {
+                  pz_copy16_async(pz_dst, pz_src);
+                } else {
+                  #pragma unroll
+                  for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+                }
+              }
+            }
+            pz_copies_commit();
+            pz_copies_wait_all_but_one();
             __syncthreads();
+            const unsigned short* const pz_ta = pz_sa + (pz_kc & 1) * 5120;
+            const unsigned short* const pz_tb = pz_sb + (pz_kc & 1) * 5120;
             #pragma unroll
-            for (int pz_kk = 0; pz_kk < 64; pz_kk += 16) {
+            for (int pz_kk = 0; pz_kk < 32; pz_kk += 16) {
               unsigned pz_af[2][4], pz_bf[4][2];
               #pragma unroll
               for (int pz_u = 0; pz_u < 2; ++pz_u) {
-                const unsigned short* pz_p = pz_sa + (pz_wm + pz_u * 16 + pz_gid) * 72 + pz_kk + pz_tig * 2;
-                pz_af[pz_u][0] = *(const unsigned*)pz_p;
-                pz_af[pz_u][1] = *(const unsigned*)(pz_p + 8 * 72);
-                pz_af[pz_u][2] = *(const unsigned*)(pz_p + 8);
-                pz_af[pz_u][3] = *(const unsigned*)(pz_p + 8 * 72 + 8);
+                pz_ldmatrix4(pz_af[pz_u][0], pz_af[pz_u][1], pz_af[pz_u][2], pz_af[pz_u][3], pz_ta + (pz_wm + pz_u * 16 + pz_lr + (pz_lj & 1) * 8) * 40 + pz_kk + (pz_lj >> 1) * 8);
               }
               #pragma unroll
-              for (int pz_v = 0; pz_v < 4; ++pz_v) {
-                const unsigned short* pz_p = pz_sb + (pz_wn + pz_v * 8 + pz_gid) * 72 + pz_kk + pz_tig * 2;
-                pz_bf[pz_v][0] = *(const unsigned*)pz_p;
-                pz_bf[pz_v][1] = *(const unsigned*)(pz_p + 8);
+              for (int pz_v = 0; pz_v < 4; pz_v += 2) {
+                pz_ldmatrix4_trans(pz_bf[pz_v][0], pz_bf[pz_v][1], pz_bf[pz_v + 1][0], pz_bf[pz_v + 1][1], pz_tb + (pz_kk + pz_lr + (pz_lj & 1) * 8) * 136 + pz_wn + pz_v * 8 + (pz_lj >> 1) * 8);
               }
               #pragma unroll
               for (int pz_u = 0; pz_u < 2; ++pz_u) {
@@ -627,6 +792,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
             }
             __syncthreads();
           }
+          const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
           #pragma unroll
           for (int pz_u = 0; pz_u < 2; ++pz_u) {
             #pragma unroll

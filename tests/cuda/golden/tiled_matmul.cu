@@ -74,6 +74,36 @@ PZ_DEVICE unsigned pz_pack16(unsigned short lo, unsigned short hi) {
   return (unsigned)lo | ((unsigned)hi << 16);
 }
 PZ_DEVICE float pz_round_f16(float f) { return pz_f16_f32(pz_f32_f16(f)); }
+// A run of 16 bytes that one 16-byte copy may move: `p`, or null when it is not aligned.
+PZ_DEVICE const unsigned short* pz_run16(const unsigned short* p) {
+  return ((unsigned long long)p & 15u) == 0 ? p : nullptr;
+}
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// Staging for tensor cores (sm_80 and later): asynchronous 16-byte copies from global into shared
+// memory, and fragments read from shared memory by ldmatrix (four 8 x 8 matrices of 16-bit
+// elements; `.trans` gives each its transpose).
+PZ_DEVICE unsigned pz_shared_address(const void* p) {
+  unsigned a;
+  asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p));
+  return a;
+}
+PZ_DEVICE void pz_copy16_async(void* shared, const void* global) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(pz_shared_address(shared)),
+               "l"(global) : "memory");
+}
+PZ_DEVICE void pz_copies_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+// Waits until at most one committed group of copies is still in flight.
+PZ_DEVICE void pz_copies_wait_all_but_one() { asm volatile("cp.async.wait_group 1;" ::: "memory"); }
+PZ_DEVICE void pz_ldmatrix4(unsigned& a, unsigned& b, unsigned& c, unsigned& d, const void* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "r"(pz_shared_address(p)));
+}
+PZ_DEVICE void pz_ldmatrix4_trans(unsigned& a, unsigned& b, unsigned& c, unsigned& d,
+                                  const void* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "r"(pz_shared_address(p)));
+}
+#endif
 // convert_element_type from float to an integer: truncation, saturating, NaN -> 0.
 PZ_DEVICE long long pz_f2i(float v, long long lo, long long hi) {
   if (isnan(v)) return 0;
