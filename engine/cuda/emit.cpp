@@ -536,8 +536,7 @@ void Emitter::EmitLoad(const Instr& instr) {
   if (fused_ != nullptr) {
     const Access& a = fused_->accesses.at(&instr);
     ForEachElement(out, [&](Writer& w) {
-      std::vector<std::string> c = Unravel(w, a.shape, "pz_i", "c");
-      return RefRead(a, Affine(a.offset, c, a.strides));
+      return RefRead(a, ElementOffset(w, a.offset, a.shape, a.strides, "pz_i"));
     });
     return;
   }
@@ -548,8 +547,8 @@ void Emitter::EmitLoad(const Instr& instr) {
     return;
   }
   w_.Open(ElementLoop(Count(a.shape)) + " {");
-  std::vector<std::string> c = Unravel(w_, a.shape, "pz_i", "c");
-  w_.Line(fmt::format("{}[pz_i] = {};", Name(out), RefRaw(a, Affine(a.offset, c, a.strides))));
+  w_.Line(fmt::format("{}[pz_i] = {};", Name(out),
+                      RefRaw(a, ElementOffset(w_, a.offset, a.shape, a.strides, "pz_i"))));
   w_.Close();
   Sync();
 }
@@ -558,17 +557,20 @@ void Emitter::EmitStore(const Instr& instr) {
   ValueId value = instr.operands[0];
   DType from = TypeOf(value).dtype;
   // The element of `value` stored at the access's element with coordinates `c`.
-  auto element = [&](const Access& a, const std::vector<std::string>& c) {
-    std::string index = TypeOf(value).shape == a.shape
-                            ? "pz_i"
-                            : Affine("", c, BroadcastStrides(TypeOf(value).shape, a.shape));
-    return Cast(from, a.dtype, Elem(value, index));
+  // A value of the access's shape is stored element for element; another is broadcast.
+  auto write = [&](const Access& a) {
+    if (TypeOf(value).shape == a.shape) {
+      return RefWrite(a, ElementOffset(w_, a.offset, a.shape, a.strides, "pz_i"),
+                      Cast(from, a.dtype, Elem(value, "pz_i")));
+    }
+    std::vector<std::string> c = Unravel(w_, a.shape, "pz_i", "c");
+    std::string index = Affine("", c, BroadcastStrides(TypeOf(value).shape, a.shape));
+    return RefWrite(a, Affine(a.offset, c, a.strides), Cast(from, a.dtype, Elem(value, index)));
   };
   if (fused_ != nullptr) {
     const Access& a = fused_->accesses.at(&instr);
     w_.Open("{");
-    std::vector<std::string> c = Unravel(w_, a.shape, "pz_i", "c");
-    w_.Line(RefWrite(a, Affine(a.offset, c, a.strides), element(a, c)));
+    w_.Line(write(a));
     w_.Close();
     return;
   }
@@ -579,8 +581,7 @@ void Emitter::EmitStore(const Instr& instr) {
             RefWrite(a, a.offset, Cast(from, a.dtype, Elem(value, "0"))));
   } else {
     w_.Open(ElementLoop(Count(a.shape)) + " {");
-    std::vector<std::string> c = Unravel(w_, a.shape, "pz_i", "c");
-    w_.Line(RefWrite(a, Affine(a.offset, c, a.strides), element(a, c)));
+    w_.Line(write(a));
     w_.Close();
   }
   Sync();

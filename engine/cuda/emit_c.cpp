@@ -238,6 +238,17 @@ std::string Affine(const std::string& base, const std::vector<std::string>& coor
   return e.empty() ? "0" : e;
 }
 
+std::string ElementOffset(Writer& w, const std::string& base, const Shape& shape,
+                          const std::vector<int64_t>& strides, const std::string& i) {
+  Shape row_major = Strides(shape);
+  bool contiguous = true;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    contiguous = contiguous && (shape[d] == 1 || strides[d] == row_major[d]);
+  }
+  if (!contiguous) return Affine(base, Unravel(w, shape, i, "c"), strides);
+  return base.empty() || base == "0" ? i : base + " + " + i;
+}
+
 // Broadcast strides of an operand of `shape` inside a result of `out` (numpy alignment).
 std::vector<int64_t> BroadcastStrides(const Shape& shape, const Shape& out) {
   std::vector<int64_t> strides(out.size(), 0);

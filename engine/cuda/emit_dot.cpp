@@ -177,8 +177,9 @@ void Emitter::EmitDotResult(const Instr& instr, const MatrixProduct& p, const st
   }
   // The fused loop reading the product runs here for this element, the element a register.
   w_.Open("{");
-  w_.Line(fmt::format("const {} pz_i = {};",
-                      p.batches * p.m * p.n < (int64_t{1} << 30) ? "int" : "long long", index));
+  // 64-bit, so that the elements of a thread's tile are one base and constant offsets apart
+  // and the compiler may move the epilogue's loads of one ahead of the stores of another.
+  w_.Line(fmt::format("const long long pz_i = {};", index));
   w_.Line(fmt::format("const {} pz_dv = {};", RegType(od), value));
   epilogue_state_->registers[out] = "pz_dv";
   fused_ = epilogue_state_;

@@ -113,6 +113,12 @@ std::vector<std::string> Unravel(Writer& w, const Shape& shape, const std::strin
 std::string Affine(const std::string& base, const std::vector<std::string>& coords,
                    const std::vector<int64_t>& strides);
 
+// `base` + the offset of element `i` (a linear index into `shape`) at `strides`: `base + i` when
+// the strides are the shape's row-major ones (size-1 dimensions aside), else the coordinates,
+// declared as by Unravel, under their strides.
+std::string ElementOffset(Writer& w, const std::string& base, const Shape& shape,
+                          const std::vector<int64_t>& strides, const std::string& i);
+
 // Broadcast strides of an operand of `shape` inside a result of `out` (numpy alignment).
 std::vector<int64_t> BroadcastStrides(const Shape& shape, const Shape& out);
 

@@ -302,9 +302,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
             e3 = 0x0p+0f;
           }
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            r3[0 + pz_c0 * 128 + pz_c1] = e3;
+            r3[pz_i] = e3;
           }
         }
         __syncthreads();
@@ -410,22 +408,18 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
               for (int pz_q = 0; pz_q < 4; ++pz_q) {
                 const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
                 {
-                  const int pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
+                  const long long pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
                   const float pz_dv = pz_d[pz_u][pz_v][pz_q];
                   float e4;
                   {
-                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                    e4 = r3[0 + pz_c0 * 128 + pz_c1];
+                    e4 = r3[pz_i];
                   }
                   float e8;
                   {
                     e8 = (float)((e4) + (pz_dv));
                   }
                   {
-                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                    r3[0 + pz_c0 * 128 + pz_c1] = e8;
+                    r3[pz_i] = e8;
                   }
                 }
               }
@@ -472,22 +466,18 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
                 for (int pz_q = 0; pz_q < 4; ++pz_q) {
                   const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
                   {
-                    const int pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
+                    const long long pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
                     const float pz_dv = pz_d[pz_u][pz_v][pz_q];
                     float e4;
                     {
-                      [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                      [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                      e4 = r3[0 + pz_c0 * 128 + pz_c1];
+                      e4 = r3[pz_i];
                     }
                     float e8;
                     {
                       e8 = (float)((e4) + (pz_dv));
                     }
                     {
-                      [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                      [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                      r3[0 + pz_c0 * 128 + pz_c1] = e8;
+                      r3[pz_i] = e8;
                     }
                   }
                 }
@@ -534,22 +524,18 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
             for (int pz_v = 0; pz_v < 4; ++pz_v) {
               if (pz_m0 + pz_u * pz_ty_n < 128 && pz_n0 + pz_v * pz_tx_n < 128) {
                 {
-                  const int pz_i = pz_b * 16384 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
+                  const long long pz_i = pz_b * 16384 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
                   const float pz_dv = pz_acc[pz_u][pz_v];
                   float e4;
                   {
-                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                    e4 = r3[0 + pz_c0 * 128 + pz_c1];
+                    e4 = r3[pz_i];
                   }
                   float e8;
                   {
                     e8 = (float)((e4) + (pz_dv));
                   }
                   {
-                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                    r3[0 + pz_c0 * 128 + pz_c1] = e8;
+                    r3[pz_i] = e8;
                   }
                 }
               }
@@ -568,18 +554,14 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
         for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
           float e11;
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            e11 = r3[0 + pz_c0 * 128 + pz_c1];
+            e11 = r3[pz_i];
           }
           float e12;
           {
             e12 = pz_round_bf16(e11);
           }
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            pz_bf16_matmul_kernel_0_r2_write(r2, pz_e, 0 + pz_c0 * 128 + pz_c1, pz_f32_bf16(e12));
+            pz_bf16_matmul_kernel_0_r2_write(r2, pz_e, pz_i, pz_f32_bf16(e12));
           }
         }
         __syncthreads();
@@ -693,9 +675,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
             e3 = 0x0p+0f;
           }
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            r3[0 + pz_c0 * 128 + pz_c1] = e3;
+            r3[pz_i] = e3;
           }
         }
         __syncthreads();
@@ -801,22 +781,18 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
               for (int pz_q = 0; pz_q < 4; ++pz_q) {
                 const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
                 {
-                  const int pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
+                  const long long pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
                   const float pz_dv = pz_d[pz_u][pz_v][pz_q];
                   float e4;
                   {
-                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                    e4 = r3[0 + pz_c0 * 128 + pz_c1];
+                    e4 = r3[pz_i];
                   }
                   float e8;
                   {
                     e8 = (float)((e4) + (pz_dv));
                   }
                   {
-                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                    r3[0 + pz_c0 * 128 + pz_c1] = e8;
+                    r3[pz_i] = e8;
                   }
                 }
               }
@@ -863,22 +839,18 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
                 for (int pz_q = 0; pz_q < 4; ++pz_q) {
                   const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
                   {
-                    const int pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
+                    const long long pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
                     const float pz_dv = pz_d[pz_u][pz_v][pz_q];
                     float e4;
                     {
-                      [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                      [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                      e4 = r3[0 + pz_c0 * 128 + pz_c1];
+                      e4 = r3[pz_i];
                     }
                     float e8;
                     {
                       e8 = (float)((e4) + (pz_dv));
                     }
                     {
-                      [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                      [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                      r3[0 + pz_c0 * 128 + pz_c1] = e8;
+                      r3[pz_i] = e8;
                     }
                   }
                 }
@@ -925,22 +897,18 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
             for (int pz_v = 0; pz_v < 4; ++pz_v) {
               if (pz_m0 + pz_u * pz_ty_n < 128 && pz_n0 + pz_v * pz_tx_n < 128) {
                 {
-                  const int pz_i = pz_b * 16384 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
+                  const long long pz_i = pz_b * 16384 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
                   const float pz_dv = pz_acc[pz_u][pz_v];
                   float e4;
                   {
-                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                    e4 = r3[0 + pz_c0 * 128 + pz_c1];
+                    e4 = r3[pz_i];
                   }
                   float e8;
                   {
                     e8 = (float)((e4) + (pz_dv));
                   }
                   {
-                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                    r3[0 + pz_c0 * 128 + pz_c1] = e8;
+                    r3[pz_i] = e8;
                   }
                 }
               }
@@ -959,18 +927,14 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
         for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
           float e11;
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            e11 = r3[0 + pz_c0 * 128 + pz_c1];
+            e11 = r3[pz_i];
           }
           float e12;
           {
             e12 = pz_round_bf16(e11);
           }
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            pz_bf16_matmul_kernel_1_r2_write(r2, pz_e, 0 + pz_c0 * 128 + pz_c1, pz_f32_bf16(e12));
+            pz_bf16_matmul_kernel_1_r2_write(r2, pz_e, pz_i, pz_f32_bf16(e12));
           }
         }
         __syncthreads();

@@ -330,15 +330,11 @@ extern "C" __global__ void __launch_bounds__(1024) pz_moving_sum_kernel_0(const 
       for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
         float e17;
         {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          e17 = r2[0 + (long long)v2 * 2048 + pz_c0 * 128 + pz_c1];
+          e17 = r2[0 + (long long)v2 * 2048 + pz_i];
         }
         float e18;
         {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          e18 = r2[128 + (long long)v2 * 2048 + pz_c0 * 128 + pz_c1];
+          e18 = r2[128 + (long long)v2 * 2048 + pz_i];
         }
         float e19;
         {
@@ -346,18 +342,14 @@ extern "C" __global__ void __launch_bounds__(1024) pz_moving_sum_kernel_0(const 
         }
         float e20;
         {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          e20 = r2[256 + (long long)v2 * 2048 + pz_c0 * 128 + pz_c1];
+          e20 = r2[256 + (long long)v2 * 2048 + pz_i];
         }
         float e21;
         {
           e21 = (float)((e19) + (e20));
         }
         {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          r1[0 + pz_c0 * 128 + pz_c1] = e21;
+          r1[pz_i] = e21;
         }
       }
       __syncthreads();

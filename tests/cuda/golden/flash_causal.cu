@@ -344,16 +344,14 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
             e4 = pz_f32_from_bits(0xff800000u);
           }
           {
-            [[maybe_unused]] const long long pz_c0 = pz_i;
-            r4[0 + pz_c0] = e4;
+            r4[pz_i] = e4;
           }
           float e5;
           {
             e5 = 0x0p+0f;
           }
           {
-            [[maybe_unused]] const long long pz_c0 = pz_i;
-            r5[0 + pz_c0] = e5;
+            r5[pz_i] = e5;
           }
         }
         __syncthreads();
@@ -364,9 +362,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
             e6 = 0x0p+0f;
           }
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            r6[0 + pz_c0 * 128 + pz_c1] = e6;
+            r6[pz_i] = e6;
           }
         }
         __syncthreads();
@@ -395,16 +391,12 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
         for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           float e16;
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            e16 = r0[0 + pz_c0 * 128 + pz_c1];
+            e16 = r0[pz_i];
           }
           v16[pz_i] = e16;
           float e17;
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            e17 = r1[0 + pz_c0 * 128 + pz_c1];
+            e17 = r1[pz_i];
           }
           v17[pz_i] = e17;
         }
@@ -512,8 +504,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
         for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           float e32;
           {
-            [[maybe_unused]] const long long pz_c0 = pz_i;
-            e32 = r4[0 + pz_c0];
+            e32 = r4[pz_i];
           }
           float e34;
           {
@@ -548,8 +539,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
         for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           float e39;
           {
-            [[maybe_unused]] const long long pz_c0 = pz_i;
-            e39 = r5[0 + pz_c0];
+            e39 = r5[pz_i];
           }
           float e40;
           {
@@ -577,17 +567,14 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
             e42 = (float)((v40[pz_i]) + (v41[pz_i]));
           }
           {
-            [[maybe_unused]] const long long pz_c0 = pz_i;
-            r5[0 + pz_c0] = e42;
+            r5[pz_i] = e42;
           }
         }
         __syncthreads();
         for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           float e43;
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            e43 = r6[0 + pz_c0 * 128 + pz_c1];
+            e43 = r6[pz_i];
           }
           float e44;
           {
@@ -598,9 +585,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
           v44[pz_i] = e44;
           float e45;
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            e45 = r2[0 + pz_c0 * 128 + pz_c1];
+            e45 = r2[pz_i];
           }
           v45[pz_i] = e45;
         }
@@ -642,16 +627,14 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
               for (int pz_v = 0; pz_v < 4; ++pz_v) {
                 if (pz_m0 + pz_u * pz_ty_n < 16 && pz_n0 + pz_v * pz_tx_n < 128) {
                   {
-                    const int pz_i = pz_b * 2048 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
+                    const long long pz_i = pz_b * 2048 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
                     const float pz_dv = pz_acc[pz_u][pz_v];
                     float e47;
                     {
                       e47 = (float)((v44[pz_i]) + (pz_dv));
                     }
                     {
-                      [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                      [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                      r6[0 + pz_c0 * 128 + pz_c1] = e47;
+                      r6[pz_i] = e47;
                     }
                   }
                 }
@@ -662,8 +645,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
         __syncthreads();
         __syncthreads();
         for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          r4[0 + pz_c0] = v34[pz_i];
+          r4[pz_i] = v34[pz_i];
         }
         __syncthreads();
       } else {
@@ -674,14 +656,11 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
       }
       if (v49) {
         for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v50[pz_i] = r6[0 + pz_c0 * 128 + pz_c1];
+          v50[pz_i] = r6[pz_i];
         }
         __syncthreads();
         for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          v51[pz_i] = r5[0 + pz_c0];
+          v51[pz_i] = r5[pz_i];
         }
         __syncthreads();
         __syncthreads();
@@ -693,9 +672,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
             e52 = (float)((v50[pz_i]) / (v51[pz_c0]));
           }
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            r3[0 + pz_c0 * 128 + pz_c1] = e52;
+            r3[pz_i] = e52;
           }
         }
         __syncthreads();

@@ -261,9 +261,7 @@ extern "C" __global__ void __launch_bounds__(1024) pz_kernel_0(const unsigned lo
       for (int pz_i = threadIdx.x; pz_i < 262144; pz_i += blockDim.x) {
         float e0;
         {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          e0 = pz_kernel_0_r0_read(r0, pz_e, 0 + pz_c0 * 128 + pz_c1);
+          e0 = pz_kernel_0_r0_read(r0, pz_e, pz_i);
         }
         float e2;
         {
@@ -271,9 +269,7 @@ extern "C" __global__ void __launch_bounds__(1024) pz_kernel_0(const unsigned lo
         }
         float e3;
         {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          e3 = pz_kernel_0_r1_read(r1, pz_e, 0 + pz_c0 * 128 + pz_c1);
+          e3 = pz_kernel_0_r1_read(r1, pz_e, pz_i);
         }
         float e4;
         {
@@ -284,9 +280,7 @@ extern "C" __global__ void __launch_bounds__(1024) pz_kernel_0(const unsigned lo
           e6 = (float)(pz_fmax(e4, v5));
         }
         {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          pz_kernel_0_r2_write(r2, pz_e, 0 + pz_c0 * 128 + pz_c1, e6);
+          pz_kernel_0_r2_write(r2, pz_e, pz_i, e6);
         }
       }
       __syncthreads();

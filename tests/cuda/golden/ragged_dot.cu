@@ -301,24 +301,18 @@ extern "C" __global__ void __launch_bounds__(512) pz_gmm_kernel_0(const unsigned
             e4 = 0x0p+0f;
           }
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            r6[0 + pz_c0 * 128 + pz_c1] = e4;
+            r6[pz_i] = e4;
           }
         }
         __syncthreads();
       } else {
       }
       for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v6[pz_i] = pz_gmm_kernel_0_r3_read(r3, pz_e, 0 + pz_c0 * 128 + pz_c1);
+        v6[pz_i] = pz_gmm_kernel_0_r3_read(r3, pz_e, pz_i);
       }
       __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v7[pz_i] = pz_gmm_kernel_0_r4_read(r4, pz_e, 0 + pz_c0 * 128 + pz_c1);
+        v7[pz_i] = pz_gmm_kernel_0_r4_read(r4, pz_e, pz_i);
       }
       __syncthreads();
       __syncthreads();
@@ -358,22 +352,18 @@ extern "C" __global__ void __launch_bounds__(512) pz_gmm_kernel_0(const unsigned
             for (int pz_v = 0; pz_v < 4; ++pz_v) {
               if (pz_m0 + pz_u * pz_ty_n < 8 && pz_n0 + pz_v * pz_tx_n < 128) {
                 {
-                  const int pz_i = pz_b * 1024 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
+                  const long long pz_i = pz_b * 1024 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
                   const float pz_dv = pz_acc[pz_u][pz_v];
                   float e5;
                   {
-                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                    e5 = r6[0 + pz_c0 * 128 + pz_c1];
+                    e5 = r6[pz_i];
                   }
                   float e9;
                   {
                     e9 = (float)((e5) + (pz_dv));
                   }
                   {
-                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                    r6[0 + pz_c0 * 128 + pz_c1] = e9;
+                    r6[pz_i] = e9;
                   }
                 }
               }
@@ -429,24 +419,18 @@ extern "C" __global__ void __launch_bounds__(512) pz_gmm_kernel_0(const unsigned
           }
           float e25;
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            e25 = r6[0 + pz_c0 * 128 + pz_c1];
+            e25 = r6[pz_i];
           }
           float e26;
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            e26 = pz_gmm_kernel_0_r5_read(r5, pz_e, 0 + pz_c0 * 128 + pz_c1);
+            e26 = pz_gmm_kernel_0_r5_read(r5, pz_e, pz_i);
           }
           float e27;
           {
             e27 = (e24) ? (e25) : (e26);
           }
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            pz_gmm_kernel_0_r5_write(r5, pz_e, 0 + pz_c0 * 128 + pz_c1, e27);
+            pz_gmm_kernel_0_r5_write(r5, pz_e, pz_i, e27);
           }
         }
         __syncthreads();

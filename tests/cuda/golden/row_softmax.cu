@@ -251,9 +251,7 @@ extern "C" __global__ void __launch_bounds__(1024) pz_softmax_kernel_0(const uns
       }
       __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 256;
-        v0[pz_i] = r0[0 + pz_c0 * 256 + pz_c1];
+        v0[pz_i] = r0[pz_i];
       }
       __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 8; pz_i += blockDim.x) {
@@ -303,9 +301,7 @@ extern "C" __global__ void __launch_bounds__(1024) pz_softmax_kernel_0(const uns
           e5 = (float)((v3[pz_i]) / (v4[pz_c0]));
         }
         {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 256;
-          r1[0 + pz_c0 * 256 + pz_c1] = e5;
+          r1[pz_i] = e5;
         }
       }
       __syncthreads();
@@ -369,9 +365,7 @@ extern "C" __global__ void __launch_bounds__(1024) pz_softmax_kernel_1(const uns
       }
       __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 3072; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 384);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 384;
-        v0[pz_i] = r0[0 + pz_c0 * 384 + pz_c1];
+        v0[pz_i] = r0[pz_i];
       }
       __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 8; pz_i += blockDim.x) {
@@ -421,9 +415,7 @@ extern "C" __global__ void __launch_bounds__(1024) pz_softmax_kernel_1(const uns
           e5 = (float)((v3[pz_i]) / (v4[pz_c0]));
         }
         {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 384);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 384;
-          r1[0 + pz_c0 * 384 + pz_c1] = e5;
+          r1[pz_i] = e5;
         }
       }
       __syncthreads();

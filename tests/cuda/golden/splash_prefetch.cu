@@ -330,16 +330,14 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
             e4 = pz_f32_from_bits(0xff800000u);
           }
           {
-            [[maybe_unused]] const long long pz_c0 = pz_i;
-            r6[0 + pz_c0] = e4;
+            r6[pz_i] = e4;
           }
           float e5;
           {
             e5 = 0x0p+0f;
           }
           {
-            [[maybe_unused]] const long long pz_c0 = pz_i;
-            r7[0 + pz_c0] = e5;
+            r7[pz_i] = e5;
           }
         }
         __syncthreads();
@@ -350,9 +348,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
             e6 = 0x0p+0f;
           }
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            r8[0 + pz_c0 * 128 + pz_c1] = e6;
+            r8[pz_i] = e6;
           }
         }
         __syncthreads();
@@ -367,16 +363,12 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
         for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           float e9;
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            e9 = r2[0 + pz_c0 * 128 + pz_c1];
+            e9 = r2[pz_i];
           }
           v9[pz_i] = e9;
           float e10;
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            e10 = r3[0 + pz_c0 * 128 + pz_c1];
+            e10 = r3[pz_i];
           }
           v10[pz_i] = e10;
         }
@@ -443,8 +435,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
         for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           float e14;
           {
-            [[maybe_unused]] const long long pz_c0 = pz_i;
-            e14 = r6[0 + pz_c0];
+            e14 = r6[pz_i];
           }
           float e16;
           {
@@ -479,8 +470,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
         for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
           float e21;
           {
-            [[maybe_unused]] const long long pz_c0 = pz_i;
-            e21 = r7[0 + pz_c0];
+            e21 = r7[pz_i];
           }
           float e22;
           {
@@ -508,17 +498,14 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
             e24 = (float)((v22[pz_i]) + (v23[pz_i]));
           }
           {
-            [[maybe_unused]] const long long pz_c0 = pz_i;
-            r7[0 + pz_c0] = e24;
+            r7[pz_i] = e24;
           }
         }
         __syncthreads();
         for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
           float e25;
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            e25 = r8[0 + pz_c0 * 128 + pz_c1];
+            e25 = r8[pz_i];
           }
           float e26;
           {
@@ -529,9 +516,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
           v26[pz_i] = e26;
           float e27;
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            e27 = r4[0 + pz_c0 * 128 + pz_c1];
+            e27 = r4[pz_i];
           }
           v27[pz_i] = e27;
         }
@@ -573,16 +558,14 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
               for (int pz_v = 0; pz_v < 4; ++pz_v) {
                 if (pz_m0 + pz_u * pz_ty_n < 16 && pz_n0 + pz_v * pz_tx_n < 128) {
                   {
-                    const int pz_i = pz_b * 2048 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
+                    const long long pz_i = pz_b * 2048 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
                     const float pz_dv = pz_acc[pz_u][pz_v];
                     float e29;
                     {
                       e29 = (float)((v26[pz_i]) + (pz_dv));
                     }
                     {
-                      [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                      [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                      r8[0 + pz_c0 * 128 + pz_c1] = e29;
+                      r8[pz_i] = e29;
                     }
                   }
                 }
@@ -593,8 +576,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
         __syncthreads();
         __syncthreads();
         for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          r6[0 + pz_c0] = v16[pz_i];
+          r6[pz_i] = v16[pz_i];
         }
         __syncthreads();
       } else {
@@ -605,14 +587,11 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
       }
       if (v31) {
         for (int pz_i = threadIdx.x; pz_i < 2048; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-          [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-          v32[pz_i] = r8[0 + pz_c0 * 128 + pz_c1];
+          v32[pz_i] = r8[pz_i];
         }
         __syncthreads();
         for (int pz_i = threadIdx.x; pz_i < 16; pz_i += blockDim.x) {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          v33[pz_i] = r7[0 + pz_c0];
+          v33[pz_i] = r7[pz_i];
         }
         __syncthreads();
         __syncthreads();
@@ -624,9 +603,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
             e34 = (float)((v32[pz_i]) / (v33[pz_c0]));
           }
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            r5[0 + pz_c0 * 128 + pz_c1] = e34;
+            r5[pz_i] = e34;
           }
         }
         __syncthreads();

@@ -463,9 +463,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
       #endif
       __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 65536; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 256;
-        pz_kernel_0_r2_write(r2, pz_e, 0 + pz_c0 * 256 + pz_c1, v2[pz_i]);
+        pz_kernel_0_r2_write(r2, pz_e, pz_i, v2[pz_i]);
       }
       __syncthreads();
       __syncthreads();

@@ -277,24 +277,18 @@ extern "C" __global__ void __launch_bounds__(512) pz_matmul_kernel_0(const unsig
             e3 = 0x0p+0f;
           }
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            r3[0 + pz_c0 * 128 + pz_c1] = e3;
+            r3[pz_i] = e3;
           }
         }
         __syncthreads();
       } else {
       }
       for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v5[pz_i] = pz_matmul_kernel_0_r0_read(r0, pz_e, 0 + pz_c0 * 128 + pz_c1);
+        v5[pz_i] = pz_matmul_kernel_0_r0_read(r0, pz_e, pz_i);
       }
       __syncthreads();
       for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
-        [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-        [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-        v6[pz_i] = pz_matmul_kernel_0_r1_read(r1, pz_e, 0 + pz_c0 * 128 + pz_c1);
+        v6[pz_i] = pz_matmul_kernel_0_r1_read(r1, pz_e, pz_i);
       }
       __syncthreads();
       __syncthreads();
@@ -334,22 +328,18 @@ extern "C" __global__ void __launch_bounds__(512) pz_matmul_kernel_0(const unsig
             for (int pz_v = 0; pz_v < 4; ++pz_v) {
               if (pz_m0 + pz_u * pz_ty_n < 8 && pz_n0 + pz_v * pz_tx_n < 128) {
                 {
-                  const int pz_i = pz_b * 1024 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
+                  const long long pz_i = pz_b * 1024 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
                   const float pz_dv = pz_acc[pz_u][pz_v];
                   float e4;
                   {
-                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                    e4 = r3[0 + pz_c0 * 128 + pz_c1];
+                    e4 = r3[pz_i];
                   }
                   float e8;
                   {
                     e8 = (float)((e4) + (pz_dv));
                   }
                   {
-                    [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-                    [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-                    r3[0 + pz_c0 * 128 + pz_c1] = e8;
+                    r3[pz_i] = e8;
                   }
                 }
               }
@@ -367,14 +357,10 @@ extern "C" __global__ void __launch_bounds__(512) pz_matmul_kernel_0(const unsig
         for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) {
           float e11;
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            e11 = r3[0 + pz_c0 * 128 + pz_c1];
+            e11 = r3[pz_i];
           }
           {
-            [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
-            [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            pz_matmul_kernel_0_r2_write(r2, pz_e, 0 + pz_c0 * 128 + pz_c1, e11);
+            pz_matmul_kernel_0_r2_write(r2, pz_e, pz_i, e11);
           }
         }
         __syncthreads();

@@ -260,21 +260,18 @@ extern "C" __global__ void __launch_bounds__(1024) pz_add_kernel_0(const unsigne
       for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
         float e0;
         {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          e0 = r0[0 + pz_c0];
+          e0 = r0[pz_i];
         }
         float e1;
         {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          e1 = r1[0 + pz_c0];
+          e1 = r1[pz_i];
         }
         float e2;
         {
           e2 = (float)((e0) + (e1));
         }
         {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          r2[0 + pz_c0] = e2;
+          r2[pz_i] = e2;
         }
       }
       __syncthreads();
@@ -347,21 +344,18 @@ extern "C" __global__ void __launch_bounds__(1024) pz_add_kernel_1(const unsigne
       for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
         float e0;
         {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          e0 = r0[0 + pz_c0];
+          e0 = r0[pz_i];
         }
         float e1;
         {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          e1 = r1[0 + pz_c0];
+          e1 = r1[pz_i];
         }
         float e2;
         {
           e2 = (float)((e0) + (e1));
         }
         {
-          [[maybe_unused]] const long long pz_c0 = pz_i;
-          r2[0 + pz_c0] = e2;
+          r2[pz_i] = e2;
         }
       }
       __syncthreads();
