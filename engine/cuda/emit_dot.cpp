@@ -221,6 +221,9 @@ void Emitter::EmitTiledDot(const Instr& instr, const MatrixProduct& p) {
                       p.n, p.n - 1));
   w_.Close();
   w_.Line(fmt::format("{} pz_acc[{}][{}] = {{}};", acc_type, kTile, kTile));
+  // Four steps of k unrolled: their loads issue together, ahead of the multiply-adds that wait
+  // for them.
+  w_.Line("#pragma unroll 4");
   w_.Open(fmt::format("for (long long pz_k = 0; pz_k < {}; ++pz_k) {{", p.k));
   w_.Line(fmt::format("{} pz_a[{}], pz_bv[{}];", acc_type, kTile, kTile));
   w_.Line("#pragma unroll");

@@ -503,6 +503,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
             pz_col[pz_u] = pz_n0 + pz_u * pz_tx_n < 128 ? pz_n0 + pz_u * pz_tx_n : 127;
           }
           float pz_acc[4][4] = {};
+          #pragma unroll 4
           for (long long pz_k = 0; pz_k < 256; ++pz_k) {
             float pz_a[4], pz_bv[4];
             #pragma unroll
@@ -876,6 +877,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
             pz_col[pz_u] = pz_n0 + pz_u * pz_tx_n < 128 ? pz_n0 + pz_u * pz_tx_n : 127;
           }
           float pz_acc[4][4] = {};
+          #pragma unroll 4
           for (long long pz_k = 0; pz_k < 256; ++pz_k) {
             float pz_a[4], pz_bv[4];
             #pragma unroll
