@@ -451,18 +451,20 @@ void Emitter::EmitWindowAccessors(kernel::RefId r, const EmittedKernel& out) {
       "  [[maybe_unused]] const {2} pz_o = ({2})pz_off;\n{3}"
       "  return ({4}) ? pz_hbm[{5}] : {6};\n}}",
       type, name, offset_type, coords, inside, index, Fresh(op.dtype)));
-  // Runs of 8 elements for 16-byte copies into a staging area (EmitStageChunk): the run from
-  // `pz_off` on, when it lies in one row of the window, inside the array and aligned.
-  if (staging_at_ >= 0 && direct_[static_cast<size_t>(r)] && array::ItemSize(op.dtype) == 2 &&
-      rank > 0 && window.back() % 8 == 0) {
+  // Runs of elements for asynchronous copies into a staging area (EmitStageChunk,
+  // EmitFloatStageChunk): the `pz_n` elements from `pz_off` on, when they lie in one row of the
+  // window (the caller's runs start at multiples of `pz_n`, which divides the row), inside the
+  // array and aligned to their size; else null.
+  size_t item = array::ItemSize(op.dtype);
+  if (staging_at_ >= 0 && direct_[static_cast<size_t>(r)] && (item == 2 || item == 4) && rank > 0) {
     tables_.Line(fmt::format(
-        "PZ_DEVICE const {0}* {1}_run8(const {0}* pz_hbm, const long long* pz_e, long long "
-        "pz_off) {{\n"
-        "  if (pz_off % 8 != 0) return nullptr;\n"
+        "PZ_DEVICE const void* {1}_run(const {0}* pz_hbm, const long long* pz_e, long long "
+        "pz_off, int pz_n) {{\n"
+        "  if (pz_off % pz_n != 0) return nullptr;\n"
         "  [[maybe_unused]] const {2} pz_o = ({2})pz_off;\n{3}"
-        "  if (!({4} && pz_a{5} + 8 <= {6})) return nullptr;\n"
-        "  return pz_run16(pz_hbm + {7});\n}}",
-        type, name, offset_type, coords, inside, rank - 1, op.shape.back(), index));
+        "  if (!({4} && pz_a{5} + pz_n <= {6})) return nullptr;\n"
+        "  return pz_aligned(pz_hbm + {7}, pz_n * {8});\n}}",
+        type, name, offset_type, coords, inside, rank - 1, op.shape.back(), index, item));
   }
   if (k < mapping_.inputs.size()) return;  // inputs are only read
   tables_.Line(fmt::format(

@@ -256,9 +256,11 @@ class Emitter {
   // The product in that form, with the operands' strides `lst` and `rst`; nullopt if it has none.
   std::optional<MatrixProduct> MatrixForm(const Instr& instr, const Shape& lst,
                                           const Shape& rst) const;
-  // Whether a product stages its operands (16-bit floats, in tiles of 128 x 128 x 32): the
-  // loads of its operands then fold into it (PlanRegion).
+  // Whether a product stages its operands (16-bit floats in tiles of 128 x 128 x 32, float32
+  // in tiles of 128 x 128 x 16): the loads of its operands then fold into it (PlanRegion).
   bool StagesOperands(const Instr& instr) const;
+  // Whether a product multiplies float32 operands into a float result.
+  bool FloatProduct(const Instr& instr) const;
   // Whether a product's dtypes suit tensor cores: 16-bit float operands, a float result.
   bool TensorCoreTypes(const Instr& instr) const;
   // The stored element `index` of operand `side` (0: lhs) of a product.
@@ -287,9 +289,27 @@ class Emitter {
   // contiguous and aligned in global memory, else element by element.
   void EmitStageChunk(const MatrixProduct& p, int side, bool k_contiguous,
                       const std::string& buffer, const std::string& k0);
-  // A pointer to the run of 8 elements of operand `side` from element `index` on, contiguous and
-  // 16-byte aligned in global memory, or null at run time; empty where it can never be.
-  std::string RunPointer(const MatrixProduct& p, int side, const std::string& index) const;
+  // A pointer to the run of `elements` elements of operand `side` from element `index` on,
+  // contiguous and aligned to the run's size in global memory, or null at run time; empty where
+  // it can never be.
+  std::string RunPointer(const MatrixProduct& p, int side, const std::string& index,
+                         int elements) const;
+  // A float32 product with tiles of both operands staged in shared memory, on a GPU (sm_80 and
+  // later): the block computes the result 128 x 128 at a time, each of its 512 threads a 4 x 8
+  // tile, and walks k 16 at a time through two buffers per operand, filled by asynchronous
+  // copies. Written as `#if ... if (blockDim.x == 512) {...} else #endif`, so that the
+  // register-tiled form follows as the other branch; false (nothing written) when the product
+  // does not allow it or there is no staging area.
+  bool EmitStagedFloatDot(const Instr& instr, const MatrixProduct& p);
+  // Its staging: tiles of kFloatStageK rows of k by 128, rows padded to 132 floats (528 bytes:
+  // rows stay 16-byte aligned).
+  static constexpr int64_t kFloatStageK = 16;
+  static constexpr int64_t kFloatStageRow = 132;
+  static_assert(4 * kFloatStageK * kFloatStageRow * 4 <= kStagingBytes);
+  // The copies of chunk `k0` of float32 operand `side` into `buffer`: 16-byte copies where the
+  // tile's 128 are contiguous in global memory, else one 4-byte copy per element.
+  void EmitFloatStageChunk(const MatrixProduct& p, int side, const std::string& buffer,
+                           const std::string& k0);
   int64_t staging_at_ = -1;  // its offset in shared memory, or -1
   // The m16n8k16 products of a warp's mt x nt tiles (fragments pz_af, pz_bf; accumulators pz_d).
   void EmitMmaTiles(const std::string& type, int mt, int nt);

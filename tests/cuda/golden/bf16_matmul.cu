@@ -74,9 +74,10 @@ PZ_DEVICE unsigned pz_pack16(unsigned short lo, unsigned short hi) {
   return (unsigned)lo | ((unsigned)hi << 16);
 }
 PZ_DEVICE float pz_round_f16(float f) { return pz_f16_f32(pz_f32_f16(f)); }
-// A run of 16 bytes that one 16-byte copy may move: `p`, or null when it is not aligned.
-PZ_DEVICE const unsigned short* pz_run16(const unsigned short* p) {
-  return ((unsigned long long)p & 15u) == 0 ? p : nullptr;
+// `p` when it is aligned to `bytes` (one asynchronous copy of that many bytes may read it), else
+// null.
+PZ_DEVICE const void* pz_aligned(const void* p, unsigned bytes) {
+  return (unsigned long long)p % bytes == 0 ? p : nullptr;
 }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 // Staging for tensor cores (sm_80 and later): asynchronous 16-byte copies from global into shared
@@ -89,6 +90,10 @@ PZ_DEVICE unsigned pz_shared_address(const void* p) {
 }
 PZ_DEVICE void pz_copy16_async(void* shared, const void* global) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(pz_shared_address(shared)),
+               "l"(global) : "memory");
+}
+PZ_DEVICE void pz_copy4_async(void* shared, const void* global) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(pz_shared_address(shared)),
                "l"(global) : "memory");
 }
 PZ_DEVICE void pz_copies_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
@@ -207,13 +212,13 @@ PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r0_read(const unsigned short* p
   const long long pz_a1 = pz_e[4] + (long long)(pz_o % 256);
   return (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 1024) ? pz_hbm[pz_a0 * 1024 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
-PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_0_r0_run8(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
-  if (pz_off % 8 != 0) return nullptr;
+PZ_DEVICE const void* pz_bf16_matmul_kernel_0_r0_run(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off, int pz_n) {
+  if (pz_off % pz_n != 0) return nullptr;
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[3] + (long long)(pz_o / 256);
   const long long pz_a1 = pz_e[4] + (long long)(pz_o % 256);
-  if (!(true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 1024 && pz_a1 + 8 <= 1024)) return nullptr;
-  return pz_run16(pz_hbm + pz_a0 * 1024 + pz_a1 * 1);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 1024 && pz_a1 + pz_n <= 1024)) return nullptr;
+  return pz_aligned(pz_hbm + pz_a0 * 1024 + pz_a1 * 1, pz_n * 2);
 }
 // `b_ref` of pz_bf16_matmul_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r1_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
@@ -222,13 +227,13 @@ PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r1_read(const unsigned short* p
   const long long pz_a1 = pz_e[6] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 1024 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
-PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_0_r1_run8(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
-  if (pz_off % 8 != 0) return nullptr;
+PZ_DEVICE const void* pz_bf16_matmul_kernel_0_r1_run(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off, int pz_n) {
+  if (pz_off % pz_n != 0) return nullptr;
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
   const long long pz_a1 = pz_e[6] + (long long)(pz_o % 128);
-  if (!(true && pz_a0 >= 0 && pz_a0 < 1024 && pz_a1 >= 0 && pz_a1 < 128 && pz_a1 + 8 <= 128)) return nullptr;
-  return pz_run16(pz_hbm + pz_a0 * 128 + pz_a1 * 1);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 1024 && pz_a1 >= 0 && pz_a1 < 128 && pz_a1 + pz_n <= 128)) return nullptr;
+  return pz_aligned(pz_hbm + pz_a0 * 128 + pz_a1 * 1, pz_n * 2);
 }
 // `o_ref` of pz_bf16_matmul_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r2_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
@@ -237,13 +242,13 @@ PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r2_read(const unsigned short* p
   const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 128) ? pz_hbm[pz_a0 * 128 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
-PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_0_r2_run8(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
-  if (pz_off % 8 != 0) return nullptr;
+PZ_DEVICE const void* pz_bf16_matmul_kernel_0_r2_run(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off, int pz_n) {
+  if (pz_off % pz_n != 0) return nullptr;
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
   const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
-  if (!(true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 128 && pz_a1 + 8 <= 128)) return nullptr;
-  return pz_run16(pz_hbm + pz_a0 * 128 + pz_a1 * 1);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 128 && pz_a1 + pz_n <= 128)) return nullptr;
+  return pz_aligned(pz_hbm + pz_a0 * 128 + pz_a1 * 1, pz_n * 2);
 }
 PZ_DEVICE void pz_bf16_matmul_kernel_0_r2_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -325,7 +330,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
             const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;
             unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_x * 40 + pz_kq;
             const long long pz_at = pz_lo + pz_x * 256 + ((0) * 32 + pz_kq) * 1;
-            const unsigned short* const pz_src = pz_bf16_matmul_kernel_0_r0_run8(r0, pz_e, (0) + pz_at);
+            const void* const pz_src = pz_bf16_matmul_kernel_0_r0_run(r0, pz_e, (0) + pz_at, 8);
             if (pz_src != nullptr) {
               pz_copy16_async(pz_dst, pz_src);
             } else {
@@ -337,7 +342,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
             const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;
             unsigned short* const pz_dst = pz_sb + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
             const long long pz_at = pz_ro + pz_x * 1 + ((0) * 32 + pz_kq) * 128;
-            const unsigned short* const pz_src = pz_bf16_matmul_kernel_0_r1_run8(r1, pz_e, (0) + pz_at);
+            const void* const pz_src = pz_bf16_matmul_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 8);
             if (pz_src != nullptr) {
               pz_copy16_async(pz_dst, pz_src);
             } else {
@@ -352,7 +357,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
                 const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;
                 unsigned short* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 5120 + pz_x * 40 + pz_kq;
                 const long long pz_at = pz_lo + pz_x * 256 + ((pz_kc + 1) * 32 + pz_kq) * 1;
-                const unsigned short* const pz_src = pz_bf16_matmul_kernel_0_r0_run8(r0, pz_e, (0) + pz_at);
+                const void* const pz_src = pz_bf16_matmul_kernel_0_r0_run(r0, pz_e, (0) + pz_at, 8);
                 if (pz_src != nullptr) {
                   pz_copy16_async(pz_dst, pz_src);
                 } else {
@@ -364,7 +369,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
                 const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;
                 unsigned short* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
                 const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 128;
-                const unsigned short* const pz_src = pz_bf16_matmul_kernel_0_r1_run8(r1, pz_e, (0) + pz_at);
+                const void* const pz_src = pz_bf16_matmul_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 8);
                 if (pz_src != nullptr) {
                   pz_copy16_async(pz_dst, pz_src);
                 } else {
@@ -581,13 +586,13 @@ PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r0_read(const unsigned short* p
   const long long pz_a1 = pz_e[4] + (long long)(pz_o % 256);
   return (true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 512) ? pz_hbm[pz_a0 * 512 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
-PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_1_r0_run8(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
-  if (pz_off % 8 != 0) return nullptr;
+PZ_DEVICE const void* pz_bf16_matmul_kernel_1_r0_run(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off, int pz_n) {
+  if (pz_off % pz_n != 0) return nullptr;
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[3] + (long long)(pz_o / 256);
   const long long pz_a1 = pz_e[4] + (long long)(pz_o % 256);
-  if (!(true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 512 && pz_a1 + 8 <= 512)) return nullptr;
-  return pz_run16(pz_hbm + pz_a0 * 512 + pz_a1 * 1);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 512 && pz_a1 + pz_n <= 512)) return nullptr;
+  return pz_aligned(pz_hbm + pz_a0 * 512 + pz_a1 * 1, pz_n * 2);
 }
 // `b_ref` of pz_bf16_matmul_kernel_1: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r1_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
@@ -596,13 +601,13 @@ PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r1_read(const unsigned short* p
   const long long pz_a1 = pz_e[6] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 512 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
-PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_1_r1_run8(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
-  if (pz_off % 8 != 0) return nullptr;
+PZ_DEVICE const void* pz_bf16_matmul_kernel_1_r1_run(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off, int pz_n) {
+  if (pz_off % pz_n != 0) return nullptr;
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[5] + (long long)(pz_o / 128);
   const long long pz_a1 = pz_e[6] + (long long)(pz_o % 128);
-  if (!(true && pz_a0 >= 0 && pz_a0 < 512 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + 8 <= 256)) return nullptr;
-  return pz_run16(pz_hbm + pz_a0 * 256 + pz_a1 * 1);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 512 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + pz_n <= 256)) return nullptr;
+  return pz_aligned(pz_hbm + pz_a0 * 256 + pz_a1 * 1, pz_n * 2);
 }
 // `o_ref` of pz_bf16_matmul_kernel_1: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r2_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
@@ -611,13 +616,13 @@ PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r2_read(const unsigned short* p
   const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
-PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_1_r2_run8(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
-  if (pz_off % 8 != 0) return nullptr;
+PZ_DEVICE const void* pz_bf16_matmul_kernel_1_r2_run(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off, int pz_n) {
+  if (pz_off % pz_n != 0) return nullptr;
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
   const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
-  if (!(true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + 8 <= 256)) return nullptr;
-  return pz_run16(pz_hbm + pz_a0 * 256 + pz_a1 * 1);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + pz_n <= 256)) return nullptr;
+  return pz_aligned(pz_hbm + pz_a0 * 256 + pz_a1 * 1, pz_n * 2);
 }
 PZ_DEVICE void pz_bf16_matmul_kernel_1_r2_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -699,7 +704,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
             const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;
             unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_x * 40 + pz_kq;
             const long long pz_at = pz_lo + pz_x * 256 + ((0) * 32 + pz_kq) * 1;
-            const unsigned short* const pz_src = pz_bf16_matmul_kernel_1_r0_run8(r0, pz_e, (0) + pz_at);
+            const void* const pz_src = pz_bf16_matmul_kernel_1_r0_run(r0, pz_e, (0) + pz_at, 8);
             if (pz_src != nullptr) {
               pz_copy16_async(pz_dst, pz_src);
             } else {
@@ -711,7 +716,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
             const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;
             unsigned short* const pz_dst = pz_sb + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
             const long long pz_at = pz_ro + pz_x * 1 + ((0) * 32 + pz_kq) * 128;
-            const unsigned short* const pz_src = pz_bf16_matmul_kernel_1_r1_run8(r1, pz_e, (0) + pz_at);
+            const void* const pz_src = pz_bf16_matmul_kernel_1_r1_run(r1, pz_e, (0) + pz_at, 8);
             if (pz_src != nullptr) {
               pz_copy16_async(pz_dst, pz_src);
             } else {
@@ -726,7 +731,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
                 const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;
                 unsigned short* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 5120 + pz_x * 40 + pz_kq;
                 const long long pz_at = pz_lo + pz_x * 256 + ((pz_kc + 1) * 32 + pz_kq) * 1;
-                const unsigned short* const pz_src = pz_bf16_matmul_kernel_1_r0_run8(r0, pz_e, (0) + pz_at);
+                const void* const pz_src = pz_bf16_matmul_kernel_1_r0_run(r0, pz_e, (0) + pz_at, 8);
                 if (pz_src != nullptr) {
                   pz_copy16_async(pz_dst, pz_src);
                 } else {
@@ -738,7 +743,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
                 const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;
                 unsigned short* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
                 const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 128;
-                const unsigned short* const pz_src = pz_bf16_matmul_kernel_1_r1_run8(r1, pz_e, (0) + pz_at);
+                const void* const pz_src = pz_bf16_matmul_kernel_1_r1_run(r1, pz_e, (0) + pz_at, 8);
                 if (pz_src != nullptr) {
                   pz_copy16_async(pz_dst, pz_src);
                 } else {

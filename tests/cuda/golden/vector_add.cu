@@ -74,9 +74,10 @@ PZ_DEVICE unsigned pz_pack16(unsigned short lo, unsigned short hi) {
   return (unsigned)lo | ((unsigned)hi << 16);
 }
 PZ_DEVICE float pz_round_f16(float f) { return pz_f16_f32(pz_f32_f16(f)); }
-// A run of 16 bytes that one 16-byte copy may move: `p`, or null when it is not aligned.
-PZ_DEVICE const unsigned short* pz_run16(const unsigned short* p) {
-  return ((unsigned long long)p & 15u) == 0 ? p : nullptr;
+// `p` when it is aligned to `bytes` (one asynchronous copy of that many bytes may read it), else
+// null.
+PZ_DEVICE const void* pz_aligned(const void* p, unsigned bytes) {
+  return (unsigned long long)p % bytes == 0 ? p : nullptr;
 }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 // Staging for tensor cores (sm_80 and later): asynchronous 16-byte copies from global into shared
@@ -89,6 +90,10 @@ PZ_DEVICE unsigned pz_shared_address(const void* p) {
 }
 PZ_DEVICE void pz_copy16_async(void* shared, const void* global) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(pz_shared_address(shared)),
+               "l"(global) : "memory");
+}
+PZ_DEVICE void pz_copy4_async(void* shared, const void* global) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(pz_shared_address(shared)),
                "l"(global) : "memory");
 }
 PZ_DEVICE void pz_copies_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }

@@ -1,0 +1,512 @@
+// ---- prelude: written by pallas-puzzles, the same in every unit -------------------------------
+#ifdef __CUDACC__
+#define PZ_DEVICE __device__ __forceinline__
+#define PZ_SHARED_DECL extern __shared__ __align__(16) char pz_smem[];
+#define PZ_TRAP() __trap()
+#else
+// Plain C++: the host shim. One OS thread per CUDA thread; blocks run one after the other.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#define PZ_DEVICE static inline
+#define __global__
+#define __launch_bounds__(threads)
+#define __device__
+#define __restrict__ __restrict
+struct pz_dim3 { unsigned x = 0, y = 1, z = 1; };
+static thread_local pz_dim3 threadIdx, blockIdx, blockDim, gridDim;
+static thread_local char* pz_host_shared = nullptr;
+static thread_local void (*pz_host_sync)(void*) = nullptr;
+static thread_local void* pz_host_sync_context = nullptr;
+extern "C" void pz_host_bind(unsigned thread, unsigned block, unsigned block_dim,
+                             unsigned grid_dim, char* shared, void (*sync)(void*),
+                             void* sync_context) {
+  threadIdx.x = thread;
+  blockIdx.x = block;
+  blockDim.x = block_dim;
+  gridDim.x = grid_dim;
+  pz_host_shared = shared;
+  pz_host_sync = sync;
+  pz_host_sync_context = sync_context;
+}
+static inline void __syncthreads() { pz_host_sync(pz_host_sync_context); }
+#define PZ_SHARED_DECL char* const pz_smem = pz_host_shared;
+#define PZ_TRAP() __builtin_trap()
+using std::isnan;
+using std::isinf;
+using std::signbit;
+#endif
+// ---- dtypes: 16-bit floats kept as their bits; arithmetic in float ------------------------------
+PZ_DEVICE float pz_f32_from_bits(unsigned u) { float f; memcpy(&f, &u, 4); return f; }
+PZ_DEVICE unsigned pz_bits_of_f32(float f) { unsigned u; memcpy(&u, &f, 4); return u; }
+PZ_DEVICE float pz_bf16_f32(unsigned short b) { return pz_f32_from_bits((unsigned)b << 16); }
+PZ_DEVICE unsigned short pz_f32_bf16(float f) {
+  unsigned u = pz_bits_of_f32(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (unsigned short)((u >> 16) | 0x40u);  // NaN
+  u += 0x7fffu + ((u >> 16) & 1u);  // round to nearest even
+  return (unsigned short)(u >> 16);
+}
+PZ_DEVICE float pz_f16_f32(unsigned short h) {
+  unsigned sign = (unsigned)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+  if (exp == 0x1fu) return pz_f32_from_bits(sign | 0x7f800000u | (man << 13));
+  if (exp == 0) {
+    float v = (float)man * 5.9604644775390625e-08f;  // 2^-24
+    return sign ? -v : v;
+  }
+  return pz_f32_from_bits(sign | ((exp + 112u) << 23) | (man << 13));
+}
+PZ_DEVICE unsigned short pz_f32_f16(float f) {
+  unsigned u = pz_bits_of_f32(f), sign = (u >> 16) & 0x8000u;
+  unsigned a = u & 0x7fffffffu;
+  if (a > 0x7f800000u) return (unsigned short)(sign | 0x7e00u);
+  if (a >= 0x477ff000u) return (unsigned short)(sign | 0x7c00u);  // rounds to infinity
+  if (a < 0x38800000u) {  // subnormal or zero in half: round at 2^-24
+    float v = pz_f32_from_bits(a) * 16777216.0f;  // exact scaling by 2^24
+    float r = rintf(v);
+    return (unsigned short)(sign | (unsigned)r);
+  }
+  unsigned rounded = a + 0xfffu + ((a >> 13) & 1u);
+  return (unsigned short)(sign | ((rounded - 0x38000000u) >> 13));
+}
+PZ_DEVICE float pz_round_bf16(float f) { return pz_bf16_f32(pz_f32_bf16(f)); }
+// Two 16-bit elements in one register, the first in the low half (tensor-core fragments).
+PZ_DEVICE unsigned pz_pack16(unsigned short lo, unsigned short hi) {
+  return (unsigned)lo | ((unsigned)hi << 16);
+}
+PZ_DEVICE float pz_round_f16(float f) { return pz_f16_f32(pz_f32_f16(f)); }
+// `p` when it is aligned to `bytes` (one asynchronous copy of that many bytes may read it), else
+// null.
+PZ_DEVICE const void* pz_aligned(const void* p, unsigned bytes) {
+  return (unsigned long long)p % bytes == 0 ? p : nullptr;
+}
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// Staging for tensor cores (sm_80 and later): asynchronous 16-byte copies from global into shared
+// memory, and fragments read from shared memory by ldmatrix (four 8 x 8 matrices of 16-bit
+// elements; `.trans` gives each its transpose).
+PZ_DEVICE unsigned pz_shared_address(const void* p) {
+  unsigned a;
+  asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p));
+  return a;
+}
+PZ_DEVICE void pz_copy16_async(void* shared, const void* global) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(pz_shared_address(shared)),
+               "l"(global) : "memory");
+}
+PZ_DEVICE void pz_copy4_async(void* shared, const void* global) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(pz_shared_address(shared)),
+               "l"(global) : "memory");
+}
+PZ_DEVICE void pz_copies_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+// Waits until at most one committed group of copies is still in flight.
+PZ_DEVICE void pz_copies_wait_all_but_one() { asm volatile("cp.async.wait_group 1;" ::: "memory"); }
+PZ_DEVICE void pz_ldmatrix4(unsigned& a, unsigned& b, unsigned& c, unsigned& d, const void* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "r"(pz_shared_address(p)));
+}
+PZ_DEVICE void pz_ldmatrix4_trans(unsigned& a, unsigned& b, unsigned& c, unsigned& d,
+                                  const void* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "r"(pz_shared_address(p)));
+}
+#endif
+// convert_element_type from float to an integer: truncation, saturating, NaN -> 0.
+PZ_DEVICE long long pz_f2i(float v, long long lo, long long hi) {
+  if (isnan(v)) return 0;
+  double t = trunc((double)v);
+  if (t <= (double)lo) return lo;
+  if (t >= (double)hi) return hi;
+  return (long long)t;
+}
+
+// ---- elementwise semantics of the array layer (XLA on CPU) --------------------------------------
+PZ_DEVICE float pz_fmax(float a, float b) {
+  if (isnan(a) || isnan(b)) return pz_f32_from_bits(0x7fc00000u);
+  if (a == b) return signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+PZ_DEVICE float pz_fmin(float a, float b) {
+  if (isnan(a) || isnan(b)) return pz_f32_from_bits(0x7fc00000u);
+  if (a == b) return signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+PZ_DEVICE float pz_fsign(float v) { return isnan(v) ? v : v > 0 ? 1.0f : v < 0 ? -1.0f : v; }
+PZ_DEVICE float pz_ffloordiv(float a, float b) {
+  float mod = fmodf(a, b);
+  float div = (b == 0 ? a : a - mod) / b;
+  if (mod != 0 && pz_fsign(b) != pz_fsign(mod)) div -= 1.0f;
+  return roundf(div);
+}
+PZ_DEVICE float pz_fmod(float a, float b) {
+  float trunc_ = fmodf(a, b);
+  return (trunc_ != 0 && ((trunc_ < 0) != (b < 0))) ? trunc_ + b : trunc_;
+}
+PZ_DEVICE float pz_rsqrt(float x) { return 1.0f / sqrtf(x); }
+PZ_DEVICE float pz_logistic(float x) { return 1.0f / (1.0f + expf(-x)); }
+PZ_DEVICE float pz_fpow_int(float base, long long y) {
+  bool invert = y < 0;
+  unsigned long long n = invert ? (unsigned long long)(-y) : (unsigned long long)y;
+  float acc = 1.0f;
+  while (n) {
+    if (n & 1) acc *= base;
+    base *= base;
+    n >>= 1;
+  }
+  return invert ? 1.0f / acc : acc;
+}
+// Integers: x / 0 is -1, x % 0 is x (XLA); floor division and the divisor-signed remainder.
+PZ_DEVICE long long pz_idiv(long long a, long long b) { return b == 0 ? -1 : a / b; }
+PZ_DEVICE long long pz_irem(long long a, long long b) { return b == 0 ? a : a % b; }
+PZ_DEVICE long long pz_ifloordiv(long long a, long long b, bool is_signed) {
+  long long q = pz_idiv(a, b);
+  if (is_signed && ((a > 0) - (a < 0)) != ((b > 0) - (b < 0)) && pz_irem(a, b) != 0) --q;
+  return q;
+}
+PZ_DEVICE long long pz_imod(long long a, long long b) {
+  if (b == 0) b = 1;
+  long long t = a % b;
+  return (t != 0 && ((t < 0) != (b < 0))) ? t + b : t;
+}
+PZ_DEVICE long long pz_ipow(long long base, long long exponent, long long mask, bool is_signed,
+                            int bits) {
+  // jnp.power on integers: binary exponentiation over the exponent's low 6 bits, wrapping.
+  unsigned long long e = (unsigned long long)exponent & (unsigned long long)mask;
+  unsigned long long acc = (base == 0 && exponent != 0) ? 0 : 1, b = (unsigned long long)base;
+  for (int i = 0; i < 6; ++i) {
+    if (e & 1) acc *= b;
+    b *= b;
+    e >>= 1;
+  }
+  acc &= (unsigned long long)mask;
+  if (is_signed && bits < 64 && (acc >> (bits - 1)) & 1) return (long long)(acc | ~(unsigned long long)mask);
+  return (long long)acc;
+}
+PZ_DEVICE long long pz_shl(long long a, long long b, int bits) {
+  return (b < 0 || b >= bits) ? 0 : (long long)((unsigned long long)a << b);
+}
+PZ_DEVICE long long pz_sar(long long a, long long b, int bits) {
+  return (b < 0 || b >= bits) ? (a < 0 ? -1 : 0) : (a >> b);
+}
+PZ_DEVICE unsigned long long pz_shr(unsigned long long a, long long b, int bits) {
+  return (b < 0 || b >= bits) ? 0 : (a >> b);
+}
+PZ_DEVICE long long pz_clampll(long long v, long long lo, long long hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+// A fault of the kernel (emit.h's DeviceFault): its status row, read by the host after the launch.
+PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long long step,
+                        long long a, long long b, long long c, long long d) {
+  status[0] = code;
+  status[1] = instr;
+  status[2] = step;
+  status[3] = a;
+  status[4] = b;
+  status[5] = c;
+  status[6] = d;
+}
+// ---- end of prelude -------------------------------------------------------------------------------
+
+// `x_ref` of pz_kernel_0: element `pz_off` of its window, in HBM (a direct window)
+PZ_DEVICE float pz_kernel_0_r0_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[2] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[3] + (long long)(pz_o % 256);
+  return (true && pz_a0 >= 0 && pz_a0 < 384 && pz_a1 >= 0 && pz_a1 < 512) ? pz_hbm[pz_a0 * 512 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE const void* pz_kernel_0_r0_run(const float* pz_hbm, const long long* pz_e, long long pz_off, int pz_n) {
+  if (pz_off % pz_n != 0) return nullptr;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[2] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[3] + (long long)(pz_o % 256);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 384 && pz_a1 >= 0 && pz_a1 < 512 && pz_a1 + pz_n <= 512)) return nullptr;
+  return pz_aligned(pz_hbm + pz_a0 * 512 + pz_a1 * 1, pz_n * 4);
+}
+// `y_ref` of pz_kernel_0: element `pz_off` of its window, in HBM (a direct window)
+PZ_DEVICE float pz_kernel_0_r1_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[4] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[5] + (long long)(pz_o % 256);
+  return (true && pz_a0 >= 0 && pz_a0 < 512 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE const void* pz_kernel_0_r1_run(const float* pz_hbm, const long long* pz_e, long long pz_off, int pz_n) {
+  if (pz_off % pz_n != 0) return nullptr;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[4] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[5] + (long long)(pz_o % 256);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 512 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + pz_n <= 256)) return nullptr;
+  return pz_aligned(pz_hbm + pz_a0 * 256 + pz_a1 * 1, pz_n * 4);
+}
+// `o_ref` of pz_kernel_0: element `pz_off` of its window, in HBM (a direct window)
+PZ_DEVICE float pz_kernel_0_r2_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[6] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[7] + (long long)(pz_o % 256);
+  return (true && pz_a0 >= 0 && pz_a0 < 384 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+}
+PZ_DEVICE const void* pz_kernel_0_r2_run(const float* pz_hbm, const long long* pz_e, long long pz_off, int pz_n) {
+  if (pz_off % pz_n != 0) return nullptr;
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[6] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[7] + (long long)(pz_o % 256);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 384 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + pz_n <= 256)) return nullptr;
+  return pz_aligned(pz_hbm + pz_a0 * 256 + pz_a1 * 1, pz_n * 4);
+}
+PZ_DEVICE void pz_kernel_0_r2_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  const long long pz_a0 = pz_e[6] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[7] + (long long)(pz_o % 256);
+  if (true && pz_a0 >= 0 && pz_a0 < 384 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
+}
+// pallas_call `kernel` at line 29
+extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned long long* __restrict__ pz_args) {
+  PZ_SHARED_DECL
+  [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
+  const long long* const pz_table = (const long long*)pz_args[1];
+  [[maybe_unused]] char* const pz_gmem = (char*)pz_args[2] + (long long)blockIdx.x * (long long)pz_args[4];
+  const long long pz_chains = (long long)pz_args[3];
+  [[maybe_unused]] float* const pz_hbm0 = (float*)pz_args[6];
+  [[maybe_unused]] float* const pz_hbm1 = (float*)pz_args[7];
+  [[maybe_unused]] float* const pz_hbm2 = (float*)pz_args[8];
+  [[maybe_unused]] float* const r0 = pz_hbm0;  // x_ref (direct window)
+  [[maybe_unused]] float* const r1 = pz_hbm1;  // y_ref (direct window)
+  [[maybe_unused]] float* const r2 = pz_hbm2;  // o_ref (direct window)
+  [[maybe_unused]] float* const r3 = (float*)(pz_gmem + 0);  // acc_ref
+  [[maybe_unused]] int v0 = (int)0LL;
+  [[maybe_unused]] int v1 = (int)0LL;
+  [[maybe_unused]] bool v2 = false;
+  [[maybe_unused]] float* v3 = nullptr;
+  [[maybe_unused]] float* v4 = nullptr;
+  [[maybe_unused]] float* v5 = nullptr;
+  [[maybe_unused]] float* v6 = nullptr;
+  [[maybe_unused]] float* v7 = nullptr;
+  [[maybe_unused]] float* v8 = nullptr;
+  [[maybe_unused]] int v9 = (int)0LL;
+  [[maybe_unused]] int v10 = (int)0LL;
+  [[maybe_unused]] bool v11 = false;
+  [[maybe_unused]] float* v12 = nullptr;
+  for (int pz_i = threadIdx.x; pz_i < 65536; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  __syncthreads();
+  const long long pz_steps = (long long)pz_args[5];
+  for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
+    for (long long pz_s = 0; pz_s < pz_steps; ++pz_s) {
+      const long long pz_step = pz_chain * pz_steps + pz_s;
+      const long long* const pz_e = pz_table + pz_step * 8;
+      [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
+      [[maybe_unused]] const int pz_g1 = (int)pz_e[1];
+      __syncthreads();
+      v0 = pz_g1;
+      v1 = (int)0LL;
+      {
+        v2 = (((int)(int)((v0) == (v1))) != 0);
+      }
+      if (v2) {
+        __syncthreads();
+        for (int pz_i = threadIdx.x; pz_i < 65536; pz_i += blockDim.x) {
+          float e3;
+          {
+            e3 = 0x0p+0f;
+          }
+          {
+            r3[pz_i] = e3;
+          }
+        }
+        __syncthreads();
+      } else {
+      }
+      __syncthreads();
+      #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+      if (blockDim.x == 512) {  // float products, operand tiles staged in shared memory by asynchronous copies, two buffers each; each thread a 4 x 8 tile of the result
+        float* const pz_sa = (float*)(pz_smem + 0);
+        float* const pz_sb = (float*)(pz_smem + 16896);
+        const int pz_ty = threadIdx.x >> 4, pz_tx = threadIdx.x & 15;
+        for (long long pz_tile = 0; pz_tile < 4; ++pz_tile) {
+          const long long pz_b = pz_tile / 4, pz_mn = pz_tile % 4;
+          const long long pz_m0 = pz_mn / 2 * 128, pz_n0 = pz_mn % 2 * 128;
+          const long long pz_lo = pz_b * 0 + pz_m0 * 256, pz_ro = pz_b * 0 + pz_n0 * 1;
+          float pz_acc[4][8] = {};
+          {
+            #pragma unroll
+            for (int pz_q = 0; pz_q < 4; ++pz_q) {
+              const int pz_e2 = threadIdx.x + 512 * pz_q, pz_kq = pz_e2 & 15, pz_x = pz_e2 >> 4;
+              float* const pz_dst = pz_sa + ((0) & 1) * 2112 + pz_kq * 132 + pz_x;
+              const long long pz_at = pz_lo + pz_x * 256 + ((0) * 16 + pz_kq) * 1;
+              const void* const pz_src = pz_kernel_0_r0_run(r0, pz_e, (0) + pz_at, 1);
+              if (pz_src != nullptr) {
+                pz_copy4_async(pz_dst, pz_src);
+              } else {
+                *pz_dst = pz_kernel_0_r0_read(r0, pz_e, (0) + pz_at);
+              }
+            }
+          }
+          {
+            const int pz_kq = threadIdx.x >> 5, pz_x = (threadIdx.x & 31) * 4;
+            float* const pz_dst = pz_sb + ((0) & 1) * 2112 + pz_kq * 132 + pz_x;
+            const long long pz_at = pz_ro + pz_x * 1 + ((0) * 16 + pz_kq) * 256;
+            const void* const pz_src = pz_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 4);
+            if (pz_src != nullptr) {
+              pz_copy16_async(pz_dst, pz_src);
+            } else {
+              #pragma unroll
+              for (int pz_j = 0; pz_j < 4; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j);
+            }
+          }
+          pz_copies_commit();
+          for (int pz_kc = 0; pz_kc < 16; ++pz_kc) {
+            if (pz_kc + 1 < 16) {
+              {
+                #pragma unroll
+                for (int pz_q = 0; pz_q < 4; ++pz_q) {
+                  const int pz_e2 = threadIdx.x + 512 * pz_q, pz_kq = pz_e2 & 15, pz_x = pz_e2 >> 4;
+                  float* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 2112 + pz_kq * 132 + pz_x;
+                  const long long pz_at = pz_lo + pz_x * 256 + ((pz_kc + 1) * 16 + pz_kq) * 1;
+                  const void* const pz_src = pz_kernel_0_r0_run(r0, pz_e, (0) + pz_at, 1);
+                  if (pz_src != nullptr) {
+                    pz_copy4_async(pz_dst, pz_src);
+                  } else {
+                    *pz_dst = pz_kernel_0_r0_read(r0, pz_e, (0) + pz_at);
+                  }
+                }
+              }
+              {
+                const int pz_kq = threadIdx.x >> 5, pz_x = (threadIdx.x & 31) * 4;
+                float* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 2112 + pz_kq * 132 + pz_x;
+                const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 16 + pz_kq) * 256;
+                const void* const pz_src = pz_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 4);
+                if (pz_src != nullptr) {
+                  pz_copy16_async(pz_dst, pz_src);
+                } else {
+                  #pragma unroll
+                  for (int pz_j = 0; pz_j < 4; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j);
+                }
+              }
+            }
+            pz_copies_commit();
+            pz_copies_wait_all_but_one();
+            __syncthreads();
+            const float* const pz_ta = pz_sa + (pz_kc & 1) * 2112;
+            const float* const pz_tb = pz_sb + (pz_kc & 1) * 2112;
+            #pragma unroll
+            for (int pz_kk = 0; pz_kk < 16; ++pz_kk) {
+              float pz_a[4], pz_bv[8];
+              #pragma unroll
+              for (int pz_u = 0; pz_u < 4; ++pz_u) pz_a[pz_u] = pz_ta[pz_kk * 132 + pz_ty * 4 + pz_u];
+              #pragma unroll
+              for (int pz_v = 0; pz_v < 4; ++pz_v) {
+                pz_bv[pz_v] = pz_tb[pz_kk * 132 + pz_tx * 4 + pz_v];
+                pz_bv[pz_v + 4] = pz_tb[pz_kk * 132 + 64 + pz_tx * 4 + pz_v];
+              }
+              #pragma unroll
+              for (int pz_u = 0; pz_u < 4; ++pz_u) {
+                #pragma unroll
+                for (int pz_v = 0; pz_v < 8; ++pz_v) pz_acc[pz_u][pz_v] = fmaf(pz_a[pz_u], pz_bv[pz_v], pz_acc[pz_u][pz_v]);
+              }
+            }
+            __syncthreads();
+          }
+          #pragma unroll
+          for (int pz_u = 0; pz_u < 4; ++pz_u) {
+            #pragma unroll
+            for (int pz_v = 0; pz_v < 8; ++pz_v) {
+              const long long pz_r = pz_m0 + pz_ty * 4 + pz_u, pz_c = pz_n0 + (pz_v >> 2) * 64 + pz_tx * 4 + (pz_v & 3);
+              {
+                const long long pz_i = pz_b * 65536 + (pz_r) * 256 + (pz_c);
+                const float pz_dv = pz_acc[pz_u][pz_v];
+                float e4;
+                {
+                  e4 = r3[pz_i];
+                }
+                float e8;
+                {
+                  e8 = (float)((e4) + (pz_dv));
+                }
+                {
+                  r3[pz_i] = e8;
+                }
+              }
+            }
+          }
+        }
+        __syncthreads();
+      }
+      else
+      #endif
+      {  // the product in tiles: each thread a 4 x 4 tile of the result at a time
+        const int pz_tx_n = blockDim.x < 32 ? blockDim.x : 32, pz_ty_n = blockDim.x / pz_tx_n;
+        const int pz_tx = threadIdx.x % pz_tx_n, pz_ty = threadIdx.x / pz_tx_n;
+        const long long pz_bm = pz_ty_n * 4, pz_bn = pz_tx_n * 4;
+        const long long pz_tm = (256 + pz_bm - 1) / pz_bm, pz_tn = (256 + pz_bn - 1) / pz_bn;
+        for (long long pz_tile = 0; pz_tile < 1 * pz_tm * pz_tn; ++pz_tile) {
+          const long long pz_b = pz_tile / (pz_tm * pz_tn), pz_mn = pz_tile % (pz_tm * pz_tn);
+          const long long pz_m0 = pz_mn / pz_tn * pz_bm + pz_ty, pz_n0 = pz_mn % pz_tn * pz_bn + pz_tx;
+          long long pz_row[4], pz_col[4];
+          #pragma unroll
+          for (int pz_u = 0; pz_u < 4; ++pz_u) {
+            pz_row[pz_u] = pz_m0 + pz_u * pz_ty_n < 256 ? pz_m0 + pz_u * pz_ty_n : 255;
+            pz_col[pz_u] = pz_n0 + pz_u * pz_tx_n < 256 ? pz_n0 + pz_u * pz_tx_n : 255;
+          }
+          float pz_acc[4][4] = {};
+          #pragma unroll 4
+          for (long long pz_k = 0; pz_k < 256; ++pz_k) {
+            float pz_a[4], pz_bv[4];
+            #pragma unroll
+            for (int pz_u = 0; pz_u < 4; ++pz_u) {
+              pz_a[pz_u] = pz_kernel_0_r0_read(r0, pz_e, (0) + pz_b * 0 + pz_row[pz_u] * 256 + pz_k * 1);
+              pz_bv[pz_u] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_b * 0 + pz_k * 256 + pz_col[pz_u] * 1);
+            }
+            #pragma unroll
+            for (int pz_u = 0; pz_u < 4; ++pz_u) {
+              #pragma unroll
+              for (int pz_v = 0; pz_v < 4; ++pz_v) {
+                pz_acc[pz_u][pz_v] = fmaf(pz_a[pz_u], pz_bv[pz_v], pz_acc[pz_u][pz_v]);
+              }
+            }
+          }
+          #pragma unroll
+          for (int pz_u = 0; pz_u < 4; ++pz_u) {
+            #pragma unroll
+            for (int pz_v = 0; pz_v < 4; ++pz_v) {
+              if (pz_m0 + pz_u * pz_ty_n < 256 && pz_n0 + pz_v * pz_tx_n < 256) {
+                {
+                  const long long pz_i = pz_b * 65536 + (pz_row[pz_u]) * 256 + (pz_col[pz_v]);
+                  const float pz_dv = pz_acc[pz_u][pz_v];
+                  float e4;
+                  {
+                    e4 = r3[pz_i];
+                  }
+                  float e8;
+                  {
+                    e8 = (float)((e4) + (pz_dv));
+                  }
+                  {
+                    r3[pz_i] = e8;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+      __syncthreads();
+      v9 = pz_g1;
+      v10 = (int)1LL;
+      {
+        v11 = (((int)(int)((v9) == (v10))) != 0);
+      }
+      if (v11) {
+        __syncthreads();
+        for (int pz_i = threadIdx.x; pz_i < 65536; pz_i += blockDim.x) {
+          float e12;
+          {
+            e12 = r3[pz_i];
+          }
+          {
+            pz_kernel_0_r2_write(r2, pz_e, pz_i, e12);
+          }
+        }
+        __syncthreads();
+      } else {
+      }
+      __syncthreads();
+      __syncthreads();
+    }
+  }
+}
