@@ -1,0 +1,306 @@
+// Staged products of the CUDA emitter (emit_internal.h): on a GPU (sm_80 and later), products of
+// 16-bit floats (tensor cores) and of float32 whose operands are in global memory copy tiles of
+// both into shared memory with asynchronous copies, two buffers per operand, the next chunk of k
+// in flight while the current one is multiplied.
+#include <fmt/format.h>
+
+#include <string>
+
+#include "cuda/emit_internal.h"
+
+namespace pz::cuda::detail {
+
+std::string Emitter::RunPointer(const MatrixProduct& p, int side, const std::string& index,
+                                int elements) const {
+  const Access* a = side == 0 ? p.lhs_access : p.rhs_access;
+  int64_t bytes =
+      elements * static_cast<int64_t>(array::ItemSize(TypeOf(side == 0 ? p.lhs : p.rhs).dtype));
+  if (a == nullptr) {
+    // A value: in global memory wherever products stage their operands.
+    return fmt::format("pz_aligned({} + {}, {})", Name(side == 0 ? p.lhs : p.rhs), index, bytes);
+  }
+  if (a->ref < 0) return "";
+  size_t r = static_cast<size_t>(a->ref);
+  if (direct_[r]) {
+    const kernel::BlockMapping& op = mapping_.operand(r - mapping_.prefetch.size());
+    Shape window = WindowShape(op);
+    if (window.empty() || window.back() % elements != 0) return "";
+    return fmt::format("{}_run({}, pz_e, ({}) + {}, {})", window_at_[r], a->base, a->offset, index,
+                       elements);
+  }
+  // A buffer of the arena: asynchronous copies read global memory only.
+  if (ref_shared_[r]) return "";
+  return fmt::format("pz_aligned({} + ({}) + {}, {})", a->base, a->offset, index, bytes);
+}
+
+void Emitter::EmitStageChunk(const MatrixProduct& p, int side, bool k_contiguous,
+                             const std::string& buffer, const std::string& k0) {
+  // The tile: 128 rows (lhs) or columns (rhs) from pz_lo / pz_ro, by kStageK of k from k0.
+  int64_t along = side == 0 ? p.lm : p.rn;  // the stride of the row (lhs) or column (rhs)
+  int64_t k_stride = side == 0 ? p.lk : p.rk;
+  std::string origin = side == 0 ? "pz_lo" : "pz_ro";
+  w_.Open("{");
+  if (k_contiguous) {
+    // [128][kStageK], k contiguous: thread t copies row t / 4, k from (t % 4) * 8.
+    w_.Line("const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;");
+    w_.Line(
+        fmt::format("unsigned short* const pz_dst = {} + pz_x * {} + pz_kq;", buffer, kStageRowK));
+    w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
+                        along, k0, k_stride));
+  } else {
+    // [kStageK][128], the other dimension contiguous: thread t copies k t / 16, 8 of the 128
+    // from (t % 16) * 8.
+    w_.Line("const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;");
+    w_.Line(
+        fmt::format("unsigned short* const pz_dst = {} + pz_kq * {} + pz_x;", buffer, kStageRowMN));
+    w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
+                        along, k0, k_stride));
+  }
+  int64_t step = k_contiguous ? k_stride : along;  // between the run's elements
+  std::string run = step == 1 ? RunPointer(p, side, "pz_at", 8) : "";
+  if (!run.empty()) {
+    w_.Line(fmt::format("const void* const pz_src = {};", run));
+    w_.Open("if (pz_src != nullptr) {");
+    w_.Line("pz_copy16_async(pz_dst, pz_src);");
+    w_.Reopen("} else {");
+  } else {
+    w_.Open("{");
+  }
+  w_.Line("#pragma unroll");
+  w_.Line(fmt::format("for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = {};",
+                      Operand(p, side, fmt::format("pz_at + pz_j * {}", step))));
+  w_.Close();
+  w_.Close();
+}
+
+bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
+  if (staging_at_ < 0 || !StagesOperands(instr)) return false;
+  DType ld = TypeOf(instr.operands[0]).dtype;
+  std::string type = ld == DType::kBFloat16 ? "bf16" : "f16";
+  int64_t tiles_m = p.m / 128, tiles_n = p.n / 128, chunks = p.k / kStageK;
+  // Each operand's tile keeps k contiguous unless the operand's other dimension is the
+  // contiguous one (then ldmatrix transposes as it reads).
+  bool a_k = !(p.lm == 1 && p.lk != 1), b_k = !(p.rn == 1 && p.rk != 1);
+  w_.Open(
+      "if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory by "
+      "asynchronous copies, two buffers each");
+  w_.Line(
+      fmt::format("unsigned short* const pz_sa = (unsigned short*)(pz_smem + {});", staging_at_));
+  w_.Line(fmt::format("unsigned short* const pz_sb = (unsigned short*)(pz_smem + {});",
+                      staging_at_ + 2 * kStageBuffer));
+  w_.Line("const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;");
+  w_.Line("const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;");
+  // The shared-memory row each lane hands ldmatrix: lanes 8 j to 8 j + 7 give the rows of the
+  // j-th 8 x 8 matrix.
+  w_.Line("const int pz_lr = pz_lane & 7, pz_lj = pz_lane >> 3;");
+  w_.Open(fmt::format("for (long long pz_tile = 0; pz_tile < {}; ++pz_tile) {{",
+                      p.batches * tiles_m * tiles_n));
+  w_.Line(fmt::format("const long long pz_b = pz_tile / {0}, pz_mn = pz_tile % {0};",
+                      tiles_m * tiles_n));
+  w_.Line(fmt::format("const long long pz_m0 = pz_mn / {} * 128, pz_n0 = pz_mn % {} * 128;",
+                      tiles_n, tiles_n));
+  w_.Line(
+      fmt::format("const long long pz_lo = pz_b * {} + pz_m0 * {}, pz_ro = pz_b * {} + pz_n0 * {};",
+                  p.lb, p.lm, p.rb, p.rn));
+  w_.Line("float pz_d[2][4][4] = {};");
+  int64_t elements = kStageBuffer / 2;
+  auto stage = [&](const std::string& chunk) {
+    std::string k0 = fmt::format("({}) * {}", chunk, kStageK);
+    std::string buffer = fmt::format("(({}) & 1) * {}", chunk, elements);
+    EmitStageChunk(p, 0, a_k, "pz_sa + " + buffer, k0);
+    EmitStageChunk(p, 1, b_k, "pz_sb + " + buffer, k0);
+  };
+  stage("0");
+  w_.Line("pz_copies_commit();");
+  w_.Open(fmt::format("for (int pz_kc = 0; pz_kc < {}; ++pz_kc) {{", chunks));
+  // The next chunk goes into the other buffers (their last readers passed the barrier that
+  // ended the previous iteration) while this one is multiplied.
+  w_.Open(fmt::format("if (pz_kc + 1 < {}) {{", chunks));
+  stage("pz_kc + 1");
+  w_.Close();
+  w_.Line("pz_copies_commit();");
+  w_.Line("pz_copies_wait_all_but_one();");
+  Sync();
+  w_.Line(fmt::format("const unsigned short* const pz_ta = pz_sa + (pz_kc & 1) * {};", elements));
+  w_.Line(fmt::format("const unsigned short* const pz_tb = pz_sb + (pz_kc & 1) * {};", elements));
+  w_.Line("#pragma unroll");
+  w_.Open(fmt::format("for (int pz_kk = 0; pz_kk < {}; pz_kk += 16) {{", kStageK));
+  w_.Line("unsigned pz_af[2][4], pz_bf[4][2];");
+  // lhs fragments (m16 x k16): matrices (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15),
+  // (rows 8-15, k 8-15).
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_u = 0; pz_u < 2; ++pz_u) {");
+  if (a_k) {
+    w_.Line(fmt::format(
+        "pz_ldmatrix4(pz_af[pz_u][0], pz_af[pz_u][1], pz_af[pz_u][2], pz_af[pz_u][3], pz_ta + "
+        "(pz_wm + pz_u * 16 + pz_lr + (pz_lj & 1) * 8) * {} + pz_kk + (pz_lj >> 1) * 8);",
+        kStageRowK));
+  } else {
+    w_.Line(fmt::format(
+        "pz_ldmatrix4_trans(pz_af[pz_u][0], pz_af[pz_u][1], pz_af[pz_u][2], pz_af[pz_u][3], "
+        "pz_ta + (pz_kk + pz_lr + (pz_lj >> 1) * 8) * {} + pz_wm + pz_u * 16 + (pz_lj & 1) * 8);",
+        kStageRowMN));
+  }
+  w_.Close();
+  // rhs fragments (k16 x n8), two n tiles per ldmatrix: matrices (n 0-7, k 0-7),
+  // (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15).
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_v = 0; pz_v < 4; pz_v += 2) {");
+  if (b_k) {
+    w_.Line(fmt::format(
+        "pz_ldmatrix4(pz_bf[pz_v][0], pz_bf[pz_v][1], pz_bf[pz_v + 1][0], pz_bf[pz_v + 1][1], "
+        "pz_tb + (pz_wn + pz_v * 8 + pz_lr + (pz_lj >> 1) * 8) * {} + pz_kk + (pz_lj & 1) * 8);",
+        kStageRowK));
+  } else {
+    w_.Line(fmt::format(
+        "pz_ldmatrix4_trans(pz_bf[pz_v][0], pz_bf[pz_v][1], pz_bf[pz_v + 1][0], pz_bf[pz_v + "
+        "1][1], pz_tb + (pz_kk + pz_lr + (pz_lj & 1) * 8) * {} + pz_wn + pz_v * 8 + (pz_lj >> 1) "
+        "* 8);",
+        kStageRowMN));
+  }
+  w_.Close();
+  EmitMmaTiles(type, 2, 4);
+  w_.Close();  // kk
+  Sync();
+  w_.Close();  // chunks
+  w_.Line("const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;");
+  EmitMmaResults(instr, p, 2, 4, "pz_m0 + pz_wm", "pz_n0 + pz_wn");
+  w_.Close();  // tiles
+  return true;
+}
+
+void Emitter::EmitFloatStageChunk(const MatrixProduct& p, int side, const std::string& buffer,
+                                  const std::string& k0) {
+  // The tile in the buffer: kFloatStageK rows of k by 128 (rows of the lhs, columns of the rhs),
+  // rows kFloatStageRow apart.
+  int64_t along = side == 0 ? p.lm : p.rn;  // the stride of the row (lhs) or column (rhs)
+  int64_t k_stride = side == 0 ? p.lk : p.rk;
+  std::string origin = side == 0 ? "pz_lo" : "pz_ro";
+  w_.Open("{");
+  std::string run = along == 1 ? RunPointer(p, side, "pz_at", 4) : "";
+  if (!run.empty()) {
+    // The 128 contiguous: thread t copies k t / 32, 4 elements from (t % 32) * 4 (16 bytes).
+    w_.Line("const int pz_kq = threadIdx.x >> 5, pz_x = (threadIdx.x & 31) * 4;");
+    w_.Line(fmt::format("float* const pz_dst = {} + pz_kq * {} + pz_x;", buffer, kFloatStageRow));
+    w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
+                        along, k0, k_stride));
+    w_.Line(fmt::format("const void* const pz_src = {};", run));
+    w_.Open("if (pz_src != nullptr) {");
+    w_.Line("pz_copy16_async(pz_dst, pz_src);");
+    w_.Reopen("} else {");
+    w_.Line("#pragma unroll");
+    w_.Line(fmt::format("for (int pz_j = 0; pz_j < 4; ++pz_j) pz_dst[pz_j] = {};",
+                        Operand(p, side, "pz_at + pz_j")));
+    w_.Close();
+  } else {
+    // Element by element, transposed into the tile: thread t copies elements t + 512 q, 16 of k
+    // for each of the 128 (neighbouring threads read neighbouring k).
+    std::string one = RunPointer(p, side, "pz_at", 1);
+    w_.Line("#pragma unroll");
+    w_.Open("for (int pz_q = 0; pz_q < 4; ++pz_q) {");
+    w_.Line("const int pz_e2 = threadIdx.x + 512 * pz_q, pz_kq = pz_e2 & 15, pz_x = pz_e2 >> 4;");
+    w_.Line(fmt::format("float* const pz_dst = {} + pz_kq * {} + pz_x;", buffer, kFloatStageRow));
+    w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
+                        along, k0, k_stride));
+    if (!one.empty()) {
+      w_.Line(fmt::format("const void* const pz_src = {};", one));
+      w_.Open("if (pz_src != nullptr) {");
+      w_.Line("pz_copy4_async(pz_dst, pz_src);");
+      w_.Reopen("} else {");
+      w_.Line(fmt::format("*pz_dst = {};", Operand(p, side, "pz_at")));
+      w_.Close();
+    } else {
+      w_.Line(fmt::format("*pz_dst = {};", Operand(p, side, "pz_at")));
+    }
+    w_.Close();
+  }
+  w_.Close();
+}
+
+bool Emitter::EmitStagedFloatDot(const Instr& instr, const MatrixProduct& p) {
+  if (staging_at_ < 0 || !FloatProduct(instr) || !StagesOperands(instr)) return false;
+  DType od = TypeOf(instr.results[0]).dtype;
+  int64_t tiles_m = p.m / 128, tiles_n = p.n / 128, chunks = p.k / kFloatStageK;
+  int64_t elements = kFloatStageK * kFloatStageRow;  // of one buffer
+  // On the GPU the block (512 threads) multiplies staged tiles; the host device, whose blocks
+  // have other sizes, runs the register-tiled form after `else`.
+  w_.Line("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800");
+  w_.Open(
+      "if (blockDim.x == 512) {  // float products, operand tiles staged in shared memory by "
+      "asynchronous copies, two buffers each; each thread a 4 x 8 tile of the result");
+  w_.Line(fmt::format("float* const pz_sa = (float*)(pz_smem + {});", staging_at_));
+  w_.Line(
+      fmt::format("float* const pz_sb = (float*)(pz_smem + {});", staging_at_ + 2 * elements * 4));
+  w_.Line("const int pz_ty = threadIdx.x >> 4, pz_tx = threadIdx.x & 15;");
+  w_.Open(fmt::format("for (long long pz_tile = 0; pz_tile < {}; ++pz_tile) {{",
+                      p.batches * tiles_m * tiles_n));
+  w_.Line(fmt::format("const long long pz_b = pz_tile / {0}, pz_mn = pz_tile % {0};",
+                      tiles_m * tiles_n));
+  w_.Line(fmt::format("const long long pz_m0 = pz_mn / {} * 128, pz_n0 = pz_mn % {} * 128;",
+                      tiles_n, tiles_n));
+  w_.Line(
+      fmt::format("const long long pz_lo = pz_b * {} + pz_m0 * {}, pz_ro = pz_b * {} + pz_n0 * {};",
+                  p.lb, p.lm, p.rb, p.rn));
+  w_.Line("float pz_acc[4][8] = {};");
+  auto stage = [&](const std::string& chunk) {
+    std::string k0 = fmt::format("({}) * {}", chunk, kFloatStageK);
+    std::string buffer = fmt::format("(({}) & 1) * {}", chunk, elements);
+    EmitFloatStageChunk(p, 0, "pz_sa + " + buffer, k0);
+    EmitFloatStageChunk(p, 1, "pz_sb + " + buffer, k0);
+  };
+  stage("0");
+  w_.Line("pz_copies_commit();");
+  w_.Open(fmt::format("for (int pz_kc = 0; pz_kc < {}; ++pz_kc) {{", chunks));
+  w_.Open(fmt::format("if (pz_kc + 1 < {}) {{", chunks));
+  stage("pz_kc + 1");
+  w_.Close();
+  w_.Line("pz_copies_commit();");
+  w_.Line("pz_copies_wait_all_but_one();");
+  Sync();
+  w_.Line(fmt::format("const float* const pz_ta = pz_sa + (pz_kc & 1) * {};", elements));
+  w_.Line(fmt::format("const float* const pz_tb = pz_sb + (pz_kc & 1) * {};", elements));
+  // Rows 4 ty to 4 ty + 3; columns 4 tx to 4 tx + 3 and 64 more. Each element sums its products
+  // in order of k, one fused multiply-add at a time, as the register-tiled form does.
+  w_.Line("#pragma unroll");
+  w_.Open(fmt::format("for (int pz_kk = 0; pz_kk < {}; ++pz_kk) {{", kFloatStageK));
+  w_.Line("float pz_a[4], pz_bv[8];");
+  w_.Line("#pragma unroll");
+  w_.Line(
+      fmt::format("for (int pz_u = 0; pz_u < 4; ++pz_u) pz_a[pz_u] = pz_ta[pz_kk * {} + "
+                  "pz_ty * 4 + pz_u];",
+                  kFloatStageRow));
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_v = 0; pz_v < 4; ++pz_v) {");
+  w_.Line(fmt::format("pz_bv[pz_v] = pz_tb[pz_kk * {} + pz_tx * 4 + pz_v];", kFloatStageRow));
+  w_.Line(
+      fmt::format("pz_bv[pz_v + 4] = pz_tb[pz_kk * {} + 64 + pz_tx * 4 + pz_v];", kFloatStageRow));
+  w_.Close();
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_u = 0; pz_u < 4; ++pz_u) {");
+  w_.Line("#pragma unroll");
+  w_.Line(
+      "for (int pz_v = 0; pz_v < 8; ++pz_v) pz_acc[pz_u][pz_v] = fmaf(pz_a[pz_u], pz_bv[pz_v], "
+      "pz_acc[pz_u][pz_v]);");
+  w_.Close();
+  w_.Close();  // kk
+  Sync();
+  w_.Close();  // chunks
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_u = 0; pz_u < 4; ++pz_u) {");
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_v = 0; pz_v < 8; ++pz_v) {");
+  w_.Line(
+      "const long long pz_r = pz_m0 + pz_ty * 4 + pz_u, pz_c = pz_n0 + (pz_v >> 2) * 64 + pz_tx * "
+      "4 + (pz_v & 3);");
+  EmitDotResult(instr, p, "pz_r", "pz_c", Cast(DType::kFloat32, od, "pz_acc[pz_u][pz_v]"));
+  w_.Close();
+  w_.Close();
+  w_.Close();  // tiles
+  Sync();
+  w_.Close();
+  w_.Line("else");
+  w_.Line("#endif");
+  return true;
+}
+
+}  // namespace pz::cuda::detail
