@@ -1,7 +1,11 @@
 // Where, Clip and Cast (elementwise.h): the ops built from selection and promotion rather than
-// arithmetic. Where runs one strided kernel per dtype; Clip composes maximum/minimum as jnp does.
+// arithmetic. Where runs one strided kernel per dtype (rows of contiguous or broadcast operands
+// with fixed strides); Clip composes maximum/minimum as jnp does.
 #include "array/elementwise.h"
 #include "array/prims.h"
+
+#include <cstdint>
+#include <type_traits>
 
 #include "array/broadcast.h"
 #include "array/element.h"
@@ -30,8 +34,27 @@ Array Where(const Array& cond, const Array& x, const Array& y) {
     const auto* pb = reinterpret_cast<const S*>(b.raw());
     auto* po = reinterpret_cast<S*>(out.raw());
     ForEachRow<4>(shape, strides, [&](const auto& off, int64_t n, const auto& st) {
-      for (int64_t i = 0; i < n; ++i) {
-        po[off[0] + i] = pc[off[1] + i * st[1]] ? pa[off[2] + i * st[2]] : pb[off[3] + i * st[3]];
+      const uint8_t* rc = pc + off[1];
+      const S* ra = pa + off[2];
+      const S* rb = pb + off[3];
+      S* ro = po + off[0];
+      // Rows whose operands are contiguous or one broadcast element (jnp.where(mask, x, 0.0))
+      // run with the strides known to the compiler, which then vectorises them.
+      auto run = [&](auto sa, auto sb) {
+        for (int64_t i = 0; i < n; ++i) ro[i] = rc[i] ? ra[i * sa] : rb[i * sb];
+      };
+      using One = std::integral_constant<int64_t, 1>;
+      using Zero = std::integral_constant<int64_t, 0>;
+      if (st[1] == 1 && st[2] == 1 && st[3] == 1) {
+        run(One{}, One{});
+      } else if (st[1] == 1 && st[2] == 1 && st[3] == 0) {
+        run(One{}, Zero{});
+      } else if (st[1] == 1 && st[2] == 0 && st[3] == 1) {
+        run(Zero{}, One{});
+      } else {
+        for (int64_t i = 0; i < n; ++i) {
+          ro[i] = rc[i * st[1]] ? ra[i * st[2]] : rb[i * st[3]];
+        }
       }
     });
   });

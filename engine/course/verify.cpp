@@ -3,13 +3,16 @@
 #include <fmt/format.h>
 
 #include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "course/puzzle_file.h"
@@ -358,19 +361,36 @@ std::vector<VerifyItem> Deserialize(std::string_view text) {
   return items;
 }
 
-// The rows of `puzzles`, each run of a file in a process of its own, `jobs` processes at a time
-// (smaller pieces of work than whole puzzles keep every process busy to the end); each row handed
-// to `on_row` in order as soon as all its runs are done.
+// Writes all of `text` to `fd`; false if the reader is gone.
+bool WriteAll(int fd, std::string_view text) {
+  size_t written = 0;
+  while (written < text.size()) {
+    ssize_t n = write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    written += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// The rows of `puzzles`, each run of a file (smaller pieces of work than whole puzzles keep every
+// process busy to the end) handed to one of `jobs` worker processes as it comes free; each row
+// handed to `on_row` in order as soon as all its runs are done. A worker runs its runs one after
+// another, as `--jobs 1` runs all of them, so its heap serves the next run: a process per run
+// spent a third of verify's time on fresh pages and process start-up. A worker that dies fails
+// the run it had (with its signal or exit status) and another takes its place.
 std::vector<VerifyRow> VerifyForked(const Course& course,
                                     const std::vector<const PuzzleEntry*>& puzzles,
                                     const VerifyOptions& options) {
   struct Task {
     size_t row = 0, part = 0;
   };
-  struct Job {
+  struct Worker {
     pid_t pid = -1;
-    int fd = -1;
+    int commands = -1;  // task numbers to the worker, 8 bytes each
+    int results = -1;   // one serialized item per line from the worker
     std::string out;
+    std::optional<size_t> task;  // the run it has now
   };
   std::vector<PuzzleWork> work;
   std::vector<Task> tasks;
@@ -384,41 +404,76 @@ std::vector<VerifyRow> VerifyForked(const Course& course,
     ran[r].resize(work[r].parts.size());
     waiting[r] = work[r].parts.size();
   }
+  auto run = [&](size_t t) {
+    const PuzzleWork& w = work[tasks[t].row];
+    return RunPart(course, w, w.parts[tasks[t].part], options.run);
+  };
   std::vector<VerifyRow> rows(puzzles.size());
-  std::map<size_t, Job> running;  // by task
+  std::vector<Worker> workers;
   size_t next = 0, reported = 0;
-  std::fflush(nullptr);  // nothing buffered is written twice by a child
+  // A worker that died leaves its command pipe without a reader: writing to it must fail, not
+  // end this process.
+  struct sigaction ignore {
+  }, previous{};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &ignore, &previous);
+  std::fflush(nullptr);  // nothing buffered is written twice by a worker
   auto finish = [&](size_t t, VerifyItem item) {
     ran[tasks[t].row][tasks[t].part] = std::move(item);
     --waiting[tasks[t].row];
   };
-  auto start = [&](size_t t) {
-    const PuzzleWork& w = work[tasks[t].row];
-    Part part = w.parts[tasks[t].part];
-    int fds[2];
-    pid_t pid = -1;
-    if (pipe(fds) == 0) {
-      pid = fork();
-      if (pid == 0) {
-        close(fds[0]);
-        std::string text =
-            Serialize(std::vector<VerifyItem>{RunPart(course, w, part, options.run)});
-        size_t written = 0;
-        while (written < text.size()) {
-          ssize_t n = write(fds[1], text.data() + written, text.size() - written);
-          if (n <= 0) break;
-          written += static_cast<size_t>(n);
-        }
-        _exit(0);
-      }
-      close(fds[1]);
-      if (pid < 0) close(fds[0]);
+  auto spawn = [&]() -> bool {
+    int commands[2], results[2];
+    if (pipe(commands) != 0) return false;
+    if (pipe(results) != 0) {
+      close(commands[0]);
+      close(commands[1]);
+      return false;
     }
-    if (pid < 0) {  // no process to spare: run here
-      finish(t, RunPart(course, w, part, options.run));
+    pid_t pid = fork();
+    if (pid == 0) {
+      close(commands[1]);
+      close(results[0]);
+      for (const Worker& other : workers) {  // the parent's ends of the other workers' pipes
+        close(other.commands);
+        close(other.results);
+      }
+      uint64_t t = 0;
+      while (true) {
+        size_t got = 0;
+        while (got < sizeof t) {
+          ssize_t n = read(commands[0], reinterpret_cast<char*>(&t) + got, sizeof t - got);
+          if (n < 0 && errno == EINTR) continue;
+          if (n <= 0) _exit(0);  // no more work
+          got += static_cast<size_t>(n);
+        }
+        if (!WriteAll(results[1], Serialize(std::vector<VerifyItem>{run(t)}))) _exit(0);
+      }
+    }
+    close(commands[0]);
+    close(results[1]);
+    if (pid < 0) {
+      close(commands[1]);
+      close(results[0]);
+      return false;
+    }
+    workers.push_back(Worker{.pid = pid, .commands = commands[1], .results = results[0]});
+    return true;
+  };
+  // Gives `worker` the next run, or lets it go (closing its commands ends it) when none is left.
+  auto assign = [&](Worker& worker) {
+    if (next >= tasks.size()) {
+      if (worker.commands >= 0) close(worker.commands);
+      worker.commands = -1;
       return;
     }
-    running[t] = Job{pid, fds[0], ""};
+    uint64_t t = next++;
+    worker.task = t;
+    if (!WriteAll(worker.commands, std::string_view(reinterpret_cast<const char*>(&t), sizeof t))) {
+      // Gone already: its end of the results pipe reports how.
+      close(worker.commands);
+      worker.commands = -1;
+    }
   };
   auto report_done = [&] {
     while (reported < puzzles.size() && waiting[reported] == 0) {
@@ -428,44 +483,71 @@ std::vector<VerifyRow> VerifyForked(const Course& course,
     }
   };
   report_done();  // rows with nothing to run
-  while (reported < puzzles.size()) {
-    while (next < tasks.size() && running.size() < static_cast<size_t>(options.jobs)) {
-      start(next++);
+  size_t wanted = std::min(static_cast<size_t>(options.jobs), tasks.size());
+  while (workers.size() < wanted && spawn()) assign(workers.back());
+  if (workers.empty()) {  // no process to spare: run here
+    while (next < tasks.size()) {
+      size_t t = next++;
+      finish(t, run(t));
     }
-    if (!running.empty()) {
-      std::vector<pollfd> polls;
-      for (const auto& [t, job] : running) polls.push_back({job.fd, POLLIN, 0});
-      if (poll(polls.data(), polls.size(), -1) < 0 && errno != EINTR) break;
-      for (const pollfd& p : polls) {
-        if ((p.revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
-        auto it = std::find_if(running.begin(), running.end(),
-                               [&](const auto& entry) { return entry.second.fd == p.fd; });
-        char buffer[4096];
-        ssize_t n = read(p.fd, buffer, sizeof buffer);
-        if (n > 0) {
-          it->second.out.append(buffer, static_cast<size_t>(n));
-          continue;
+  }
+  while (!workers.empty()) {
+    std::vector<pollfd> polls;
+    for (const Worker& w : workers) polls.push_back({w.results, POLLIN, 0});
+    if (poll(polls.data(), polls.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    std::vector<size_t> ended;
+    for (size_t i = 0; i < polls.size(); ++i) {
+      if ((polls[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+      Worker& worker = workers[i];
+      char buffer[4096];
+      ssize_t n = read(worker.results, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n > 0) {
+        worker.out.append(buffer, static_cast<size_t>(n));
+        // One line per finished run.
+        for (size_t eol; (eol = worker.out.find('\n')) != std::string::npos;) {
+          std::vector<VerifyItem> items = Deserialize(worker.out.substr(0, eol + 1));
+          worker.out.erase(0, eol + 1);
+          if (!worker.task || items.size() != 1) continue;
+          finish(*worker.task, std::move(items[0]));
+          worker.task.reset();
+          assign(worker);
         }
-        // The end of the child's output: its item, or why it has none.
-        close(p.fd);
-        int status = 0;
-        waitpid(it->second.pid, &status, 0);
-        size_t t = it->first;
-        std::vector<VerifyItem> items = Deserialize(it->second.out);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || items.size() != 1) {
-          items = {{PartName(work[tasks[t].row].parts[tasks[t].part]), false,
-                    WIFSIGNALED(status)
-                        ? fmt::format("verifying it crashed (signal {})", WTERMSIG(status))
-                        : fmt::format("verifying it exited with {} and no result",
-                                      WIFEXITED(status) ? WEXITSTATUS(status) : -1)}};
-        }
-        finish(t, std::move(items[0]));
-        running.erase(it);
+        continue;
+      }
+      // The worker's end: after its last run, or in the middle of one.
+      close(worker.results);
+      if (worker.commands >= 0) close(worker.commands);
+      int status = 0;
+      waitpid(worker.pid, &status, 0);
+      if (worker.task) {
+        size_t t = *worker.task;
+        finish(t, {PartName(work[tasks[t].row].parts[tasks[t].part]), false,
+                   WIFSIGNALED(status)
+                       ? fmt::format("verifying it crashed (signal {})", WTERMSIG(status))
+                       : fmt::format("verifying it exited with {} and no result",
+                                     WIFEXITED(status) ? WEXITSTATUS(status) : -1)});
+      }
+      ended.push_back(i);
+    }
+    for (size_t i = ended.size(); i-- > 0;) {
+      workers.erase(workers.begin() + static_cast<std::ptrdiff_t>(ended[i]));
+    }
+    // Replacements for workers that died with runs still to hand out.
+    while (next < tasks.size() && workers.size() < wanted && spawn()) assign(workers.back());
+    if (workers.empty()) {
+      while (next < tasks.size()) {
+        size_t t = next++;
+        finish(t, run(t));
       }
     }
     report_done();
-    if (running.empty() && next >= tasks.size()) break;  // every row is reported
   }
+  report_done();
+  sigaction(SIGPIPE, &previous, nullptr);
   return rows;
 }
 

@@ -89,6 +89,37 @@ TEST(Elementwise, FlippedViewsWithNegativeStridesAreRead) {
             (std::vector<double>{6, 5, 4, 3, 2, 1}));
 }
 
+TEST(Elementwise, WhereRowsOfEveryLayoutPickTheirElement) {
+  // Contiguous operands, a broadcast scalar on either side, and a strided (transposed) mask:
+  // each layout has its own loop (elementwise.cpp); all must pick the same elements.
+  std::vector<double> xs, ys, mask;
+  for (int i = 0; i < 40; ++i) {
+    xs.push_back(i + 0.25);
+    ys.push_back(-i - 0.5);
+    mask.push_back((i * 7) % 3 == 0);
+  }
+  Array x = Array::FromDoubles(DType::kFloat32, {5, 8}, xs);
+  Array y = Array::FromDoubles(DType::kFloat32, {5, 8}, ys);
+  Array cond = Array::FromDoubles(DType::kBool, {5, 8}, mask);
+  Array zero = Array::Scalar(DType::kFloat32, 0);
+  auto expect = [&](const Array& got, auto pick) {
+    std::vector<double> want;
+    for (size_t i = 0; i < 40; ++i) want.push_back(mask[i] ? pick(true, i) : pick(false, i));
+    EXPECT_EQ(got.ToDoubles(), want);
+  };
+  expect(Where(cond, x, y), [&](bool c, size_t i) { return c ? xs[i] : ys[i]; });
+  expect(Where(cond, x, zero), [&](bool c, size_t i) { return c ? xs[i] : 0.0; });
+  expect(Where(cond, zero, y), [&](bool c, size_t i) { return c ? 0.0 : ys[i]; });
+  // The mask read through a transposed view of its (8, 5) transpose.
+  std::vector<double> transposed_mask(40);
+  for (int r = 0; r < 5; ++r) {
+    for (int c = 0; c < 8; ++c) transposed_mask[c * 5 + r] = mask[r * 8 + c];
+  }
+  Array t = Array::FromDoubles(DType::kBool, {8, 5}, transposed_mask);
+  expect(Where(t.View({5, 8}, {1, 5}, 0), x, y),
+         [&](bool c, size_t i) { return c ? xs[i] : ys[i]; });
+}
+
 TEST(Elementwise, IntegerPowOfANegativeExponentIsATypeErrorForIntegers) {
   Array base = Array::FromDoubles(DType::kInt32, {2, 3}, {1, 2, 3, 4, 5, 6});
   Array exponent = Array::Scalar(DType::kInt32, -2);
