@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -274,6 +275,22 @@ class Emitter {
   // current one is multiplied; false when the product's shape does not allow it or there is no
   // staging area.
   bool EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p);
+  // What a staged product's loops (EmitStagedLoops) hold: the accumulators declared for each
+  // 128 x 128 tile of the result; the copies of a chunk of k (its number, an expression) into
+  // its buffers; the multiplication of a staged chunk (read through pz_ta and pz_tb, pointers of
+  // `element_pointer` type, buffers `buffer_elements` apart); the tile's results.
+  struct StagedForm {
+    std::string accumulators;
+    std::string element_pointer;
+    int64_t buffer_elements = 0;
+    std::function<void(const std::string& chunk)> stage;
+    std::function<void()> multiply;
+    std::function<void()> results;
+  };
+  // The loops of a staged product: its tiles of 128 x 128 (pz_b, pz_m0, pz_n0; the operands'
+  // offsets pz_lo, pz_ro), and in each the `chunks` chunks of k, the next one's copies in flight
+  // while the current one is multiplied.
+  void EmitStagedLoops(const MatrixProduct& p, int64_t chunks, const StagedForm& form);
   // How a staged operand tile is laid out: its 128 rows (lhs) or columns (rhs) by 32 of k with k
   // contiguous, or transposed (32 of k by 128, the other dimension contiguous): whichever the
   // operand's own contiguous dimension is, so that 8 neighbouring elements move as one 16-byte

@@ -73,11 +73,45 @@ void Emitter::EmitStageChunk(const MatrixProduct& p, int side, bool k_contiguous
   w_.Close();
 }
 
+void Emitter::EmitStagedLoops(const MatrixProduct& p, int64_t chunks, const StagedForm& form) {
+  int64_t tiles_m = p.m / 128, tiles_n = p.n / 128;
+  w_.Open(fmt::format("for (long long pz_tile = 0; pz_tile < {}; ++pz_tile) {{",
+                      p.batches * tiles_m * tiles_n));
+  w_.Line(fmt::format("const long long pz_b = pz_tile / {0}, pz_mn = pz_tile % {0};",
+                      tiles_m * tiles_n));
+  w_.Line(fmt::format("const long long pz_m0 = pz_mn / {} * 128, pz_n0 = pz_mn % {} * 128;",
+                      tiles_n, tiles_n));
+  w_.Line(
+      fmt::format("const long long pz_lo = pz_b * {} + pz_m0 * {}, pz_ro = pz_b * {} + pz_n0 * {};",
+                  p.lb, p.lm, p.rb, p.rn));
+  w_.Line(form.accumulators);
+  form.stage("0");
+  w_.Line("pz_copies_commit();");
+  w_.Open(fmt::format("for (int pz_kc = 0; pz_kc < {}; ++pz_kc) {{", chunks));
+  // The next chunk goes into the other buffers (their last readers passed the barrier that
+  // ended the previous iteration) while this one is multiplied.
+  w_.Open(fmt::format("if (pz_kc + 1 < {}) {{", chunks));
+  form.stage("pz_kc + 1");
+  w_.Close();
+  w_.Line("pz_copies_commit();");
+  w_.Line("pz_copies_wait_all_but_one();");
+  Sync();
+  w_.Line(fmt::format("const {} const pz_ta = pz_sa + (pz_kc & 1) * {};", form.element_pointer,
+                      form.buffer_elements));
+  w_.Line(fmt::format("const {} const pz_tb = pz_sb + (pz_kc & 1) * {};", form.element_pointer,
+                      form.buffer_elements));
+  form.multiply();
+  Sync();
+  w_.Close();  // chunks
+  form.results();
+  w_.Close();  // tiles
+}
+
 bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
   if (staging_at_ < 0 || !StagesOperands(instr)) return false;
   DType ld = TypeOf(instr.operands[0]).dtype;
   std::string type = ld == DType::kBFloat16 ? "bf16" : "f16";
-  int64_t tiles_m = p.m / 128, tiles_n = p.n / 128, chunks = p.k / kStageK;
+  int64_t chunks = p.k / kStageK, elements = kStageBuffer / 2;  // of one buffer
   // Each operand's tile keeps k contiguous unless the operand's other dimension is the
   // contiguous one (then ldmatrix transposes as it reads).
   bool a_k = !(p.lm == 1 && p.lk != 1), b_k = !(p.rn == 1 && p.rk != 1);
@@ -93,79 +127,61 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   // The shared-memory row each lane hands ldmatrix: lanes 8 j to 8 j + 7 give the rows of the
   // j-th 8 x 8 matrix.
   w_.Line("const int pz_lr = pz_lane & 7, pz_lj = pz_lane >> 3;");
-  w_.Open(fmt::format("for (long long pz_tile = 0; pz_tile < {}; ++pz_tile) {{",
-                      p.batches * tiles_m * tiles_n));
-  w_.Line(fmt::format("const long long pz_b = pz_tile / {0}, pz_mn = pz_tile % {0};",
-                      tiles_m * tiles_n));
-  w_.Line(fmt::format("const long long pz_m0 = pz_mn / {} * 128, pz_n0 = pz_mn % {} * 128;",
-                      tiles_n, tiles_n));
-  w_.Line(
-      fmt::format("const long long pz_lo = pz_b * {} + pz_m0 * {}, pz_ro = pz_b * {} + pz_n0 * {};",
-                  p.lb, p.lm, p.rb, p.rn));
-  w_.Line("float pz_d[2][4][4] = {};");
-  int64_t elements = kStageBuffer / 2;
-  auto stage = [&](const std::string& chunk) {
+  StagedForm form;
+  form.accumulators = "float pz_d[2][4][4] = {};";
+  form.element_pointer = "unsigned short*";
+  form.buffer_elements = elements;
+  form.stage = [&](const std::string& chunk) {
     std::string k0 = fmt::format("({}) * {}", chunk, kStageK);
     std::string buffer = fmt::format("(({}) & 1) * {}", chunk, elements);
     EmitStageChunk(p, 0, a_k, "pz_sa + " + buffer, k0);
     EmitStageChunk(p, 1, b_k, "pz_sb + " + buffer, k0);
   };
-  stage("0");
-  w_.Line("pz_copies_commit();");
-  w_.Open(fmt::format("for (int pz_kc = 0; pz_kc < {}; ++pz_kc) {{", chunks));
-  // The next chunk goes into the other buffers (their last readers passed the barrier that
-  // ended the previous iteration) while this one is multiplied.
-  w_.Open(fmt::format("if (pz_kc + 1 < {}) {{", chunks));
-  stage("pz_kc + 1");
-  w_.Close();
-  w_.Line("pz_copies_commit();");
-  w_.Line("pz_copies_wait_all_but_one();");
-  Sync();
-  w_.Line(fmt::format("const unsigned short* const pz_ta = pz_sa + (pz_kc & 1) * {};", elements));
-  w_.Line(fmt::format("const unsigned short* const pz_tb = pz_sb + (pz_kc & 1) * {};", elements));
-  w_.Line("#pragma unroll");
-  w_.Open(fmt::format("for (int pz_kk = 0; pz_kk < {}; pz_kk += 16) {{", kStageK));
-  w_.Line("unsigned pz_af[2][4], pz_bf[4][2];");
-  // lhs fragments (m16 x k16): matrices (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15),
-  // (rows 8-15, k 8-15).
-  w_.Line("#pragma unroll");
-  w_.Open("for (int pz_u = 0; pz_u < 2; ++pz_u) {");
-  if (a_k) {
-    w_.Line(fmt::format(
-        "pz_ldmatrix4(pz_af[pz_u][0], pz_af[pz_u][1], pz_af[pz_u][2], pz_af[pz_u][3], pz_ta + "
-        "(pz_wm + pz_u * 16 + pz_lr + (pz_lj & 1) * 8) * {} + pz_kk + (pz_lj >> 1) * 8);",
-        kStageRowK));
-  } else {
-    w_.Line(fmt::format(
-        "pz_ldmatrix4_trans(pz_af[pz_u][0], pz_af[pz_u][1], pz_af[pz_u][2], pz_af[pz_u][3], "
-        "pz_ta + (pz_kk + pz_lr + (pz_lj >> 1) * 8) * {} + pz_wm + pz_u * 16 + (pz_lj & 1) * 8);",
-        kStageRowMN));
-  }
-  w_.Close();
-  // rhs fragments (k16 x n8), two n tiles per ldmatrix: matrices (n 0-7, k 0-7),
-  // (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15).
-  w_.Line("#pragma unroll");
-  w_.Open("for (int pz_v = 0; pz_v < 4; pz_v += 2) {");
-  if (b_k) {
-    w_.Line(fmt::format(
-        "pz_ldmatrix4(pz_bf[pz_v][0], pz_bf[pz_v][1], pz_bf[pz_v + 1][0], pz_bf[pz_v + 1][1], "
-        "pz_tb + (pz_wn + pz_v * 8 + pz_lr + (pz_lj >> 1) * 8) * {} + pz_kk + (pz_lj & 1) * 8);",
-        kStageRowK));
-  } else {
-    w_.Line(fmt::format(
-        "pz_ldmatrix4_trans(pz_bf[pz_v][0], pz_bf[pz_v][1], pz_bf[pz_v + 1][0], pz_bf[pz_v + "
-        "1][1], pz_tb + (pz_kk + pz_lr + (pz_lj & 1) * 8) * {} + pz_wn + pz_v * 8 + (pz_lj >> 1) "
-        "* 8);",
-        kStageRowMN));
-  }
-  w_.Close();
-  EmitMmaTiles(type, 2, 4);
-  w_.Close();  // kk
-  Sync();
-  w_.Close();  // chunks
-  w_.Line("const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;");
-  EmitMmaResults(instr, p, 2, 4, "pz_m0 + pz_wm", "pz_n0 + pz_wn");
-  w_.Close();  // tiles
+  form.multiply = [&] {
+    w_.Line("#pragma unroll");
+    w_.Open(fmt::format("for (int pz_kk = 0; pz_kk < {}; pz_kk += 16) {{", kStageK));
+    w_.Line("unsigned pz_af[2][4], pz_bf[4][2];");
+    // lhs fragments (m16 x k16): matrices (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k
+    // 8-15), (rows 8-15, k 8-15).
+    w_.Line("#pragma unroll");
+    w_.Open("for (int pz_u = 0; pz_u < 2; ++pz_u) {");
+    if (a_k) {
+      w_.Line(fmt::format(
+          "pz_ldmatrix4(pz_af[pz_u][0], pz_af[pz_u][1], pz_af[pz_u][2], pz_af[pz_u][3], pz_ta + "
+          "(pz_wm + pz_u * 16 + pz_lr + (pz_lj & 1) * 8) * {} + pz_kk + (pz_lj >> 1) * 8);",
+          kStageRowK));
+    } else {
+      w_.Line(fmt::format(
+          "pz_ldmatrix4_trans(pz_af[pz_u][0], pz_af[pz_u][1], pz_af[pz_u][2], pz_af[pz_u][3], "
+          "pz_ta + (pz_kk + pz_lr + (pz_lj >> 1) * 8) * {} + pz_wm + pz_u * 16 + (pz_lj & 1) * 8);",
+          kStageRowMN));
+    }
+    w_.Close();
+    // rhs fragments (k16 x n8), two n tiles per ldmatrix: matrices (n 0-7, k 0-7),
+    // (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15).
+    w_.Line("#pragma unroll");
+    w_.Open("for (int pz_v = 0; pz_v < 4; pz_v += 2) {");
+    if (b_k) {
+      w_.Line(fmt::format(
+          "pz_ldmatrix4(pz_bf[pz_v][0], pz_bf[pz_v][1], pz_bf[pz_v + 1][0], pz_bf[pz_v + 1][1], "
+          "pz_tb + (pz_wn + pz_v * 8 + pz_lr + (pz_lj >> 1) * 8) * {} + pz_kk + (pz_lj & 1) * 8);",
+          kStageRowK));
+    } else {
+      w_.Line(fmt::format(
+          "pz_ldmatrix4_trans(pz_bf[pz_v][0], pz_bf[pz_v][1], pz_bf[pz_v + 1][0], pz_bf[pz_v + "
+          "1][1], pz_tb + (pz_kk + pz_lr + (pz_lj & 1) * 8) * {} + pz_wn + pz_v * 8 + (pz_lj >> 1) "
+          "* 8);",
+          kStageRowMN));
+    }
+    w_.Close();
+    EmitMmaTiles(type, 2, 4);
+    w_.Close();  // kk
+  };
+  form.results = [&] {
+    w_.Line("const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;");
+    EmitMmaResults(instr, p, 2, 4, "pz_m0 + pz_wm", "pz_n0 + pz_wn");
+  };
+  EmitStagedLoops(p, chunks, form);
   return true;
 }
 
@@ -220,7 +236,7 @@ void Emitter::EmitFloatStageChunk(const MatrixProduct& p, int side, const std::s
 bool Emitter::EmitStagedFloatDot(const Instr& instr, const MatrixProduct& p) {
   if (staging_at_ < 0 || !FloatProduct(instr) || !StagesOperands(instr)) return false;
   DType od = TypeOf(instr.results[0]).dtype;
-  int64_t tiles_m = p.m / 128, tiles_n = p.n / 128, chunks = p.k / kFloatStageK;
+  int64_t chunks = p.k / kFloatStageK;
   int64_t elements = kFloatStageK * kFloatStageRow;  // of one buffer
   // On the GPU the block (512 threads) multiplies staged tiles; the host device, whose blocks
   // have other sizes, runs the register-tiled form after `else`.
@@ -232,70 +248,56 @@ bool Emitter::EmitStagedFloatDot(const Instr& instr, const MatrixProduct& p) {
   w_.Line(
       fmt::format("float* const pz_sb = (float*)(pz_smem + {});", staging_at_ + 2 * elements * 4));
   w_.Line("const int pz_ty = threadIdx.x >> 4, pz_tx = threadIdx.x & 15;");
-  w_.Open(fmt::format("for (long long pz_tile = 0; pz_tile < {}; ++pz_tile) {{",
-                      p.batches * tiles_m * tiles_n));
-  w_.Line(fmt::format("const long long pz_b = pz_tile / {0}, pz_mn = pz_tile % {0};",
-                      tiles_m * tiles_n));
-  w_.Line(fmt::format("const long long pz_m0 = pz_mn / {} * 128, pz_n0 = pz_mn % {} * 128;",
-                      tiles_n, tiles_n));
-  w_.Line(
-      fmt::format("const long long pz_lo = pz_b * {} + pz_m0 * {}, pz_ro = pz_b * {} + pz_n0 * {};",
-                  p.lb, p.lm, p.rb, p.rn));
-  w_.Line("float pz_acc[4][8] = {};");
-  auto stage = [&](const std::string& chunk) {
+  StagedForm form;
+  form.accumulators = "float pz_acc[4][8] = {};";
+  form.element_pointer = "float*";
+  form.buffer_elements = elements;
+  form.stage = [&](const std::string& chunk) {
     std::string k0 = fmt::format("({}) * {}", chunk, kFloatStageK);
     std::string buffer = fmt::format("(({}) & 1) * {}", chunk, elements);
     EmitFloatStageChunk(p, 0, "pz_sa + " + buffer, k0);
     EmitFloatStageChunk(p, 1, "pz_sb + " + buffer, k0);
   };
-  stage("0");
-  w_.Line("pz_copies_commit();");
-  w_.Open(fmt::format("for (int pz_kc = 0; pz_kc < {}; ++pz_kc) {{", chunks));
-  w_.Open(fmt::format("if (pz_kc + 1 < {}) {{", chunks));
-  stage("pz_kc + 1");
-  w_.Close();
-  w_.Line("pz_copies_commit();");
-  w_.Line("pz_copies_wait_all_but_one();");
-  Sync();
-  w_.Line(fmt::format("const float* const pz_ta = pz_sa + (pz_kc & 1) * {};", elements));
-  w_.Line(fmt::format("const float* const pz_tb = pz_sb + (pz_kc & 1) * {};", elements));
-  // Rows 4 ty to 4 ty + 3; columns 4 tx to 4 tx + 3 and 64 more. Each element sums its products
-  // in order of k, one fused multiply-add at a time, as the register-tiled form does.
-  w_.Line("#pragma unroll");
-  w_.Open(fmt::format("for (int pz_kk = 0; pz_kk < {}; ++pz_kk) {{", kFloatStageK));
-  w_.Line("float pz_a[4], pz_bv[8];");
-  w_.Line("#pragma unroll");
-  w_.Line(
-      fmt::format("for (int pz_u = 0; pz_u < 4; ++pz_u) pz_a[pz_u] = pz_ta[pz_kk * {} + "
-                  "pz_ty * 4 + pz_u];",
-                  kFloatStageRow));
-  w_.Line("#pragma unroll");
-  w_.Open("for (int pz_v = 0; pz_v < 4; ++pz_v) {");
-  w_.Line(fmt::format("pz_bv[pz_v] = pz_tb[pz_kk * {} + pz_tx * 4 + pz_v];", kFloatStageRow));
-  w_.Line(
-      fmt::format("pz_bv[pz_v + 4] = pz_tb[pz_kk * {} + 64 + pz_tx * 4 + pz_v];", kFloatStageRow));
-  w_.Close();
-  w_.Line("#pragma unroll");
-  w_.Open("for (int pz_u = 0; pz_u < 4; ++pz_u) {");
-  w_.Line("#pragma unroll");
-  w_.Line(
-      "for (int pz_v = 0; pz_v < 8; ++pz_v) pz_acc[pz_u][pz_v] = fmaf(pz_a[pz_u], pz_bv[pz_v], "
-      "pz_acc[pz_u][pz_v]);");
-  w_.Close();
-  w_.Close();  // kk
-  Sync();
-  w_.Close();  // chunks
-  w_.Line("#pragma unroll");
-  w_.Open("for (int pz_u = 0; pz_u < 4; ++pz_u) {");
-  w_.Line("#pragma unroll");
-  w_.Open("for (int pz_v = 0; pz_v < 8; ++pz_v) {");
-  w_.Line(
-      "const long long pz_r = pz_m0 + pz_ty * 4 + pz_u, pz_c = pz_n0 + (pz_v >> 2) * 64 + pz_tx * "
-      "4 + (pz_v & 3);");
-  EmitDotResult(instr, p, "pz_r", "pz_c", Cast(DType::kFloat32, od, "pz_acc[pz_u][pz_v]"));
-  w_.Close();
-  w_.Close();
-  w_.Close();  // tiles
+  form.multiply = [&] {
+    // Rows 4 ty to 4 ty + 3; columns 4 tx to 4 tx + 3 and 64 more. Each element sums its products
+    // in order of k, one fused multiply-add at a time, as the register-tiled form does.
+    w_.Line("#pragma unroll");
+    w_.Open(fmt::format("for (int pz_kk = 0; pz_kk < {}; ++pz_kk) {{", kFloatStageK));
+    w_.Line("float pz_a[4], pz_bv[8];");
+    w_.Line("#pragma unroll");
+    w_.Line(
+        fmt::format("for (int pz_u = 0; pz_u < 4; ++pz_u) pz_a[pz_u] = pz_ta[pz_kk * {} + "
+                    "pz_ty * 4 + pz_u];",
+                    kFloatStageRow));
+    w_.Line("#pragma unroll");
+    w_.Open("for (int pz_v = 0; pz_v < 4; ++pz_v) {");
+    w_.Line(fmt::format("pz_bv[pz_v] = pz_tb[pz_kk * {} + pz_tx * 4 + pz_v];", kFloatStageRow));
+    w_.Line(fmt::format("pz_bv[pz_v + 4] = pz_tb[pz_kk * {} + 64 + pz_tx * 4 + pz_v];",
+                        kFloatStageRow));
+    w_.Close();
+    w_.Line("#pragma unroll");
+    w_.Open("for (int pz_u = 0; pz_u < 4; ++pz_u) {");
+    w_.Line("#pragma unroll");
+    w_.Line(
+        "for (int pz_v = 0; pz_v < 8; ++pz_v) pz_acc[pz_u][pz_v] = fmaf(pz_a[pz_u], pz_bv[pz_v], "
+        "pz_acc[pz_u][pz_v]);");
+    w_.Close();
+    w_.Close();  // kk
+  };
+  form.results = [&] {
+    w_.Line("#pragma unroll");
+    w_.Open("for (int pz_u = 0; pz_u < 4; ++pz_u) {");
+    w_.Line("#pragma unroll");
+    w_.Open("for (int pz_v = 0; pz_v < 8; ++pz_v) {");
+    w_.Line(
+        "const long long pz_r = pz_m0 + pz_ty * 4 + pz_u, pz_c = pz_n0 + (pz_v >> 2) * 64 + pz_tx "
+        "* "
+        "4 + (pz_v & 3);");
+    EmitDotResult(instr, p, "pz_r", "pz_c", Cast(DType::kFloat32, od, "pz_acc[pz_u][pz_v]"));
+    w_.Close();
+    w_.Close();
+  };
+  EmitStagedLoops(p, chunks, form);
   Sync();
   w_.Close();
   w_.Line("else");
