@@ -417,12 +417,12 @@ std::vector<VerifyRow> VerifyForked(const Course& course,
   }, previous{};
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &ignore, &previous);
-  std::fflush(nullptr);  // nothing buffered is written twice by a worker
   auto finish = [&](size_t t, VerifyItem item) {
     ran[tasks[t].row][tasks[t].part] = std::move(item);
     --waiting[tasks[t].row];
   };
   auto spawn = [&]() -> bool {
+    std::fflush(nullptr);  // rows reported so far are not written again by the new worker
     int commands[2], results[2];
     if (pipe(commands) != 0) return false;
     if (pipe(results) != 0) {

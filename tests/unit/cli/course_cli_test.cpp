@@ -269,14 +269,14 @@ TEST_F(CourseCli, VerifyPassesTheTestCourseAndCatchesADriftedSolution) {
   EXPECT_EQ(j["puzzles"][0]["items"][3]["ok"], false);
 }
 
-TEST_F(CourseCli, VerifyInProcessesOfTheirOwnPrintsWhatOneProcessPrints) {
+TEST_F(CourseCli, VerifyInWorkerProcessesPrintsWhatOneProcessPrints) {
   Result one = Run("verify --jobs 1");
   Result two = Run("verify --jobs 2");
   EXPECT_EQ(one.exit_code, 0) << one.output;
   EXPECT_EQ(two.exit_code, 0) << two.output;
   EXPECT_EQ(one.output, two.output);  // rows in the course's order, whichever ends first
-  // A failure found in a child process (each run of a file has one) reaches the report with its
-  // detail, beside one the parent finds.
+  // A failure found in a worker process (the runs of the files are spread over them) reaches the
+  // report with its detail, beside one the parent finds.
   fs::remove(root_ / "hints" / "01_intro" / "01_double.md");
   Write(root_ / "solutions" / "01_intro" / "02_row_blocks.py",
         Read(root_ / "solutions" / "01_intro" / "02_row_blocks.py") +
