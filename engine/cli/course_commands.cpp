@@ -179,7 +179,7 @@ int VerifyCommand(const std::vector<std::string>& args) {
   bool color = UseColor(stdout);
   CourseContext style{.color = color};
   course::VerifyOptions options{.run = CourseRunOptions(false), .only = parsed.only};
-  // Puzzles run side by side, one process each (their order of output is kept).
+  // The runs of the files spread over worker processes (the rows keep the course's order).
   options.jobs = parsed.jobs > 0
                      ? parsed.jobs
                      : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));

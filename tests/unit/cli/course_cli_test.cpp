@@ -289,6 +289,35 @@ TEST_F(CourseCli, VerifyInWorkerProcessesPrintsWhatOneProcessPrints) {
   EXPECT_EQ(Run("verify --jobs 0").exit_code, 64);
 }
 
+TEST_F(CourseCli, VerifyReportsAWorkerKilledMidRunAndFinishesTheRest) {
+  // The second solution spins for seconds (lines past its editable regions, which verify also
+  // reports), so once the first row is out, a worker is in the middle of it. Every worker is
+  // then killed: that run fails with the signal, whatever was not handed out yet goes to a new
+  // worker, and every row is still reported.
+  fs::path solution = root_ / "solutions" / "01_intro" / "02_row_blocks.py";
+  Write(solution, Read(solution) + "spin = 0\nfor i in range(30000000):\n    spin += i\n");
+  std::string out = (root_ / "verify.out").string();
+  std::string command =
+      "cd '" + root_.string() + "' && { env -u PALLAS_PUZZLES_COURSE NO_COLOR=1 " + PZ_CLI_PATH +
+      " verify --jobs 2 >'" + out +
+      "' 2>&1 & v=$!; tries=0; "
+      "until grep -q '01_intro/01_double' '" +
+      out +
+      "' || [ $tries -ge 1200 ]; do "
+      "sleep 0.05; tries=$((tries + 1)); done; "
+      "for p in /proc/[0-9]*; do "
+      "[ \"$(cut -d' ' -f4 \"$p/stat\" 2>/dev/null)\" = \"$v\" ] && kill -9 \"${p#/proc/}\"; "
+      "done; wait $v; echo \"exit $?\" >>'" +
+      out + "'; }";
+  pz::testing::RunShell(command);
+  std::string text = Read(root_ / "verify.out");
+  EXPECT_NE(text.find("ok    01_intro/01_double"), std::string::npos) << text;
+  EXPECT_NE(text.find("FAIL  01_intro/02_row_blocks"), std::string::npos) << text;
+  EXPECT_NE(text.find("solution: verifying it crashed (signal 9)"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 passed, 1 failed"), std::string::npos) << text;
+  EXPECT_NE(text.find("exit 1"), std::string::npos) << text;
+}
+
 TEST_F(CourseCli, VerifyCatchesAStarterThatPasses) {
   fs::copy_file(root_ / "solutions" / "01_intro" / "01_double.py",
                 root_ / "puzzles" / "01_intro" / "01_double.py",
