@@ -12,7 +12,9 @@
 #   memcheck   compute-sanitizer --tool memcheck on every solution and golden program
 #   racecheck  compute-sanitizer --tool racecheck on the same
 # SECONDS (default 480) bounds the whole run: a stage that would start too late is skipped, and
-# says so, so that what ran comes back.
+# says so, so that what ran comes back. OUTDIR ends with three files: summary.txt, bench.txt and
+# logs.tgz (every log, each stage's exit codes, env.txt, smoke.log), few enough for a machine
+# that hands back a handful of files.
 set -u
 cd "$(dirname "$0")/.."
 out=$(realpath -m "${1:-gpu_out}")
@@ -57,13 +59,13 @@ parallel_stage() {
   mkdir -p "$out/logs/$stage"
   printf '%s\n' $files | xargs -P "$jobs" -I{} bash -c '
     f={}; log="'"$out/logs/$stage"'/$(echo "$f" | tr / _).log"
-    timeout '"$per_file"' '"$4"' >"$log" 2>&1; echo "$? $f"' _ >"$out/$stage.rc"
+    timeout '"$per_file"' '"$4"' >"$log" 2>&1; echo "$? $f"' _ >"$out/logs/$stage.rc"
   local total passed skipped
-  total=$(wc -l <"$out/$stage.rc")
-  passed=$(grep -c '^0 ' "$out/$stage.rc")
-  skipped=$(grep -c '^77 ' "$out/$stage.rc")
+  total=$(wc -l <"$out/logs/$stage.rc")
+  passed=$(grep -c '^0 ' "$out/logs/$stage.rc")
+  skipped=$(grep -c '^77 ' "$out/logs/$stage.rc")
   say "$stage: $passed of $total passed, $skipped skipped ($((SECONDS - start)) s so far)"
-  grep -v '^0 \|^77 ' "$out/$stage.rc" | sed 's/^/  FAILED (exit) /' | tee -a "$summary"
+  grep -v '^0 \|^77 ' "$out/logs/$stage.rc" | sed 's/^/  FAILED (exit) /' | tee -a "$summary"
 }
 
 # --- env
@@ -74,10 +76,10 @@ parallel_stage() {
   command -v compute-sanitizer
   ls "${CUDA_HOME:-/usr/local/cuda}/lib64" 2>&1 | grep -E 'nvrtc|cublas' | head
   ldd "$cli"
-} >"$out/env.txt" 2>&1
+} >"$out/logs/env.txt" 2>&1
 say "env: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"
 timeout 120 "$cli" run --backend cuda --stats solutions/01_basics/02_vector_add.py \
-  >"$out/smoke.log" 2>&1
+  >"$out/logs/smoke.log" 2>&1
 say "smoke (02_vector_add): exit $?"
 
 # --- gpu: every program passes its checks on the GPU
