@@ -66,6 +66,8 @@ class SuperObject final : public Object {
 
 // The nearest extras on the class chain, or nullptr.
 const ClassExtras* Extras(const TypeObject& type);
+// `<module.Name object at 0x...>`, object.__repr__.
+std::string DefaultRepr(const Object& object, const TypeObject& type);
 bool IsEnumMember(const InstanceObject& instance);
 bool IsIntEnumMember(const InstanceObject& instance);
 // A new class made by the engine (namedtuple(), a `class` statement), owned by the interpreter.
@@ -83,5 +85,15 @@ void MakeEnumClass(Interpreter& interp, TypeObject& type, const ClassExtras& bas
 Value EnumLookup(Interpreter& interp, TypeObject& type, CallArgs& args);
 Value ConstructNamedTuple(Interpreter& interp, TypeObject& type, CallArgs& args);
 void InstallClassModules(Interpreter& interp);
+// dataclasses.MISSING.
+Value Missing(Interpreter& interp);
+// The annotations a class body recorded, in order: (name, source text).
+std::vector<std::pair<std::string, std::string>> OwnAnnotations(Interpreter& interp,
+                                                                TypeObject& type);
+// Removes a class attribute and its place in the attribute order.
+void EraseAttr(TypeObject& type, const std::string& name);
+
+// dataclasses_module.cpp
+std::shared_ptr<ModuleObject> MakeDataclasses(Interpreter& interp);
 
 }  // namespace pz::eval
