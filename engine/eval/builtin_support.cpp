@@ -235,6 +235,18 @@ void RaiseWithArg(Interpreter& interp, TypeObject* type, Value arg) {
   interp.Throw(interp.NewException(type, {std::move(arg)}));
 }
 
+void RaiseMissingArguments(Interpreter& interp, std::string_view callee,
+                           const std::vector<std::string>& names, std::string_view kind) {
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) list += names.size() == 2 ? " and " : (i + 1 == names.size() ? ", and " : ", ");
+    list += "'" + names[i] + "'";
+  }
+  interp.Raise(interp.types().type_error,
+               fmt::format("{} missing {} required {} argument{}: {}", callee, names.size(), kind,
+                           names.size() == 1 ? "" : "s", list));
+}
+
 bool IsCallable(Interpreter& interp, const Value& x) {
   if (!x.is_object()) return false;
   switch (x.object()->kind()) {

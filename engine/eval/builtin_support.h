@@ -61,6 +61,11 @@ bool IsCallable(Interpreter& interp, const Value& x);
 [[noreturn]] void RaiseIntOverflow(Interpreter& interp);
 // Raises `type` with the single argument `arg` (KeyError(key) keeps the key's repr in str(e)).
 [[noreturn]] void RaiseWithArg(Interpreter& interp, TypeObject* type, Value arg);
+// TypeError: "`callee` missing 2 required `kind` arguments: 'a' and 'b'" (CPython's wording;
+// `kind` is "positional" or "keyword-only").
+[[noreturn]] void RaiseMissingArguments(Interpreter& interp, std::string_view callee,
+                                        const std::vector<std::string>& names,
+                                        std::string_view kind);
 
 // ---- Construction (containers are tracked so teardown can break reference cycles) ----------
 Value NewList(Interpreter& interp, std::vector<Value> items);

@@ -3,22 +3,10 @@
 // messages, and the call stack with its recursion limit.
 #include <fmt/format.h>
 
+#include "eval/builtin_support.h"
 #include "eval/evaluator.h"
 
 namespace pz::eval {
-namespace {
-
-// 'a'  |  'a' and 'b'  |  'a', 'b', and 'c'  (CPython's wording for missing arguments)
-std::string QuotedList(const std::vector<std::string>& names) {
-  std::string out;
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) out += names.size() == 2 ? " and " : (i + 1 == names.size() ? ", and " : ", ");
-    out += "'" + names[i] + "'";
-  }
-  return out;
-}
-
-}  // namespace
 
 Value Interpreter::Call(const Value& callee, std::vector<Value> positional) {
   CallArgs args;
@@ -239,16 +227,10 @@ void Evaluator::BindArguments(FunctionObject& function, CallArgs& args, Environm
     }
   }
   if (!missing_positional.empty()) {
-    interp_.Raise(interp_.types().type_error,
-                  fmt::format("{}() missing {} required positional argument{}: {}", fname,
-                              missing_positional.size(), missing_positional.size() == 1 ? "" : "s",
-                              QuotedList(missing_positional)));
+    RaiseMissingArguments(interp_, fname + "()", missing_positional, "positional");
   }
   if (!missing_keyword.empty()) {
-    interp_.Raise(interp_.types().type_error,
-                  fmt::format("{}() missing {} required keyword-only argument{}: {}", fname,
-                              missing_keyword.size(), missing_keyword.size() == 1 ? "" : "s",
-                              QuotedList(missing_keyword)));
+    RaiseMissingArguments(interp_, fname + "()", missing_keyword, "keyword-only");
   }
 }
 

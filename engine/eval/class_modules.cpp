@@ -270,22 +270,12 @@ Value ConstructNamedTuple(Interpreter& interp, TypeObject& type, CallArgs& args)
   for (size_t i = 0; i < fields.size(); ++i) {
     if (!items[i] && i >= first_default) items[i] = extras.tuple_defaults[i - first_default];
     if (!items[i]) {
-      missing.push_back("'" + fields[i] + "'");
+      missing.push_back(fields[i]);
       continue;
     }
     out.push_back(*items[i]);
   }
-  if (!missing.empty()) {
-    std::string list;
-    for (size_t i = 0; i < missing.size(); ++i) {
-      if (i > 0)
-        list += missing.size() == 2 ? " and " : (i + 1 == missing.size() ? ", and " : ", ");
-      list += missing[i];
-    }
-    interp.Raise(interp.types().type_error,
-                 fmt::format("{} missing {} required positional argument{}: {}", where,
-                             missing.size(), missing.size() == 1 ? "" : "s", list));
-  }
+  if (!missing.empty()) RaiseMissingArguments(interp, where, missing, "positional");
   return Value(std::make_shared<TupleObject>(std::move(out), &type));
 }
 

@@ -125,24 +125,14 @@ Value DataclassInit(Interpreter& interp, CallArgs& args) {
     } else if (f.default_value) {
       value = *f.default_value;
     } else if (f.init) {
-      missing.push_back("'" + f.name + "'");
+      missing.push_back(f.name);
       continue;
     } else {
       continue;
     }
     self->Store(f.name, value);
   }
-  if (!missing.empty()) {
-    std::string list;
-    for (size_t i = 0; i < missing.size(); ++i) {
-      if (i > 0)
-        list += missing.size() == 2 ? " and " : (i + 1 == missing.size() ? ", and " : ", ");
-      list += missing[i];
-    }
-    interp.Raise(interp.types().type_error,
-                 fmt::format("{} missing {} required positional argument{}: {}", where,
-                             missing.size(), missing.size() == 1 ? "" : "s", list));
-  }
+  if (!missing.empty()) RaiseMissingArguments(interp, where, missing, "positional");
   if (std::optional<ClassAttr> post = FindClassAttr(*self->type, "__post_init__")) {
     interp.Call(BindClassAttr(interp, *post, self_value, self->type, true), std::vector<Value>{});
   }
