@@ -11,7 +11,6 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
-#include <map>
 #include <optional>
 #include <set>
 
@@ -482,15 +481,19 @@ std::vector<VerifyRow> VerifyForked(const Course& course,
       ++reported;
     }
   };
-  report_done();  // rows with nothing to run
+  // Workers for the runs not handed out yet (at the start, and in place of workers that died),
+  // up to `jobs`; when not one can be started, the runs are done here.
   size_t wanted = std::min(static_cast<size_t>(options.jobs), tasks.size());
-  while (workers.size() < wanted && spawn()) assign(workers.back());
-  if (workers.empty()) {  // no process to spare: run here
+  auto staff = [&] {
+    while (next < tasks.size() && workers.size() < wanted && spawn()) assign(workers.back());
+    if (!workers.empty()) return;
     while (next < tasks.size()) {
       size_t t = next++;
       finish(t, run(t));
     }
-  }
+  };
+  report_done();  // rows with nothing to run
+  staff();
   while (!workers.empty()) {
     std::vector<pollfd> polls;
     for (const Worker& w : workers) polls.push_back({w.results, POLLIN, 0});
@@ -536,14 +539,7 @@ std::vector<VerifyRow> VerifyForked(const Course& course,
     for (size_t i = ended.size(); i-- > 0;) {
       workers.erase(workers.begin() + static_cast<std::ptrdiff_t>(ended[i]));
     }
-    // Replacements for workers that died with runs still to hand out.
-    while (next < tasks.size() && workers.size() < wanted && spawn()) assign(workers.back());
-    if (workers.empty()) {
-      while (next < tasks.size()) {
-        size_t t = next++;
-        finish(t, run(t));
-      }
-    }
+    staff();
     report_done();
   }
   report_done();

@@ -306,6 +306,10 @@ class Emitter {
   // contiguous and aligned in global memory, else element by element.
   void EmitStageChunk(const MatrixProduct& p, int side, bool k_contiguous,
                       const std::string& buffer, const std::string& k0);
+  // Copies the run of `elements` elements of operand `side` from element `pz_at` on (`step`
+  // apart) to `pz_dst` (both declared by the caller): one asynchronous copy where the run is
+  // contiguous and aligned in global memory (RunPointer), else element by element.
+  void EmitRunCopy(const MatrixProduct& p, int side, int elements, int64_t step);
   // A pointer to the run of `elements` elements of operand `side` from element `index` on,
   // contiguous and aligned to the run's size in global memory, or null at run time; empty where
   // it can never be.

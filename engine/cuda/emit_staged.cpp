@@ -33,6 +33,31 @@ std::string Emitter::RunPointer(const MatrixProduct& p, int side, const std::str
   return fmt::format("pz_aligned({} + ({}) + {}, {})", a->base, a->offset, index, bytes);
 }
 
+void Emitter::EmitRunCopy(const MatrixProduct& p, int side, int elements, int64_t step) {
+  DType dtype = TypeOf(side == 0 ? p.lhs : p.rhs).dtype;
+  int64_t bytes = elements * static_cast<int64_t>(array::ItemSize(dtype));
+  std::string run = step == 1 ? RunPointer(p, side, "pz_at", elements) : "";
+  std::string one_by_one =
+      elements == 1
+          ? fmt::format("*pz_dst = {};", Operand(p, side, "pz_at"))
+          : fmt::format("for (int pz_j = 0; pz_j < {}; ++pz_j) pz_dst[pz_j] = {};", elements,
+                        Operand(p, side, fmt::format("pz_at + pz_j * {}", step)));
+  auto element_by_element = [&] {
+    if (elements > 1) w_.Line("#pragma unroll");
+    w_.Line(one_by_one);
+  };
+  if (run.empty()) {
+    element_by_element();
+    return;
+  }
+  w_.Line(fmt::format("const void* const pz_src = {};", run));
+  w_.Open("if (pz_src != nullptr) {");
+  w_.Line(fmt::format("pz_copy{}_async(pz_dst, pz_src);", bytes));
+  w_.Reopen("} else {");
+  element_by_element();
+  w_.Close();
+}
+
 void Emitter::EmitStageChunk(const MatrixProduct& p, int side, bool k_contiguous,
                              const std::string& buffer, const std::string& k0) {
   // The tile: 128 rows (lhs) or columns (rhs) from pz_lo / pz_ro, by kStageK of k from k0.
@@ -56,20 +81,7 @@ void Emitter::EmitStageChunk(const MatrixProduct& p, int side, bool k_contiguous
     w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
                         along, k0, k_stride));
   }
-  int64_t step = k_contiguous ? k_stride : along;  // between the run's elements
-  std::string run = step == 1 ? RunPointer(p, side, "pz_at", 8) : "";
-  if (!run.empty()) {
-    w_.Line(fmt::format("const void* const pz_src = {};", run));
-    w_.Open("if (pz_src != nullptr) {");
-    w_.Line("pz_copy16_async(pz_dst, pz_src);");
-    w_.Reopen("} else {");
-  } else {
-    w_.Open("{");
-  }
-  w_.Line("#pragma unroll");
-  w_.Line(fmt::format("for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = {};",
-                      Operand(p, side, fmt::format("pz_at + pz_j * {}", step))));
-  w_.Close();
+  EmitRunCopy(p, side, 8, k_contiguous ? k_stride : along);
   w_.Close();
 }
 
@@ -193,41 +205,24 @@ void Emitter::EmitFloatStageChunk(const MatrixProduct& p, int side, const std::s
   int64_t k_stride = side == 0 ? p.lk : p.rk;
   std::string origin = side == 0 ? "pz_lo" : "pz_ro";
   w_.Open("{");
-  std::string run = along == 1 ? RunPointer(p, side, "pz_at", 4) : "";
-  if (!run.empty()) {
+  if (along == 1 && !RunPointer(p, side, "pz_at", 4).empty()) {
     // The 128 contiguous: thread t copies k t / 32, 4 elements from (t % 32) * 4 (16 bytes).
     w_.Line("const int pz_kq = threadIdx.x >> 5, pz_x = (threadIdx.x & 31) * 4;");
     w_.Line(fmt::format("float* const pz_dst = {} + pz_kq * {} + pz_x;", buffer, kFloatStageRow));
     w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
                         along, k0, k_stride));
-    w_.Line(fmt::format("const void* const pz_src = {};", run));
-    w_.Open("if (pz_src != nullptr) {");
-    w_.Line("pz_copy16_async(pz_dst, pz_src);");
-    w_.Reopen("} else {");
-    w_.Line("#pragma unroll");
-    w_.Line(fmt::format("for (int pz_j = 0; pz_j < 4; ++pz_j) pz_dst[pz_j] = {};",
-                        Operand(p, side, "pz_at + pz_j")));
-    w_.Close();
+    EmitRunCopy(p, side, 4, along);
   } else {
-    // Element by element, transposed into the tile: thread t copies elements t + 512 q, 16 of k
-    // for each of the 128 (neighbouring threads read neighbouring k).
-    std::string one = RunPointer(p, side, "pz_at", 1);
+    // Element by element, transposed into the tile: thread t copies elements t + 512 q, the
+    // kFloatStageK of k for each of the 128 (neighbouring threads read neighbouring k).
+    static_assert(kFloatStageK == 16 && 128 * kFloatStageK == 4 * 512);
     w_.Line("#pragma unroll");
     w_.Open("for (int pz_q = 0; pz_q < 4; ++pz_q) {");
     w_.Line("const int pz_e2 = threadIdx.x + 512 * pz_q, pz_kq = pz_e2 & 15, pz_x = pz_e2 >> 4;");
     w_.Line(fmt::format("float* const pz_dst = {} + pz_kq * {} + pz_x;", buffer, kFloatStageRow));
     w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
                         along, k0, k_stride));
-    if (!one.empty()) {
-      w_.Line(fmt::format("const void* const pz_src = {};", one));
-      w_.Open("if (pz_src != nullptr) {");
-      w_.Line("pz_copy4_async(pz_dst, pz_src);");
-      w_.Reopen("} else {");
-      w_.Line(fmt::format("*pz_dst = {};", Operand(p, side, "pz_at")));
-      w_.Close();
-    } else {
-      w_.Line(fmt::format("*pz_dst = {};", Operand(p, side, "pz_at")));
-    }
+    EmitRunCopy(p, side, 1, k_stride);
     w_.Close();
   }
   w_.Close();
@@ -290,9 +285,8 @@ bool Emitter::EmitStagedFloatDot(const Instr& instr, const MatrixProduct& p) {
     w_.Line("#pragma unroll");
     w_.Open("for (int pz_v = 0; pz_v < 8; ++pz_v) {");
     w_.Line(
-        "const long long pz_r = pz_m0 + pz_ty * 4 + pz_u, pz_c = pz_n0 + (pz_v >> 2) * 64 + pz_tx "
-        "* "
-        "4 + (pz_v & 3);");
+        "const long long pz_r = pz_m0 + pz_ty * 4 + pz_u, "
+        "pz_c = pz_n0 + (pz_v >> 2) * 64 + pz_tx * 4 + (pz_v & 3);");
     EmitDotResult(instr, p, "pz_r", "pz_c", Cast(DType::kFloat32, od, "pz_acc[pz_u][pz_v]"));
     w_.Close();
     w_.Close();

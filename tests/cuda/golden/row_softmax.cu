@@ -80,9 +80,9 @@ PZ_DEVICE const void* pz_aligned(const void* p, unsigned bytes) {
   return (unsigned long long)p % bytes == 0 ? p : nullptr;
 }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-// Staging for tensor cores (sm_80 and later): asynchronous 16-byte copies from global into shared
-// memory, and fragments read from shared memory by ldmatrix (four 8 x 8 matrices of 16-bit
-// elements; `.trans` gives each its transpose).
+// Staged products (sm_80 and later): asynchronous 16- and 4-byte copies from global into shared
+// memory, and tensor-core fragments read from shared memory by ldmatrix (four 8 x 8 matrices of
+// 16-bit elements; `.trans` gives each its transpose).
 PZ_DEVICE unsigned pz_shared_address(const void* p) {
   unsigned a;
   asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p));
