@@ -213,12 +213,14 @@ int RunCommand(const std::vector<std::string>& args) {
   // program's own output goes to stderr then).
   std::vector<cuda::EmittedKernel> kernels;
   if (options.emit_cuda) {
-    options.emulator.on_trace = [&kernels](const kernel::KernelProgram& program,
-                                           const kernel::GridMapping& mapping,
-                                           const kernel::RunOptions& run) {
-      kernels.push_back(cuda::EmitCall(program, mapping, static_cast<int>(kernels.size()),
-                                       run.line_of, run.zero_uninitialized));
-    };
+    options.emulator.on_trace =
+        [&kernels](const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                   const kernel::CallOperands& operands, const kernel::RunOptions& run) {
+          kernels.push_back(cuda::PlanCall(program, mapping, operands, run,
+                                           static_cast<int>(kernels.size()),
+                                           cuda::SharedBudget(nullptr))
+                                .kernel);
+        };
   }
   FILE* program_out = options.emit_cuda ? stderr : stdout;
   course::PuzzleRun run =

@@ -18,21 +18,6 @@ namespace pz::cuda {
 
 namespace {
 
-// Shared memory the emitter plans for: the 48 KiB every CUDA GPU gives a block without opting
-// in, so the source is the same whatever device runs it. PZ_CUDA_SHARED_BUDGET (bytes) overrides
-// it, for tests: 0 puts every arena in global memory and makes every operand that allows it a
-// direct window.
-int64_t SharedBudget() {
-  static const int64_t budget = [] {
-    const char* text = std::getenv("PZ_CUDA_SHARED_BUDGET");
-    if (text == nullptr || *text == '\0') return int64_t{48 * 1024};
-    char* end = nullptr;
-    long long value = std::strtoll(text, &end, 10);
-    return *end == '\0' && value >= 0 ? static_cast<int64_t>(value) : int64_t{48 * 1024};
-  }();
-  return budget;
-}
-
 // Device memory freed when it goes out of scope.
 class Buffer {
  public:
@@ -182,16 +167,17 @@ ComparedPeak PeakFor(const Peaks& peaks, bool tensor_products, int compute_major
   return {peaks.fp32_tflops, "f32"};
 }
 
+namespace {
+
 EmittedKernel EmitCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
-                       int serial, const std::function<std::string(SourceSpan)>& line_of,
-                       bool zero_uninitialized) {
+                       int serial, const kernel::RunOptions& run, int64_t shared_budget) {
   EmitRequest request{.kernel = program.kernel.get(),
                       .mapping = &mapping,
                       .name = KernelName(mapping.name, serial),
                       .origin = fmt::format("pallas_call `{}`{}", mapping.name,
-                                            line_of ? " at " + line_of(mapping.span) : ""),
-                      .shared_budget = SharedBudget(),
-                      .zero_uninitialized = zero_uninitialized};
+                                            run.line_of ? " at " + run.line_of(mapping.span) : ""),
+                      .shared_budget = shared_budget,
+                      .zero_uninitialized = run.zero_uninitialized};
   try {
     return EmitKernel(request);
   } catch (const Unmappable& e) {
@@ -201,6 +187,52 @@ EmittedKernel EmitCall(const kernel::KernelProgram& program, const kernel::GridM
     if (!e.hint().empty()) error.notes.push_back(e.hint());
     throw error;
   }
+}
+
+}  // namespace
+
+int64_t SharedBudget(const DeviceInfo* device) {
+  static const int64_t forced = [] {
+    const char* text = std::getenv("PZ_CUDA_SHARED_BUDGET");
+    if (text == nullptr || *text == '\0') return int64_t{-1};
+    char* end = nullptr;
+    long long value = std::strtoll(text, &end, 10);
+    return *end == '\0' && value >= 0 ? static_cast<int64_t>(value) : int64_t{-1};
+  }();
+  if (forced >= 0) return forced;
+  if (device != nullptr && !device->host)
+    return std::max<int64_t>(device->max_shared_per_block, 48 * 1024);
+  return 48 * 1024;
+}
+
+PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                     const kernel::CallOperands& operands, const kernel::RunOptions& run,
+                     int serial, int64_t shared_budget) {
+  PlannedCall plan;
+  GridSplit whole = SplitGridForCuda(program, mapping);
+  plan.parts = SplitGridPoints(program, mapping, whole);
+  if (plan.parts) {
+    // The parts run only where they run as the call would: any error of theirs (a part past
+    // the array's edge, two chains on one output window) leaves the call whole, to fail or run
+    // as it is.
+    try {
+      plan.kernel = EmitCall(plan.parts->program, plan.parts->mapping, serial, run, shared_budget);
+      plan.split = SplitGridForCuda(plan.parts->program, plan.parts->mapping);
+      plan.table = BuildStepTable(plan.parts->mapping, operands, plan.split,
+                                  plan.kernel.table_columns, plan.kernel.operand_column, run);
+      if (plan.split.chains > whole.chains) {
+        plan.split.note += "; " + plan.parts->note;
+        return plan;
+      }
+    } catch (const kernel::CallError&) {
+    }
+    plan.parts.reset();
+  }
+  plan.kernel = EmitCall(program, mapping, serial, run, shared_budget);
+  plan.split = whole;
+  plan.table = BuildStepTable(mapping, operands, plan.split, plan.kernel.table_columns,
+                              plan.kernel.operand_column, run);
+  return plan;
 }
 
 std::string CudaReport::Summary() const {
@@ -248,16 +280,19 @@ kernel::CallOutcome CudaBackend::Run(const kernel::KernelProgram& program,
   }
 }
 
-kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& program,
-                                             const kernel::GridMapping& mapping,
+kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_program,
+                                             const kernel::GridMapping& call_mapping,
                                              const kernel::CallOperands& operands,
                                              const kernel::RunOptions& run) {
-  EmittedKernel kernel = EmitCall(program, mapping, serial_++, run.line_of, run.zero_uninitialized);
-  GridSplit split = SplitGridForCuda(program, mapping);
-  StepTable table =
-      BuildStepTable(mapping, operands, split, kernel.table_columns, kernel.operand_column, run);
   Device& dev = *device_;
   const DeviceInfo& info = dev.info();
+  PlannedCall plan =
+      PlanCall(call_program, call_mapping, operands, run, serial_++, SharedBudget(&info));
+  const EmittedKernel& kernel = plan.kernel;
+  const GridSplit& split = plan.split;
+  const StepTable& table = plan.table;
+  const kernel::KernelProgram& program = plan.Program(call_program);
+  const kernel::GridMapping& mapping = plan.Mapping(call_mapping);
   std::string unit = AssembleUnit({&kernel});
   ModuleId module = 0;
   try {
@@ -337,14 +372,14 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& progra
   for (unsigned b = 0; b < blocks; ++b) {
     const long long* row = rows.data() + static_cast<size_t>(b) * kStatusWords;
     if (row[0] == 0) continue;
-    int64_t linear = table.linear_step.at(static_cast<size_t>(row[2]));
+    int64_t linear = plan.CallStep(call_mapping, table.linear_step.at(static_cast<size_t>(row[2])));
     if (!first || linear < first_step) {
       first = row;
       first_step = linear;
     }
   }
   if (first) {
-    std::vector<int64_t> point = tpu::UnravelIndex(first_step, mapping.grid);
+    std::vector<int64_t> point = tpu::UnravelIndex(first_step, call_mapping.grid);
     const kernel::Instr* instr = kernel.instrs.at(static_cast<size_t>(first[1]));
     throw kernel::CallError{
         .kind = static_cast<DeviceFault>(first[0]) == DeviceFault::kIndexOutOfBounds
@@ -382,7 +417,7 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& progra
     // The device does not record which DMA wrote what: a pl.ANY output counts as written by the
     // last grid step.
     double start = op.space == kernel::MemorySpace::kAny
-                       ? static_cast<double>(mapping.num_steps() - 1)
+                       ? static_cast<double>(call_mapping.num_steps() - 1)
                    : aliased ? -2.0
                              : -1.0;
     outcome.writer.push_back(
@@ -420,7 +455,8 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& progra
       if (!op.is_output || elements == 0) continue;
       array::Array& writer = outcome.writer[k - mapping.inputs.size()];
       tpu::StampBox(writer, lo, len, rank,
-                    static_cast<int32_t>(table.linear_step[static_cast<size_t>(row)]));
+                    static_cast<int32_t>(
+                        plan.CallStep(call_mapping, table.linear_step[static_cast<size_t>(row)])));
     }
   }
 

@@ -5,11 +5,14 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cuda/device.h"
 #include "cuda/emit.h"
+#include "cuda/plan.h"
+#include "cuda/split.h"
 #include "kernel/backend.h"
 
 namespace pz::cuda {
@@ -42,11 +45,38 @@ struct CudaReport final : kernel::CallReport {
   std::string Summary() const override;
 };
 
-// The kernel source of a call as the backend emits it (no device needed); `serial` numbers the
-// calls of a program.
-EmittedKernel EmitCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
-                       int serial, const std::function<std::string(SourceSpan)>& line_of,
-                       bool zero_uninitialized);
+// How a call runs on CUDA: its kernel, the split of its grid into chains and the step table,
+// after splitting its grid points into parts where the body allows (split.h; kept whole when
+// the split grid would fail where the original does not).
+struct PlannedCall {
+  EmittedKernel kernel;
+  GridSplit split;
+  StepTable table;
+  std::optional<PointSplit> parts;
+  // The kernel and mapping the plan runs: the split ones, or the call's own.
+  const kernel::KernelProgram& Program(const kernel::KernelProgram& call) const {
+    return parts ? parts->program : call;
+  }
+  const kernel::GridMapping& Mapping(const kernel::GridMapping& call) const {
+    return parts ? parts->mapping : call;
+  }
+  // The call's own linear grid step of step `linear` of the plan's grid.
+  int64_t CallStep(const kernel::GridMapping& call, int64_t linear) const {
+    return parts ? OriginalStep(*parts, call.grid, linear) : linear;
+  }
+};
+
+// Plans a call for `shared_budget` bytes of shared memory per block (no device needed);
+// `serial` numbers the calls of a program. Throws kernel::CallError as the call would fail.
+PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                     const kernel::CallOperands& operands, const kernel::RunOptions& run,
+                     int serial, int64_t shared_budget);
+
+// The shared memory the backend plans for: PZ_CUDA_SHARED_BUDGET (bytes) when set (0 puts every
+// arena in global memory and makes every operand that allows it a direct window), else the
+// device's opt-in maximum, or 48 KiB (what every CUDA GPU gives a block without opting in)
+// without a device (--emit-cuda) or on the host device.
+int64_t SharedBudget(const DeviceInfo* device);
 
 class CudaBackend final : public kernel::Backend {
  public:

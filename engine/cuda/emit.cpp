@@ -85,14 +85,19 @@ EmittedKernel Emitter::Run() {
   // windows instead of buffers in global memory (one copy less each way).
   direct_.assign(f_.refs.size(), false);
   window_at_.assign(f_.refs.size(), "");
-  int64_t window_bytes = 0;
+  // (Scratch counts too: when windows and scratch do not fit together, scratch keeps the room.)
+  int64_t window_bytes = 0, local_bytes = 0;
   for (size_t r = 0; r < f_.refs.size(); ++r) {
-    if (pipelined(r)) {
-      window_bytes += SlotBytes(std::max<int64_t>(Count(f_.refs[r].shape), 1) *
-                                static_cast<int64_t>(array::ItemSize(f_.refs[r].dtype)));
-    }
+    const kernel::RefType& ref = f_.refs[r];
+    bool local = ref.role == kernel::RefRole::kScratch || ref.role == kernel::RefRole::kScoped;
+    if (!pipelined(r) && !local) continue;
+    int64_t item = ref.space == kernel::MemorySpace::kSemaphore
+                       ? 24
+                       : static_cast<int64_t>(array::ItemSize(ref.dtype));
+    (local ? local_bytes : window_bytes) +=
+        SlotBytes(std::max<int64_t>(Count(ref.shape), 1) * item);
   }
-  if (window_bytes > req_.shared_budget) {
+  if (window_bytes + local_bytes > req_.shared_budget) {
     for (size_t r = 0; r < f_.refs.size(); ++r) {
       if (!pipelined(r) || !DirectSafe(static_cast<kernel::RefId>(r))) continue;
       direct_[r] = true;
@@ -134,15 +139,37 @@ EmittedKernel Emitter::Run() {
   // Products: kernels with any get fewer threads (their tiles keep more registers); products of
   // 16-bit floats whose operands are in global memory stage tiles of them in shared memory, when
   // there is room (EmitStagedTensorCoreDot).
-  bool stages = false;
+  // A product stages when an operand is in global memory: a value there, or read (its load
+  // folded into the product) from a ref there or a direct window.
+  auto operand_in_global = [&](const Instr& dot) {
+    auto folded = folded_.find(&dot);
+    for (size_t side = 0; side < 2; ++side) {
+      const Instr* load = folded == folded_.end() ? nullptr : folded->second[side];
+      if (load == nullptr ? !values_shared : !ref_shared_[static_cast<size_t>(load->ref.ref)]) {
+        return true;
+      }
+    }
+    return false;
+  };
+  bool stages = false, wide = true;
   for (const Instr* instr : instrs_) {
     if (!kernel::IsPrim(instr->op) || kernel::PrimOf(instr->op) != Prim::kDotGeneral) continue;
     out.threads = 512;
     out.tensor_products = out.tensor_products || TensorCoreTypes(*instr);
-    stages = stages || StagesOperands(*instr);
+    stages = stages || (StagesOperands(*instr) && operand_in_global(*instr));
+    if (StagesOperands(*instr) && TensorCoreTypes(*instr)) {
+      std::optional<MatrixProduct> p = MatrixForm(*instr, Strides(TypeOf(instr->operands[0]).shape),
+                                                  Strides(TypeOf(instr->operands[1]).shape));
+      wide = wide && p && p->k % kWideStageK == 0;
+    }
   }
   staging_at_ = -1;
-  if (stages && !values_shared && shared_at + kStagingBytes <= req_.shared_budget) {
+  stage_k_ = kStageK;
+  if (stages && wide && shared_at + kWideStagingBytes <= req_.shared_budget) {
+    staging_at_ = shared_at;
+    stage_k_ = kWideStageK;
+    shared_at += kWideStagingBytes;
+  } else if (stages && shared_at + kStagingBytes <= req_.shared_budget) {
     staging_at_ = shared_at;
     shared_at += kStagingBytes;
   }

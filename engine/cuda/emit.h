@@ -9,10 +9,13 @@
 // the dtype's poison, NaN or the minimum), runs the body, and writes back each output window
 // whose next step moves it elsewhere (or at the chain's end), clipped to the array. Block
 // buffers, scratch, semaphores and every array value of the body live in the block's arena:
-// shared memory when everything fits, else global memory. When the block buffers do not fit in
-// shared memory, the operands that only loads and stores reach (no DMA, no aliasing, inputs never
-// written) get no buffer: their loads and stores go to HBM at the window's place ("direct
-// windows"), out-of-array elements read as the poison and written nowhere. Elementwise work runs
+// shared memory when everything fits; else the refs there and the values in global memory; else
+// all of it global. When the block buffers and scratch do not fit in shared memory together, the
+// operands that only loads and stores reach (no DMA, no aliasing, inputs never written) get no
+// buffer: their loads and stores go to HBM at the window's place ("direct windows"),
+// out-of-array elements read as the poison and written nowhere. Products whose operands are in
+// global memory stage tiles of them in shared memory when there is room. Before any of this, a
+// call with few chains may have its grid points split into parts (split.h). Elementwise work runs
 // one element per thread, strided over the block; consecutive elementwise instructions over one
 // shape (loads, stores, elementwise primitives) run as one loop with their values in registers.
 // Scalars are computed by every thread alike, so all control flow is uniform and

@@ -296,11 +296,18 @@ class Emitter {
   // operand's own contiguous dimension is, so that 8 neighbouring elements move as one 16-byte
   // copy. Rows are padded to 40 or 136 elements (80 or 272 bytes, an odd number of 16-byte
   // units), so that the eight rows ldmatrix reads at once fall in distinct banks.
+  // Where shared memory has room (kWideStagingBytes), chunks are 64 of k (rows of 72 elements,
+  // 144 bytes): half the barriers per product.
   static constexpr int64_t kStageK = 32;
   static constexpr int64_t kStageRowK = 40;    // a tile with k contiguous
   static constexpr int64_t kStageRowMN = 136;  // a tile with its other dimension contiguous
   static constexpr int64_t kStageBuffer = 128 * kStageRowK * 2;  // bytes; the larger layout
   static constexpr int64_t kStagingBytes = 4 * kStageBuffer;     // two buffers per operand
+  static constexpr int64_t kWideStageK = 64;
+  static constexpr int64_t kWideStagingBytes = 4 * 128 * (kWideStageK + 8) * 2;
+  int64_t stage_k_ = kStageK;  // this kernel's chunk of k (16-bit products)
+  int64_t StageRowK() const { return stage_k_ + 8; }
+  int64_t StageBuffer() const { return std::max(128 * StageRowK(), stage_k_ * kStageRowMN) * 2; }
   // The copies of one chunk of k (`k0`) of operand `side` into buffer `buffer` of the staging
   // area: each thread one run of 8 elements, a 16-byte asynchronous copy where the run is
   // contiguous and aligned in global memory, else element by element.

@@ -64,18 +64,28 @@ void Emitter::EmitStageChunk(const MatrixProduct& p, int side, bool k_contiguous
   int64_t along = side == 0 ? p.lm : p.rn;  // the stride of the row (lhs) or column (rhs)
   int64_t k_stride = side == 0 ? p.lk : p.rk;
   std::string origin = side == 0 ? "pz_lo" : "pz_ro";
-  w_.Open("{");
+  // Each 32 of the chunk's k: one run of 8 elements per thread.
+  std::string half;
+  if (stage_k_ > kStageK) {
+    w_.Line("#pragma unroll");
+    w_.Open(fmt::format("for (int pz_h = 0; pz_h < {}; pz_h += {}) {{", stage_k_, kStageK));
+    half = " + pz_h";
+  } else {
+    w_.Open("{");
+  }
   if (k_contiguous) {
-    // [128][kStageK], k contiguous: thread t copies row t / 4, k from (t % 4) * 8.
-    w_.Line("const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;");
+    // [128][k], k contiguous: thread t copies row t / 4, k from (t % 4) * 8.
     w_.Line(
-        fmt::format("unsigned short* const pz_dst = {} + pz_x * {} + pz_kq;", buffer, kStageRowK));
+        fmt::format("const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8{};", half));
+    w_.Line(
+        fmt::format("unsigned short* const pz_dst = {} + pz_x * {} + pz_kq;", buffer, StageRowK()));
     w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
                         along, k0, k_stride));
   } else {
-    // [kStageK][128], the other dimension contiguous: thread t copies k t / 16, 8 of the 128
-    // from (t % 16) * 8.
-    w_.Line("const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;");
+    // [k][128], the other dimension contiguous: thread t copies k t / 16, 8 of the 128 from
+    // (t % 16) * 8.
+    w_.Line(fmt::format("const int pz_kq = (threadIdx.x >> 4){}, pz_x = (threadIdx.x & 15) * 8;",
+                        half));
     w_.Line(
         fmt::format("unsigned short* const pz_dst = {} + pz_kq * {} + pz_x;", buffer, kStageRowMN));
     w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
@@ -123,7 +133,7 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   if (staging_at_ < 0 || !StagesOperands(instr)) return false;
   DType ld = TypeOf(instr.operands[0]).dtype;
   std::string type = ld == DType::kBFloat16 ? "bf16" : "f16";
-  int64_t chunks = p.k / kStageK, elements = kStageBuffer / 2;  // of one buffer
+  int64_t chunks = p.k / stage_k_, elements = StageBuffer() / 2;  // of one buffer
   // Each operand's tile keeps k contiguous unless the operand's other dimension is the
   // contiguous one (then ldmatrix transposes as it reads).
   bool a_k = !(p.lm == 1 && p.lk != 1), b_k = !(p.rn == 1 && p.rk != 1);
@@ -133,7 +143,7 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   w_.Line(
       fmt::format("unsigned short* const pz_sa = (unsigned short*)(pz_smem + {});", staging_at_));
   w_.Line(fmt::format("unsigned short* const pz_sb = (unsigned short*)(pz_smem + {});",
-                      staging_at_ + 2 * kStageBuffer));
+                      staging_at_ + 2 * StageBuffer()));
   w_.Line("const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;");
   w_.Line("const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;");
   // The shared-memory row each lane hands ldmatrix: lanes 8 j to 8 j + 7 give the rows of the
@@ -144,14 +154,14 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   form.element_pointer = "unsigned short*";
   form.buffer_elements = elements;
   form.stage = [&](const std::string& chunk) {
-    std::string k0 = fmt::format("({}) * {}", chunk, kStageK);
+    std::string k0 = fmt::format("({}) * {}", chunk, stage_k_);
     std::string buffer = fmt::format("(({}) & 1) * {}", chunk, elements);
     EmitStageChunk(p, 0, a_k, "pz_sa + " + buffer, k0);
     EmitStageChunk(p, 1, b_k, "pz_sb + " + buffer, k0);
   };
   form.multiply = [&] {
     w_.Line("#pragma unroll");
-    w_.Open(fmt::format("for (int pz_kk = 0; pz_kk < {}; pz_kk += 16) {{", kStageK));
+    w_.Open(fmt::format("for (int pz_kk = 0; pz_kk < {}; pz_kk += 16) {{", stage_k_));
     w_.Line("unsigned pz_af[2][4], pz_bf[4][2];");
     // lhs fragments (m16 x k16): matrices (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k
     // 8-15), (rows 8-15, k 8-15).
@@ -161,7 +171,7 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
       w_.Line(fmt::format(
           "pz_ldmatrix4(pz_af[pz_u][0], pz_af[pz_u][1], pz_af[pz_u][2], pz_af[pz_u][3], pz_ta + "
           "(pz_wm + pz_u * 16 + pz_lr + (pz_lj & 1) * 8) * {} + pz_kk + (pz_lj >> 1) * 8);",
-          kStageRowK));
+          StageRowK()));
     } else {
       w_.Line(fmt::format(
           "pz_ldmatrix4_trans(pz_af[pz_u][0], pz_af[pz_u][1], pz_af[pz_u][2], pz_af[pz_u][3], "
@@ -177,7 +187,7 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
       w_.Line(fmt::format(
           "pz_ldmatrix4(pz_bf[pz_v][0], pz_bf[pz_v][1], pz_bf[pz_v + 1][0], pz_bf[pz_v + 1][1], "
           "pz_tb + (pz_wn + pz_v * 8 + pz_lr + (pz_lj >> 1) * 8) * {} + pz_kk + (pz_lj & 1) * 8);",
-          kStageRowK));
+          StageRowK()));
     } else {
       w_.Line(fmt::format(
           "pz_ldmatrix4_trans(pz_bf[pz_v][0], pz_bf[pz_v][1], pz_bf[pz_v + 1][0], pz_bf[pz_v + "

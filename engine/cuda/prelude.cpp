@@ -88,6 +88,11 @@ PZ_DEVICE const void* pz_aligned(const void* p, unsigned bytes) {
   return (unsigned long long)p % bytes == 0 ? p : nullptr;
 }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// One of four values by a run-time index, without indexing an array (which would put the
+// accumulators of an mma tile in local memory).
+PZ_DEVICE float pz_pick4(float a, float b, float c, float d, int i) {
+  return i == 0 ? a : i == 1 ? b : i == 2 ? c : d;
+}
 // Staged products (sm_80 and later): asynchronous 16- and 4-byte copies from global into shared
 // memory, and tensor-core fragments read from shared memory by ldmatrix (four 8 x 8 matrices of
 // 16-bit elements; `.trans` gives each its transpose).

@@ -15,6 +15,7 @@ class Backend;
 struct GridMapping;
 struct KernelProgram;
 struct RunOptions;
+struct CallOperands;
 }  // namespace pz::kernel
 
 namespace pz::tpu {
@@ -98,7 +99,7 @@ struct EmulatorOptions {
   // Called with every traced call before it runs, and how to name a source line ("line 12"):
   // `--emit-cuda` collects the kernels.
   std::function<void(const kernel::KernelProgram&, const kernel::GridMapping&,
-                     const kernel::RunOptions&)>
+                     const kernel::CallOperands&, const kernel::RunOptions&)>
       on_trace;
 };
 

@@ -363,7 +363,7 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
     session->calls.push_back(RecordCall(program, mapping, interp.sources()));
     run.blocks = &session->calls.back().trace;
   }
-  if (options.on_trace) options.on_trace(program, mapping, run);
+  if (options.on_trace) options.on_trace(program, mapping, operands, run);
   if (options.probe != nullptr) ++options.probe->calls_started;
   kernel::CallOutcome outcome;
   try {

@@ -80,6 +80,11 @@ PZ_DEVICE const void* pz_aligned(const void* p, unsigned bytes) {
   return (unsigned long long)p % bytes == 0 ? p : nullptr;
 }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// One of four values by a run-time index, without indexing an array (which would put the
+// accumulators of an mma tile in local memory).
+PZ_DEVICE float pz_pick4(float a, float b, float c, float d, int i) {
+  return i == 0 ? a : i == 1 ? b : i == 2 ? c : d;
+}
 // Staged products (sm_80 and later): asynchronous 16- and 4-byte copies from global into shared
 // memory, and tensor-core fragments read from shared memory by ldmatrix (four 8 x 8 matrices of
 // 16-bit elements; `.trans` gives each its transpose).
@@ -339,7 +344,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
             }
           }
           {
-            const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;
+            const int pz_kq = (threadIdx.x >> 4), pz_x = (threadIdx.x & 15) * 8;
             unsigned short* const pz_dst = pz_sb + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
             const long long pz_at = pz_ro + pz_x * 1 + ((0) * 32 + pz_kq) * 128;
             const void* const pz_src = pz_bf16_matmul_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 8);
@@ -366,7 +371,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
                 }
               }
               {
-                const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;
+                const int pz_kq = (threadIdx.x >> 4), pz_x = (threadIdx.x & 15) * 8;
                 unsigned short* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
                 const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 128;
                 const void* const pz_src = pz_bf16_matmul_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 8);
@@ -408,13 +413,14 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
           #pragma unroll
           for (int pz_u = 0; pz_u < 2; ++pz_u) {
             #pragma unroll
-            for (int pz_v = 0; pz_v < 4; ++pz_v) {
+            for (int pz_v0 = 0; pz_v0 < 4; ++pz_v0) {
               #pragma unroll
               for (int pz_q = 0; pz_q < 4; ++pz_q) {
-                const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
+                const int pz_v = (pz_v0 + pz_gid) & 3, pz_h = (pz_q & 1) ^ (pz_gid >> 2);
+                const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + pz_h;
                 {
                   const long long pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
-                  const float pz_dv = pz_d[pz_u][pz_v][pz_q];
+                  const float pz_dv = (pz_h ? pz_pick4(pz_d[pz_u][0][(pz_q & 2) | 1], pz_d[pz_u][1][(pz_q & 2) | 1], pz_d[pz_u][2][(pz_q & 2) | 1], pz_d[pz_u][3][(pz_q & 2) | 1], pz_v) : pz_pick4(pz_d[pz_u][0][pz_q & 2], pz_d[pz_u][1][pz_q & 2], pz_d[pz_u][2][pz_q & 2], pz_d[pz_u][3][pz_q & 2], pz_v));
                   float e4;
                   {
                     e4 = r3[pz_i];
@@ -466,13 +472,14 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
             #pragma unroll
             for (int pz_u = 0; pz_u < 2; ++pz_u) {
               #pragma unroll
-              for (int pz_v = 0; pz_v < 4; ++pz_v) {
+              for (int pz_v0 = 0; pz_v0 < 4; ++pz_v0) {
                 #pragma unroll
                 for (int pz_q = 0; pz_q < 4; ++pz_q) {
-                  const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
+                  const int pz_v = (pz_v0 + pz_gid) & 3, pz_h = (pz_q & 1) ^ (pz_gid >> 2);
+                  const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + pz_h;
                   {
                     const long long pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
-                    const float pz_dv = pz_d[pz_u][pz_v][pz_q];
+                    const float pz_dv = (pz_h ? pz_pick4(pz_d[pz_u][0][(pz_q & 2) | 1], pz_d[pz_u][1][(pz_q & 2) | 1], pz_d[pz_u][2][(pz_q & 2) | 1], pz_d[pz_u][3][(pz_q & 2) | 1], pz_v) : pz_pick4(pz_d[pz_u][0][pz_q & 2], pz_d[pz_u][1][pz_q & 2], pz_d[pz_u][2][pz_q & 2], pz_d[pz_u][3][pz_q & 2], pz_v));
                     float e4;
                     {
                       e4 = r3[pz_i];
@@ -713,7 +720,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
             }
           }
           {
-            const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;
+            const int pz_kq = (threadIdx.x >> 4), pz_x = (threadIdx.x & 15) * 8;
             unsigned short* const pz_dst = pz_sb + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
             const long long pz_at = pz_ro + pz_x * 1 + ((0) * 32 + pz_kq) * 128;
             const void* const pz_src = pz_bf16_matmul_kernel_1_r1_run(r1, pz_e, (0) + pz_at, 8);
@@ -740,7 +747,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
                 }
               }
               {
-                const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;
+                const int pz_kq = (threadIdx.x >> 4), pz_x = (threadIdx.x & 15) * 8;
                 unsigned short* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
                 const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 128;
                 const void* const pz_src = pz_bf16_matmul_kernel_1_r1_run(r1, pz_e, (0) + pz_at, 8);
@@ -782,13 +789,14 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
           #pragma unroll
           for (int pz_u = 0; pz_u < 2; ++pz_u) {
             #pragma unroll
-            for (int pz_v = 0; pz_v < 4; ++pz_v) {
+            for (int pz_v0 = 0; pz_v0 < 4; ++pz_v0) {
               #pragma unroll
               for (int pz_q = 0; pz_q < 4; ++pz_q) {
-                const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
+                const int pz_v = (pz_v0 + pz_gid) & 3, pz_h = (pz_q & 1) ^ (pz_gid >> 2);
+                const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + pz_h;
                 {
                   const long long pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
-                  const float pz_dv = pz_d[pz_u][pz_v][pz_q];
+                  const float pz_dv = (pz_h ? pz_pick4(pz_d[pz_u][0][(pz_q & 2) | 1], pz_d[pz_u][1][(pz_q & 2) | 1], pz_d[pz_u][2][(pz_q & 2) | 1], pz_d[pz_u][3][(pz_q & 2) | 1], pz_v) : pz_pick4(pz_d[pz_u][0][pz_q & 2], pz_d[pz_u][1][pz_q & 2], pz_d[pz_u][2][pz_q & 2], pz_d[pz_u][3][pz_q & 2], pz_v));
                   float e4;
                   {
                     e4 = r3[pz_i];
@@ -840,13 +848,14 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
             #pragma unroll
             for (int pz_u = 0; pz_u < 2; ++pz_u) {
               #pragma unroll
-              for (int pz_v = 0; pz_v < 4; ++pz_v) {
+              for (int pz_v0 = 0; pz_v0 < 4; ++pz_v0) {
                 #pragma unroll
                 for (int pz_q = 0; pz_q < 4; ++pz_q) {
-                  const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
+                  const int pz_v = (pz_v0 + pz_gid) & 3, pz_h = (pz_q & 1) ^ (pz_gid >> 2);
+                  const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + pz_h;
                   {
                     const long long pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
-                    const float pz_dv = pz_d[pz_u][pz_v][pz_q];
+                    const float pz_dv = (pz_h ? pz_pick4(pz_d[pz_u][0][(pz_q & 2) | 1], pz_d[pz_u][1][(pz_q & 2) | 1], pz_d[pz_u][2][(pz_q & 2) | 1], pz_d[pz_u][3][(pz_q & 2) | 1], pz_v) : pz_pick4(pz_d[pz_u][0][pz_q & 2], pz_d[pz_u][1][pz_q & 2], pz_d[pz_u][2][pz_q & 2], pz_d[pz_u][3][pz_q & 2], pz_v));
                     float e4;
                     {
                       e4 = r3[pz_i];

@@ -80,6 +80,11 @@ PZ_DEVICE const void* pz_aligned(const void* p, unsigned bytes) {
   return (unsigned long long)p % bytes == 0 ? p : nullptr;
 }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// One of four values by a run-time index, without indexing an array (which would put the
+// accumulators of an mma tile in local memory).
+PZ_DEVICE float pz_pick4(float a, float b, float c, float d, int i) {
+  return i == 0 ? a : i == 1 ? b : i == 2 ? c : d;
+}
 // Staged products (sm_80 and later): asynchronous 16- and 4-byte copies from global into shared
 // memory, and tensor-core fragments read from shared memory by ldmatrix (four 8 x 8 matrices of
 // 16-bit elements; `.trans` gives each its transpose).
@@ -293,7 +298,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
           const long long pz_lo = pz_b * 0 + pz_m0 * 1, pz_ro = pz_b * 0 + pz_n0 * 256;
           float pz_d[2][4][4] = {};
           {
-            const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;
+            const int pz_kq = (threadIdx.x >> 4), pz_x = (threadIdx.x & 15) * 8;
             unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
             const long long pz_at = pz_lo + pz_x * 1 + ((0) * 32 + pz_kq) * 256;
             const void* const pz_src = pz_kernel_0_r0_run(r0, pz_e, (0) + pz_at, 8);
@@ -320,7 +325,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
           for (int pz_kc = 0; pz_kc < 8; ++pz_kc) {
             if (pz_kc + 1 < 8) {
               {
-                const int pz_kq = threadIdx.x >> 4, pz_x = (threadIdx.x & 15) * 8;
+                const int pz_kq = (threadIdx.x >> 4), pz_x = (threadIdx.x & 15) * 8;
                 unsigned short* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
                 const long long pz_at = pz_lo + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 256;
                 const void* const pz_src = pz_kernel_0_r0_run(r0, pz_e, (0) + pz_at, 8);
@@ -374,11 +379,12 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
           #pragma unroll
           for (int pz_u = 0; pz_u < 2; ++pz_u) {
             #pragma unroll
-            for (int pz_v = 0; pz_v < 4; ++pz_v) {
+            for (int pz_v0 = 0; pz_v0 < 4; ++pz_v0) {
               #pragma unroll
               for (int pz_q = 0; pz_q < 4; ++pz_q) {
-                const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
-                v2[pz_b * 65536 + (pz_r) * 256 + (pz_c)] = pz_d[pz_u][pz_v][pz_q];
+                const int pz_v = (pz_v0 + pz_gid) & 3, pz_h = (pz_q & 1) ^ (pz_gid >> 2);
+                const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + pz_h;
+                v2[pz_b * 65536 + (pz_r) * 256 + (pz_c)] = (pz_h ? pz_pick4(pz_d[pz_u][0][(pz_q & 2) | 1], pz_d[pz_u][1][(pz_q & 2) | 1], pz_d[pz_u][2][(pz_q & 2) | 1], pz_d[pz_u][3][(pz_q & 2) | 1], pz_v) : pz_pick4(pz_d[pz_u][0][pz_q & 2], pz_d[pz_u][1][pz_q & 2], pz_d[pz_u][2][pz_q & 2], pz_d[pz_u][3][pz_q & 2], pz_v));
               }
             }
           }
@@ -418,11 +424,12 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
             #pragma unroll
             for (int pz_u = 0; pz_u < 2; ++pz_u) {
               #pragma unroll
-              for (int pz_v = 0; pz_v < 4; ++pz_v) {
+              for (int pz_v0 = 0; pz_v0 < 4; ++pz_v0) {
                 #pragma unroll
                 for (int pz_q = 0; pz_q < 4; ++pz_q) {
-                  const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + (pz_q & 1);
-                  v2[pz_b * 65536 + (pz_r) * 256 + (pz_c)] = pz_d[pz_u][pz_v][pz_q];
+                  const int pz_v = (pz_v0 + pz_gid) & 3, pz_h = (pz_q & 1) ^ (pz_gid >> 2);
+                  const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + pz_h;
+                  v2[pz_b * 65536 + (pz_r) * 256 + (pz_c)] = (pz_h ? pz_pick4(pz_d[pz_u][0][(pz_q & 2) | 1], pz_d[pz_u][1][(pz_q & 2) | 1], pz_d[pz_u][2][(pz_q & 2) | 1], pz_d[pz_u][3][(pz_q & 2) | 1], pz_v) : pz_pick4(pz_d[pz_u][0][pz_q & 2], pz_d[pz_u][1][pz_q & 2], pz_d[pz_u][2][pz_q & 2], pz_d[pz_u][3][pz_q & 2], pz_v));
                 }
               }
             }

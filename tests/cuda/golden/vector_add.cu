@@ -80,6 +80,11 @@ PZ_DEVICE const void* pz_aligned(const void* p, unsigned bytes) {
   return (unsigned long long)p % bytes == 0 ? p : nullptr;
 }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// One of four values by a run-time index, without indexing an array (which would put the
+// accumulators of an mma tile in local memory).
+PZ_DEVICE float pz_pick4(float a, float b, float c, float d, int i) {
+  return i == 0 ? a : i == 1 ? b : i == 2 ? c : d;
+}
 // Staged products (sm_80 and later): asynchronous 16- and 4-byte copies from global into shared
 // memory, and tensor-core fragments read from shared memory by ldmatrix (four 8 x 8 matrices of
 // 16-bit elements; `.trans` gives each its transpose).
@@ -208,24 +213,24 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 // `x_ref` of pz_add_kernel_0: element `pz_off` of its window, in HBM
 PZ_DEVICE float pz_add_kernel_0_r0_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[1] + (long long)(pz_o);
+  const long long pz_a0 = pz_e[2] + (long long)(pz_o);
   return (true && pz_a0 >= 0 && pz_a0 < 1024) ? pz_hbm[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
 // `y_ref` of pz_add_kernel_0: element `pz_off` of its window, in HBM
 PZ_DEVICE float pz_add_kernel_0_r1_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[2] + (long long)(pz_o);
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o);
   return (true && pz_a0 >= 0 && pz_a0 < 1024) ? pz_hbm[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
 // `o_ref` of pz_add_kernel_0: element `pz_off` of its window, in HBM
 PZ_DEVICE float pz_add_kernel_0_r2_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[3] + (long long)(pz_o);
+  const long long pz_a0 = pz_e[4] + (long long)(pz_o);
   return (true && pz_a0 >= 0 && pz_a0 < 1024) ? pz_hbm[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
 PZ_DEVICE void pz_add_kernel_0_r2_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[3] + (long long)(pz_o);
+  const long long pz_a0 = pz_e[4] + (long long)(pz_o);
   if (true && pz_a0 >= 0 && pz_a0 < 1024) pz_hbm[pz_a0 * 1] = pz_v;
 }
 // pallas_call `add_kernel` at line 69
@@ -239,30 +244,31 @@ extern "C" __global__ void __launch_bounds__(1024) pz_add_kernel_0(const unsigne
   [[maybe_unused]] float* const pz_hbm1 = (float*)pz_args[7];
   [[maybe_unused]] float* const pz_hbm2 = (float*)pz_args[8];
   [[maybe_unused]] float* const r0 = (float*)(pz_smem + 0);  // x_ref
-  [[maybe_unused]] float* const r1 = (float*)(pz_smem + 512);  // y_ref
-  [[maybe_unused]] float* const r2 = (float*)(pz_smem + 1024);  // o_ref
+  [[maybe_unused]] float* const r1 = (float*)(pz_smem + 256);  // y_ref
+  [[maybe_unused]] float* const r2 = (float*)(pz_smem + 512);  // o_ref
   [[maybe_unused]] float* v0 = nullptr;
   [[maybe_unused]] float* v1 = nullptr;
   [[maybe_unused]] float* v2 = nullptr;
-  for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 64; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 64; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 64; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
     for (long long pz_s = 0; pz_s < pz_steps; ++pz_s) {
       const long long pz_step = pz_chain * pz_steps + pz_s;
-      const long long* const pz_e = pz_table + pz_step * 4;
+      const long long* const pz_e = pz_table + pz_step * 5;
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
-      if (pz_s == 0 || pz_e[1] != pz_e[-3]) {  // fetch x_ref
-        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r0[pz_i] = pz_add_kernel_0_r0_read(pz_hbm0, pz_e, pz_i);
+      [[maybe_unused]] const int pz_g1 = (int)pz_e[1];
+      if (pz_s == 0 || pz_e[2] != pz_e[-3]) {  // fetch x_ref
+        for (int pz_i = threadIdx.x; pz_i < 64; pz_i += blockDim.x) r0[pz_i] = pz_add_kernel_0_r0_read(pz_hbm0, pz_e, pz_i);
       }
-      if (pz_s == 0 || pz_e[2] != pz_e[-2]) {  // fetch y_ref
-        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r1[pz_i] = pz_add_kernel_0_r1_read(pz_hbm1, pz_e, pz_i);
+      if (pz_s == 0 || pz_e[3] != pz_e[-2]) {  // fetch y_ref
+        for (int pz_i = threadIdx.x; pz_i < 64; pz_i += blockDim.x) r1[pz_i] = pz_add_kernel_0_r1_read(pz_hbm1, pz_e, pz_i);
       }
       __syncthreads();
       __syncthreads();
-      for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 64; pz_i += blockDim.x) {
         float e0;
         {
           e0 = r0[pz_i];
@@ -281,8 +287,8 @@ extern "C" __global__ void __launch_bounds__(1024) pz_add_kernel_0(const unsigne
       }
       __syncthreads();
       __syncthreads();
-      if (pz_s == pz_steps - 1 || pz_e[3] != pz_e[7]) {  // write back o_ref
-        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) pz_add_kernel_0_r2_write(pz_hbm2, pz_e, pz_i, r2[pz_i]);
+      if (pz_s == pz_steps - 1 || pz_e[4] != pz_e[9]) {  // write back o_ref
+        for (int pz_i = threadIdx.x; pz_i < 64; pz_i += blockDim.x) pz_add_kernel_0_r2_write(pz_hbm2, pz_e, pz_i, r2[pz_i]);
       }
       __syncthreads();
     }
@@ -292,24 +298,24 @@ extern "C" __global__ void __launch_bounds__(1024) pz_add_kernel_0(const unsigne
 // `x_ref` of pz_add_kernel_1: element `pz_off` of its window, in HBM
 PZ_DEVICE float pz_add_kernel_1_r0_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[1] + (long long)(pz_o);
+  const long long pz_a0 = pz_e[2] + (long long)(pz_o);
   return (true && pz_a0 >= 0 && pz_a0 < 384) ? pz_hbm[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
 // `y_ref` of pz_add_kernel_1: element `pz_off` of its window, in HBM
 PZ_DEVICE float pz_add_kernel_1_r1_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[2] + (long long)(pz_o);
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o);
   return (true && pz_a0 >= 0 && pz_a0 < 384) ? pz_hbm[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
 // `o_ref` of pz_add_kernel_1: element `pz_off` of its window, in HBM
 PZ_DEVICE float pz_add_kernel_1_r2_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[3] + (long long)(pz_o);
+  const long long pz_a0 = pz_e[4] + (long long)(pz_o);
   return (true && pz_a0 >= 0 && pz_a0 < 384) ? pz_hbm[pz_a0 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
 PZ_DEVICE void pz_add_kernel_1_r2_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[3] + (long long)(pz_o);
+  const long long pz_a0 = pz_e[4] + (long long)(pz_o);
   if (true && pz_a0 >= 0 && pz_a0 < 384) pz_hbm[pz_a0 * 1] = pz_v;
 }
 // pallas_call `add_kernel` at line 69
@@ -323,30 +329,31 @@ extern "C" __global__ void __launch_bounds__(1024) pz_add_kernel_1(const unsigne
   [[maybe_unused]] float* const pz_hbm1 = (float*)pz_args[7];
   [[maybe_unused]] float* const pz_hbm2 = (float*)pz_args[8];
   [[maybe_unused]] float* const r0 = (float*)(pz_smem + 0);  // x_ref
-  [[maybe_unused]] float* const r1 = (float*)(pz_smem + 512);  // y_ref
-  [[maybe_unused]] float* const r2 = (float*)(pz_smem + 1024);  // o_ref
+  [[maybe_unused]] float* const r1 = (float*)(pz_smem + 256);  // y_ref
+  [[maybe_unused]] float* const r2 = (float*)(pz_smem + 512);  // o_ref
   [[maybe_unused]] float* v0 = nullptr;
   [[maybe_unused]] float* v1 = nullptr;
   [[maybe_unused]] float* v2 = nullptr;
-  for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
-  for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 64; pz_i += blockDim.x) r0[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 64; pz_i += blockDim.x) r1[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 64; pz_i += blockDim.x) r2[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
     for (long long pz_s = 0; pz_s < pz_steps; ++pz_s) {
       const long long pz_step = pz_chain * pz_steps + pz_s;
-      const long long* const pz_e = pz_table + pz_step * 4;
+      const long long* const pz_e = pz_table + pz_step * 5;
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
-      if (pz_s == 0 || pz_e[1] != pz_e[-3]) {  // fetch x_ref
-        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r0[pz_i] = pz_add_kernel_1_r0_read(pz_hbm0, pz_e, pz_i);
+      [[maybe_unused]] const int pz_g1 = (int)pz_e[1];
+      if (pz_s == 0 || pz_e[2] != pz_e[-3]) {  // fetch x_ref
+        for (int pz_i = threadIdx.x; pz_i < 64; pz_i += blockDim.x) r0[pz_i] = pz_add_kernel_1_r0_read(pz_hbm0, pz_e, pz_i);
       }
-      if (pz_s == 0 || pz_e[2] != pz_e[-2]) {  // fetch y_ref
-        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) r1[pz_i] = pz_add_kernel_1_r1_read(pz_hbm1, pz_e, pz_i);
+      if (pz_s == 0 || pz_e[3] != pz_e[-2]) {  // fetch y_ref
+        for (int pz_i = threadIdx.x; pz_i < 64; pz_i += blockDim.x) r1[pz_i] = pz_add_kernel_1_r1_read(pz_hbm1, pz_e, pz_i);
       }
       __syncthreads();
       __syncthreads();
-      for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 64; pz_i += blockDim.x) {
         float e0;
         {
           e0 = r0[pz_i];
@@ -365,8 +372,8 @@ extern "C" __global__ void __launch_bounds__(1024) pz_add_kernel_1(const unsigne
       }
       __syncthreads();
       __syncthreads();
-      if (pz_s == pz_steps - 1 || pz_e[3] != pz_e[7]) {  // write back o_ref
-        for (int pz_i = threadIdx.x; pz_i < 128; pz_i += blockDim.x) pz_add_kernel_1_r2_write(pz_hbm2, pz_e, pz_i, r2[pz_i]);
+      if (pz_s == pz_steps - 1 || pz_e[4] != pz_e[9]) {  // write back o_ref
+        for (int pz_i = threadIdx.x; pz_i < 64; pz_i += blockDim.x) pz_add_kernel_1_r2_write(pz_hbm2, pz_e, pz_i, r2[pz_i]);
       }
       __syncthreads();
     }

@@ -1,0 +1,683 @@
+// Grid points split into parts (see split.h): the analysis of the body's dimensions, the choice
+// of factors and the rewrite of the kernel and its mapping.
+#include "cuda/split.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <set>
+#include <stdexcept>
+
+#include "tpu/executor.h"
+
+namespace pz::cuda {
+
+namespace {
+
+using array::Prim;
+using array::Shape;
+using kernel::Instr;
+using kernel::Op;
+using kernel::RefId;
+using kernel::Region;
+using kernel::ValueId;
+
+// The dimensions of every value and ref of a kernel ("slots"), unified into classes whose
+// members must split alike.
+class Dimensions {
+ public:
+  explicit Dimensions(const kernel::Function& f) : f_(f) {
+    int total = 0;
+    for (const kernel::ValueType& t : f.values) {
+      value_base_.push_back(total);
+      total += static_cast<int>(t.shape.size());
+    }
+    for (const kernel::RefType& r : f.refs) {
+      ref_base_.push_back(total);
+      total += static_cast<int>(r.shape.size());
+    }
+    parent_.resize(static_cast<size_t>(total));
+    std::iota(parent_.begin(), parent_.end(), 0);
+    forbidden_.assign(static_cast<size_t>(total), false);
+  }
+
+  int Value(ValueId v, size_t d) const {
+    return value_base_[static_cast<size_t>(v)] + static_cast<int>(d);
+  }
+  int Ref(RefId r, size_t d) const {
+    return ref_base_[static_cast<size_t>(r)] + static_cast<int>(d);
+  }
+  size_t ValueRank(ValueId v) const { return f_.values[static_cast<size_t>(v)].shape.size(); }
+  size_t RefRank(RefId r) const { return f_.refs[static_cast<size_t>(r)].shape.size(); }
+  int64_t ValueDim(ValueId v, size_t d) const { return f_.values[static_cast<size_t>(v)].shape[d]; }
+  size_t slots() const { return parent_.size(); }
+
+  int Find(int s) const {
+    while (parent_[static_cast<size_t>(s)] != s) s = parent_[static_cast<size_t>(s)];
+    return s;
+  }
+  void Unite(int a, int b) {
+    a = Find(a);
+    b = Find(b);
+    if (a != b) parent_[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
+  }
+  void Forbid(int s) { forbidden_[static_cast<size_t>(s)] = true; }
+  void ForbidValue(ValueId v) {
+    for (size_t d = 0; d < ValueRank(v); ++d) Forbid(Value(v, d));
+  }
+  void ForbidRef(RefId r) {
+    for (size_t d = 0; d < RefRank(r); ++d) Forbid(Ref(r, d));
+  }
+  // The rows and columns of products (not their batch dimensions).
+  const std::vector<int>& product_slots() const { return product_slots_; }
+  // Whether any member of `root`'s class is forbidden.
+  std::vector<bool> ForbiddenClasses() const {
+    std::vector<bool> out(parent_.size(), false);
+    for (size_t s = 0; s < parent_.size(); ++s) {
+      if (forbidden_[s]) out[static_cast<size_t>(Find(static_cast<int>(s)))] = true;
+    }
+    return out;
+  }
+
+  // Walks the body; false when the kernel does something no split allows.
+  bool Walk(const Region& region) {
+    for (const Instr& instr : region.body) {
+      if (!Visit(instr)) return false;
+      for (const Region& r : instr.regions) {
+        if (!Walk(r)) return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  bool Visit(const Instr& instr) {
+    switch (instr.op) {
+      case Op::kConstant:
+        if (!instr.results.empty() && !Uniform(*instr.constant)) ForbidValue(instr.results[0]);
+        return true;
+      case Op::kProgramId:
+        return true;
+      case Op::kLoad:
+        Access(instr.ref, instr.results[0]);
+        return true;
+      case Op::kStore:
+        Access(instr.ref, instr.operands[0]);
+        return true;
+      case Op::kCond:
+      case Op::kSwitch:
+      case Op::kFor:
+      case Op::kWhile:
+        // Arrays carried through control flow keep their whole shape.
+        for (ValueId v : instr.results) ForbidValue(v);
+        for (ValueId v : instr.operands) ForbidValue(v);
+        for (const Region& r : instr.regions) {
+          for (ValueId v : r.params) ForbidValue(v);
+          for (ValueId v : r.yields) ForbidValue(v);
+        }
+        return true;
+      default:
+        if (kernel::IsPrim(instr.op)) {
+          Primitive(instr);
+          return true;
+        }
+        // DMAs, semaphores, scoped buffers, prints, the core's random numbers.
+        return false;
+    }
+  }
+
+  static bool Uniform(const array::Array& a) {
+    if (a.size() <= 1) return true;
+    array::Array c = a.Contiguous();
+    size_t item = array::ItemSize(c.dtype());
+    const std::byte* p = c.raw();
+    for (int64_t i = 1; i < c.size(); ++i) {
+      if (std::memcmp(p, p + static_cast<size_t>(i) * item, item) != 0) return false;
+    }
+    return true;
+  }
+
+  void ForbidAll(const Instr& instr) {
+    for (ValueId v : instr.operands) ForbidValue(v);
+    for (ValueId v : instr.results) ForbidValue(v);
+  }
+
+  // A load or store of `v` through `path`: whole dimensions of the ref pair with the value's.
+  void Access(const kernel::RefPath& path, ValueId v) {
+    size_t rank = RefRank(path.ref);
+    if (path.indexers.size() > 1 ||
+        (path.indexers.size() == 1 && path.indexers[0].size() != rank)) {
+      ForbidRef(path.ref);
+      ForbidValue(v);
+      return;
+    }
+    const Shape& shape = f_.refs[static_cast<size_t>(path.ref)].shape;
+    size_t j = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      if (path.indexers.empty()) {
+        if (j < ValueRank(v) && ValueDim(v, j) == shape[d]) {
+          Unite(Ref(path.ref, d), Value(v, j));
+        } else {
+          Forbid(Ref(path.ref, d));
+        }
+        ++j;
+        continue;
+      }
+      const kernel::DimIndex& index = path.indexers[0][d];
+      if (index.is_int) {
+        Forbid(Ref(path.ref, d));
+        continue;
+      }
+      bool whole = index.dynamic_start == kernel::kNoValue && index.start == 0 &&
+                   index.stride == 1 && index.size == shape[d];
+      if (j < ValueRank(v) && whole) {
+        Unite(Ref(path.ref, d), Value(v, j));
+      } else {
+        Forbid(Ref(path.ref, d));
+        if (j < ValueRank(v)) Forbid(Value(v, j));
+      }
+      ++j;
+    }
+    if (j != ValueRank(v)) {
+      ForbidRef(path.ref);
+      ForbidValue(v);
+    }
+  }
+
+  // Operands aligned with the result at their trailing dimensions; a dimension of size 1 that
+  // broadcasts stays whole.
+  void Broadcasting(const Instr& instr) {
+    ValueId result = instr.results[0];
+    size_t rank = ValueRank(result);
+    for (ValueId v : instr.operands) {
+      size_t r = ValueRank(v);
+      if (r > rank) {
+        ForbidAll(instr);
+        return;
+      }
+      for (size_t d = 0; d < r; ++d) {
+        if (ValueDim(v, d) == ValueDim(result, rank - r + d)) {
+          Unite(Value(v, d), Value(result, rank - r + d));
+        } else {
+          Forbid(Value(v, d));
+        }
+      }
+    }
+    for (size_t i = 1; i < instr.results.size(); ++i) ForbidValue(instr.results[i]);
+  }
+
+  static std::vector<int> Normalized(const std::vector<int>& axes, size_t rank) {
+    std::vector<int> out;
+    for (int a : axes) out.push_back(a < 0 ? a + static_cast<int>(rank) : a);
+    return out;
+  }
+
+  void Primitive(const Instr& instr) {
+    Prim p = kernel::PrimOf(instr.op);
+    if (instr.results.size() != 1) {
+      ForbidAll(instr);
+      return;
+    }
+    ValueId result = instr.results[0];
+    if (p >= Prim::kNeg && p <= Prim::kClamp) {
+      if (p == Prim::kBitcastConvertType &&
+          f_.values[static_cast<size_t>(instr.operands[0])].shape !=
+              f_.values[static_cast<size_t>(result)].shape) {
+        ForbidAll(instr);
+        return;
+      }
+      Broadcasting(instr);
+      return;
+    }
+    switch (p) {
+      case Prim::kBroadcastInDim:
+        Broadcasting(instr);
+        return;
+      case Prim::kReduceSum:
+      case Prim::kReduceProd:
+      case Prim::kReduceMax:
+      case Prim::kReduceMin:
+      case Prim::kReduceOr:
+      case Prim::kReduceAnd:
+      case Prim::kArgmax:
+      case Prim::kArgmin: {
+        const auto* a = std::get_if<array::ReduceAttrs>(&instr.prim.attrs);
+        ValueId x = instr.operands[0];
+        if (a == nullptr || !a->axes) {
+          ForbidAll(instr);
+          return;
+        }
+        std::vector<int> axes = Normalized(*a->axes, ValueRank(x));
+        size_t j = 0;
+        for (size_t d = 0; d < ValueRank(x); ++d) {
+          bool reduced = std::find(axes.begin(), axes.end(), static_cast<int>(d)) != axes.end();
+          if (reduced) Forbid(Value(x, d));
+          if (j < ValueRank(result) && (!reduced || a->keepdims)) {
+            if (reduced) {
+              Forbid(Value(result, j));
+            } else {
+              Unite(Value(x, d), Value(result, j));
+            }
+            ++j;
+          }
+        }
+        if (j != ValueRank(result)) ForbidAll(instr);
+        return;
+      }
+      case Prim::kDotGeneral: {
+        const auto* a = std::get_if<array::DotAttrs>(&instr.prim.attrs);
+        if (a == nullptr || instr.operands.size() != 2) {
+          ForbidAll(instr);
+          return;
+        }
+        const array::DotDimensionNumbers& dims = a->dims;
+        ValueId lhs = instr.operands[0], rhs = instr.operands[1];
+        auto in = [](const std::vector<int>& v, size_t d) {
+          return std::find(v.begin(), v.end(), static_cast<int>(d)) != v.end();
+        };
+        size_t j = 0;
+        for (size_t i = 0; i < dims.lhs_batch.size() && j < ValueRank(result); ++i, ++j) {
+          Unite(Value(lhs, static_cast<size_t>(dims.lhs_batch[i])),
+                Value(rhs, static_cast<size_t>(dims.rhs_batch[i])));
+          Unite(Value(lhs, static_cast<size_t>(dims.lhs_batch[i])), Value(result, j));
+        }
+        for (int c : dims.lhs_contracting) Forbid(Value(lhs, static_cast<size_t>(c)));
+        for (int c : dims.rhs_contracting) Forbid(Value(rhs, static_cast<size_t>(c)));
+        for (ValueId side : {lhs, rhs}) {
+          const std::vector<int>& batch = side == lhs ? dims.lhs_batch : dims.rhs_batch;
+          const std::vector<int>& contracting =
+              side == lhs ? dims.lhs_contracting : dims.rhs_contracting;
+          for (size_t d = 0; d < ValueRank(side); ++d) {
+            if (in(batch, d) || in(contracting, d)) continue;
+            if (j < ValueRank(result)) Unite(Value(side, d), Value(result, j));
+            product_slots_.push_back(Value(side, d));
+            ++j;
+          }
+        }
+        if (j != ValueRank(result)) ForbidAll(instr);
+        return;
+      }
+      case Prim::kTranspose: {
+        const auto* a = std::get_if<array::AxesAttrs>(&instr.prim.attrs);
+        ValueId x = instr.operands[0];
+        size_t rank = ValueRank(x);
+        if (a == nullptr || rank != ValueRank(result)) {
+          ForbidAll(instr);
+          return;
+        }
+        std::vector<int> perm(rank);
+        if (a->axes) {
+          perm = Normalized(*a->axes, rank);
+        } else {
+          for (size_t d = 0; d < rank; ++d) perm[d] = static_cast<int>(rank - 1 - d);
+        }
+        for (size_t d = 0; d < rank; ++d)
+          Unite(Value(result, d), Value(x, static_cast<size_t>(perm[d])));
+        return;
+      }
+      case Prim::kIota: {
+        const auto* a = std::get_if<array::IotaAttrs>(&instr.prim.attrs);
+        if (a == nullptr || static_cast<size_t>(a->dimension) >= ValueRank(result)) {
+          ForbidAll(instr);
+          return;
+        }
+        Forbid(Value(result, static_cast<size_t>(a->dimension)));
+        return;
+      }
+      default:
+        ForbidAll(instr);
+        return;
+    }
+  }
+
+  const kernel::Function& f_;
+  std::vector<int> value_base_, ref_base_;
+  std::vector<int> parent_;
+  std::vector<bool> forbidden_;
+  std::vector<int> product_slots_;
+};
+
+// The rewrite of the kernel: every slot of a split class divided by its factor.
+class Rewrite {
+ public:
+  Rewrite(const Dimensions& dims, const std::map<int, int64_t>& factor,
+          const std::vector<int>& new_axis)
+      : dims_(dims), factor_(factor), new_axis_(new_axis) {}
+
+  int64_t FactorOf(int slot) const {
+    auto it = factor_.find(dims_.Find(slot));
+    return it == factor_.end() ? 1 : it->second;
+  }
+
+  kernel::Function Kernel(const kernel::Function& f) const {
+    kernel::Function g = f;
+    for (size_t v = 0; v < g.values.size(); ++v) {
+      Shape& s = g.values[v].shape;
+      for (size_t d = 0; d < s.size(); ++d)
+        s[d] /= FactorOf(dims_.Value(static_cast<ValueId>(v), d));
+    }
+    for (size_t r = 0; r < g.refs.size(); ++r) {
+      Shape& s = g.refs[r].shape;
+      for (size_t d = 0; d < s.size(); ++d) s[d] /= FactorOf(dims_.Ref(static_cast<RefId>(r), d));
+    }
+    RewriteRegion(g, g.body);
+    return g;
+  }
+
+ private:
+  void RewriteRegion(const kernel::Function& g, Region& region) const {
+    for (Instr& instr : region.body) {
+      switch (instr.op) {
+        case Op::kProgramId:
+          instr.axis = new_axis_.at(static_cast<size_t>(instr.axis));
+          break;
+        case Op::kLoad:
+        case Op::kStore:
+          if (instr.ref.indexers.size() == 1) {
+            const Shape& shape = g.refs[static_cast<size_t>(instr.ref.ref)].shape;
+            for (size_t d = 0; d < shape.size(); ++d) {
+              kernel::DimIndex& index = instr.ref.indexers[0][d];
+              if (FactorOf(dims_.Ref(instr.ref.ref, d)) > 1) index.size = shape[d];
+            }
+          }
+          break;
+        case Op::kConstant: {
+          const kernel::ValueType& t = g.values[static_cast<size_t>(instr.results[0])];
+          if (instr.constant && instr.constant->shape() != t.shape) {
+            array::Array whole = instr.constant->Contiguous();
+            array::Array part = array::Array::Empty(t.dtype, t.shape);
+            size_t item = array::ItemSize(t.dtype);
+            for (int64_t i = 0; i < part.size(); ++i) {
+              std::memcpy(part.raw() + static_cast<size_t>(i) * item, whole.raw(), item);
+            }
+            instr.constant = std::make_shared<const array::Array>(std::move(part));
+          }
+          break;
+        }
+        default:
+          if (kernel::IsPrim(instr.op)) {
+            const kernel::ValueType& t = g.values[static_cast<size_t>(instr.results[0])];
+            if (auto* a = std::get_if<array::ShapeAttrs>(&instr.prim.attrs);
+                a != nullptr && kernel::PrimOf(instr.op) == Prim::kBroadcastInDim) {
+              a->shape = t.shape;
+            }
+            if (auto* a = std::get_if<array::IotaAttrs>(&instr.prim.attrs)) a->shape = t.shape;
+            std::vector<kernel::ValueType> operands, results;
+            for (ValueId v : instr.operands) operands.push_back(g.values[static_cast<size_t>(v)]);
+            for (ValueId v : instr.results) results.push_back(g.values[static_cast<size_t>(v)]);
+            instr.cost = kernel::PrimCostOf(instr.prim, operands, results);
+          }
+          break;
+      }
+      for (Region& r : instr.regions) RewriteRegion(g, r);
+    }
+  }
+
+  const Dimensions& dims_;
+  const std::map<int, int64_t>& factor_;
+  const std::vector<int>& new_axis_;
+};
+
+// An index map over the split grid: the original's results, each split dimension's block index
+// times its factor plus its part's grid index. `part_of[d]` is the new grid axis of result d's
+// part (-1: not split), `factor_of[d]` its factor.
+std::shared_ptr<const kernel::Function> SplitIndexMap(const kernel::Function& map,
+                                                      const std::vector<int>& original_axis,
+                                                      const std::vector<int>& part_of,
+                                                      const std::vector<int64_t>& factor_of) {
+  kernel::Function g = map;
+  std::vector<ValueId> params;
+  for (int axis : original_axis) {
+    if (axis >= 0) {
+      params.push_back(map.body.params.at(static_cast<size_t>(axis)));
+    } else {
+      params.push_back(static_cast<ValueId>(g.values.size()));
+      g.values.push_back({.shape = {}, .dtype = array::DType::kInt32});
+    }
+  }
+  g.body.params = params;
+  auto add = [&](Instr instr, const kernel::ValueType& type) {
+    instr.results = {static_cast<ValueId>(g.values.size())};
+    g.values.push_back(type);
+    std::vector<kernel::ValueType> operands;
+    for (ValueId v : instr.operands) operands.push_back(g.values[static_cast<size_t>(v)]);
+    if (kernel::IsPrim(instr.op)) instr.cost = kernel::PrimCostOf(instr.prim, operands, {type});
+    g.body.body.push_back(std::move(instr));
+    return g.body.body.back().results[0];
+  };
+  SourceSpan span = map.body.body.empty() ? SourceSpan{} : map.body.body.back().span;
+  for (size_t d = 0; d < part_of.size(); ++d) {
+    if (part_of[d] < 0) continue;
+    ValueId block = g.body.yields.at(d);
+    kernel::ValueType type = g.values[static_cast<size_t>(block)];
+    ValueId factor =
+        add(Instr{.op = Op::kConstant,
+                  .constant = std::make_shared<const array::Array>(
+                      array::Array::Scalar(type.dtype, static_cast<double>(factor_of[d]))),
+                  .span = span},
+            type);
+    ValueId times = add(Instr{.op = kernel::OpOf(Prim::kMul),
+                              .operands = {block, factor},
+                              .prim = {.prim = Prim::kMul},
+                              .span = span},
+                        type);
+    ValueId part = params.at(static_cast<size_t>(part_of[d]));
+    g.body.yields[d] = add(Instr{.op = kernel::OpOf(Prim::kAdd),
+                                 .operands = {times, part},
+                                 .prim = {.prim = Prim::kAdd},
+                                 .span = span},
+                           {.shape = {}, .dtype = array::DType::kInt32});
+  }
+  return std::make_shared<const kernel::Function>(std::move(g));
+}
+
+}  // namespace
+
+std::optional<PointSplit> SplitGridPoints(const kernel::KernelProgram& program,
+                                          const kernel::GridMapping& mapping,
+                                          const GridSplit& split) {
+  if (split.chains >= kTargetChains || mapping.outputs.empty()) return std::nullopt;
+  const kernel::Function& f = *program.kernel;
+  Dimensions dims(f);
+  if (!dims.Walk(f.body)) return std::nullopt;
+  size_t num_prefetch = mapping.prefetch.size();
+  size_t num_operands = mapping.inputs.size() + mapping.outputs.size();
+  // Ref dimensions -> the operand's array dimensions (squeezed ones have no ref dimension).
+  std::vector<std::vector<size_t>> array_dim(f.refs.size());
+  for (size_t r = 0; r < f.refs.size(); ++r) {
+    const kernel::RefType& ref = f.refs[r];
+    bool operand = r >= num_prefetch && r < num_prefetch + num_operands;
+    if (ref.space != kernel::MemorySpace::kVmem || ref.role == kernel::RefRole::kPrefetch ||
+        ref.role == kernel::RefRole::kScoped) {
+      dims.ForbidRef(static_cast<RefId>(r));
+      continue;
+    }
+    if (!operand) continue;
+    const kernel::BlockMapping& op = mapping.operand(r - num_prefetch);
+    std::vector<size_t> arr;
+    for (size_t d = 0; d < op.block.size(); ++d) {
+      if (op.block[d].kind != kernel::BlockDim::Kind::kSqueezed) arr.push_back(d);
+    }
+    if (!op.index_map || arr.size() != ref.shape.size()) {
+      dims.ForbidRef(static_cast<RefId>(r));
+      continue;
+    }
+    for (size_t d = 0; d < arr.size(); ++d) {
+      if (op.block[arr[d]].kind != kernel::BlockDim::Kind::kBlocked)
+        dims.Forbid(dims.Ref(static_cast<RefId>(r), d));
+    }
+    array_dim[r] = std::move(arr);
+  }
+  std::vector<bool> forbidden = dims.ForbiddenClasses();
+  // Each class's size (-1: its members disagree) and whether a value or ref has two members.
+  std::map<int, int64_t> size;
+  std::set<int> twice;
+  auto note_slots = [&](const Shape& shape, auto slot_of) {
+    std::set<int> seen;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      int root = dims.Find(slot_of(d));
+      auto [it, fresh] = size.emplace(root, shape[d]);
+      if (!fresh && it->second != shape[d]) it->second = -1;
+      if (!seen.insert(root).second) twice.insert(root);
+    }
+  };
+  for (size_t v = 0; v < f.values.size(); ++v) {
+    note_slots(f.values[v].shape, [&](size_t d) { return dims.Value(static_cast<ValueId>(v), d); });
+  }
+  for (size_t r = 0; r < f.refs.size(); ++r) {
+    note_slots(f.refs[r].shape, [&](size_t d) { return dims.Ref(static_cast<RefId>(r), d); });
+  }
+  // Parts of a product's rows or columns keep 128 of them (the tiles of its staged form).
+  std::map<int, int64_t> min_part;
+  for (int slot : dims.product_slots()) min_part[dims.Find(slot)] = kMinProductPart;
+  auto min_part_of = [&](int root) { return min_part.count(root) ? min_part[root] : kMinPart; };
+  // Candidates: the classes of the first output's dimensions that every output has.
+  RefId first_output = static_cast<RefId>(num_prefetch + mapping.inputs.size());
+  std::vector<int> candidates;
+  for (size_t d = 0; d < dims.RefRank(first_output); ++d) {
+    int root = dims.Find(dims.Ref(first_output, d));
+    if (forbidden[static_cast<size_t>(root)] || twice.count(root) ||
+        size[root] < 2 * min_part_of(root))
+      continue;
+    bool everywhere = true;
+    for (size_t o = 1; o < mapping.outputs.size() && everywhere; ++o) {
+      RefId out = static_cast<RefId>(first_output + static_cast<RefId>(o));
+      bool has = false;
+      for (size_t e = 0; e < dims.RefRank(out); ++e)
+        has = has || dims.Find(dims.Ref(out, e)) == root;
+      everywhere = has;
+    }
+    if (everywhere && std::find(candidates.begin(), candidates.end(), root) == candidates.end()) {
+      candidates.push_back(root);
+    }
+  }
+  // Halve the largest part until there are chains enough.
+  std::map<int, int64_t> factor;
+  int64_t parts = 1;
+  while (split.chains * parts < kTargetChains) {
+    int best = -1;
+    int64_t best_part = 0;
+    for (int root : candidates) {
+      int64_t fac = factor.count(root) ? factor[root] : 1;
+      int64_t part = size[root] / fac;
+      if (part % 2 != 0 || part / 2 < min_part_of(root) || (part / 2) % 8 != 0) continue;
+      if (part > best_part) {
+        best = root;
+        best_part = part;
+      }
+    }
+    if (best < 0) break;
+    factor[best] = (factor.count(best) ? factor[best] : 1) * 2;
+    parts *= 2;
+  }
+  if (parts == 1) return std::nullopt;
+
+  // The new grid: the part axes (in the order of the first output's dimensions) right after the
+  // last parallel axis.
+  int insert_at = split.parallel.empty()
+                      ? 0
+                      : *std::max_element(split.parallel.begin(), split.parallel.end()) + 1;
+  std::vector<int> part_roots;
+  for (int root : candidates) {
+    if (factor.count(root)) part_roots.push_back(root);
+  }
+  PointSplit out;
+  out.parts = parts;
+  std::vector<int> new_axis(mapping.grid.size());
+  std::vector<int64_t> grid;
+  std::vector<std::string> semantics;
+  std::vector<bool> parallel(mapping.grid.size(), false);
+  for (int a : split.parallel) parallel[static_cast<size_t>(a)] = true;
+  std::map<int, int> part_axis;  // class -> its grid axis
+  for (size_t a = 0; a <= mapping.grid.size(); ++a) {
+    if (static_cast<int>(a) == insert_at) {
+      for (int root : part_roots) {
+        part_axis[root] = static_cast<int>(grid.size());
+        grid.push_back(factor[root]);
+        semantics.push_back("parallel");
+        out.original_axis.push_back(-1);
+      }
+    }
+    if (a == mapping.grid.size()) break;
+    new_axis[a] = static_cast<int>(grid.size());
+    grid.push_back(mapping.grid[a]);
+    semantics.push_back(parallel[a] ? "parallel" : "arbitrary");
+    out.original_axis.push_back(static_cast<int>(a));
+  }
+
+  // Index maps must return int32 block indices on the split dimensions.
+  Rewrite rewrite(dims, factor, new_axis);
+  kernel::GridMapping m = mapping;
+  m.grid = grid;
+  m.dimension_semantics = semantics;
+  std::vector<std::string> described;
+  for (size_t k = 0; k < num_operands; ++k) {
+    RefId r = static_cast<RefId>(num_prefetch + k);
+    kernel::BlockMapping& op =
+        k < mapping.inputs.size() ? m.inputs[k] : m.outputs[k - mapping.inputs.size()];
+    std::vector<int> part_of(op.block.size(), -1);
+    std::vector<int64_t> factor_of(op.block.size(), 1);
+    for (size_t d = 0; d < array_dim[static_cast<size_t>(r)].size(); ++d) {
+      int64_t fac = rewrite.FactorOf(dims.Ref(r, d));
+      if (fac == 1) continue;
+      size_t a = array_dim[static_cast<size_t>(r)][d];
+      part_of[a] = part_axis.at(dims.Find(dims.Ref(r, d)));
+      factor_of[a] = fac;
+      op.block[a].size /= fac;
+      op.ref_shape[d] /= fac;
+      const kernel::Function& map = *op.index_map;
+      if (map.body.yields.size() != op.block.size() ||
+          map.values[static_cast<size_t>(map.body.yields[a])].dtype != array::DType::kInt32) {
+        return std::nullopt;
+      }
+    }
+    if (op.index_map)
+      op.index_map = SplitIndexMap(*op.index_map, out.original_axis, part_of, factor_of);
+  }
+  kernel::Function g = rewrite.Kernel(f);
+  for (size_t s = 0; s < m.scratch.size(); ++s) {
+    m.scratch[s].shape = g.refs.at(num_prefetch + num_operands + s).shape;
+  }
+  if (std::optional<std::string> problem = kernel::Verify(g, kernel::TracedVerifyDepth())) {
+    // An engine bug. The test suites verify types and stop on it; elsewhere the call runs whole
+    // rather than as a kernel that does not hold together.
+    if (kernel::TracedVerifyDepth() == kernel::VerifyDepth::kTypes) {
+      throw std::logic_error("the kernel split into parts does not verify: " + *problem);
+    }
+    return std::nullopt;
+  }
+  for (int root : part_roots) {
+    const kernel::RefType& ref = f.refs[static_cast<size_t>(first_output)];
+    for (size_t d = 0; d < ref.shape.size(); ++d) {
+      if (dims.Find(dims.Ref(first_output, d)) == root) {
+        described.push_back(fmt::format("{} dimension {} in {} of {}", ref.name, d, factor[root],
+                                        size[root] / factor[root]));
+        break;
+      }
+    }
+  }
+  out.note = fmt::format("each grid point in {} parts on as many CUDA blocks ({})", parts,
+                         fmt::join(described, ", "));
+  out.program.kernel = std::make_shared<const kernel::Function>(std::move(g));
+  out.mapping = std::move(m);
+  return out;
+}
+
+int64_t OriginalStep(const PointSplit& split, const std::vector<int64_t>& original_grid,
+                     int64_t step) {
+  std::vector<int64_t> point = tpu::UnravelIndex(step, split.mapping.grid);
+  int64_t linear = 0;
+  for (size_t a = 0; a < point.size(); ++a) {
+    int axis = split.original_axis[a];
+    if (axis < 0) continue;
+    linear = linear * original_grid[static_cast<size_t>(axis)] + point[a];
+  }
+  return linear;
+}
+
+}  // namespace pz::cuda

@@ -1,0 +1,252 @@
+// Grid points split into parts (engine/cuda/split.h): which kernels split and along what, and
+// that a split kernel is a Pallas call of its own computing what the whole one does (run here
+// on the emulated TPU, bit for bit).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuda/plan.h"
+#include "cuda/split.h"
+#include "tpu/tpu_backend.h"
+#include "unit/tpu/run_kernel.h"
+
+namespace pz::cuda {
+namespace {
+
+struct Traced {
+  kernel::KernelProgram program;
+  kernel::GridMapping mapping;
+  kernel::CallOperands operands;
+  std::vector<array::Array> outputs;  // of the whole call, on the emulator
+};
+
+// Runs `source` and keeps its one pallas_call.
+Traced Trace(const std::string& source) {
+  auto traced = std::make_shared<std::optional<Traced>>();
+  tpu::EmulatorOptions options = tpu::testing::Tpu();
+  options.on_trace = [traced](const kernel::KernelProgram& program,
+                              const kernel::GridMapping& mapping,
+                              const kernel::CallOperands& operands, const kernel::RunOptions&) {
+    *traced = Traced{program, mapping, operands, {}};
+  };
+  tpu::testing::KernelRun run = tpu::testing::RunKernelProgram(source, options);
+  EXPECT_EQ(run.error_message, "") << run.rendered;
+  if (!traced->has_value()) throw std::runtime_error("no pallas_call was traced");
+  tpu::EmulatorOptions plain = tpu::testing::Tpu();
+  tpu::TpuBackend backend(plain);
+  (*traced)->outputs =
+      backend.Run((*traced)->program, (*traced)->mapping, (*traced)->operands, {}).outputs;
+  return std::move(**traced);
+}
+
+std::optional<PointSplit> Split(const Traced& t) {
+  return SplitGridPoints(t.program, t.mapping, SplitGridForCuda(t.program, t.mapping));
+}
+
+// The split call's outputs on the emulator equal the whole call's, bit for bit.
+void ExpectSameOutputs(const Traced& t, const PointSplit& split) {
+  tpu::EmulatorOptions plain = tpu::testing::Tpu();
+  tpu::TpuBackend backend(plain);
+  std::vector<array::Array> outputs =
+      backend.Run(split.program, split.mapping, t.operands, {}).outputs;
+  ASSERT_EQ(outputs.size(), t.outputs.size());
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    array::Array a = outputs[o].Contiguous(), b = t.outputs[o].Contiguous();
+    ASSERT_EQ(a.shape(), b.shape());
+    size_t bytes = static_cast<size_t>(a.size()) * array::ItemSize(a.dtype());
+    EXPECT_EQ(std::memcmp(a.raw(), b.raw(), bytes), 0) << "output " << o << " differs";
+  }
+}
+
+constexpr const char* kMatmul = R"(
+def kernel(x_ref, y_ref, o_ref, acc_ref):
+    @pl.when(pl.program_id(2) == 0)
+    def _():
+        acc_ref[...] = jnp.zeros(acc_ref.shape, jnp.float32)
+    acc_ref[...] += jnp.dot(x_ref[...], y_ref[...], preferred_element_type=jnp.float32)
+    @pl.when(pl.program_id(2) == pl.num_programs(2) - 1)
+    def _():
+        o_ref[...] = jnp.maximum(acc_ref[...], 0.0)
+
+n, b = 512, 256
+x = jnp.sin(jnp.arange(n * n, dtype=jnp.float32).reshape(n, n) * 0.37)
+y = jnp.cos(jnp.arange(n * n, dtype=jnp.float32).reshape(n, n) * 0.11)
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((n, n), jnp.float32), grid=(n // b, n // b, n // b),
+    in_specs=[pl.BlockSpec((b, b), lambda i, j, k: (i, k)),
+              pl.BlockSpec((b, b), lambda i, j, k: (k, j))],
+    out_specs=pl.BlockSpec((b, b), lambda i, j, k: (i, j)),
+    scratch_shapes=[pltpu.VMEM((b, b), jnp.float32)],
+    compiler_params=pltpu.CompilerParams(
+        dimension_semantics=("parallel", "parallel", "arbitrary")))(x, y)
+)";
+
+TEST(GridPointSplit, SplitsAMatmulAlongRowsAndColumnsKeepingItsSteps) {
+  Traced t = Trace(kMatmul);
+  std::optional<PointSplit> split = Split(t);
+  ASSERT_TRUE(split);
+  // 4 chains of 2 steps; halving 256 down to 128 (a product's least) on both axes gives 4 parts
+  // a point.
+  EXPECT_EQ(split->parts, 4);
+  EXPECT_EQ(split->mapping.grid, (std::vector<int64_t>{2, 2, 2, 2, 2}));
+  EXPECT_EQ(split->original_axis, (std::vector<int>{0, 1, -1, -1, 2}));
+  EXPECT_EQ(
+      split->mapping.dimension_semantics,
+      (std::vector<std::string>{"parallel", "parallel", "parallel", "parallel", "arbitrary"}));
+  EXPECT_EQ(split->mapping.inputs[0].ref_shape, (array::Shape{128, 256}));
+  EXPECT_EQ(split->mapping.inputs[1].ref_shape, (array::Shape{256, 128}));
+  EXPECT_EQ(split->mapping.outputs[0].ref_shape, (array::Shape{128, 128}));
+  EXPECT_EQ(split->mapping.scratch[0].shape, (array::Shape{128, 128}));
+  EXPECT_NE(split->note.find("4 parts"), std::string::npos) << split->note;
+  ExpectSameOutputs(t, *split);
+  // Step 1 of the split grid is point (0, 0, 0, 0, 1): the call's step 1, (0, 0, 1).
+  EXPECT_EQ(OriginalStep(*split, t.mapping.grid, 1), 1);
+  // The last point, (1, 1, 1, 1, 1), is the call's (1, 1, 1): step 7.
+  EXPECT_EQ(OriginalStep(*split, t.mapping.grid, 31), 7);
+}
+
+TEST(GridPointSplit, KeepsWholeWhatARowReductionNeedsWhole) {
+  // Softmax rows: the reduction runs along the columns, so only rows split.
+  Traced t = Trace(R"(
+def kernel(x_ref, o_ref):
+    x = x_ref[...]
+    e = jnp.exp(x - jnp.max(x, axis=1, keepdims=True))
+    o_ref[...] = e / jnp.sum(e, axis=1, keepdims=True)
+
+x = jnp.sin(jnp.arange(512 * 256, dtype=jnp.float32).reshape(512, 256))
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((512, 256), jnp.float32),
+                     grid=(2,), in_specs=[pl.BlockSpec((256, 256), lambda i: (i, 0))],
+                     out_specs=pl.BlockSpec((256, 256), lambda i: (i, 0)))(x)
+)");
+  std::optional<PointSplit> split = Split(t);
+  ASSERT_TRUE(split);
+  EXPECT_EQ(split->parts, 4);
+  EXPECT_EQ(split->mapping.outputs[0].ref_shape, (array::Shape{64, 256}));
+  ExpectSameOutputs(t, *split);
+}
+
+TEST(GridPointSplit, KeepsAPointWholeWhenNoDimensionMaySplit) {
+  // Column sums reduce the rows, the columns are iota's: nothing splits.
+  EXPECT_FALSE(Split(Trace(R"(
+def kernel(x_ref, o_ref):
+    cols = lax.broadcasted_iota(jnp.int32, (1, 256), 1).astype(jnp.float32)
+    o_ref[...] = jnp.sum(x_ref[...], axis=0, keepdims=True) + cols
+
+x = jnp.ones((256, 256), jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((1, 256), jnp.float32),
+                     in_specs=[pl.BlockSpec((256, 256), lambda: (0, 0))],
+                     out_specs=pl.BlockSpec((1, 256), lambda: (0, 0)))(x)
+)")));
+  // A product of a block with its own transpose: its rows are the result's rows and columns.
+  EXPECT_FALSE(Split(Trace(R"(
+def kernel(x_ref, o_ref):
+    x = x_ref[...]
+    o_ref[...] = lax.dot_general(x, x, (((1,), (1,)), ((), ())))
+
+x = jnp.ones((256, 128), jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((256, 256), jnp.float32),
+                     in_specs=[pl.BlockSpec((256, 128), lambda: (0, 0))],
+                     out_specs=pl.BlockSpec((256, 256), lambda: (0, 0)))(x)
+)")));
+}
+
+TEST(GridPointSplit, KeepsWholeTheDimensionsOfAWindowSlicedAtATracedStart) {
+  // The rows read at a traced start may be any part's; the columns still split.
+  Traced t = Trace(R"(
+def kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[pl.ds(pl.program_id(0) * 3, 256), :] * 2.0
+
+x = jnp.sin(jnp.arange(512 * 256, dtype=jnp.float32).reshape(512, 256))
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((256, 256), jnp.float32), grid=(1,),
+                     in_specs=[pl.BlockSpec((512, 256), lambda i: (0, 0))],
+                     out_specs=pl.BlockSpec((256, 256), lambda i: (0, 0)))(x)
+)");
+  std::optional<PointSplit> split = Split(t);
+  ASSERT_TRUE(split);
+  EXPECT_EQ(split->parts, 4);
+  EXPECT_EQ(split->mapping.inputs[0].ref_shape, (array::Shape{512, 64}));
+  EXPECT_EQ(split->mapping.outputs[0].ref_shape, (array::Shape{256, 64}));
+  ExpectSameOutputs(t, *split);
+}
+
+TEST(GridPointSplit, NeverSplitsKernelsThatMoveMemoryThemselves) {
+  EXPECT_FALSE(Split(Trace(R"(
+def kernel(x_hbm, o_ref, buf, sem):
+    copy = pltpu.make_async_copy(x_hbm, buf, sem)
+    copy.start()
+    copy.wait()
+    o_ref[...] = buf[...] + 1.0
+
+x = jnp.ones((256, 256), jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((256, 256), jnp.float32),
+                     in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                     out_specs=pl.BlockSpec((256, 256), lambda: (0, 0)),
+                     scratch_shapes=[pltpu.VMEM((256, 256), jnp.float32),
+                                     pltpu.SemaphoreType.DMA])(x)
+)")));
+}
+
+TEST(GridPointSplit, LeavesCallsWithChainsEnoughAlone) {
+  // 1024 parallel points already.
+  EXPECT_FALSE(Split(Trace(R"(
+def kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...] + 1.0
+
+x = jnp.ones((1024 * 128, 128), jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct(x.shape, jnp.float32), grid=(1024,),
+                     in_specs=[pl.BlockSpec((128, 128), lambda i: (i, 0))],
+                     out_specs=pl.BlockSpec((128, 128), lambda i: (i, 0)),
+                     compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)))(x)
+)")));
+}
+
+TEST(GridPointSplit, SplitsTheRowsOfAnAttentionStepWithItsRunningStatistics) {
+  // m and l are (rows, 1) scratch: their rows split with the queries'; the keys stay whole.
+  Traced t = Trace(R"(
+def kernel(q_ref, k_ref, v_ref, o_ref, m_ref, l_ref, acc_ref):
+    j = pl.program_id(1)
+    @pl.when(j == 0)
+    def _():
+        m_ref[...] = jnp.full(m_ref.shape, -jnp.inf, jnp.float32)
+        l_ref[...] = jnp.zeros(l_ref.shape, jnp.float32)
+        acc_ref[...] = jnp.zeros(acc_ref.shape, jnp.float32)
+    s = lax.dot_general(q_ref[...], k_ref[...], (((1,), (1,)), ((), ())))
+    m_prev = m_ref[...]
+    m_new = jnp.maximum(m_prev, jnp.max(s, axis=1, keepdims=True))
+    p = jnp.exp(s - m_new)
+    alpha = jnp.exp(m_prev - m_new)
+    l_ref[...] = alpha * l_ref[...] + jnp.sum(p, axis=1, keepdims=True)
+    acc_ref[...] = alpha * acc_ref[...] + jnp.dot(p, v_ref[...])
+    m_ref[...] = m_new
+    @pl.when(j == pl.num_programs(1) - 1)
+    def _():
+        o_ref[...] = acc_ref[...] / l_ref[...]
+
+t, d, b = 512, 64, 256
+q = jnp.sin(jnp.arange(t * d, dtype=jnp.float32).reshape(t, d) * 0.37)
+k = jnp.cos(jnp.arange(t * d, dtype=jnp.float32).reshape(t, d) * 0.23)
+v = jnp.sin(jnp.arange(t * d, dtype=jnp.float32).reshape(t, d) * 0.11)
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((t, d), jnp.float32), grid=(t // b, t // b),
+    in_specs=[pl.BlockSpec((b, d), lambda i, j: (i, 0)), pl.BlockSpec((b, d), lambda i, j: (j, 0)),
+              pl.BlockSpec((b, d), lambda i, j: (j, 0))],
+    out_specs=pl.BlockSpec((b, d), lambda i, j: (i, 0)),
+    scratch_shapes=[pltpu.VMEM((b, 1), jnp.float32), pltpu.VMEM((b, 1), jnp.float32),
+                    pltpu.VMEM((b, d), jnp.float32)],
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel", "arbitrary")))(q, k, v)
+)");
+  std::optional<PointSplit> split = Split(t);
+  ASSERT_TRUE(split);
+  EXPECT_EQ(split->parts, 2);  // 256 rows in two parts of 128; d = 64 may not halve
+  EXPECT_EQ(split->mapping.inputs[0].ref_shape, (array::Shape{128, 64}));
+  EXPECT_EQ(split->mapping.inputs[1].ref_shape, (array::Shape{256, 64}));
+  EXPECT_EQ(split->mapping.scratch[0].shape, (array::Shape{128, 1}));
+  ExpectSameOutputs(t, *split);
+}
+
+}  // namespace
+}  // namespace pz::cuda
