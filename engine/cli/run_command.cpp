@@ -210,15 +210,17 @@ int RunCommand(const std::vector<std::string>& args) {
     }
   }
   // --emit-cuda: the kernels of every call, printed as one translation unit on stdout (the
-  // program's own output goes to stderr then).
+  // program's own output goes to stderr then). With --backend cuda, planned for the device the
+  // calls run on (its shared memory), so the unit is the one it compiled.
   std::vector<cuda::EmittedKernel> kernels;
   if (options.emit_cuda) {
+    const auto* device = dynamic_cast<const cuda::CudaBackend*>(options.emulator.backend.get());
+    int64_t budget = cuda::SharedBudget(device ? &device->device_info() : nullptr);
     options.emulator.on_trace =
-        [&kernels](const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
-                   const kernel::CallOperands& operands, const kernel::RunOptions& run) {
+        [&kernels, budget](const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                           const kernel::CallOperands& operands, const kernel::RunOptions& run) {
           kernels.push_back(cuda::PlanCall(program, mapping, operands, run,
-                                           static_cast<int>(kernels.size()),
-                                           cuda::SharedBudget(nullptr))
+                                           static_cast<int>(kernels.size()), budget)
                                 .kernel);
         };
   }

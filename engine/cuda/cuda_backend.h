@@ -86,6 +86,7 @@ class CudaBackend final : public kernel::Backend {
   kernel::CallOutcome Run(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
                           const kernel::CallOperands& operands,
                           const kernel::RunOptions& options) override;
+  const DeviceInfo& device_info() const { return device_->info(); }
 
  private:
   kernel::CallOutcome RunOnDevice(const kernel::KernelProgram& program,

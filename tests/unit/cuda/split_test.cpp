@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/cuda_backend.h"
 #include "cuda/plan.h"
 #include "cuda/split.h"
 #include "tpu/tpu_backend.h"
@@ -246,6 +247,36 @@ out = pl.pallas_call(
   EXPECT_EQ(split->mapping.inputs[1].ref_shape, (array::Shape{256, 64}));
   EXPECT_EQ(split->mapping.scratch[0].shape, (array::Shape{128, 1}));
   ExpectSameOutputs(t, *split);
+}
+
+TEST(GridPointSplit, PlansTheCallWholeWhenAPartWouldFallPastTheArray) {
+  // 300 rows in blocks of 256: the second block's rows 384 to 511 would be a part of their own,
+  // wholly past the array, where the emulator rejects a block index. The plan keeps the call
+  // whole; a call that fits splits.
+  constexpr const char* kProgram = R"(
+def kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * 2.0
+
+x = jnp.ones((ROWS, 128), jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct(x.shape, jnp.float32), grid=(2,),
+                     in_specs=[pl.BlockSpec((256, 128), lambda i: (i, 0))],
+                     out_specs=pl.BlockSpec((256, 128), lambda i: (i, 0)))(x)
+)";
+  auto plan_of = [&](const std::string& rows) {
+    std::string source = kProgram;
+    source.replace(source.find("ROWS"), 4, rows);
+    Traced t = Trace(source);
+    EXPECT_TRUE(Split(t)) << "the body allows a split of " << rows << " rows";
+    return PlanCall(t.program, t.mapping, t.operands, {}, 0, 48 * 1024);
+  };
+  PlannedCall ragged = plan_of("300");
+  EXPECT_FALSE(ragged.parts);
+  EXPECT_EQ(ragged.split.chains, 2);
+  PlannedCall even = plan_of("512");
+  ASSERT_TRUE(even.parts);
+  EXPECT_EQ(even.split.chains, 16);  // each of the 2 blocks in 8 parts of 64 x 64
+  EXPECT_NE(even.split.note.find("parts on as many CUDA blocks"), std::string::npos)
+      << even.split.note;
 }
 
 }  // namespace
