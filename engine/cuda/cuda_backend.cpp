@@ -232,6 +232,12 @@ PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMap
   plan.split = whole;
   plan.table = BuildStepTable(mapping, operands, plan.split, plan.kernel.table_columns,
                               plan.kernel.operand_column, run);
+  if (!whole.fresh.empty() && plan.split.chains < whole.chains) {
+    // Axes that start afresh, but whose points write one output window: as the semantics say.
+    plan.split = SplitGridForCuda(program, mapping, false);
+    plan.table = BuildStepTable(mapping, operands, plan.split, plan.kernel.table_columns,
+                                plan.kernel.operand_column, run);
+  }
   return plan;
 }
 

@@ -2,9 +2,12 @@
 #include "cuda/plan.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "support/check.h"
@@ -92,10 +95,202 @@ void CheckRevisits(const kernel::GridMapping& mapping, const StepTable& table,
   }
 }
 
+// The walk of FreshStart: scalars folded where the known program ids decide them, and the
+// buffers written whole so far on every path.
+class FreshWalk {
+ public:
+  FreshWalk(const kernel::Function& f, std::map<int, int64_t> known_ids)
+      : f_(f), ids_(std::move(known_ids)) {}
+
+  // False when the region reads a stateful buffer before writing it whole, or does something
+  // that keeps state of its own.
+  bool Walk(const kernel::Region& region, std::set<kernel::RefId>& written) {
+    for (const kernel::Instr& instr : region.body) {
+      switch (instr.op) {
+        case kernel::Op::kConstant:
+          if (instr.constant && instr.constant->size() == 1 &&
+              !array::IsFloating(instr.constant->dtype())) {
+            known_[instr.results[0]] = instr.constant->GetInt(0);
+          }
+          break;
+        case kernel::Op::kProgramId:
+          if (auto it = ids_.find(instr.axis); it != ids_.end())
+            known_[instr.results[0]] = it->second;
+          break;
+        case kernel::Op::kLoad:
+          if (Stateful(instr.ref.ref) && !written.count(instr.ref.ref)) return false;
+          break;
+        case kernel::Op::kStore: {
+          kernel::RefRole role = f_.refs.at(static_cast<size_t>(instr.ref.ref)).role;
+          if (role == kernel::RefRole::kInput || role == kernel::RefRole::kPrefetch) return false;
+          if (Whole(instr.ref)) written.insert(instr.ref.ref);
+          break;
+        }
+        case kernel::Op::kCond:
+        case kernel::Op::kSwitch: {
+          std::optional<int64_t> pick = Known(instr.operands[0]);
+          size_t n = instr.regions.size();
+          if (pick) {
+            // Cond: region 0 when true; Switch: the index clamped into range.
+            size_t r = instr.op == kernel::Op::kCond ? (*pick != 0 ? 0 : 1)
+                                                     : static_cast<size_t>(std::clamp<int64_t>(
+                                                           *pick, 0, static_cast<int64_t>(n) - 1));
+            if (!Walk(instr.regions[r], written)) return false;
+            break;
+          }
+          std::optional<std::set<kernel::RefId>> common;
+          for (const kernel::Region& r : instr.regions) {
+            std::set<kernel::RefId> branch = written;
+            if (!Walk(r, branch)) return false;
+            if (!common) {
+              common = std::move(branch);
+            } else {
+              std::set<kernel::RefId> both;
+              std::set_intersection(common->begin(), common->end(), branch.begin(), branch.end(),
+                                    std::inserter(both, both.begin()));
+              common = std::move(both);
+            }
+          }
+          if (common) written = std::move(*common);
+          break;
+        }
+        case kernel::Op::kFor:
+        case kernel::Op::kWhile:
+          // A loop's writes may not happen: it must not read what is not written before it.
+          for (const kernel::Region& r : instr.regions) {
+            std::set<kernel::RefId> inside = written;
+            if (!Walk(r, inside)) return false;
+          }
+          break;
+        case kernel::Op::kDebugPrint:
+          break;
+        default:
+          if (!kernel::IsPrim(instr.op)) return false;  // DMAs, semaphores, scoped buffers, PRNG
+          Fold(instr);
+          break;
+      }
+    }
+    return true;
+  }
+
+ private:
+  bool Stateful(kernel::RefId r) const {
+    kernel::RefRole role = f_.refs.at(static_cast<size_t>(r)).role;
+    return role == kernel::RefRole::kScratch || role == kernel::RefRole::kOutput;
+  }
+  bool Whole(const kernel::RefPath& path) const {
+    if (path.indexers.empty()) return true;
+    if (path.indexers.size() != 1) return false;
+    const array::Shape& shape = f_.refs.at(static_cast<size_t>(path.ref)).shape;
+    const kernel::Indexer& index = path.indexers[0];
+    if (index.size() != shape.size()) return false;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      const kernel::DimIndex& i = index[d];
+      if (i.is_int ? shape[d] != 1 || i.dynamic_start != kernel::kNoValue || i.start != 0
+                   : i.dynamic_start != kernel::kNoValue || i.start != 0 || i.stride != 1 ||
+                         i.size != shape[d]) {
+        return false;
+      }
+    }
+    return true;
+  }
+  std::optional<int64_t> Known(kernel::ValueId v) const {
+    auto it = known_.find(v);
+    if (it == known_.end()) return std::nullopt;
+    return it->second;
+  }
+  void Fold(const kernel::Instr& instr) {
+    if (instr.results.size() != 1 ||
+        !f_.values[static_cast<size_t>(instr.results[0])].shape.empty()) {
+      return;
+    }
+    std::vector<int64_t> x;
+    for (kernel::ValueId v : instr.operands) {
+      std::optional<int64_t> k = Known(v);
+      if (!k || !f_.values[static_cast<size_t>(v)].shape.empty()) return;
+      x.push_back(*k);
+    }
+    using array::Prim;
+    std::optional<int64_t> r;
+    switch (kernel::PrimOf(instr.op)) {
+      case Prim::kEq:
+        r = x[0] == x[1];
+        break;
+      case Prim::kNe:
+        r = x[0] != x[1];
+        break;
+      case Prim::kLt:
+        r = x[0] < x[1];
+        break;
+      case Prim::kLe:
+        r = x[0] <= x[1];
+        break;
+      case Prim::kGt:
+        r = x[0] > x[1];
+        break;
+      case Prim::kGe:
+        r = x[0] >= x[1];
+        break;
+      case Prim::kAdd:
+        r = x[0] + x[1];
+        break;
+      case Prim::kSub:
+        r = x[0] - x[1];
+        break;
+      case Prim::kMul:
+        r = x[0] * x[1];
+        break;
+      case Prim::kAnd:
+      case Prim::kLogicalAnd:
+        r = x[0] & x[1];
+        break;
+      case Prim::kOr:
+      case Prim::kLogicalOr:
+        r = x[0] | x[1];
+        break;
+      case Prim::kLogicalNot:
+        r = x[0] == 0;
+        break;
+      case Prim::kMax:
+        r = std::max(x[0], x[1]);
+        break;
+      case Prim::kMin:
+        r = std::min(x[0], x[1]);
+        break;
+      case Prim::kCopy:
+        r = x[0];
+        break;
+      case Prim::kConvertElementType:
+        if (!array::IsFloating(f_.values[static_cast<size_t>(instr.results[0])].dtype)) {
+          r = f_.values[static_cast<size_t>(instr.results[0])].dtype == array::DType::kBool
+                  ? int64_t{x[0] != 0}
+                  : x[0];
+        }
+        break;
+      default:
+        break;
+    }
+    if (r) known_[instr.results[0]] = *r;
+  }
+
+  const kernel::Function& f_;
+  std::map<int, int64_t> ids_;
+  std::map<kernel::ValueId, int64_t> known_;
+};
+
 }  // namespace
 
-GridSplit SplitGridForCuda(const kernel::KernelProgram& program,
-                           const kernel::GridMapping& mapping) {
+bool FreshStart(const kernel::Function& kernel, int axis, const std::vector<int>& sequential) {
+  std::map<int, int64_t> ids;
+  auto at = std::find(sequential.begin(), sequential.end(), axis);
+  if (at == sequential.end()) return false;
+  for (auto it = at + 1; it != sequential.end(); ++it) ids[*it] = 0;
+  std::set<kernel::RefId> written;
+  return FreshWalk(kernel, std::move(ids)).Walk(kernel.body, written);
+}
+
+GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                           bool fresh_starts) {
   GridSplit split;
   size_t rank = mapping.grid.size();
   std::vector<bool> parallel(rank, false);
@@ -123,6 +318,30 @@ GridSplit SplitGridForCuda(const kernel::KernelProgram& program,
       for (size_t a = 0; a < rank; ++a) parallel[a] = parallel[a] && seen[a];
     }
     split.note = "no dimension_semantics: the axes each output's index map follows run in parallel";
+  }
+  if (fresh_starts) {
+    std::vector<int> sequential;
+    for (size_t a = 0; a < rank; ++a) {
+      if (!parallel[a]) sequential.push_back(static_cast<int>(a));
+    }
+    // The outermost of them, while each starts afresh: every chain is then a run of consecutive
+    // steps of a chain before, and at its first step the state of the run before it is dead.
+    std::vector<std::string> named;
+    for (int a : sequential) {
+      if (mapping.grid[static_cast<size_t>(a)] > 1 && !FreshStart(*program.kernel, a, sequential)) {
+        break;
+      }
+      parallel[static_cast<size_t>(a)] = true;
+      if (mapping.grid[static_cast<size_t>(a)] <= 1) continue;
+      split.fresh.push_back(a);
+      named.push_back(std::to_string(a));
+    }
+    if (!named.empty()) {
+      split.note += fmt::format(
+          "; axis {} too: each of {} iterations writes the scratch and output buffers whole "
+          "before reading them",
+          fmt::join(named, ", "), named.size() == 1 ? "its" : "their");
+    }
   }
   for (size_t a = 0; a < rank; ++a) {
     (parallel[a] ? split.parallel : split.sequential).push_back(static_cast<int>(a));

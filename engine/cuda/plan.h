@@ -18,6 +18,7 @@ namespace pz::cuda {
 struct GridSplit {
   std::vector<int> parallel;    // grid axes whose points are chains
   std::vector<int> sequential;  // grid axes stepped inside a chain, in row-major order
+  std::vector<int> fresh;       // the axes of `parallel` that are so by FreshStart
   int64_t chains = 1;
   int64_t steps_per_chain = 1;
   std::string note;  // why the split is what it is (for --stats)
@@ -25,9 +26,20 @@ struct GridSplit {
 
 // The split from the call's dimension semantics: "parallel" axes as given; without semantics,
 // the axes every output's index map returns unchanged, when the kernel keeps no state between
-// steps (no scratch, semaphores, DMAs or stores into inputs); else every axis in order.
-GridSplit SplitGridForCuda(const kernel::KernelProgram& program,
-                           const kernel::GridMapping& mapping);
+// steps (no scratch, semaphores, DMAs or stores into inputs); else every axis in order. With
+// `fresh_starts`, the outermost of the other axes join the parallel ones while each of their
+// iterations starts afresh (FreshStart).
+GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
+                           bool fresh_starts = true);
+
+// Whether every iteration of grid axis `axis` starts afresh, given the axes stepped in order
+// (`sequential`): at each grid step where the sequential axes after it are 0, the body writes
+// every scratch and output buffer whole before it reads it, on every path (conditions on
+// program ids folded with those axes at 0). Its iterations then share nothing and may run as
+// chains of their own (an attention kernel's query blocks, "arbitrary" but re-initialising their
+// running statistics when the key axis starts again). Kernels with DMAs, semaphores, scoped
+// buffers, the core's random numbers or stores into inputs never do.
+bool FreshStart(const kernel::Function& kernel, int axis, const std::vector<int>& sequential);
 
 struct StepTable {
   std::vector<int64_t> rows;  // chains * steps_per_chain rows of `columns`

@@ -1,6 +1,7 @@
-// Grid points split into parts (engine/cuda/split.h): which kernels split and along what, and
-// that a split kernel is a Pallas call of its own computing what the whole one does (run here
-// on the emulated TPU, bit for bit).
+// How a call's grid spreads over CUDA blocks: axes whose iterations start afresh (FreshStart,
+// engine/cuda/plan.h) and grid points split into parts (engine/cuda/split.h): which kernels split
+// and along what, and that a split kernel is a Pallas call of its own computing what the whole
+// one does (run here on the emulated TPU, bit for bit).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -277,6 +278,111 @@ out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct(x.shape, jnp.float32
   EXPECT_EQ(even.split.chains, 16);  // each of the 2 blocks in 8 parts of 64 x 64
   EXPECT_NE(even.split.note.find("parts on as many CUDA blocks"), std::string::npos)
       << even.split.note;
+}
+
+constexpr const char* kAttention = R"(
+def kernel(q_ref, k_ref, o_ref, m_ref):
+    @pl.when(pl.program_id(2) == 0)
+    def _():
+        m_ref[...] = jnp.full(m_ref.shape, -jnp.inf, jnp.float32)
+    s = lax.dot_general(q_ref[...], k_ref[...], (((1,), (1,)), ((), ())))
+    m_ref[...] = jnp.maximum(m_ref[...], jnp.max(s, axis=1, keepdims=True))
+    @pl.when(pl.program_id(2) == pl.num_programs(2) - 1)
+    def _():
+        o_ref[...] = m_ref[...]
+
+h, t, d, b = 2, 256, 64, 64
+q = jnp.sin(jnp.arange(h * t * d, dtype=jnp.float32).reshape(h, t, d) * 0.37)
+k = jnp.cos(jnp.arange(h * t * d, dtype=jnp.float32).reshape(h, t, d) * 0.23)
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((h, t, 1), jnp.float32), grid=(h, t // b, t // b),
+    in_specs=[pl.BlockSpec((None, b, d), lambda h, i, j: (h, i, 0)),
+              pl.BlockSpec((None, b, d), lambda h, i, j: (h, j, 0))],
+    out_specs=pl.BlockSpec((None, b, 1), lambda h, i, j: (h, i, 0)),
+    scratch_shapes=[pltpu.VMEM((b, 1), jnp.float32)],
+    compiler_params=pltpu.CompilerParams(SEMANTICS))(q, k)
+)";
+
+void Replace(std::string& text, const std::string& from, const std::string& to) {
+  size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos) << from;
+  text.replace(at, from.size(), to);
+}
+
+Traced TraceAttention(const std::string& semantics) {
+  std::string source = kAttention;
+  Replace(source, "SEMANTICS", semantics);
+  return Trace(source);
+}
+
+TEST(FreshStart, RunsTheQueryBlocksOfAnAttentionAsChainsOfTheirOwn) {
+  // The running maximum starts again whenever the key axis does: the query axis's iterations
+  // share nothing, though "arbitrary"; the key axis's do.
+  Traced t = TraceAttention(R"(dimension_semantics=("parallel", "arbitrary", "arbitrary"))");
+  const kernel::Function& f = *t.program.kernel;
+  EXPECT_TRUE(FreshStart(f, 1, {1, 2}));
+  EXPECT_FALSE(FreshStart(f, 2, {1, 2}));
+  GridSplit split = SplitGridForCuda(t.program, t.mapping);
+  EXPECT_EQ(split.parallel, (std::vector<int>{0, 1}));
+  EXPECT_EQ(split.fresh, (std::vector<int>{1}));
+  EXPECT_EQ(split.chains, 8);
+  EXPECT_EQ(split.steps_per_chain, 4);
+  EXPECT_NE(split.note.find("axis 1 too"), std::string::npos) << split.note;
+  GridSplit as_given = SplitGridForCuda(t.program, t.mapping, false);
+  EXPECT_EQ(as_given.chains, 2);
+  // Every axis "arbitrary": the heads and the query blocks both start afresh.
+  Traced all = TraceAttention(R"(dimension_semantics=("arbitrary", "arbitrary", "arbitrary"))");
+  EXPECT_EQ(SplitGridForCuda(all.program, all.mapping).fresh, (std::vector<int>{0, 1}));
+  // The plan runs it so; on the host device, chain after chain, it gives what the grid's order
+  // gives on the emulator.
+  PlannedCall plan = PlanCall(t.program, t.mapping, t.operands, {}, 0, 48 * 1024);
+  EXPECT_EQ(plan.split.chains, 8);
+  CudaBackend host(CudaOptions{}, OpenHostDevice());
+  array::Array got = host.Run(t.program, t.mapping, t.operands, {}).outputs.at(0).Contiguous();
+  array::Array want = t.outputs.at(0).Contiguous();
+  ASSERT_EQ(got.shape(), want.shape());
+  for (int64_t i = 0; i < got.size(); ++i) {
+    ASSERT_NEAR(got.GetDouble(i), want.GetDouble(i), 1e-4) << "element " << i;
+  }
+}
+
+TEST(FreshStart, KeepsInOrderWhatReadsStateBeforeWritingIt) {
+  // An accumulator read at every step but the first: the reduction axis carries it.
+  Traced matmul = Trace(kMatmul);
+  EXPECT_FALSE(FreshStart(*matmul.program.kernel, 2, {2}));
+  EXPECT_TRUE(SplitGridForCuda(matmul.program, matmul.mapping).fresh.empty());
+  // Re-initialised only where another axis is 0: not a fresh start of the query axis.
+  std::string source = kAttention;
+  Replace(source, "pl.program_id(2) == 0", "pl.program_id(0) == 0");
+  Replace(source, "SEMANTICS", R"(dimension_semantics=("parallel", "arbitrary", "arbitrary"))");
+  Traced late = Trace(source);
+  EXPECT_FALSE(FreshStart(*late.program.kernel, 1, {1, 2}));
+  // Part of the scratch written: the rest is still the last iteration's.
+  source = kAttention;
+  Replace(source, "m_ref[...] = jnp.full(m_ref.shape", "m_ref[0:32, :] = jnp.full((32, 1)");
+  Replace(source, "SEMANTICS", R"(dimension_semantics=("parallel", "arbitrary", "arbitrary"))");
+  Traced partial = Trace(source);
+  EXPECT_FALSE(FreshStart(*partial.program.kernel, 1, {1, 2}));
+}
+
+TEST(FreshStart, GivesWayWhenTheFreshIterationsWriteOneOutputWindow) {
+  // Each step writes the one output block whole, so its iterations start afresh; but they all
+  // write one window, so they run in order on one chain, as the semantics say.
+  Traced t = Trace(R"(
+def kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * 2.0
+
+x = jnp.ones((512, 128), jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((256, 128), jnp.float32), grid=(2,),
+                     in_specs=[pl.BlockSpec((256, 128), lambda i: (i, 0))],
+                     out_specs=pl.BlockSpec((256, 128), lambda i: (0, 0)),
+                     compiler_params=pltpu.CompilerParams(dimension_semantics=("arbitrary",)))(x)
+)");
+  GridSplit split = SplitGridForCuda(t.program, t.mapping);
+  EXPECT_EQ(split.fresh, (std::vector<int>{0}));
+  PlannedCall plan = PlanCall(t.program, t.mapping, t.operands, {}, 0, 48 * 1024);
+  EXPECT_TRUE(plan.split.fresh.empty());
+  EXPECT_EQ(plan.split.sequential, (std::vector<int>{0}));
 }
 
 }  // namespace
