@@ -234,41 +234,34 @@ class Dimensions {
       Broadcasting(instr);
       return;
     }
+    // Reductions: the primitives with ReduceAttrs.
+    if (const auto* a = std::get_if<array::ReduceAttrs>(&instr.prim.attrs)) {
+      ValueId x = instr.operands[0];
+      if (!a->axes) {
+        ForbidAll(instr);
+        return;
+      }
+      std::vector<int> axes = Normalized(*a->axes, ValueRank(x));
+      size_t j = 0;
+      for (size_t d = 0; d < ValueRank(x); ++d) {
+        bool reduced = std::find(axes.begin(), axes.end(), static_cast<int>(d)) != axes.end();
+        if (reduced) Forbid(Value(x, d));
+        if (j < ValueRank(result) && (!reduced || a->keepdims)) {
+          if (reduced) {
+            Forbid(Value(result, j));
+          } else {
+            Unite(Value(x, d), Value(result, j));
+          }
+          ++j;
+        }
+      }
+      if (j != ValueRank(result)) ForbidAll(instr);
+      return;
+    }
     switch (p) {
       case Prim::kBroadcastInDim:
         Broadcasting(instr);
         return;
-      case Prim::kReduceSum:
-      case Prim::kReduceProd:
-      case Prim::kReduceMax:
-      case Prim::kReduceMin:
-      case Prim::kReduceOr:
-      case Prim::kReduceAnd:
-      case Prim::kArgmax:
-      case Prim::kArgmin: {
-        const auto* a = std::get_if<array::ReduceAttrs>(&instr.prim.attrs);
-        ValueId x = instr.operands[0];
-        if (a == nullptr || !a->axes) {
-          ForbidAll(instr);
-          return;
-        }
-        std::vector<int> axes = Normalized(*a->axes, ValueRank(x));
-        size_t j = 0;
-        for (size_t d = 0; d < ValueRank(x); ++d) {
-          bool reduced = std::find(axes.begin(), axes.end(), static_cast<int>(d)) != axes.end();
-          if (reduced) Forbid(Value(x, d));
-          if (j < ValueRank(result) && (!reduced || a->keepdims)) {
-            if (reduced) {
-              Forbid(Value(result, j));
-            } else {
-              Unite(Value(x, d), Value(result, j));
-            }
-            ++j;
-          }
-        }
-        if (j != ValueRank(result)) ForbidAll(instr);
-        return;
-      }
       case Prim::kDotGeneral: {
         const auto* a = std::get_if<array::DotAttrs>(&instr.prim.attrs);
         if (a == nullptr || instr.operands.size() != 2) {
