@@ -208,19 +208,30 @@ int64_t SharedBudget(const DeviceInfo* device) {
 PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
                      const kernel::CallOperands& operands, const kernel::RunOptions& run,
                      int serial, int64_t shared_budget) {
-  PlannedCall plan;
+  // The call's own table first: its errors are the call's, raised as it raises them.
+  TableLayout layout = LayoutOf(mapping);
   GridSplit whole = SplitGridForCuda(program, mapping);
-  plan.parts = SplitGridPoints(program, mapping, whole);
+  GridSplit split = whole;
+  StepTable table =
+      BuildStepTable(mapping, operands, split, layout.columns, layout.operand_column, run);
+  if (!whole.fresh.empty() && split.chains < whole.chains) {
+    // Axes that start afresh, but whose points write one output window: as the semantics say.
+    split = SplitGridForCuda(program, mapping, false);
+    table = BuildStepTable(mapping, operands, split, layout.columns, layout.operand_column, run);
+  }
+  PlannedCall plan;
+  plan.parts = SplitGridPoints(program, mapping, split);
   if (plan.parts) {
-    // The parts run only where they run as the call would: any error of theirs (a part past
-    // the array's edge, two chains on one output window) leaves the call whole, to fail or run
-    // as it is.
+    // The parts run only where they spread the call further. A part wholly past the array's
+    // end (in the padding of its block) reads the poison and writes nothing, as that padding
+    // does in the whole block. Any error of the split plan leaves the call whole.
     try {
       plan.kernel = EmitCall(plan.parts->program, plan.parts->mapping, serial, run, shared_budget);
       plan.split = SplitGridForCuda(plan.parts->program, plan.parts->mapping);
-      plan.table = BuildStepTable(plan.parts->mapping, operands, plan.split,
-                                  plan.kernel.table_columns, plan.kernel.operand_column, run);
-      if (plan.split.chains > whole.chains) {
+      plan.table =
+          BuildStepTable(plan.parts->mapping, operands, plan.split, plan.kernel.table_columns,
+                         plan.kernel.operand_column, run, /*past_edge=*/true);
+      if (plan.split.chains > split.chains) {
         plan.split.note += "; " + plan.parts->note;
         return plan;
       }
@@ -229,15 +240,8 @@ PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMap
     plan.parts.reset();
   }
   plan.kernel = EmitCall(program, mapping, serial, run, shared_budget);
-  plan.split = whole;
-  plan.table = BuildStepTable(mapping, operands, plan.split, plan.kernel.table_columns,
-                              plan.kernel.operand_column, run);
-  if (!whole.fresh.empty() && plan.split.chains < whole.chains) {
-    // Axes that start afresh, but whose points write one output window: as the semantics say.
-    plan.split = SplitGridForCuda(program, mapping, false);
-    plan.table = BuildStepTable(mapping, operands, plan.split, plan.kernel.table_columns,
-                                plan.kernel.operand_column, run);
-  }
+  plan.split = std::move(split);
+  plan.table = std::move(table);
   return plan;
 }
 

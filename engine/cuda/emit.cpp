@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "cuda/emit_internal.h"
+#include "cuda/plan.h"
 #include "cuda/prelude.h"
 #include "support/check.h"
 
@@ -183,16 +184,9 @@ EmittedKernel Emitter::Run() {
   };
 
   // The step table's columns.
-  out.table_columns = static_cast<int64_t>(mapping_.grid.size());
-  for (size_t k = 0; k < num_operands; ++k) {
-    const kernel::BlockMapping& op = mapping_.operand(k);
-    if (op.space == kernel::MemorySpace::kAny) {
-      out.operand_column.push_back(-1);
-      continue;
-    }
-    out.operand_column.push_back(out.table_columns);
-    out.table_columns += static_cast<int64_t>(op.shape.size());
-  }
+  TableLayout layout = LayoutOf(mapping_);
+  out.table_columns = layout.columns;
+  out.operand_column = layout.operand_column;
 
   // ---- the function ----
   w_.Line(fmt::format("// {}", req_.origin));

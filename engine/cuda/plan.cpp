@@ -350,10 +350,24 @@ GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::G
   return split;
 }
 
+TableLayout LayoutOf(const kernel::GridMapping& mapping) {
+  TableLayout layout{.columns = static_cast<int64_t>(mapping.grid.size())};
+  for (size_t k = 0; k < mapping.inputs.size() + mapping.outputs.size(); ++k) {
+    const kernel::BlockMapping& op = mapping.operand(k);
+    if (op.space == kernel::MemorySpace::kAny) {
+      layout.operand_column.push_back(-1);
+      continue;
+    }
+    layout.operand_column.push_back(layout.columns);
+    layout.columns += static_cast<int64_t>(op.shape.size());
+  }
+  return layout;
+}
+
 StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallOperands& operands,
                          GridSplit& split, int64_t columns,
-                         const std::vector<int64_t>& operand_column,
-                         const kernel::RunOptions& run) {
+                         const std::vector<int64_t>& operand_column, const kernel::RunOptions& run,
+                         bool past_edge) {
   size_t rank = mapping.grid.size();
   int64_t total = mapping.num_steps();
   if (total * std::max<int64_t>(columns, 1) > (int64_t{1} << 27)) {
@@ -426,7 +440,7 @@ StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallO
           int64_t start = index[d];
           if (b.kind == kernel::BlockDim::Kind::kBlocked) {
             start = index[d] * b.size;
-            if (index[d] < 0 || (start >= op.shape[d] && op.shape[d] > 0)) {
+            if (index[d] < 0 || (start >= op.shape[d] && op.shape[d] > 0 && !past_edge)) {
               // Every BlockSpec agrees on another grid: the grid is the mistake (as the
               // emulator reports it).
               std::optional<std::vector<int64_t>> walked = kernel::GridTheSpecsWalk(mapping);

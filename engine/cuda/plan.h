@@ -41,6 +41,15 @@ GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::G
 // buffers, the core's random numbers or stores into inputs never do.
 bool FreshStart(const kernel::Function& kernel, int axis, const std::vector<int>& sequential);
 
+// Row layout of the step table: the grid indices, then per pipelined operand (inputs, then
+// outputs) its window start per dimension; `operand_column[k]` is -1 for operands in pl.ANY (not
+// pipelined).
+struct TableLayout {
+  int64_t columns = 0;
+  std::vector<int64_t> operand_column;
+};
+TableLayout LayoutOf(const kernel::GridMapping& mapping);
+
 struct StepTable {
   std::vector<int64_t> rows;  // chains * steps_per_chain rows of `columns`
   int64_t columns = 0;
@@ -49,10 +58,13 @@ struct StepTable {
 
 // Evaluates the index maps at every grid point in chain order (rows of `columns`: the grid
 // point, then per operand with column >= 0 its window start per dimension). Throws
-// kernel::CallError for a block index out of range (tpu semantics). When two chains would write
-// one output window, falls back to a single chain (the split's note says so).
+// kernel::CallError for a block index out of range (tpu semantics), but with `past_edge` not for
+// a window that starts past the array's end (a grid point's part wholly in the padding of its
+// block: split.h). When two chains would write one output window, falls back to a single chain
+// (the split's note says so).
 StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallOperands& operands,
                          GridSplit& split, int64_t columns,
-                         const std::vector<int64_t>& operand_column, const kernel::RunOptions& run);
+                         const std::vector<int64_t>& operand_column, const kernel::RunOptions& run,
+                         bool past_edge = false);
 
 }  // namespace pz::cuda

@@ -213,55 +213,55 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 // `x_ref` of pz_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE float pz_kernel_0_r0_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[2] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[3] + (long long)(pz_o % 256);
-  return (true && pz_a0 >= 0 && pz_a0 < 384 && pz_a1 >= 0 && pz_a1 < 512) ? pz_hbm[pz_a0 * 512 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+  const long long pz_a0 = pz_e[4] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[5] + (long long)(pz_o % 256);
+  return (true && pz_a0 >= 0 && pz_a0 < 320 && pz_a1 >= 0 && pz_a1 < 512) ? pz_hbm[pz_a0 * 512 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
 PZ_DEVICE const void* pz_kernel_0_r0_run(const float* pz_hbm, const long long* pz_e, long long pz_off, int pz_n) {
   if (pz_off % pz_n != 0) return nullptr;
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[2] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[3] + (long long)(pz_o % 256);
-  if (!(true && pz_a0 >= 0 && pz_a0 < 384 && pz_a1 >= 0 && pz_a1 < 512 && pz_a1 + pz_n <= 512)) return nullptr;
+  const long long pz_a0 = pz_e[4] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[5] + (long long)(pz_o % 256);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 320 && pz_a1 >= 0 && pz_a1 < 512 && pz_a1 + pz_n <= 512)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 512 + pz_a1 * 1, pz_n * 4);
 }
 // `y_ref` of pz_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE float pz_kernel_0_r1_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[4] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[5] + (long long)(pz_o % 256);
+  const long long pz_a0 = pz_e[6] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[7] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 512 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
 PZ_DEVICE const void* pz_kernel_0_r1_run(const float* pz_hbm, const long long* pz_e, long long pz_off, int pz_n) {
   if (pz_off % pz_n != 0) return nullptr;
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[4] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[5] + (long long)(pz_o % 256);
+  const long long pz_a0 = pz_e[6] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[7] + (long long)(pz_o % 128);
   if (!(true && pz_a0 >= 0 && pz_a0 < 512 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + pz_n <= 256)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 256 + pz_a1 * 1, pz_n * 4);
 }
 // `o_ref` of pz_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE float pz_kernel_0_r2_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[6] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[7] + (long long)(pz_o % 256);
-  return (true && pz_a0 >= 0 && pz_a0 < 384 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+  const long long pz_a0 = pz_e[8] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[9] + (long long)(pz_o % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 320 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
 PZ_DEVICE const void* pz_kernel_0_r2_run(const float* pz_hbm, const long long* pz_e, long long pz_off, int pz_n) {
   if (pz_off % pz_n != 0) return nullptr;
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[6] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[7] + (long long)(pz_o % 256);
-  if (!(true && pz_a0 >= 0 && pz_a0 < 384 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + pz_n <= 256)) return nullptr;
+  const long long pz_a0 = pz_e[8] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[9] + (long long)(pz_o % 128);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 320 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + pz_n <= 256)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 256 + pz_a1 * 1, pz_n * 4);
 }
 PZ_DEVICE void pz_kernel_0_r2_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[6] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[7] + (long long)(pz_o % 256);
-  if (true && pz_a0 >= 0 && pz_a0 < 384 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
+  const long long pz_a0 = pz_e[8] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[9] + (long long)(pz_o % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 320 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
 }
-// pallas_call `kernel` at line 29
+// pallas_call `kernel` at line 30
 extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
   [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
@@ -288,24 +288,26 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
   [[maybe_unused]] int v10 = (int)0LL;
   [[maybe_unused]] bool v11 = false;
   [[maybe_unused]] float* v12 = nullptr;
-  for (int pz_i = threadIdx.x; pz_i < 65536; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
+  for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
     for (long long pz_s = 0; pz_s < pz_steps; ++pz_s) {
       const long long pz_step = pz_chain * pz_steps + pz_s;
-      const long long* const pz_e = pz_table + pz_step * 8;
+      const long long* const pz_e = pz_table + pz_step * 10;
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
       [[maybe_unused]] const int pz_g1 = (int)pz_e[1];
+      [[maybe_unused]] const int pz_g2 = (int)pz_e[2];
+      [[maybe_unused]] const int pz_g3 = (int)pz_e[3];
       __syncthreads();
-      v0 = pz_g1;
+      v0 = pz_g3;
       v1 = (int)0LL;
       {
         v2 = (((int)(int)((v0) == (v1))) != 0);
       }
       if (v2) {
         __syncthreads();
-        for (int pz_i = threadIdx.x; pz_i < 65536; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
           float e3;
           {
             e3 = 0x0p+0f;
@@ -323,9 +325,9 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
         float* const pz_sa = (float*)(pz_smem + 0);
         float* const pz_sb = (float*)(pz_smem + 16896);
         const int pz_ty = threadIdx.x >> 4, pz_tx = threadIdx.x & 15;
-        for (long long pz_tile = 0; pz_tile < 4; ++pz_tile) {
-          const long long pz_b = pz_tile / 4, pz_mn = pz_tile % 4;
-          const long long pz_m0 = pz_mn / 2 * 128, pz_n0 = pz_mn % 2 * 128;
+        for (long long pz_tile = 0; pz_tile < 1; ++pz_tile) {
+          const long long pz_b = pz_tile / 1, pz_mn = pz_tile % 1;
+          const long long pz_m0 = pz_mn / 1 * 128, pz_n0 = pz_mn % 1 * 128;
           const long long pz_lo = pz_b * 0 + pz_m0 * 256, pz_ro = pz_b * 0 + pz_n0 * 1;
           float pz_acc[4][8] = {};
           {
@@ -345,7 +347,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
           {
             const int pz_kq = threadIdx.x >> 5, pz_x = (threadIdx.x & 31) * 4;
             float* const pz_dst = pz_sb + ((0) & 1) * 2112 + pz_kq * 132 + pz_x;
-            const long long pz_at = pz_ro + pz_x * 1 + ((0) * 16 + pz_kq) * 256;
+            const long long pz_at = pz_ro + pz_x * 1 + ((0) * 16 + pz_kq) * 128;
             const void* const pz_src = pz_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 4);
             if (pz_src != nullptr) {
               pz_copy16_async(pz_dst, pz_src);
@@ -374,7 +376,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
               {
                 const int pz_kq = threadIdx.x >> 5, pz_x = (threadIdx.x & 31) * 4;
                 float* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 2112 + pz_kq * 132 + pz_x;
-                const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 16 + pz_kq) * 256;
+                const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 16 + pz_kq) * 128;
                 const void* const pz_src = pz_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 4);
                 if (pz_src != nullptr) {
                   pz_copy16_async(pz_dst, pz_src);
@@ -413,7 +415,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
             for (int pz_v = 0; pz_v < 8; ++pz_v) {
               const long long pz_r = pz_m0 + pz_ty * 4 + pz_u, pz_c = pz_n0 + (pz_v >> 2) * 64 + pz_tx * 4 + (pz_v & 3);
               {
-                const long long pz_i = pz_b * 65536 + (pz_r) * 256 + (pz_c);
+                const long long pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
                 const float pz_dv = pz_acc[pz_u][pz_v];
                 float e4;
                 {
@@ -438,15 +440,15 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
         const int pz_tx_n = blockDim.x < 32 ? blockDim.x : 32, pz_ty_n = blockDim.x / pz_tx_n;
         const int pz_tx = threadIdx.x % pz_tx_n, pz_ty = threadIdx.x / pz_tx_n;
         const long long pz_bm = pz_ty_n * 4, pz_bn = pz_tx_n * 4;
-        const long long pz_tm = (256 + pz_bm - 1) / pz_bm, pz_tn = (256 + pz_bn - 1) / pz_bn;
+        const long long pz_tm = (128 + pz_bm - 1) / pz_bm, pz_tn = (128 + pz_bn - 1) / pz_bn;
         for (long long pz_tile = 0; pz_tile < 1 * pz_tm * pz_tn; ++pz_tile) {
           const long long pz_b = pz_tile / (pz_tm * pz_tn), pz_mn = pz_tile % (pz_tm * pz_tn);
           const long long pz_m0 = pz_mn / pz_tn * pz_bm + pz_ty, pz_n0 = pz_mn % pz_tn * pz_bn + pz_tx;
           long long pz_row[4], pz_col[4];
           #pragma unroll
           for (int pz_u = 0; pz_u < 4; ++pz_u) {
-            pz_row[pz_u] = pz_m0 + pz_u * pz_ty_n < 256 ? pz_m0 + pz_u * pz_ty_n : 255;
-            pz_col[pz_u] = pz_n0 + pz_u * pz_tx_n < 256 ? pz_n0 + pz_u * pz_tx_n : 255;
+            pz_row[pz_u] = pz_m0 + pz_u * pz_ty_n < 128 ? pz_m0 + pz_u * pz_ty_n : 127;
+            pz_col[pz_u] = pz_n0 + pz_u * pz_tx_n < 128 ? pz_n0 + pz_u * pz_tx_n : 127;
           }
           float pz_acc[4][4] = {};
           #pragma unroll 4
@@ -455,7 +457,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
             #pragma unroll
             for (int pz_u = 0; pz_u < 4; ++pz_u) {
               pz_a[pz_u] = pz_kernel_0_r0_read(r0, pz_e, (0) + pz_b * 0 + pz_row[pz_u] * 256 + pz_k * 1);
-              pz_bv[pz_u] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_b * 0 + pz_k * 256 + pz_col[pz_u] * 1);
+              pz_bv[pz_u] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_b * 0 + pz_k * 128 + pz_col[pz_u] * 1);
             }
             #pragma unroll
             for (int pz_u = 0; pz_u < 4; ++pz_u) {
@@ -469,9 +471,9 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
           for (int pz_u = 0; pz_u < 4; ++pz_u) {
             #pragma unroll
             for (int pz_v = 0; pz_v < 4; ++pz_v) {
-              if (pz_m0 + pz_u * pz_ty_n < 256 && pz_n0 + pz_v * pz_tx_n < 256) {
+              if (pz_m0 + pz_u * pz_ty_n < 128 && pz_n0 + pz_v * pz_tx_n < 128) {
                 {
-                  const long long pz_i = pz_b * 65536 + (pz_row[pz_u]) * 256 + (pz_col[pz_v]);
+                  const long long pz_i = pz_b * 16384 + (pz_row[pz_u]) * 128 + (pz_col[pz_v]);
                   const float pz_dv = pz_acc[pz_u][pz_v];
                   float e4;
                   {
@@ -491,14 +493,14 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
         }
       }
       __syncthreads();
-      v9 = pz_g1;
+      v9 = pz_g3;
       v10 = (int)1LL;
       {
         v11 = (((int)(int)((v9) == (v10))) != 0);
       }
       if (v11) {
         __syncthreads();
-        for (int pz_i = threadIdx.x; pz_i < 65536; pz_i += blockDim.x) {
+        for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
           float e12;
           {
             e12 = r3[pz_i];

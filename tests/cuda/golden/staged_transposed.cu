@@ -213,55 +213,55 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
 // `x_ref` of pz_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_kernel_0_r0_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[1] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[2] + (long long)(pz_o % 256);
-  return (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 384) ? pz_hbm[pz_a0 * 384 + pz_a1 * 1] : (unsigned short)0x7fc0u;
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 320) ? pz_hbm[pz_a0 * 320 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
 PZ_DEVICE const void* pz_kernel_0_r0_run(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off, int pz_n) {
   if (pz_off % pz_n != 0) return nullptr;
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[1] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[2] + (long long)(pz_o % 256);
-  if (!(true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 384 && pz_a1 + pz_n <= 384)) return nullptr;
-  return pz_aligned(pz_hbm + pz_a0 * 384 + pz_a1 * 1, pz_n * 2);
+  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[4] + (long long)(pz_o % 128);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 320 && pz_a1 + pz_n <= 320)) return nullptr;
+  return pz_aligned(pz_hbm + pz_a0 * 320 + pz_a1 * 1, pz_n * 2);
 }
 // `y_ref` of pz_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_kernel_0_r1_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[4] + (long long)(pz_o % 256);
+  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o % 256);
   return (true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : (unsigned short)0x7fc0u;
 }
 PZ_DEVICE const void* pz_kernel_0_r1_run(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off, int pz_n) {
   if (pz_off % pz_n != 0) return nullptr;
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[3] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[4] + (long long)(pz_o % 256);
+  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 256);
+  const long long pz_a1 = pz_e[6] + (long long)(pz_o % 256);
   if (!(true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + pz_n <= 256)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 256 + pz_a1 * 1, pz_n * 2);
 }
 // `o_ref` of pz_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE float pz_kernel_0_r2_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[6] + (long long)(pz_o % 256);
-  return (true && pz_a0 >= 0 && pz_a0 < 384 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
+  const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
+  return (true && pz_a0 >= 0 && pz_a0 < 320 && pz_a1 >= 0 && pz_a1 < 256) ? pz_hbm[pz_a0 * 256 + pz_a1 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
 PZ_DEVICE const void* pz_kernel_0_r2_run(const float* pz_hbm, const long long* pz_e, long long pz_off, int pz_n) {
   if (pz_off % pz_n != 0) return nullptr;
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[6] + (long long)(pz_o % 256);
-  if (!(true && pz_a0 >= 0 && pz_a0 < 384 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + pz_n <= 256)) return nullptr;
+  const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
+  if (!(true && pz_a0 >= 0 && pz_a0 < 320 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + pz_n <= 256)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 256 + pz_a1 * 1, pz_n * 4);
 }
 PZ_DEVICE void pz_kernel_0_r2_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
-  const long long pz_a0 = pz_e[5] + (long long)(pz_o / 256);
-  const long long pz_a1 = pz_e[6] + (long long)(pz_o % 256);
-  if (true && pz_a0 >= 0 && pz_a0 < 384 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
+  const long long pz_a0 = pz_e[7] + (long long)(pz_o / 128);
+  const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
+  if (true && pz_a0 >= 0 && pz_a0 < 320 && pz_a1 >= 0 && pz_a1 < 256) pz_hbm[pz_a0 * 256 + pz_a1 * 1] = pz_v;
 }
-// pallas_call `kernel` at line 22
+// pallas_call `kernel` at line 23
 extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned long long* __restrict__ pz_args) {
   PZ_SHARED_DECL
   [[maybe_unused]] long long* const pz_status = (long long*)pz_args[0] + 8 * (long long)blockIdx.x;
@@ -282,8 +282,10 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
     for (long long pz_s = 0; pz_s < pz_steps; ++pz_s) {
       const long long pz_step = pz_chain * pz_steps + pz_s;
-      const long long* const pz_e = pz_table + pz_step * 7;
+      const long long* const pz_e = pz_table + pz_step * 9;
       [[maybe_unused]] const int pz_g0 = (int)pz_e[0];
+      [[maybe_unused]] const int pz_g1 = (int)pz_e[1];
+      [[maybe_unused]] const int pz_g2 = (int)pz_e[2];
       __syncthreads();
       #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
       if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory by asynchronous copies, two buffers each
@@ -292,15 +294,15 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
         const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;
         const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;
         const int pz_lr = pz_lane & 7, pz_lj = pz_lane >> 3;
-        for (long long pz_tile = 0; pz_tile < 4; ++pz_tile) {
-          const long long pz_b = pz_tile / 4, pz_mn = pz_tile % 4;
-          const long long pz_m0 = pz_mn / 2 * 128, pz_n0 = pz_mn % 2 * 128;
+        for (long long pz_tile = 0; pz_tile < 1; ++pz_tile) {
+          const long long pz_b = pz_tile / 1, pz_mn = pz_tile % 1;
+          const long long pz_m0 = pz_mn / 1 * 128, pz_n0 = pz_mn % 1 * 128;
           const long long pz_lo = pz_b * 0 + pz_m0 * 1, pz_ro = pz_b * 0 + pz_n0 * 256;
           float pz_d[2][4][4] = {};
           {
             const int pz_kq = (threadIdx.x >> 4), pz_x = (threadIdx.x & 15) * 8;
             unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
-            const long long pz_at = pz_lo + pz_x * 1 + ((0) * 32 + pz_kq) * 256;
+            const long long pz_at = pz_lo + pz_x * 1 + ((0) * 32 + pz_kq) * 128;
             const void* const pz_src = pz_kernel_0_r0_run(r0, pz_e, (0) + pz_at, 8);
             if (pz_src != nullptr) {
               pz_copy16_async(pz_dst, pz_src);
@@ -327,7 +329,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
               {
                 const int pz_kq = (threadIdx.x >> 4), pz_x = (threadIdx.x & 15) * 8;
                 unsigned short* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
-                const long long pz_at = pz_lo + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 256;
+                const long long pz_at = pz_lo + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 128;
                 const void* const pz_src = pz_kernel_0_r0_run(r0, pz_e, (0) + pz_at, 8);
                 if (pz_src != nullptr) {
                   pz_copy16_async(pz_dst, pz_src);
@@ -384,7 +386,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
               for (int pz_q = 0; pz_q < 4; ++pz_q) {
                 const int pz_v = (pz_v0 + pz_gid) & 3, pz_h = (pz_q & 1) ^ (pz_gid >> 2);
                 const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + pz_h;
-                v2[pz_b * 65536 + (pz_r) * 256 + (pz_c)] = (pz_h ? pz_pick4(pz_d[pz_u][0][(pz_q & 2) | 1], pz_d[pz_u][1][(pz_q & 2) | 1], pz_d[pz_u][2][(pz_q & 2) | 1], pz_d[pz_u][3][(pz_q & 2) | 1], pz_v) : pz_pick4(pz_d[pz_u][0][pz_q & 2], pz_d[pz_u][1][pz_q & 2], pz_d[pz_u][2][pz_q & 2], pz_d[pz_u][3][pz_q & 2], pz_v));
+                v2[pz_b * 16384 + (pz_r) * 128 + (pz_c)] = (pz_h ? pz_pick4(pz_d[pz_u][0][(pz_q & 2) | 1], pz_d[pz_u][1][(pz_q & 2) | 1], pz_d[pz_u][2][(pz_q & 2) | 1], pz_d[pz_u][3][(pz_q & 2) | 1], pz_v) : pz_pick4(pz_d[pz_u][0][pz_q & 2], pz_d[pz_u][1][pz_q & 2], pz_d[pz_u][2][pz_q & 2], pz_d[pz_u][3][pz_q & 2], pz_v));
               }
             }
           }
@@ -392,9 +394,9 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
       } else {
         {  // tensor cores: each warp a tile of the result at a time, mma.sync m16n8k16
           const int pz_lane = threadIdx.x & 31, pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
-          for (long long pz_tile = threadIdx.x >> 5; pz_tile < 64; pz_tile += blockDim.x >> 5) {
-            const long long pz_b = pz_tile / 64, pz_mn = pz_tile % 64;
-            const long long pz_m0 = pz_mn / 8 * 32, pz_n0 = pz_mn % 8 * 32;
+          for (long long pz_tile = threadIdx.x >> 5; pz_tile < 16; pz_tile += blockDim.x >> 5) {
+            const long long pz_b = pz_tile / 16, pz_mn = pz_tile % 16;
+            const long long pz_m0 = pz_mn / 4 * 32, pz_n0 = pz_mn % 4 * 32;
             const long long pz_lo = pz_b * 0, pz_ro = pz_b * 0;
             float pz_d[2][4][4] = {};
             for (long long pz_k = 0; pz_k < 256; pz_k += 16) {
@@ -402,10 +404,10 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
               #pragma unroll
               for (int pz_u = 0; pz_u < 2; ++pz_u) {
                 const long long pz_r = pz_m0 + pz_u * 16 + pz_gid, pz_c = pz_k + pz_tig * 2;
-                pz_af[pz_u][0] = pz_pack16(pz_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r) * 1 + (pz_c) * 256), pz_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r) * 1 + (pz_c + 1) * 256));
-                pz_af[pz_u][1] = pz_pack16(pz_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r + 8) * 1 + (pz_c) * 256), pz_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r + 8) * 1 + (pz_c + 1) * 256));
-                pz_af[pz_u][2] = pz_pack16(pz_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r) * 1 + (pz_c + 8) * 256), pz_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r) * 1 + (pz_c + 8 + 1) * 256));
-                pz_af[pz_u][3] = pz_pack16(pz_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r + 8) * 1 + (pz_c + 8) * 256), pz_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r + 8) * 1 + (pz_c + 8 + 1) * 256));
+                pz_af[pz_u][0] = pz_pack16(pz_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r) * 1 + (pz_c) * 128), pz_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r) * 1 + (pz_c + 1) * 128));
+                pz_af[pz_u][1] = pz_pack16(pz_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r + 8) * 1 + (pz_c) * 128), pz_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r + 8) * 1 + (pz_c + 1) * 128));
+                pz_af[pz_u][2] = pz_pack16(pz_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r) * 1 + (pz_c + 8) * 128), pz_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r) * 1 + (pz_c + 8 + 1) * 128));
+                pz_af[pz_u][3] = pz_pack16(pz_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r + 8) * 1 + (pz_c + 8) * 128), pz_kernel_0_r0_read(r0, pz_e, (0) + pz_lo + (pz_r + 8) * 1 + (pz_c + 8 + 1) * 128));
               }
               #pragma unroll
               for (int pz_v = 0; pz_v < 4; ++pz_v) {
@@ -429,7 +431,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
                 for (int pz_q = 0; pz_q < 4; ++pz_q) {
                   const int pz_v = (pz_v0 + pz_gid) & 3, pz_h = (pz_q & 1) ^ (pz_gid >> 2);
                   const long long pz_r = pz_m0 + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_v * 8 + pz_tig * 2 + pz_h;
-                  v2[pz_b * 65536 + (pz_r) * 256 + (pz_c)] = (pz_h ? pz_pick4(pz_d[pz_u][0][(pz_q & 2) | 1], pz_d[pz_u][1][(pz_q & 2) | 1], pz_d[pz_u][2][(pz_q & 2) | 1], pz_d[pz_u][3][(pz_q & 2) | 1], pz_v) : pz_pick4(pz_d[pz_u][0][pz_q & 2], pz_d[pz_u][1][pz_q & 2], pz_d[pz_u][2][pz_q & 2], pz_d[pz_u][3][pz_q & 2], pz_v));
+                  v2[pz_b * 16384 + (pz_r) * 128 + (pz_c)] = (pz_h ? pz_pick4(pz_d[pz_u][0][(pz_q & 2) | 1], pz_d[pz_u][1][(pz_q & 2) | 1], pz_d[pz_u][2][(pz_q & 2) | 1], pz_d[pz_u][3][(pz_q & 2) | 1], pz_v) : pz_pick4(pz_d[pz_u][0][pz_q & 2], pz_d[pz_u][1][pz_q & 2], pz_d[pz_u][2][pz_q & 2], pz_d[pz_u][3][pz_q & 2], pz_v));
                 }
               }
             }
@@ -442,15 +444,15 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
         const int pz_tx_n = blockDim.x < 32 ? blockDim.x : 32, pz_ty_n = blockDim.x / pz_tx_n;
         const int pz_tx = threadIdx.x % pz_tx_n, pz_ty = threadIdx.x / pz_tx_n;
         const long long pz_bm = pz_ty_n * 4, pz_bn = pz_tx_n * 4;
-        const long long pz_tm = (256 + pz_bm - 1) / pz_bm, pz_tn = (256 + pz_bn - 1) / pz_bn;
+        const long long pz_tm = (128 + pz_bm - 1) / pz_bm, pz_tn = (128 + pz_bn - 1) / pz_bn;
         for (long long pz_tile = 0; pz_tile < 1 * pz_tm * pz_tn; ++pz_tile) {
           const long long pz_b = pz_tile / (pz_tm * pz_tn), pz_mn = pz_tile % (pz_tm * pz_tn);
           const long long pz_m0 = pz_mn / pz_tn * pz_bm + pz_ty, pz_n0 = pz_mn % pz_tn * pz_bn + pz_tx;
           long long pz_row[4], pz_col[4];
           #pragma unroll
           for (int pz_u = 0; pz_u < 4; ++pz_u) {
-            pz_row[pz_u] = pz_m0 + pz_u * pz_ty_n < 256 ? pz_m0 + pz_u * pz_ty_n : 255;
-            pz_col[pz_u] = pz_n0 + pz_u * pz_tx_n < 256 ? pz_n0 + pz_u * pz_tx_n : 255;
+            pz_row[pz_u] = pz_m0 + pz_u * pz_ty_n < 128 ? pz_m0 + pz_u * pz_ty_n : 127;
+            pz_col[pz_u] = pz_n0 + pz_u * pz_tx_n < 128 ? pz_n0 + pz_u * pz_tx_n : 127;
           }
           float pz_acc[4][4] = {};
           #pragma unroll 4
@@ -458,7 +460,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
             float pz_a[4], pz_bv[4];
             #pragma unroll
             for (int pz_u = 0; pz_u < 4; ++pz_u) {
-              pz_a[pz_u] = pz_bf16_f32(pz_kernel_0_r0_read(r0, pz_e, (0) + pz_b * 0 + pz_row[pz_u] * 1 + pz_k * 256));
+              pz_a[pz_u] = pz_bf16_f32(pz_kernel_0_r0_read(r0, pz_e, (0) + pz_b * 0 + pz_row[pz_u] * 1 + pz_k * 128));
               pz_bv[pz_u] = pz_bf16_f32(pz_kernel_0_r1_read(r1, pz_e, (0) + pz_b * 0 + pz_k * 1 + pz_col[pz_u] * 256));
             }
             #pragma unroll
@@ -473,8 +475,8 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
           for (int pz_u = 0; pz_u < 4; ++pz_u) {
             #pragma unroll
             for (int pz_v = 0; pz_v < 4; ++pz_v) {
-              if (pz_m0 + pz_u * pz_ty_n < 256 && pz_n0 + pz_v * pz_tx_n < 256) {
-                v2[pz_b * 65536 + (pz_row[pz_u]) * 256 + (pz_col[pz_v])] = pz_acc[pz_u][pz_v];
+              if (pz_m0 + pz_u * pz_ty_n < 128 && pz_n0 + pz_v * pz_tx_n < 128) {
+                v2[pz_b * 16384 + (pz_row[pz_u]) * 128 + (pz_col[pz_v])] = pz_acc[pz_u][pz_v];
               }
             }
           }
@@ -483,7 +485,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
       __syncthreads();
       #endif
       __syncthreads();
-      for (int pz_i = threadIdx.x; pz_i < 65536; pz_i += blockDim.x) {
+      for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
         pz_kernel_0_r2_write(r2, pz_e, pz_i, v2[pz_i]);
       }
       __syncthreads();

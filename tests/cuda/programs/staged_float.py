@@ -2,8 +2,9 @@
 # plans for: the operands stay in HBM and the product stages tiles of them in shared memory. The
 # lhs block has k contiguous, so it is copied element by element into a tile with k as its rows;
 # the rhs block has its columns contiguous, copied 16 bytes at a time. The last lhs block lies
-# half past the array's edge (reads there give the poison, which only reaches rows that are never
-# written back), and the output is accumulated over two steps of k in a scratch buffer. The
+# partly past the array's edge (reads there give the poison, which only reaches rows that are
+# never written back; split into parts of 128 rows, one part straddles the edge and the other
+# lies wholly past it), and the output is accumulated over two steps of k in a scratch buffer. The
 # operands are small integers, so every sum is exact and the same in any order.
 import jax
 import jax.numpy as jnp
@@ -23,7 +24,7 @@ def kernel(x_ref, y_ref, o_ref, acc_ref):
         o_ref[...] = acc_ref[...]
 
 
-m, k, n = 384, 512, 256
+m, k, n = 320, 512, 256
 x = (jnp.arange(m * k, dtype=jnp.int32).reshape(m, k) % 7 - 3).astype(jnp.float32)
 y = (jnp.arange(k * n, dtype=jnp.int32).reshape(k, n) % 5 - 2).astype(jnp.float32)
 out = pl.pallas_call(

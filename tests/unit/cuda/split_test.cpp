@@ -45,6 +45,12 @@ Traced Trace(const std::string& source) {
   return std::move(**traced);
 }
 
+void Replace(std::string& text, const std::string& from, const std::string& to) {
+  size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos) << from;
+  text.replace(at, from.size(), to);
+}
+
 std::optional<PointSplit> Split(const Traced& t) {
   return SplitGridPoints(t.program, t.mapping, SplitGridForCuda(t.program, t.mapping));
 }
@@ -250,34 +256,52 @@ out = pl.pallas_call(
   ExpectSameOutputs(t, *split);
 }
 
-TEST(GridPointSplit, PlansTheCallWholeWhenAPartWouldFallPastTheArray) {
-  // 300 rows in blocks of 256: the second block's rows 384 to 511 would be a part of their own,
-  // wholly past the array, where the emulator rejects a block index. The plan keeps the call
-  // whole; a call that fits splits.
+TEST(GridPointSplit, RunsPartsWhollyPastTheArrayAsThePaddingOfTheirBlock) {
+  // 300 rows in blocks of 256: the second block's parts from row 320 on lie wholly past the
+  // array, where a block of their size would be out of range. They run on the poison and write
+  // nothing, as that padding does in the whole block; the host device gives the emulator's
+  // result.
   constexpr const char* kProgram = R"(
 def kernel(x_ref, o_ref):
-    o_ref[...] = x_ref[...] * 2.0
+    o_ref[...] = x_ref[...] * 2.0 + 1.0
 
-x = jnp.ones((ROWS, 128), jnp.float32)
+x = jnp.sin(jnp.arange(ROWS * 128, dtype=jnp.float32).reshape(-1, 128))
 out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct(x.shape, jnp.float32), grid=(2,),
                      in_specs=[pl.BlockSpec((256, 128), lambda i: (i, 0))],
                      out_specs=pl.BlockSpec((256, 128), lambda i: (i, 0)))(x)
 )";
-  auto plan_of = [&](const std::string& rows) {
+  for (const char* rows : {"300", "512"}) {
     std::string source = kProgram;
-    source.replace(source.find("ROWS"), 4, rows);
+    Replace(source, "ROWS", rows);
     Traced t = Trace(source);
-    EXPECT_TRUE(Split(t)) << "the body allows a split of " << rows << " rows";
-    return PlanCall(t.program, t.mapping, t.operands, {}, 0, 48 * 1024);
-  };
-  PlannedCall ragged = plan_of("300");
-  EXPECT_FALSE(ragged.parts);
-  EXPECT_EQ(ragged.split.chains, 2);
-  PlannedCall even = plan_of("512");
-  ASSERT_TRUE(even.parts);
-  EXPECT_EQ(even.split.chains, 16);  // each of the 2 blocks in 8 parts of 64 x 64
-  EXPECT_NE(even.split.note.find("parts on as many CUDA blocks"), std::string::npos)
-      << even.split.note;
+    PlannedCall plan = PlanCall(t.program, t.mapping, t.operands, {}, 0, 48 * 1024);
+    ASSERT_TRUE(plan.parts) << rows;
+    EXPECT_EQ(plan.split.chains, 16) << rows;  // each of the 2 blocks in 8 parts of 64 x 64
+    EXPECT_NE(plan.split.note.find("parts on as many CUDA blocks"), std::string::npos)
+        << plan.split.note;
+    CudaBackend host(CudaOptions{}, OpenHostDevice());
+    array::Array got = host.Run(t.program, t.mapping, t.operands, {}).outputs.at(0).Contiguous();
+    array::Array want = t.outputs.at(0).Contiguous();
+    ASSERT_EQ(got.shape(), want.shape());
+    size_t bytes = static_cast<size_t>(got.size()) * array::ItemSize(got.dtype());
+    EXPECT_EQ(std::memcmp(got.raw(), want.raw(), bytes), 0) << rows << " rows";
+  }
+}
+
+TEST(GridPointSplit, LeavesTheCallsOwnErrorsToTheCall) {
+  // A block index out of range in the call itself is its error, split or not.
+  Traced t = Trace(R"(
+def kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * 2.0
+
+x = jnp.ones((512, 128), jnp.float32)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct(x.shape, jnp.float32), grid=(2,),
+                     in_specs=[pl.BlockSpec((256, 128), lambda i: (i, 0))],
+                     out_specs=pl.BlockSpec((256, 128), lambda i: (i, 0)))(x)
+)");
+  kernel::GridMapping wrong = t.mapping;
+  wrong.grid = {3};  // block 2 of x is past its 512 rows
+  EXPECT_THROW(PlanCall(t.program, wrong, t.operands, {}, 0, 48 * 1024), kernel::CallError);
 }
 
 constexpr const char* kAttention = R"(
@@ -302,12 +326,6 @@ out = pl.pallas_call(
     scratch_shapes=[pltpu.VMEM((b, 1), jnp.float32)],
     compiler_params=pltpu.CompilerParams(SEMANTICS))(q, k)
 )";
-
-void Replace(std::string& text, const std::string& from, const std::string& to) {
-  size_t at = text.find(from);
-  ASSERT_NE(at, std::string::npos) << from;
-  text.replace(at, from.size(), to);
-}
 
 Traced TraceAttention(const std::string& semantics) {
   std::string source = kAttention;
