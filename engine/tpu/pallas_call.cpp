@@ -363,10 +363,11 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
     session->calls.push_back(RecordCall(program, mapping, interp.sources()));
     run.blocks = &session->calls.back().trace;
   }
-  if (options.on_trace) options.on_trace(program, mapping, operands, run);
   if (options.probe != nullptr) ++options.probe->calls_started;
   kernel::CallOutcome outcome;
   try {
+    // (`--emit-cuda` fails where the call cannot become CUDA: an error at the call like the run's.)
+    if (options.on_trace) options.on_trace(program, mapping, operands, run);
     outcome = options.backend ? options.backend->Run(program, mapping, operands, run)
                               : TpuBackend(options).Run(program, mapping, operands, run);
   } catch (kernel::CallError& error) {

@@ -117,6 +117,14 @@ case $mode in
       cat "$tmp/err"
       exit 1
     fi
+    # --emit-cuda (no device) stops at the same error: no unit can be written for the call.
+    "$cli" run --emit-cuda "$file" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -ne 70 ] || ! grep -q "^$file:$line:[0-9]*: error: .*$text" "$tmp/err"; then
+      echo "--- $file: --emit-cuda should exit 70 at line $line with: $text; got exit $rc:"
+      cat "$tmp/err"
+      exit 1
+    fi
     ;;
   nogpu)
     # Where the machine has no CUDA driver, --backend cuda says so and exits 70.
