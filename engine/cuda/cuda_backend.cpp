@@ -374,6 +374,12 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_p
                             .span = mapping.span};
   }
 
+  // Each row's grid step in the call's own numbering (the split plan's differs).
+  std::vector<int64_t> call_step = table.linear_step;
+  if (plan.parts) {
+    for (int64_t& step : call_step) step = plan.CallStep(call_mapping, step);
+  }
+
   // Faults: the one at the earliest grid step.
   std::vector<long long> rows(static_cast<size_t>(blocks) * kStatusWords);
   dev.CopyToHost(rows.data(), status.ptr(), rows.size() * sizeof(long long));
@@ -382,7 +388,7 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_p
   for (unsigned b = 0; b < blocks; ++b) {
     const long long* row = rows.data() + static_cast<size_t>(b) * kStatusWords;
     if (row[0] == 0) continue;
-    int64_t linear = plan.CallStep(call_mapping, table.linear_step.at(static_cast<size_t>(row[2])));
+    int64_t linear = call_step.at(static_cast<size_t>(row[2]));
     if (!first || linear < first_step) {
       first = row;
       first_step = linear;
@@ -465,8 +471,7 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_p
       if (!op.is_output || elements == 0) continue;
       array::Array& writer = outcome.writer[k - mapping.inputs.size()];
       tpu::StampBox(writer, lo, len, rank,
-                    static_cast<int32_t>(
-                        plan.CallStep(call_mapping, table.linear_step[static_cast<size_t>(row)])));
+                    static_cast<int32_t>(call_step[static_cast<size_t>(row)]));
     }
   }
 

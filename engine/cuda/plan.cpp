@@ -123,7 +123,7 @@ class FreshWalk {
         case kernel::Op::kStore: {
           kernel::RefRole role = f_.refs.at(static_cast<size_t>(instr.ref.ref)).role;
           if (role == kernel::RefRole::kInput || role == kernel::RefRole::kPrefetch) return false;
-          if (Whole(instr.ref)) written.insert(instr.ref.ref);
+          if (kernel::CoversRef(f_, instr.ref)) written.insert(instr.ref.ref);
           break;
         }
         case kernel::Op::kCond:
@@ -177,22 +177,6 @@ class FreshWalk {
   bool Stateful(kernel::RefId r) const {
     kernel::RefRole role = f_.refs.at(static_cast<size_t>(r)).role;
     return role == kernel::RefRole::kScratch || role == kernel::RefRole::kOutput;
-  }
-  bool Whole(const kernel::RefPath& path) const {
-    if (path.indexers.empty()) return true;
-    if (path.indexers.size() != 1) return false;
-    const array::Shape& shape = f_.refs.at(static_cast<size_t>(path.ref)).shape;
-    const kernel::Indexer& index = path.indexers[0];
-    if (index.size() != shape.size()) return false;
-    for (size_t d = 0; d < shape.size(); ++d) {
-      const kernel::DimIndex& i = index[d];
-      if (i.is_int ? shape[d] != 1 || i.dynamic_start != kernel::kNoValue || i.start != 0
-                   : i.dynamic_start != kernel::kNoValue || i.start != 0 || i.stride != 1 ||
-                         i.size != shape[d]) {
-        return false;
-      }
-    }
-    return true;
   }
   std::optional<int64_t> Known(kernel::ValueId v) const {
     auto it = known_.find(v);

@@ -173,9 +173,7 @@ class Dimensions {
         Forbid(Ref(path.ref, d));
         continue;
       }
-      bool whole = index.dynamic_start == kernel::kNoValue && index.start == 0 &&
-                   index.stride == 1 && index.size == shape[d];
-      if (j < ValueRank(v) && whole) {
+      if (j < ValueRank(v) && kernel::CoversDimension(index, shape[d])) {
         Unite(Ref(path.ref, d), Value(v, j));
       } else {
         Forbid(Ref(path.ref, d));

@@ -196,6 +196,23 @@ std::vector<ValueId> DynamicOperands(const RefPath& path) {
   return ids;
 }
 
+bool CoversDimension(const DimIndex& index, int64_t size) {
+  if (index.dynamic_start != kNoValue || index.start != 0) return false;
+  return index.is_int ? size == 1 : index.size == size && (index.stride == 1 || size <= 1);
+}
+
+bool CoversRef(const Function& function, const RefPath& path) {
+  if (path.indexers.empty()) return true;
+  if (path.indexers.size() != 1) return false;
+  const array::Shape& shape = function.refs.at(static_cast<size_t>(path.ref)).shape;
+  const Indexer& index = path.indexers[0];
+  if (index.size() != shape.size()) return false;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (!CoversDimension(index[d], shape[d])) return false;
+  }
+  return true;
+}
+
 array::Shape IndexedShape(array::Shape shape, const std::vector<Indexer>& indexers) {
   for (const Indexer& indexer : indexers) {
     array::Shape next;

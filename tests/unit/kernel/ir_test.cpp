@@ -403,5 +403,21 @@ TEST(KernelIrExecutor, RunsAForLoopWithACarry) {
   EXPECT_EQ(counters.flops, 8);  // one convert and one add per iteration
 }
 
+TEST(KernelIr, AnIndexCoversADimensionWholeOnlyStatically) {
+  EXPECT_TRUE(CoversDimension({.start = 0, .size = 8}, 8));
+  EXPECT_FALSE(CoversDimension({.start = 0, .size = 4}, 8));  // half of it
+  EXPECT_FALSE(CoversDimension({.start = 0, .size = 8, .stride = 2}, 8));
+  EXPECT_FALSE(CoversDimension({.start = 0, .dynamic_start = 3, .size = 8}, 8));  // traced start
+  EXPECT_TRUE(CoversDimension({.is_int = true, .start = 0}, 1));  // x[0] of a size-1 dim
+  EXPECT_FALSE(CoversDimension({.is_int = true, .start = 0}, 4));
+  Function f;
+  f.refs.push_back({.name = "x_ref", .shape = {8, 1}});
+  EXPECT_TRUE(CoversRef(f, {.ref = 0}));
+  EXPECT_TRUE(CoversRef(f, {.ref = 0, .indexers = {{{.size = 8}, {.is_int = true}}}}));
+  EXPECT_FALSE(CoversRef(
+      f, {.ref = 0, .indexers = {{{.size = 8}, {.size = 1}}, {{.size = 8}, {.size = 1}}}}));
+  EXPECT_FALSE(CoversRef(f, {.ref = 0, .indexers = {{{.start = 1, .size = 7}, {.size = 1}}}}));
+}
+
 }  // namespace
 }  // namespace pz::kernel
