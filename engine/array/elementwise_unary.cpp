@@ -79,18 +79,6 @@ inline float FlushSubnormal(float v) {
   return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v;
 }
 
-// FlushSubnormal on every element of a contiguous float32 array.
-void FlushSubnormals(Array& out) {
-  float* p = out.data<float>();
-  int64_t n = out.size();
-  for (int64_t i = 0; i < n; ++i) {
-    float v = p[i];
-    float magnitude = std::fabs(v);
-    p[i] =
-        magnitude < std::numeric_limits<float>::min() && magnitude > 0 ? std::copysign(0.0f, v) : v;
-  }
-}
-
 // Ops whose result is always floating: integer and bool operands become float32 first.
 bool IsFloatValued(UnaryOp op) {
   switch (op) {
@@ -139,13 +127,10 @@ void Dispatch(UnaryOp op, const Array& a, Array& out) {
         return RunUnary<D, D>(a, out, [](float x) { return std::fabs(x); });
       case UnaryOp::kExp:
         if constexpr (D == DType::kFloat32) {
-          // Two passes (the same values): exp in lanes (exp_f32.h), then the flush.
+          // In lanes (exp_f32.h), flushing as they go.
           if (a.IsDense() && out.IsDense()) {
-            ExpF32(a.data<float>(), out.data<float>(), a.size());
-          } else {
-            RunUnary<D, D>(a, out, [](float x) { return std::exp(x); });
+            return ExpF32(a.data<float>(), out.data<float>(), a.size(), true);
           }
-          return FlushSubnormals(out);
         }
         return RunUnary<D, D>(a, out, [](float x) { return FlushSubnormal(std::exp(x)); });
       case UnaryOp::kExp2:

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "array/isa.h"
 
@@ -19,6 +20,16 @@
 namespace pz::array {
 
 namespace {
+
+// exp of one value by the library, flushed to zero when subnormal if Flush (XLA's CPU exp).
+template <bool Flush>
+float LibraryExp(float x) {
+  float v = std::exp(x);
+  if constexpr (Flush) {
+    if (std::fpclassify(v) == FP_SUBNORMAL) v = std::copysign(0.0f, v);
+  }
+  return v;
+}
 
 #ifdef PZ_EXP_F32_LANES
 
@@ -43,9 +54,11 @@ constexpr uint64_t kShift = 0x4338000000000000;    // 0x1.8p52: adding it rounds
 constexpr uint64_t kC0 = 0x3ebc6af84b912394;       // the cubic's coefficients, r^3 to r
 constexpr uint64_t kC1 = 0x3f2ebfce50fac4f3;
 constexpr uint64_t kC2 = 0x3f962e42ff0c52d6;
+constexpr float kSmallestNormal = std::numeric_limits<float>::min();
 // Inputs whose bits 20..30 exceed this (|x| >= 88, inf, NaN) take the library's slow path.
 constexpr int kLargeTop = 0x42a;
 
+template <bool Flush>
 __attribute__((target("avx2,fma"))) void ExpLanes(const float* in, float* out, int64_t n) {
   const __m256d inv_ln2n = _mm256_set1_pd(FromBits(kInvLn2N));
   const __m256d shift = _mm256_set1_pd(FromBits(kShift));
@@ -62,7 +75,7 @@ __attribute__((target("avx2,fma"))) void ExpLanes(const float* in, float* out, i
     __m128 x = _mm_loadu_ps(in + i);
     __m128i top = _mm_and_si128(_mm_srli_epi32(_mm_castps_si128(x), 20), top_mask);
     if (_mm_movemask_epi8(_mm_cmpgt_epi32(top, large)) != 0) {
-      for (int k = 0; k < 4; ++k) out[i + k] = std::exp(in[i + k]);
+      for (int k = 0; k < 4; ++k) out[i + k] = LibraryExp<Flush>(in[i + k]);
       continue;
     }
     __m256d xd = _mm256_cvtps_pd(x);
@@ -76,15 +89,20 @@ __attribute__((target("avx2,fma"))) void ExpLanes(const float* in, float* out, i
     __m256d r2 = _mm256_mul_pd(r, r);
     __m256d y = _mm256_fmadd_pd(r, c2, one);
     y = _mm256_fmadd_pd(z, r2, y);
-    _mm_storeu_ps(out + i, _mm256_cvtpd_ps(_mm256_mul_pd(y, s)));
+    __m128 e = _mm256_cvtpd_ps(_mm256_mul_pd(y, s));
+    // exp is positive: a subnormal result is one below the smallest normal float, and +0 its
+    // flushed value.
+    if constexpr (Flush) e = _mm_andnot_ps(_mm_cmplt_ps(e, _mm_set1_ps(kSmallestNormal)), e);
+    _mm_storeu_ps(out + i, e);
   }
-  for (int64_t i = whole; i < n; ++i) out[i] = std::exp(in[i]);
+  for (int64_t i = whole; i < n; ++i) out[i] = LibraryExp<Flush>(in[i]);
 }
 
 // GCC 12's AVX-512 headers start some conversions from _mm512_undefined, which its
 // -Wmaybe-uninitialized reports as a use of an uninitialised value, a false alarm.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+template <bool Flush>
 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma"))) void ExpLanes512(
     const float* in, float* out, int64_t n) {
   const __m512d inv_ln2n = _mm512_set1_pd(FromBits(kInvLn2N));
@@ -104,7 +122,7 @@ __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma"))) void ExpL
     __m256 x = _mm256_loadu_ps(in + i);
     __m256i top = _mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(x), 20), top_mask);
     if (_mm256_movemask_epi8(_mm256_cmpgt_epi32(top, large)) != 0) {
-      for (int k = 0; k < 8; ++k) out[i + k] = std::exp(in[i + k]);
+      for (int k = 0; k < 8; ++k) out[i + k] = LibraryExp<Flush>(in[i + k]);
       continue;
     }
     __m512d xd = _mm512_cvtps_pd(x);
@@ -120,9 +138,13 @@ __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma"))) void ExpL
     __m512d r2 = _mm512_mul_pd(r, r);
     __m512d y = _mm512_fmadd_pd(r, c2, one);
     y = _mm512_fmadd_pd(z, r2, y);
-    _mm256_storeu_ps(out + i, _mm512_cvtpd_ps(_mm512_mul_pd(y, s)));
+    __m256 e = _mm512_cvtpd_ps(_mm512_mul_pd(y, s));
+    if constexpr (Flush) {
+      e = _mm256_andnot_ps(_mm256_cmp_ps(e, _mm256_set1_ps(kSmallestNormal), _CMP_LT_OQ), e);
+    }
+    _mm256_storeu_ps(out + i, e);
   }
-  for (int64_t i = whole; i < n; ++i) out[i] = std::exp(in[i]);
+  for (int64_t i = whole; i < n; ++i) out[i] = LibraryExp<Flush>(in[i]);
 }
 
 #pragma GCC diagnostic pop
@@ -154,17 +176,29 @@ bool LanesMatchLibrary(Lanes lanes) {
 
 }  // namespace
 
-void ExpF32(const float* in, float* out, int64_t n) {
+void ExpF32(const float* in, float* out, int64_t n, bool flush_subnormals) {
 #ifdef PZ_EXP_F32_LANES
-  static const Lanes lanes = [] {
+  // The check runs the unflushed lanes; the flushed ones differ from them only in the flush.
+  struct Pair {
+    Lanes exact = nullptr, flushed = nullptr;
+  };
+  static const Pair lanes = [] {
     Isa isa = RuntimeIsa();
-    if (isa == Isa::kAvx512 && LanesMatchLibrary(&ExpLanes512)) return &ExpLanes512;
-    if (isa >= Isa::kAvx2Fma && LanesMatchLibrary(&ExpLanes)) return &ExpLanes;
-    return static_cast<Lanes>(nullptr);
+    if (isa == Isa::kAvx512 && LanesMatchLibrary(&ExpLanes512<false>)) {
+      return Pair{&ExpLanes512<false>, &ExpLanes512<true>};
+    }
+    if (isa >= Isa::kAvx2Fma && LanesMatchLibrary(&ExpLanes<false>)) {
+      return Pair{&ExpLanes<false>, &ExpLanes<true>};
+    }
+    return Pair{};
   }();
-  if (lanes != nullptr) return lanes(in, out, n);
+  if (lanes.exact != nullptr) return (flush_subnormals ? lanes.flushed : lanes.exact)(in, out, n);
 #endif
-  for (int64_t i = 0; i < n; ++i) out[i] = std::exp(in[i]);
+  if (flush_subnormals) {
+    for (int64_t i = 0; i < n; ++i) out[i] = LibraryExp<true>(in[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i] = std::exp(in[i]);
+  }
 }
 
 }  // namespace pz::array

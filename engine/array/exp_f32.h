@@ -9,7 +9,8 @@
 
 namespace pz::array {
 
-// out[i] = std::exp(in[i]) for i < n, bit for bit (no flushing of subnormal results).
-void ExpF32(const float* in, float* out, int64_t n);
+// out[i] = std::exp(in[i]) for i < n, bit for bit; with flush_subnormals, a subnormal result is
+// +0 instead (XLA's CPU exp), in the same pass.
+void ExpF32(const float* in, float* out, int64_t n, bool flush_subnormals = false);
 
 }  // namespace pz::array

@@ -23,12 +23,18 @@ struct Strided {
 
 // c[p] = a[p] * b[p] for p < batch; a is m x k, b is k x n, c contiguous row-major m x n.
 // Contiguous: a and b contiguous row-major. Strided: any layout Eigen reads in place (only for
-// products Eigen computes with its blocked kernel, whose result does not depend on the layout).
+// products Eigen computes with its blocked kernel, whose result does not depend on the layout);
+// with `accumulate`, c[p] += a[p] * b[p] instead (see single_panel).
 struct Kernels {
   void (*contiguous)(const float* a, const float* b, float* c, int64_t batch, int64_t m, int64_t k,
                      int64_t n);
   void (*strided)(const Strided& a, const Strided& b, float* c, int64_t batch, int64_t m, int64_t k,
-                  int64_t n);
+                  int64_t n, bool accumulate);
+  // True when the blocked kernel sums all of k in one panel for an m x k x n product: each
+  // element of the product is then a sum formed in registers and added to c once, so an
+  // accumulating product gives c + (a * b) bit for bit, as a product and an add would. (With k
+  // in several panels, the first panel's sum would be added to c before the second's.)
+  bool (*single_panel)(int64_t m, int64_t k, int64_t n);
 };
 
 // The kernels of one instruction set (each level falls back to the one below in builds without

@@ -36,29 +36,50 @@ int64_t ConsistentColumns(int64_t n) {
   return n - rest + (rest < 2 * kPacket ? 2 * kPacket : kPanel);
 }
 
-// c = a * b with every column in a panel path that sums in one order. A product whose columns
-// leave a one-packet remainder is computed as two products whose widths do not (n - 2 packets,
-// then 2 packets), without copies; other widths go through zero-padded copies of b and c.
+// c = a * b (c += a * b with `accumulate`) with every column in a panel path that sums in one
+// order. A product whose columns leave a one-packet remainder is computed as two products whose
+// widths do not (n - 2 packets, then 2 packets), without copies; other widths go through
+// zero-padded copies of b and c.
 template <typename Lhs, typename Rhs>
-void Product(const Lhs& ma, const Rhs& mb, Eigen::Map<RowMatrix>& mc) {
+void Product(const Lhs& ma, const Rhs& mb, Eigen::Map<RowMatrix>& mc, bool accumulate) {
   constexpr int64_t kPacket = Eigen::internal::packet_traits<float>::size;
+  auto into = [accumulate](auto&& c, const auto& a, const auto& b) {
+    if (accumulate) {
+      c.noalias() += a * b;
+    } else {
+      c.noalias() = a * b;
+    }
+  };
   int64_t n = mc.cols();
   int64_t padded = ConsistentColumns(n);
   if (padded == n || mc.rows() == 1) {
-    mc.noalias() = ma * mb;
+    into(mc, ma, mb);
     return;
   }
   if (n % (3 * kPacket) == kPacket && n >= 4 * kPacket) {
     int64_t head = n - 2 * kPacket;
-    mc.leftCols(head).noalias() = ma * mb.leftCols(head);
-    mc.rightCols(2 * kPacket).noalias() = ma * mb.rightCols(2 * kPacket);
+    into(mc.leftCols(head), ma, mb.leftCols(head));
+    into(mc.rightCols(2 * kPacket), ma, mb.rightCols(2 * kPacket));
     return;
   }
   RowMatrix wide_b = RowMatrix::Zero(mb.rows(), padded);
   wide_b.leftCols(n) = mb;
   RowMatrix wide_c(mc.rows(), padded);
-  wide_c.noalias() = ma * wide_b;
+  if (accumulate) {
+    wide_c.leftCols(n) = mc;
+    wide_c.rightCols(padded - n).setZero();
+  }
+  into(wide_c, ma, wide_b);
   mc = wide_c.leftCols(n);
+}
+
+bool SinglePanel(int64_t m, int64_t k, int64_t n) {
+  if (m < 2 || n < 2 || m + k + n < EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) return false;
+  // The blocking Eigen's GEMM computes for a row-major result (the transposed product: rows and
+  // columns swap); its depth depends only on k and the L1 cache.
+  Eigen::Index kc = k, mc = n, nc = m;
+  Eigen::internal::computeProductBlockingSizes<float, float, 1>(kc, mc, nc, Eigen::Index{1});
+  return kc >= k;
 }
 
 void Contiguous(const float* a, const float* b, float* c, int64_t batch, int64_t m, int64_t k,
@@ -67,30 +88,30 @@ void Contiguous(const float* a, const float* b, float* c, int64_t batch, int64_t
     Eigen::Map<const RowMatrix> ma(a + i * m * k, m, k);
     Eigen::Map<const RowMatrix> mb(b + i * k * n, k, n);
     Eigen::Map<RowMatrix> mc(c + i * m * n, m, n);
-    Product(ma, mb, mc);
+    Product(ma, mb, mc, false);
   }
 }
 
 template <typename Lhs>
 void WithRhs(const Lhs& ma, const Strided& b, const float* pb, Eigen::Map<RowMatrix>& mc, int64_t k,
-             int64_t n) {
+             int64_t n, bool accumulate) {
   if (b.col_stride == 1) {
-    Product(ma, RowMap(pb, k, n, Eigen::OuterStride<>(b.row_stride)), mc);
+    Product(ma, RowMap(pb, k, n, Eigen::OuterStride<>(b.row_stride)), mc, accumulate);
   } else {
-    Product(ma, ColMap(pb, k, n, Eigen::OuterStride<>(b.col_stride)), mc);
+    Product(ma, ColMap(pb, k, n, Eigen::OuterStride<>(b.col_stride)), mc, accumulate);
   }
 }
 
 void StridedGemm(const Strided& a, const Strided& b, float* c, int64_t batch, int64_t m, int64_t k,
-                 int64_t n) {
+                 int64_t n, bool accumulate) {
   for (int64_t i = 0; i < batch; ++i) {
     Eigen::Map<RowMatrix> mc(c + i * m * n, m, n);
     const float* pa = a.data + i * a.batch_stride;
     const float* pb = b.data + i * b.batch_stride;
     if (a.col_stride == 1) {
-      WithRhs(RowMap(pa, m, k, Eigen::OuterStride<>(a.row_stride)), b, pb, mc, k, n);
+      WithRhs(RowMap(pa, m, k, Eigen::OuterStride<>(a.row_stride)), b, pb, mc, k, n, accumulate);
     } else {
-      WithRhs(ColMap(pa, m, k, Eigen::OuterStride<>(a.col_stride)), b, pb, mc, k, n);
+      WithRhs(ColMap(pa, m, k, Eigen::OuterStride<>(a.col_stride)), b, pb, mc, k, n, accumulate);
     }
   }
 }
@@ -98,6 +119,6 @@ void StridedGemm(const Strided& a, const Strided& b, float* c, int64_t batch, in
 }  // namespace
 
 extern const Kernels kKernels;
-const Kernels kKernels = {&Contiguous, &StridedGemm};
+const Kernels kKernels = {&Contiguous, &StridedGemm, &SinglePanel};
 
 }  // namespace pz::array::gemm::PZ_GEMM_ISA

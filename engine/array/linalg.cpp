@@ -187,6 +187,73 @@ DotPlan PlanDotGeneral(const Shape& ls, DType lhs_dtype, const Shape& rs, DType 
   return plan;
 }
 
+namespace {
+
+// A planned product as batched matrices: the operands permuted to (batch, free, contracting)
+// and (batch, contracting, free) and the sizes of those groups.
+struct DotMatrices {
+  DotPlan plan;
+  Array a, b;
+  int64_t batch = 0, m = 0, k = 0, n = 0;
+};
+
+DotMatrices AsMatrices(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
+                       std::optional<DType> preferred_element_type, std::string_view fn_name) {
+  DotMatrices out;
+  out.plan = PlanDotGeneral(lhs.shape(), lhs.dtype(), rhs.shape(), rhs.dtype(), dims,
+                            preferred_element_type, fn_name);
+  const DotDimensionNumbers& d = out.plan.dims;
+  std::vector<int> lhs_perm = d.lhs_batch;
+  lhs_perm.insert(lhs_perm.end(), out.plan.lhs_free.begin(), out.plan.lhs_free.end());
+  lhs_perm.insert(lhs_perm.end(), d.lhs_contracting.begin(), d.lhs_contracting.end());
+  std::vector<int> rhs_perm = d.rhs_batch;
+  rhs_perm.insert(rhs_perm.end(), d.rhs_contracting.begin(), d.rhs_contracting.end());
+  rhs_perm.insert(rhs_perm.end(), out.plan.rhs_free.begin(), out.plan.rhs_free.end());
+  out.batch = Product(lhs.shape(), d.lhs_batch);
+  out.m = Product(lhs.shape(), out.plan.lhs_free);
+  out.k = Product(lhs.shape(), d.lhs_contracting);
+  out.n = Product(rhs.shape(), out.plan.rhs_free);
+  out.a = Permute(lhs, lhs_perm);
+  out.b = Permute(rhs, rhs_perm);
+  return out;
+}
+
+// Both operands as strided float32 matrices Eigen's blocked kernel reads in place, or nullopt.
+std::optional<std::pair<gemm::Strided, gemm::Strided>> BlockedOperands(const DotMatrices& p) {
+  if (p.a.dtype() != DType::kFloat32 || p.b.dtype() != DType::kFloat32 || p.batch <= 0 ||
+      p.m <= 1 || p.n <= 1 || p.k <= 0 || p.m + p.k + p.n < EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) {
+    return std::nullopt;
+  }
+  size_t batch_axes = p.plan.dims.lhs_batch.size();
+  std::optional<gemm::Strided> sa =
+      AsStridedMatrices(p.a, batch_axes, p.plan.lhs_free.size(), p.m, p.k);
+  std::optional<gemm::Strided> sb =
+      AsStridedMatrices(p.b, batch_axes, p.plan.dims.rhs_contracting.size(), p.k, p.n);
+  if (!sa || !sb) return std::nullopt;
+  return std::pair{*sa, *sb};
+}
+
+}  // namespace
+
+bool DotGeneralAccumulate(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
+                          std::optional<DType> preferred_element_type, Array& acc) {
+  if (Recording() || lhs.dtype() != DType::kFloat32 || rhs.dtype() != DType::kFloat32 ||
+      acc.dtype() != DType::kFloat32 || !acc.IsContiguous() || acc.SharesStorageWith(lhs) ||
+      acc.SharesStorageWith(rhs)) {
+    return false;
+  }
+  DotMatrices p = AsMatrices(lhs, rhs, dims, preferred_element_type, "jax.lax.dot_general");
+  if (p.plan.dtype != DType::kFloat32 || !SameDims(p.plan.shape, acc.shape()) ||
+      !gemm::Best().single_panel(p.m, p.k, p.n)) {
+    return false;
+  }
+  auto operands = BlockedOperands(p);
+  if (!operands) return false;
+  gemm::Best().strided(operands->first, operands->second, acc.data<float>(), p.batch, p.m, p.k, p.n,
+                       true);
+  return true;
+}
+
 Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
                  std::optional<DType> preferred_element_type, std::string_view fn_name) {
   if (Recording()) {
@@ -194,48 +261,22 @@ Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& 
         {Prim::kDotGeneral, DotAttrs{dims, preferred_element_type, std::string(fn_name)}},
         {lhs, rhs}, [&] { return DotGeneral(lhs, rhs, dims, preferred_element_type, fn_name); });
   }
-  DotPlan plan = PlanDotGeneral(lhs.shape(), lhs.dtype(), rhs.shape(), rhs.dtype(), dims,
-                                preferred_element_type, fn_name);
-  const DotDimensionNumbers& d = plan.dims;
-  const std::vector<int>& lhs_free = plan.lhs_free;
-  const std::vector<int>& rhs_free = plan.rhs_free;
-  const Shape& out_shape = plan.shape;
-  DType out_dtype = plan.dtype;
-  std::vector<int> lhs_perm = d.lhs_batch;
-  lhs_perm.insert(lhs_perm.end(), lhs_free.begin(), lhs_free.end());
-  lhs_perm.insert(lhs_perm.end(), d.lhs_contracting.begin(), d.lhs_contracting.end());
-  std::vector<int> rhs_perm = d.rhs_batch;
-  rhs_perm.insert(rhs_perm.end(), d.rhs_contracting.begin(), d.rhs_contracting.end());
-  rhs_perm.insert(rhs_perm.end(), rhs_free.begin(), rhs_free.end());
-
-  const Shape& ls = lhs.shape();
-  const Shape& rs = rhs.shape();
-  int64_t batch = Product(ls, d.lhs_batch);
-  int64_t m = Product(ls, lhs_free);
-  int64_t k = Product(ls, d.lhs_contracting);
-  int64_t n = Product(rs, rhs_free);
-
+  DotMatrices p = AsMatrices(lhs, rhs, dims, preferred_element_type, fn_name);
+  const Shape& out_shape = p.plan.shape;
+  DType out_dtype = p.plan.dtype;
+  int64_t batch = p.batch, m = p.m, k = p.k, n = p.n;
   if (!IsFloating(lhs.dtype()) && !IsFloating(rhs.dtype())) {
-    std::vector<int64_t> a = LoadInts(Permute(lhs, lhs_perm).Contiguous());
-    std::vector<int64_t> b = LoadInts(Permute(rhs, rhs_perm).Contiguous());
+    std::vector<int64_t> a = LoadInts(p.a.Contiguous());
+    std::vector<int64_t> b = LoadInts(p.b.Contiguous());
     return StoreInts(GemmInt(a, b, batch, m, k, n), out_dtype, out_shape);
   }
-  Array a = Permute(lhs, lhs_perm);
-  Array b = Permute(rhs, rhs_perm);
-  if (a.dtype() == DType::kFloat32 && b.dtype() == DType::kFloat32 && batch > 0 && m > 1 && n > 1 &&
-      k > 0 && m + k + n >= EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) {
-    size_t batch_axes = d.lhs_batch.size();
-    std::optional<gemm::Strided> sa = AsStridedMatrices(a, batch_axes, lhs_free.size(), m, k);
-    std::optional<gemm::Strided> sb =
-        AsStridedMatrices(b, batch_axes, d.rhs_contracting.size(), k, n);
-    if (sa && sb) {
-      Array c = Array::Empty(DType::kFloat32, out_shape);
-      gemm::Best().strided(*sa, *sb, c.data<float>(), batch, m, k, n);
-      return out_dtype == DType::kFloat32 ? c : c.AsType(out_dtype);
-    }
+  if (auto operands = BlockedOperands(p)) {
+    Array c = Array::Empty(DType::kFloat32, out_shape);
+    gemm::Best().strided(operands->first, operands->second, c.data<float>(), batch, m, k, n, false);
+    return out_dtype == DType::kFloat32 ? c : c.AsType(out_dtype);
   }
-  a = a.AsType(DType::kFloat32);
-  b = b.AsType(DType::kFloat32);
+  Array a = p.a.AsType(DType::kFloat32);
+  Array b = p.b.AsType(DType::kFloat32);
   Array c = Array::Zeros(DType::kFloat32, out_shape);
   if (batch > 0 && m > 0 && n > 0 && k > 0) {
     gemm::Best().contiguous(a.data<float>(), b.data<float>(), c.data<float>(), batch, m, k, n);

@@ -45,6 +45,13 @@ Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& 
                  std::optional<DType> preferred_element_type,
                  std::string_view fn_name = "jax.lax.dot_general");
 
+// acc += lax.dot_general(lhs, rhs) in one pass, when that gives exactly what the product and
+// an add of it to `acc` would: float32 operands and result, `acc` a contiguous float32 array of
+// the product's shape sharing no storage with the operands, and a product Eigen's blocked
+// kernel sums in one panel of k (gemm.h). Returns false, leaving `acc` untouched, otherwise.
+bool DotGeneralAccumulate(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
+                          std::optional<DType> preferred_element_type, Array& acc);
+
 // jnp.dot: 0-d operands multiply, 1-D x 1-D is the inner product, N-D x 1-D contracts the last
 // axes, N-D x M-D contracts the last axis of `a` with the second-to-last of `b`.
 Array Dot(const Array& a, const Array& b, std::optional<DType> preferred_element_type,

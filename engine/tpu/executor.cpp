@@ -104,6 +104,77 @@ Executor::Executor(const kernel::Function& function, ExecContext& context)
   std::vector<int32_t> outer;
   MarkUses(function.body, 0, outer);
   for (ValueId id : function.body.yields) last_use_[id] = std::numeric_limits<int32_t>::max();
+  PlanDotAdds(function.body);
+}
+
+void Executor::PlanDotAdds(const kernel::Region& region) {
+  const std::vector<Instr>& body = region.body;
+  for (size_t i = 0; i < body.size(); ++i) {
+    for (const kernel::Region& inner : body[i].regions) PlanDotAdds(inner);
+    if (i + 1 >= body.size()) continue;
+    const Instr& dot = body[i];
+    const Instr& add = body[i + 1];
+    if (!kernel::IsPrim(dot.op) || dot.prim.prim != array::Prim::kDotGeneral ||
+        !kernel::IsPrim(add.op) || add.prim.prim != array::Prim::kAdd) {
+      continue;
+    }
+    ValueId product = dot.results[0];
+    bool first = add.operands[0] == product, second = add.operands[1] == product;
+    if (first == second || last_use_[product] != position_.at(&add)) continue;
+    ValueId addend = add.operands[first ? 1 : 0];
+    const kernel::ValueType& type = function_.values[product];
+    if (type.dtype != array::DType::kFloat32 || !(function_.values[addend] == type) ||
+        !(function_.values[add.results[0]] == type)) {
+      continue;
+    }
+    dot_adds_[&region].push_back(
+        {.dot = i, .addend = addend, .addend_dies = last_use_[addend] == position_.at(&add)});
+  }
+}
+
+bool Executor::RunDotAdd(const kernel::Region& region, const DotAdd& fused) {
+  const Instr& dot = region.body[fused.dot];
+  const Instr& add = region.body[fused.dot + 1];
+  const Array& lhs = env_[dot.operands[0]];
+  const Array& rhs = env_[dot.operands[1]];
+  Array& addend = env_[fused.addend];
+  Array& slot = env_[add.results[0]];
+  if (addend.dtype() != array::DType::kFloat32 || addend.weak_type()) return false;
+  const auto& attrs = std::get<array::DotAttrs>(dot.prim.attrs);
+  // The sum goes into the addend's storage when nothing else holds it and nothing reads it
+  // later (it then swaps with the slot's, for the next step to reuse); else into the slot's,
+  // after a copy of the addend.
+  bool take = fused.addend_dies && addend.Reusable(array::DType::kFloat32, addend.shape()) &&
+              !addend.SharesStorageWith(lhs) && !addend.SharesStorageWith(rhs);
+  try {
+    if (take) {
+      if (!array::DotGeneralAccumulate(lhs, rhs, attrs.dims, attrs.preferred_element_type,
+                                       addend)) {
+        return false;
+      }
+      std::swap(slot, addend);
+    } else {
+      if (!slot.Reusable(array::DType::kFloat32, addend.shape()) || slot.SharesStorageWith(lhs) ||
+          slot.SharesStorageWith(rhs)) {
+        slot = Array::Empty(array::DType::kFloat32, addend.shape());
+      }
+      slot.Assign(addend);
+      if (!array::DotGeneralAccumulate(lhs, rhs, attrs.dims, attrs.preferred_element_type, slot)) {
+        return false;
+      }
+    }
+  } catch (const array::ArrayError& error) {
+    Fail(dot, EmulationError::Kind::kValueError, error.message);
+  }
+  slot.set_weak_type(false);
+  if (context_.counters != nullptr) {
+    for (const Instr* instr : {&dot, &add}) {
+      context_.counters->flops += instr->cost.flops;
+      context_.counters->mxu_flops += instr->cost.mxu_flops;
+      context_.counters->transcendentals += instr->cost.transcendentals;
+    }
+  }
+  return true;
 }
 
 void Executor::Number(const kernel::Region& region, int depth) {
@@ -174,7 +245,23 @@ void Executor::RunBody() {
 }
 
 void Executor::RunRegion(const kernel::Region& region) {
-  for (const Instr& instr : region.body) RunInstr(instr);
+  auto fused =
+      dot_adds_.empty() || context_.probe != nullptr ? dot_adds_.end() : dot_adds_.find(&region);
+  if (fused == dot_adds_.end()) {
+    for (const Instr& instr : region.body) RunInstr(instr);
+    return;
+  }
+  const std::vector<DotAdd>& pairs = fused->second;
+  size_t next = 0;
+  for (size_t i = 0; i < region.body.size(); ++i) {
+    if (next < pairs.size() && pairs[next].dot == i) {
+      if (RunDotAdd(region, pairs[next++])) {
+        ++i;
+        continue;
+      }
+    }
+    RunInstr(region.body[i]);
+  }
 }
 
 int64_t Executor::ScalarInt(ValueId id) const { return env_[id].GetInt(0); }

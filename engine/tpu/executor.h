@@ -187,6 +187,18 @@ class Executor {
   void Number(const kernel::Region& region, int depth);
   void MarkUses(const kernel::Region& region, int depth, std::vector<int32_t>& outer);
   void Use(kernel::ValueId value, int depth, int32_t at, const std::vector<int32_t>& outer);
+  // `x + dot_general(a, b)` as one accumulating product (array::DotGeneralAccumulate) where the
+  // product is read only by the add right after it: no zeroed result, no separate add. The
+  // values are those of the two instructions run one after the other; the product runs alone
+  // when DotGeneralAccumulate declines.
+  struct DotAdd {
+    size_t dot = 0;            // index of the dot_general in its region's body; the add follows
+    kernel::ValueId addend;    // the add's other operand
+    bool addend_dies = false;  // the add is its last use
+  };
+  void PlanDotAdds(const kernel::Region& region);
+  // Runs body[fused.dot] and the add after it; false (nothing run) when they must run apart.
+  bool RunDotAdd(const kernel::Region& region, const DotAdd& fused);
   // DMA and semaphore instructions (dma.cpp holds their semantics).
   void RunDmaInstr(const kernel::Instr& instr);
   // pltpu.prng_seed / prng_random_bits on the core's generator.
@@ -207,6 +219,8 @@ class Executor {
   std::vector<int32_t> last_use_;  // per value: the last position that reads it
   std::vector<int> depth_;         // per value: how deeply its region nests
   std::vector<kernel::RefId> dma_destinations_;  // refs some DmaStart writes
+  // Per region with any: its fusable product-and-add pairs, in body order.
+  std::unordered_map<const kernel::Region*, std::vector<DotAdd>> dot_adds_;
 };
 
 // A new array of `shape` filled with the poison of its dtype: NaN for floats, the minimum for

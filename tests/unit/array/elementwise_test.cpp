@@ -236,14 +236,27 @@ TEST(ExpF32, IsTheLibraryExpBitForBit) {
         std::numeric_limits<float>::quiet_NaN()}) {
     in.push_back(v);
   }
-  std::vector<float> got(in.size());
-  ExpF32(in.data(), got.data(), static_cast<int64_t>(in.size()));
-  for (size_t i = 0; i < in.size(); ++i) {
-    float want = std::exp(in[i]);
-    if (std::isnan(want)) {
-      EXPECT_TRUE(std::isnan(got[i]));
-    } else {
-      EXPECT_EQ(std::memcmp(&want, &got[i], sizeof want), 0) << in[i] << ": " << got[i];
+  for (bool flush : {false, true}) {
+    std::vector<float> got(in.size());
+    ExpF32(in.data(), got.data(), static_cast<int64_t>(in.size()), flush);
+    int flushed = 0;
+    for (size_t i = 0; i < in.size(); ++i) {
+      float want = std::exp(in[i]);
+      if (flush && std::fpclassify(want) == FP_SUBNORMAL) {
+        want = 0.0f;
+        ++flushed;
+      }
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(got[i]));
+      } else {
+        EXPECT_EQ(std::memcmp(&want, &got[i], sizeof want), 0)
+            << in[i] << ": " << got[i] << (flush ? " (flushed)" : "");
+      }
+    }
+    // The sweep reaches results below the smallest normal float both in the lanes' range
+    // (-88, -87.3) and past it.
+    if (flush) {
+      EXPECT_GT(flushed, 100);
     }
   }
 }

@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <sstream>
 #include <string>
 
+#include "array/elementwise.h"
 #include "unit/array/random_linalg_expected.h"
 
 namespace pz::array {
@@ -215,6 +217,57 @@ TEST(Linalg, BlocksOfAProductEqualTheWholeBitForBit) {
       }
     }
   }
+}
+
+// The executor runs `acc + jnp.dot(a, b)` as one accumulating product where that is exact: each
+// accepted case must equal the product followed by the add bit for bit (the addend holds -0.0
+// where a row of `a` is zero, whose product is +0.0), and a product of 128-blocks must be
+// accepted by every instruction set's GEMM. The test prefixes run this on each of them.
+TEST(Linalg, AccumulatingProductEqualsProductThenAdd) {
+  struct Case {
+    int64_t m, k, n;
+    bool transposed_rhs;
+  };
+  int accepted = 0;
+  for (Case c : {Case{128, 128, 128, false}, Case{128, 128, 128, true}, Case{96, 64, 200, false},
+                 Case{37, 129, 17, true}, Case{5, 300, 40, false}, Case{64, 256, 256, false},
+                 Case{2, 9, 9, false}, Case{16, 2048, 16, false}}) {
+    Array a = MakeInput({c.m, c.k}, DType::kFloat32, 3, 1).Contiguous();
+    for (int64_t j = 0; j < c.k; ++j) a.data<float>()[j] = 0.0f;
+    Array b = c.transposed_rhs
+                  ? MakeInput({c.n, c.k}, DType::kFloat32, 4, 1).View({c.k, c.n}, {1, c.k}, 0)
+                  : MakeInput({c.k, c.n}, DType::kFloat32, 4, 1);
+    Array acc = MakeInput({c.m, c.n}, DType::kFloat32, 5, 1).Contiguous();
+    for (int64_t j = 0; j < c.n; ++j) acc.data<float>()[j] = -0.0f;
+    DotDimensionNumbers dims{.lhs_contracting = {1}, .rhs_contracting = {0}};
+    Array want = Binary(BinaryOp::kAdd, acc, DotGeneral(a, b, dims, DType::kFloat32));
+    Array got = Array::FromDoubles(DType::kFloat32, acc.shape(), acc.ToDoubles());
+    if (!DotGeneralAccumulate(a, b, dims, DType::kFloat32, got)) {
+      EXPECT_EQ(got.ToDoubles(), acc.ToDoubles()) << "declined, yet changed";
+      EXPECT_FALSE(c.m == 128 && c.k == 128) << "a product of 128-blocks was declined";
+      continue;
+    }
+    ++accepted;
+    EXPECT_EQ(std::memcmp(got.raw(), want.raw(), static_cast<size_t>(c.m * c.n) * 4), 0)
+        << c.m << " x " << c.k << " x " << c.n << (c.transposed_rhs ? ", b transposed" : "");
+    EXPECT_FALSE(std::signbit(got.GetDouble(0)));
+  }
+  EXPECT_GE(accepted, 5);
+  // Sums of k in several panels (2048 exceeds every instruction set's panel), other dtypes,
+  // other shapes, and an accumulator that is an operand are declined.
+  Array a = MakeInput({16, 2048}, DType::kFloat32, 1, 1);
+  Array b = MakeInput({2048, 16}, DType::kFloat32, 2, 1);
+  DotDimensionNumbers dims{.lhs_contracting = {1}, .rhs_contracting = {0}};
+  Array acc = Array::Zeros(DType::kFloat32, {16, 16});
+  EXPECT_FALSE(DotGeneralAccumulate(a, b, dims, DType::kFloat32, acc));
+  Array square = MakeInput({32, 32}, DType::kFloat32, 1, 1);
+  Array same = square;
+  EXPECT_FALSE(DotGeneralAccumulate(square, square, dims, DType::kFloat32, same));
+  Array wrong_shape = Array::Zeros(DType::kFloat32, {32, 31});
+  EXPECT_FALSE(DotGeneralAccumulate(square, square, dims, DType::kFloat32, wrong_shape));
+  Array half = square.AsType(DType::kBFloat16);
+  Array out = Array::Zeros(DType::kFloat32, {32, 32});
+  EXPECT_FALSE(DotGeneralAccumulate(half, half, dims, DType::kFloat32, out));
 }
 
 }  // namespace

@@ -177,5 +177,51 @@ print(out.tolist())
             "[5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0]\n");
 }
 
+// `acc + jnp.dot(x, y)` runs as one accumulating product: into the addend's storage when the
+// addend is a temporary that dies there (cos), else into a copy of it (a load of the scratch,
+// `t` that is read again, a borrowed input block). Either
+// way the values are those of the product and the add run apart, which `* 1.0` forces (an exact
+// product that sits between the dot and the add), bit for bit, over four steps that accumulate
+// in scratch, with a transposed product and an addend that is read again afterwards.
+TEST(Executor, AccumulatingProductEqualsProductThenAdd) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_ref, y_ref, o_ref, fused, apart, acc, acc2):
+    @pl.when(pl.program_id(0) == 0)
+    def _():
+        acc[...] = jnp.zeros(acc.shape, jnp.float32)
+        acc2[...] = jnp.zeros(acc2.shape, jnp.float32)
+
+    x, y = x_ref[...], y_ref[...]
+    acc[...] += jnp.dot(x, y, preferred_element_type=jnp.float32)
+    acc2[...] += jnp.dot(x, y, preferred_element_type=jnp.float32) * 1.0
+    t = jnp.sin(x)
+    u = jnp.cos(x) + lax.dot_general(x, y, (((1,), (1,)), ((), ())))
+    v = jnp.cos(x) + lax.dot_general(x, y, (((1,), (1,)), ((), ()))) * 1.0
+    w = lax.dot_general(x, y, (((0,), (0,)), ((), ()))) + x
+    z = lax.dot_general(x, y, (((0,), (0,)), ((), ()))) * 1.0 + x
+    fused[...] = jnp.concatenate([u, w + t], axis=1)
+    apart[...] = jnp.concatenate([v, z + t], axis=1)
+    o_ref[...] = acc[...] - acc2[...]
+
+
+n = 64
+x = jnp.sin(jnp.arange(4 * n * n, dtype=jnp.float32).reshape(4 * n, n) * 0.37)
+y = jnp.cos(jnp.arange(4 * n * n, dtype=jnp.float32).reshape(4 * n, n) * 0.11)
+spec = pl.BlockSpec((n, n), lambda i: (i, 0))
+wide = pl.BlockSpec((n, 2 * n), lambda i: (i, 0))
+o, fused, apart = pl.pallas_call(
+    kernel, grid=(4,), in_specs=[spec, spec],
+    out_specs=[pl.BlockSpec((n, n), lambda i: (0, 0)), wide, wide],
+    out_shape=[jax.ShapeDtypeStruct((n, n), jnp.float32),
+               jax.ShapeDtypeStruct((4 * n, 2 * n), jnp.float32),
+               jax.ShapeDtypeStruct((4 * n, 2 * n), jnp.float32)],
+    scratch_shapes=[pltpu.VMEM((n, n), jnp.float32), pltpu.VMEM((n, n), jnp.float32)])(x, y)
+bits = lambda a: lax.bitcast_convert_type(a, jnp.int32)
+print(bool(jnp.all(bits(o) == 0)), bool(jnp.all(bits(fused) == bits(apart))),
+      float(jnp.abs(fused).sum()) > 0)
+)"),
+            "True True True\n");
+}
+
 }  // namespace
 }  // namespace pz::tpu
