@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <new>
 
 #include "array/element.h"
 #include "array/prims.h"
@@ -51,6 +52,25 @@ std::vector<int64_t> ContiguousStrides(const Shape& shape) {
 
 namespace {
 
+// Storage of 256 bytes or more starts on a 64-byte boundary (a cache line, an AVX-512 vector):
+// the C allocator's 16-byte alignment made every other 32-byte load of a row split two cache
+// lines in the GEMM's packing and the elementwise loops.
+constexpr size_t kAlignedFromBytes = 256;
+constexpr std::align_val_t kStorageAlignment{64};
+
+std::byte* NewBytes(size_t n) {
+  if (n < kAlignedFromBytes) return new std::byte[n];
+  return static_cast<std::byte*>(::operator new[](n, kStorageAlignment));
+}
+
+void DeleteBytes(std::byte* data, size_t n) {
+  if (n < kAlignedFromBytes) {
+    delete[] data;
+  } else {
+    ::operator delete[](data, kStorageAlignment);
+  }
+}
+
 // Freed blocks of kMinBytes..kMaxBytes kept for the next buffer of the same size on this thread
 // (at most kMaxBlocks of them). Smaller blocks the C allocator recycles well by itself.
 class BlockCache {
@@ -60,7 +80,7 @@ class BlockCache {
   static constexpr size_t kMaxBlocks = 4;
 
   ~BlockCache() {
-    for (size_t i = 0; i < count_; ++i) delete[] blocks_[i].data;
+    for (size_t i = 0; i < count_; ++i) DeleteBytes(blocks_[i].data, blocks_[i].bytes);
     gone_ = true;
   }
   // A cached block of exactly `bytes`, or null.
@@ -77,7 +97,7 @@ class BlockCache {
   // Keeps the block (or frees it when full, or when this thread's cache is already destroyed).
   static void Give(BlockCache& cache, std::byte* data, size_t bytes) {
     if (gone_ || bytes < kMinBytes || bytes > kMaxBytes || cache.count_ == kMaxBlocks) {
-      delete[] data;
+      DeleteBytes(data, bytes);
       return;
     }
     cache.blocks_[cache.count_++] = {data, bytes};
@@ -104,17 +124,14 @@ Buffer::Buffer(size_t bytes, bool zeroed) : data_(nullptr), size_(bytes) {
   if (n >= BlockCache::kMinBytes && n <= BlockCache::kMaxBytes && !BlockCache::gone()) {
     data_ = block_cache.Take(n);
   }
-  if (data_ == nullptr) {
-    data_ = zeroed ? new std::byte[n]() : new std::byte[n];
-  } else if (zeroed) {
-    std::memset(data_, 0, n);
-  }
+  if (data_ == nullptr) data_ = NewBytes(n);
+  if (zeroed) std::memset(data_, 0, n);
 }
 
 Buffer::~Buffer() {
   size_t n = std::max<size_t>(size_, 1);
   if (n < BlockCache::kMinBytes || n > BlockCache::kMaxBytes || BlockCache::gone()) {
-    delete[] data_;
+    DeleteBytes(data_, n);
     return;
   }
   BlockCache::Give(block_cache, data_, n);

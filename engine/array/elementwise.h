@@ -74,13 +74,14 @@ enum class UnaryOp {
 Array Binary(BinaryOp op, const Array& a, const Array& b);
 // The same, into `slot`: the result replaces it, written into its storage when `slot` is
 // Reusable for the result (a kernel's value of the previous grid step), else freshly allocated.
-// `slot` may not be `a` or `b`.
+// `slot` may be `a` or `b` itself when it is Reusable for the result: the kernels read each
+// element before writing it (the executor computes into a dying operand's storage that way).
 void BinaryInto(BinaryOp op, const Array& a, const Array& b, Array& slot);
 
 // `op(a)` with JAX's result dtype (exp of an integer is float32, floor of an integer stays an
 // integer, isnan is bool). Throws kTypeError/kValueError as JAX does (-x of bool, ~x of float).
 Array Unary(UnaryOp op, const Array& a);
-// The same, into `slot` (as BinaryInto).
+// The same, into `slot` (as BinaryInto; `slot` may be `a` itself when Reusable for the result).
 void UnaryInto(UnaryOp op, const Array& a, Array& slot);
 
 // lax.integer_pow: `a` to the static power `y` by repeated multiplication (bool becomes int32;

@@ -274,7 +274,8 @@ void UnaryInto(UnaryOp op, const Array& a, Array& slot) {
   DType operand = dtype;
   if (IsFloatValued(op) && !IsFloating(dtype)) operand = DType::kFloat32;
   if (op == UnaryOp::kSquare && IsBool(dtype)) operand = DType::kInt32;
-  Array x = operand == dtype ? a : a.AsType(operand);
+  Array converted;  // only when the operand needs a cast: `slot` may be `a` itself (in place)
+  const Array& x = operand == dtype ? a : (converted = a.AsType(operand));
   bool to_bool = IsPredicate(op) || (IsBool(operand) && op == UnaryOp::kInvert);
   DType result = to_bool ? DType::kBool : operand;
   if (!slot.Reusable(result, a.shape())) slot = Array::Empty(result, a.shape());

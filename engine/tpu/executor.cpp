@@ -104,21 +104,34 @@ Executor::Executor(const kernel::Function& function, ExecContext& context)
   std::vector<int32_t> outer;
   MarkUses(function.body, 0, outer);
   for (ValueId id : function.body.yields) last_use_[id] = std::numeric_limits<int32_t>::max();
-  PlanDotAdds(function.body);
+  PlanRegion(function.body);
 }
 
-void Executor::PlanDotAdds(const kernel::Region& region) {
+void Executor::PlanRegion(const kernel::Region& region) {
   const std::vector<Instr>& body = region.body;
+  RegionPlan plan;
+  plan.in_place.assign(body.size(), 0);
+  bool any = false;
   for (size_t i = 0; i < body.size(); ++i) {
-    for (const kernel::Region& inner : body[i].regions) PlanDotAdds(inner);
-    if (i + 1 >= body.size()) continue;
-    const Instr& dot = body[i];
-    const Instr& add = body[i + 1];
-    if (!kernel::IsPrim(dot.op) || dot.prim.prim != array::Prim::kDotGeneral ||
-        !kernel::IsPrim(add.op) || add.prim.prim != array::Prim::kAdd) {
-      continue;
+    const Instr& instr = body[i];
+    for (const kernel::Region& inner : instr.regions) PlanRegion(inner);
+    if (!kernel::IsPrim(instr.op)) continue;
+    int32_t position = position_.at(&instr);
+    if (array::UnaryOpOf(instr.prim.prim) || array::BinaryOpOf(instr.prim.prim)) {
+      const kernel::ValueType& type = function_.values[instr.results[0]];
+      for (size_t k = 0; k < instr.operands.size() && k < 8; ++k) {
+        const kernel::ValueType& operand = function_.values[instr.operands[k]];
+        if (last_use_[instr.operands[k]] == position && operand.dtype == type.dtype &&
+            operand.shape == type.shape) {
+          plan.in_place[i] |= static_cast<uint8_t>(1u << k);
+          any = true;
+        }
+      }
     }
-    ValueId product = dot.results[0];
+    if (i + 1 >= body.size() || instr.prim.prim != array::Prim::kDotGeneral) continue;
+    const Instr& add = body[i + 1];
+    if (!kernel::IsPrim(add.op) || add.prim.prim != array::Prim::kAdd) continue;
+    ValueId product = instr.results[0];
     bool first = add.operands[0] == product, second = add.operands[1] == product;
     if (first == second || last_use_[product] != position_.at(&add)) continue;
     ValueId addend = add.operands[first ? 1 : 0];
@@ -127,9 +140,38 @@ void Executor::PlanDotAdds(const kernel::Region& region) {
         !(function_.values[add.results[0]] == type)) {
       continue;
     }
-    dot_adds_[&region].push_back(
+    plan.dot_adds.push_back(
         {.dot = i, .addend = addend, .addend_dies = last_use_[addend] == position_.at(&add)});
+    any = true;
   }
+  if (any) plans_[&region] = std::move(plan);
+}
+
+bool Executor::RunInPlace(const Instr& instr, uint8_t operands) {
+  ValueId result = instr.results[0];
+  const kernel::ValueType& type = function_.values[result];
+  for (size_t k = 0; k < instr.operands.size(); ++k) {
+    ValueId taken = instr.operands[k];
+    if ((operands >> k & 1) == 0 || !env_[taken].Reusable(type.dtype, type.shape)) continue;
+    // The result's slot takes the operand's storage; the operand (dead from here on) keeps the
+    // slot's old storage for its instruction to reuse next time.
+    std::swap(env_[result], env_[taken]);
+    auto operand = [&](size_t j) -> const Array& {
+      return instr.operands[j] == taken ? env_[result] : env_[instr.operands[j]];
+    };
+    Count(instr);
+    try {
+      if (std::optional<array::BinaryOp> op = array::BinaryOpOf(instr.prim.prim)) {
+        array::BinaryInto(*op, operand(0), operand(1), env_[result]);
+      } else {
+        array::UnaryInto(*array::UnaryOpOf(instr.prim.prim), operand(0), env_[result]);
+      }
+    } catch (const array::ArrayError& error) {
+      Fail(instr, EmulationError::Kind::kValueError, error.message);
+    }
+    return true;
+  }
+  return false;
 }
 
 bool Executor::RunDotAdd(const kernel::Region& region, const DotAdd& fused) {
@@ -167,13 +209,8 @@ bool Executor::RunDotAdd(const kernel::Region& region, const DotAdd& fused) {
     Fail(dot, EmulationError::Kind::kValueError, error.message);
   }
   slot.set_weak_type(false);
-  if (context_.counters != nullptr) {
-    for (const Instr* instr : {&dot, &add}) {
-      context_.counters->flops += instr->cost.flops;
-      context_.counters->mxu_flops += instr->cost.mxu_flops;
-      context_.counters->transcendentals += instr->cost.transcendentals;
-    }
-  }
+  Count(dot);
+  Count(add);
   return true;
 }
 
@@ -245,21 +282,21 @@ void Executor::RunBody() {
 }
 
 void Executor::RunRegion(const kernel::Region& region) {
-  auto fused =
-      dot_adds_.empty() || context_.probe != nullptr ? dot_adds_.end() : dot_adds_.find(&region);
-  if (fused == dot_adds_.end()) {
+  auto planned = plans_.empty() || context_.probe != nullptr ? plans_.end() : plans_.find(&region);
+  if (planned == plans_.end()) {
     for (const Instr& instr : region.body) RunInstr(instr);
     return;
   }
-  const std::vector<DotAdd>& pairs = fused->second;
+  const RegionPlan& plan = planned->second;
   size_t next = 0;
   for (size_t i = 0; i < region.body.size(); ++i) {
-    if (next < pairs.size() && pairs[next].dot == i) {
-      if (RunDotAdd(region, pairs[next++])) {
+    if (next < plan.dot_adds.size() && plan.dot_adds[next].dot == i) {
+      if (RunDotAdd(region, plan.dot_adds[next++])) {
         ++i;
         continue;
       }
     }
+    if (plan.in_place[i] != 0 && RunInPlace(region.body[i], plan.in_place[i])) continue;
     RunInstr(region.body[i]);
   }
 }
@@ -394,16 +431,19 @@ void Executor::TraceNonFinite(const Instr& instr) {
   }
 }
 
+void Executor::Count(const Instr& instr) {
+  if (context_.counters == nullptr) return;
+  context_.counters->flops += instr.cost.flops;
+  context_.counters->mxu_flops += instr.cost.mxu_flops;
+  context_.counters->transcendentals += instr.cost.transcendentals;
+}
+
 void Executor::RunPrim(const Instr& instr) {
   if (context_.probe != nullptr) {
     RunProbedPrim(instr);
     return;
   }
-  if (context_.counters != nullptr) {
-    context_.counters->flops += instr.cost.flops;
-    context_.counters->mxu_flops += instr.cost.mxu_flops;
-    context_.counters->transcendentals += instr.cost.transcendentals;
-  }
+  Count(instr);
   // The elementwise families straight to their kernels (no operand or result vectors).
   // The result goes into the storage of the value this instruction made last time (the
   // previous grid step's or loop iteration's) when nothing else holds it any more.

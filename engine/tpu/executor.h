@@ -138,6 +138,8 @@ class Executor {
   void RunInstr(const kernel::Instr& instr);
   // A primitive: array::RunPrim on the operands' values, its cost added to the counters.
   void RunPrim(const kernel::Instr& instr);
+  // Adds a primitive's cost to the counters (when kept).
+  void Count(const kernel::Instr& instr);
   // RunPrim under a Probe: a flipped comparison computes its twin, and results are searched for
   // a NaN or infinity born there.
   void RunProbedPrim(const kernel::Instr& instr);
@@ -187,18 +189,31 @@ class Executor {
   void Number(const kernel::Region& region, int depth);
   void MarkUses(const kernel::Region& region, int depth, std::vector<int32_t>& outer);
   void Use(kernel::ValueId value, int depth, int32_t at, const std::vector<int32_t>& outer);
-  // `x + dot_general(a, b)` as one accumulating product (array::DotGeneralAccumulate) where the
-  // product is read only by the add right after it: no zeroed result, no separate add. The
-  // values are those of the two instructions run one after the other; the product runs alone
-  // when DotGeneralAccumulate declines.
+  // What RunRegion does beyond running each instruction, planned once per region:
+  // - `x + dot_general(a, b)` as one accumulating product (array::DotGeneralAccumulate) where the
+  //   product is read only by the add right after it: no zeroed result, no separate add. The
+  //   values are those of the two instructions run one after the other; they run apart when
+  //   DotGeneralAccumulate declines.
+  // - An elementwise op computed into the storage of an operand that dies there (its last use,
+  //   of the result's type) when nothing else holds that storage: `exp(s - m)` then needs no
+  //   buffers beyond `s`'s.
+  // Neither under a Probe, which reads operands after their instruction ran.
   struct DotAdd {
     size_t dot = 0;            // index of the dot_general in its region's body; the add follows
     kernel::ValueId addend;    // the add's other operand
     bool addend_dies = false;  // the add is its last use
   };
-  void PlanDotAdds(const kernel::Region& region);
+  struct RegionPlan {
+    std::vector<DotAdd> dot_adds;  // in body order
+    // Per body index: bit k set when operand k of an elementwise op may hold its result.
+    std::vector<uint8_t> in_place;
+  };
+  void PlanRegion(const kernel::Region& region);
   // Runs body[fused.dot] and the add after it; false (nothing run) when they must run apart.
   bool RunDotAdd(const kernel::Region& region, const DotAdd& fused);
+  // Runs the elementwise `instr` into the storage of one of the `operands` (RegionPlan::in_place)
+  // that nothing else holds; false (nothing run) when none qualifies.
+  bool RunInPlace(const kernel::Instr& instr, uint8_t operands);
   // DMA and semaphore instructions (dma.cpp holds their semantics).
   void RunDmaInstr(const kernel::Instr& instr);
   // pltpu.prng_seed / prng_random_bits on the core's generator.
@@ -219,8 +234,8 @@ class Executor {
   std::vector<int32_t> last_use_;  // per value: the last position that reads it
   std::vector<int> depth_;         // per value: how deeply its region nests
   std::vector<kernel::RefId> dma_destinations_;  // refs some DmaStart writes
-  // Per region with any: its fusable product-and-add pairs, in body order.
-  std::unordered_map<const kernel::Region*, std::vector<DotAdd>> dot_adds_;
+  // Per region with anything planned.
+  std::unordered_map<const kernel::Region*, RegionPlan> plans_;
 };
 
 // A new array of `shape` filled with the poison of its dtype: NaN for floats, the minimum for

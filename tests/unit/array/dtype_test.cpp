@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+
+#include "array/array.h"
 
 namespace pz::array {
 namespace {
@@ -29,6 +32,20 @@ constexpr DType kExpected[8][8] = {
     {DType::kFloat32, DType::kFloat32, DType::kFloat32, DType::kFloat32, DType::kFloat32,
      DType::kFloat32, DType::kFloat32, DType::kFloat32},
 };
+
+// Storage of 256 bytes or more starts on a cache line, whether fresh, zeroed or recycled by the
+// per-thread cache of large blocks (so vector loads of its rows do not straddle two lines).
+TEST(Array, LargeStorageStartsOnACacheLine) {
+  for (int round = 0; round < 3; ++round) {
+    for (int64_t n : {64, 1000, 16 * 1024, 128 * 128, 1 << 20}) {
+      Array empty = Array::Empty(DType::kFloat32, {n});
+      Array zeros = Array::Zeros(DType::kFloat32, {n});
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(empty.raw()) % 64, 0u) << n;
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(zeros.raw()) % 64, 0u) << n;
+      EXPECT_EQ(zeros.GetDouble(n - 1), 0.0);
+    }
+  }
+}
 
 TEST(DType, PromotionMatchesJaxLattice) {
   for (int i = 0; i < 8; ++i) {
