@@ -10,6 +10,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "array/binary_lanes.h"
 #include "array/broadcast.h"
 #include "array/element.h"
 #include "array/elementwise.h"
@@ -103,8 +104,10 @@ struct IntOps {
 };
 
 // out[i] = op(a[i], b[i]) over broadcast strides; In is the operands' dtype, Out the result's.
+// `lanes` (float32 only, binary_lanes.h), when given, computes the rows whose operands step by 0
+// or 1 exactly as `op` would.
 template <DType In, DType Out, typename Op>
-void RunBinary(const Array& a, const Array& b, Array& out, Op op) {
+void RunBinary(const Array& a, const Array& b, Array& out, Op op, F32BinaryLanes lanes = nullptr) {
   using L = Element<In>;
   const auto* pa = reinterpret_cast<const StorageOf<In>*>(a.raw());
   const auto* pb = reinterpret_cast<const StorageOf<In>*>(b.raw());
@@ -113,6 +116,9 @@ void RunBinary(const Array& a, const Array& b, Array& out, Op op) {
       b.IsDense() && out.IsDense()) {
     // The common case in kernels (two blocks of one shape): one flat loop, no stride tables.
     int64_t n = out.size();
+    if constexpr (In == DType::kFloat32 && Out == DType::kFloat32) {
+      if (lanes != nullptr) return lanes(pa, 1, pb, 1, po, n);
+    }
     for (int64_t i = 0; i < n; ++i) {
       po[i] = Element<Out>::Store(static_cast<ComputeOf<Out>>(op(L::Load(pa[i]), L::Load(pb[i]))));
     }
@@ -125,6 +131,9 @@ void RunBinary(const Array& a, const Array& b, Array& out, Op op) {
     const auto* x = pa + off[1];
     const auto* y = pb + off[2];
     auto store = [](auto v) { return Element<Out>::Store(static_cast<ComputeOf<Out>>(v)); };
+    if constexpr (In == DType::kFloat32 && Out == DType::kFloat32) {
+      if (lanes != nullptr && st[1] <= 1 && st[2] <= 1) return lanes(x, st[1], y, st[2], o, n);
+    }
     if (st[1] == 1 && st[2] == 1) {
       for (int64_t i = 0; i < n; ++i) o[i] = store(op(L::Load(x[i]), L::Load(y[i])));
     } else if (st[1] == 1 && st[2] == 0) {
@@ -185,13 +194,17 @@ void Dispatch(BinaryOp op, const Array& a, const Array& b, Array& out) {
     }
   } else if constexpr (kFloat) {
     using F = FloatOps<D>;
+    F32BinaryLanes lanes = D == DType::kFloat32 ? F32LanesFor(op) : nullptr;
     switch (op) {
       case BinaryOp::kAdd:
-        return RunBinary<D, D>(a, b, out, [](float x, float y) { return x + y; });
+        return RunBinary<D, D>(
+            a, b, out, [](float x, float y) { return x + y; }, lanes);
       case BinaryOp::kSub:
-        return RunBinary<D, D>(a, b, out, [](float x, float y) { return x - y; });
+        return RunBinary<D, D>(
+            a, b, out, [](float x, float y) { return x - y; }, lanes);
       case BinaryOp::kMul:
-        return RunBinary<D, D>(a, b, out, [](float x, float y) { return x * y; });
+        return RunBinary<D, D>(
+            a, b, out, [](float x, float y) { return x * y; }, lanes);
       case BinaryOp::kDiv:
         return RunBinary<D, D>(a, b, out, [](float x, float y) { return x / y; });
       case BinaryOp::kFloorDiv:
@@ -201,9 +214,9 @@ void Dispatch(BinaryOp op, const Array& a, const Array& b, Array& out) {
       case BinaryOp::kPow:
         return RunBinary<D, D>(a, b, out, [](float x, float y) { return std::pow(x, y); });
       case BinaryOp::kMaximum:
-        return RunBinary<D, D>(a, b, out, F::Max);
+        return RunBinary<D, D>(a, b, out, F::Max, lanes);
       case BinaryOp::kMinimum:
-        return RunBinary<D, D>(a, b, out, F::Min);
+        return RunBinary<D, D>(a, b, out, F::Min, lanes);
       case BinaryOp::kAtan2:
         return RunBinary<D, D>(a, b, out, [](float x, float y) { return std::atan2(x, y); });
       default:

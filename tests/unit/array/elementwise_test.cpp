@@ -4,6 +4,7 @@
 #include "array/elementwise.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -257,6 +258,73 @@ TEST(ExpF32, IsTheLibraryExpBitForBit) {
     // (-88, -87.3) and past it.
     if (flush) {
       EXPECT_GT(flushed, 100);
+    }
+  }
+}
+
+// The float32 add, sub, mul, max and min (in AVX2 lanes unless PZ_ISA=baseline) against the
+// scalar rules, bit for bit: NaN and infinities, signed zeros (max(-0, +0) = +0, min = -0),
+// subnormals, a ragged tail, each operand broadcast along rows or whole, and in place.
+TEST(BinaryLanes, EqualTheScalarRules) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> specials = {0.0f, -0.0f, 1.0f, -1.0f, inf, -inf, nan, 1e-40f, -1e-40f, 3.5f};
+  constexpr int64_t kRows = 13, kCols = 37;
+  std::vector<double> xs, ys, column;
+  for (int64_t i = 0; i < kRows * kCols; ++i) {
+    xs.push_back(i % 3 == 0 ? specials[i % specials.size()] : std::sin(0.7 * i) * 4);
+    ys.push_back(i % 5 == 0 ? specials[(i / 5) % specials.size()] : std::cos(0.3 * i) * 4);
+  }
+  for (int64_t r = 0; r < kRows; ++r) column.push_back(specials[r % specials.size()]);
+  auto bits = [](float v) {
+    uint32_t b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+  };
+  auto rule = [&](BinaryOp op, float a, float b) -> float {
+    if ((op == BinaryOp::kMaximum || op == BinaryOp::kMinimum) && (a != a || b != b)) return nan;
+    switch (op) {
+      case BinaryOp::kAdd:
+        return a + b;
+      case BinaryOp::kSub:
+        return a - b;
+      case BinaryOp::kMul:
+        return a * b;
+      case BinaryOp::kMaximum:
+        return a == b ? (std::signbit(a) ? b : a) : (a > b ? a : b);
+      default:
+        return a == b ? (std::signbit(a) ? a : b) : (a < b ? a : b);
+    }
+  };
+  Array x = Array::FromDoubles(DType::kFloat32, {kRows, kCols}, xs);
+  Array y = Array::FromDoubles(DType::kFloat32, {kRows, kCols}, ys);
+  Array col = Array::FromDoubles(DType::kFloat32, {kRows, 1}, column);
+  Array scalar = Array::FromDoubles(DType::kFloat32, {}, {-0.0});
+  for (BinaryOp op :
+       {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul, BinaryOp::kMaximum, BinaryOp::kMinimum}) {
+    for (int form = 0; form < 5; ++form) {
+      const Array& a = form == 3 ? col : x;
+      const Array& b = form == 1 ? col : form == 2 ? scalar : y;
+      Array out;
+      if (form == 4) {
+        out = Array::FromDoubles(DType::kFloat32, {kRows, kCols}, xs);
+        BinaryInto(op, out, y, out);  // in place
+      } else {
+        out = Binary(op, a, b);
+      }
+      for (int64_t r = 0; r < kRows; ++r) {
+        for (int64_t c = 0; c < kCols; ++c) {
+          int64_t i = r * kCols + c;
+          float av = form == 3 ? static_cast<float>(column[r]) : static_cast<float>(xs[i]);
+          float bv = form == 1   ? static_cast<float>(column[r])
+                     : form == 2 ? -0.0f
+                                 : static_cast<float>(ys[i]);
+          float got = static_cast<float>(out.GetDouble(i));
+          ASSERT_EQ(bits(got), bits(rule(op, av, bv)))
+              << "op " << static_cast<int>(op) << ", form " << form << ", " << av << " and " << bv
+              << " on " << IsaName(RuntimeIsa());
+        }
+      }
     }
   }
 }
