@@ -105,6 +105,8 @@ Executor::Executor(const kernel::Function& function, ExecContext& context)
   MarkUses(function.body, 0, outer);
   for (ValueId id : function.body.yields) last_use_[id] = std::numeric_limits<int32_t>::max();
   PlanRegion(function.body);
+  auto body = plans_.find(&function.body);
+  if (body != plans_.end()) body_plan_ = &body->second;
 }
 
 void Executor::PlanRegion(const kernel::Region& region) {
@@ -282,12 +284,20 @@ void Executor::RunBody() {
 }
 
 void Executor::RunRegion(const kernel::Region& region) {
-  auto planned = plans_.empty() || context_.probe != nullptr ? plans_.end() : plans_.find(&region);
-  if (planned == plans_.end()) {
+  const RegionPlan* planned = nullptr;
+  if (context_.probe == nullptr) {
+    if (&region == &function_.body) {
+      planned = body_plan_;
+    } else if (!plans_.empty()) {
+      auto it = plans_.find(&region);
+      if (it != plans_.end()) planned = &it->second;
+    }
+  }
+  if (planned == nullptr) {
     for (const Instr& instr : region.body) RunInstr(instr);
     return;
   }
-  const RegionPlan& plan = planned->second;
+  const RegionPlan& plan = *planned;
   size_t next = 0;
   for (size_t i = 0; i < region.body.size(); ++i) {
     if (next < plan.dot_adds.size() && plan.dot_adds[next].dot == i) {

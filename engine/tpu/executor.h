@@ -236,6 +236,7 @@ class Executor {
   std::vector<kernel::RefId> dma_destinations_;  // refs some DmaStart writes
   // Per region with anything planned.
   std::unordered_map<const kernel::Region*, RegionPlan> plans_;
+  const RegionPlan* body_plan_ = nullptr;  // the function body's, looked up once
 };
 
 // A new array of `shape` filled with the poison of its dtype: NaN for floats, the minimum for
