@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <cstring>
-#include <new>
 
 #include "array/element.h"
 #include "array/prims.h"
@@ -54,21 +54,30 @@ namespace {
 
 // Storage of 256 bytes or more starts on a 64-byte boundary (a cache line, an AVX-512 vector):
 // the C allocator's 16-byte alignment made every other 32-byte load of a row split two cache
-// lines in the GEMM's packing and the elementwise loops.
+// lines in the GEMM's packing and the elementwise loops. Such blocks are allocated 72 bytes
+// larger, start at the first boundary at least 8 bytes in, and keep the allocation's address
+// in the 8 bytes before that. (Aligned operator new served large blocks from glibc's heap where
+// plain ones are mapped and unmapped: flash attention over 16384 keys then peaked 48 MiB higher.)
 constexpr size_t kAlignedFromBytes = 256;
-constexpr std::align_val_t kStorageAlignment{64};
+constexpr uintptr_t kLine = 64;
 
 std::byte* NewBytes(size_t n) {
   if (n < kAlignedFromBytes) return new std::byte[n];
-  return static_cast<std::byte*>(::operator new[](n, kStorageAlignment));
+  auto* base = new std::byte[n + kLine + sizeof(std::byte*)];
+  auto start = reinterpret_cast<uintptr_t>(base) + sizeof(std::byte*);
+  auto* data = reinterpret_cast<std::byte*>((start + kLine - 1) & ~(kLine - 1));
+  std::memcpy(data - sizeof(std::byte*), &base, sizeof base);
+  return data;
 }
 
 void DeleteBytes(std::byte* data, size_t n) {
   if (n < kAlignedFromBytes) {
     delete[] data;
-  } else {
-    ::operator delete[](data, kStorageAlignment);
+    return;
   }
+  std::byte* base;
+  std::memcpy(&base, data - sizeof(std::byte*), sizeof base);
+  delete[] base;
 }
 
 // Freed blocks of kMinBytes..kMaxBytes kept for the next buffer of the same size on this thread
