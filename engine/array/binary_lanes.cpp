@@ -27,21 +27,16 @@ struct Sub {
 struct Mul {
   PZ_AVX2 static __m256 Apply(__m256 a, __m256 b) { return _mm256_mul_ps(a, b); }
 };
-// NaN when either is NaN (the default quiet NaN, as the scalar kernel returns); of equal values
-// the one without the sign bit (their bitwise and); else the larger.
-struct Max {
+// Max (kMax) or Min: NaN when either is NaN (the default quiet NaN, as the scalar kernel
+// returns); of equal values, the one without the sign bit for max (their bitwise and) and the one
+// with it for min (their bitwise or); else the larger or the smaller.
+template <bool kMax>
+struct Extreme {
   PZ_AVX2 static __m256 Apply(__m256 a, __m256 b) {
-    __m256 larger = _mm256_blendv_ps(b, a, _mm256_cmp_ps(a, b, _CMP_GT_OQ));
-    __m256 r = _mm256_blendv_ps(larger, _mm256_and_ps(a, b), _mm256_cmp_ps(a, b, _CMP_EQ_OQ));
-    __m256 nan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fc00000));
-    return _mm256_blendv_ps(r, nan, _mm256_cmp_ps(a, b, _CMP_UNORD_Q));
-  }
-};
-// As Max: of equal values the one with the sign bit (their bitwise or); else the smaller.
-struct Min {
-  PZ_AVX2 static __m256 Apply(__m256 a, __m256 b) {
-    __m256 smaller = _mm256_blendv_ps(b, a, _mm256_cmp_ps(a, b, _CMP_LT_OQ));
-    __m256 r = _mm256_blendv_ps(smaller, _mm256_or_ps(a, b), _mm256_cmp_ps(a, b, _CMP_EQ_OQ));
+    constexpr int kPicksA = kMax ? _CMP_GT_OQ : _CMP_LT_OQ;
+    __m256 picked = _mm256_blendv_ps(b, a, _mm256_cmp_ps(a, b, kPicksA));
+    __m256 tie = kMax ? _mm256_and_ps(a, b) : _mm256_or_ps(a, b);
+    __m256 r = _mm256_blendv_ps(picked, tie, _mm256_cmp_ps(a, b, _CMP_EQ_OQ));
     __m256 nan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fc00000));
     return _mm256_blendv_ps(r, nan, _mm256_cmp_ps(a, b, _CMP_UNORD_Q));
   }
@@ -81,9 +76,9 @@ F32BinaryLanes F32LanesFor(BinaryOp op) {
     case BinaryOp::kMul:
       return &Lanes<Mul>;
     case BinaryOp::kMaximum:
-      return &Lanes<Max>;
+      return &Lanes<Extreme<true>>;
     case BinaryOp::kMinimum:
-      return &Lanes<Min>;
+      return &Lanes<Extreme<false>>;
     default:
       return nullptr;
   }
