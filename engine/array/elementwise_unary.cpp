@@ -74,11 +74,6 @@ float Erf(float x) {
   return p * clamped / q;
 }
 
-// XLA on CPU flushes subnormal results of exp to zero.
-inline float FlushSubnormal(float v) {
-  return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v;
-}
-
 // Ops whose result is always floating: integer and bool operands become float32 first.
 bool IsFloatValued(UnaryOp op) {
   switch (op) {

@@ -21,14 +21,10 @@ namespace pz::array {
 
 namespace {
 
-// exp of one value by the library, flushed to zero when subnormal if Flush (XLA's CPU exp).
+// exp of one value by the library, flushed (exp_f32.h) if Flush.
 template <bool Flush>
 float LibraryExp(float x) {
-  float v = std::exp(x);
-  if constexpr (Flush) {
-    if (std::fpclassify(v) == FP_SUBNORMAL) v = std::copysign(0.0f, v);
-  }
-  return v;
+  return Flush ? FlushSubnormal(std::exp(x)) : std::exp(x);
 }
 
 #ifdef PZ_EXP_F32_LANES

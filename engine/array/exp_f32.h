@@ -5,9 +5,15 @@
 // each value is a call.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 namespace pz::array {
+
+// XLA on CPU flushes subnormal results of exp (and of what it builds on exp) to zero.
+inline float FlushSubnormal(float v) {
+  return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v;
+}
 
 // out[i] = std::exp(in[i]) for i < n, bit for bit; with flush_subnormals, a subnormal result is
 // +0 instead (XLA's CPU exp), in the same pass.

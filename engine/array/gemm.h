@@ -30,7 +30,8 @@ struct Kernels {
                      int64_t n);
   void (*strided)(const Strided& a, const Strided& b, float* c, int64_t batch, int64_t m, int64_t k,
                   int64_t n, bool accumulate);
-  // True when the blocked kernel sums all of k in one panel for an m x k x n product: each
+  // True when the blocked kernel sums all of k in one panel for an m x k x n product it
+  // computes (the strided kernel's products; small ones and vectors take other paths): each
   // element of the product is then a sum formed in registers and added to c once, so an
   // accumulating product gives c + (a * b) bit for bit, as a product and an add would. (With k
   // in several panels, the first panel's sum would be added to c before the second's.)

@@ -74,7 +74,6 @@ void Product(const Lhs& ma, const Rhs& mb, Eigen::Map<RowMatrix>& mc, bool accum
 }
 
 bool SinglePanel(int64_t m, int64_t k, int64_t n) {
-  if (m < 2 || n < 2 || m + k + n < EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) return false;
   // The blocking Eigen's GEMM computes for a row-major result (the transposed product: rows and
   // columns swap); its depth depends only on k and the L1 cache.
   Eigen::Index kc = k, mc = n, nc = m;

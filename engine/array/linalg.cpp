@@ -236,20 +236,20 @@ std::optional<std::pair<gemm::Strided, gemm::Strided>> BlockedOperands(const Dot
 }  // namespace
 
 bool DotGeneralAccumulate(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
-                          std::optional<DType> preferred_element_type, Array& acc) {
+                          std::optional<DType> preferred_element_type, const Array& addend,
+                          Array& out) {
   if (Recording() || lhs.dtype() != DType::kFloat32 || rhs.dtype() != DType::kFloat32 ||
-      acc.dtype() != DType::kFloat32 || !acc.IsContiguous() || acc.SharesStorageWith(lhs) ||
-      acc.SharesStorageWith(rhs)) {
+      addend.dtype() != DType::kFloat32 || out.dtype() != DType::kFloat32 || !out.IsContiguous() ||
+      !SameDims(addend.shape(), out.shape()) || out.SharesStorageWith(lhs) ||
+      out.SharesStorageWith(rhs)) {
     return false;
   }
   DotMatrices p = AsMatrices(lhs, rhs, dims, preferred_element_type, "jax.lax.dot_general");
-  if (p.plan.dtype != DType::kFloat32 || !SameDims(p.plan.shape, acc.shape()) ||
-      !gemm::Best().single_panel(p.m, p.k, p.n)) {
-    return false;
-  }
+  if (p.plan.dtype != DType::kFloat32 || !SameDims(p.plan.shape, out.shape())) return false;
   auto operands = BlockedOperands(p);
-  if (!operands) return false;
-  gemm::Best().strided(operands->first, operands->second, acc.data<float>(), p.batch, p.m, p.k, p.n,
+  if (!operands || !gemm::Best().single_panel(p.m, p.k, p.n)) return false;
+  if (&out != &addend) out.Assign(addend);
+  gemm::Best().strided(operands->first, operands->second, out.data<float>(), p.batch, p.m, p.k, p.n,
                        true);
   return true;
 }

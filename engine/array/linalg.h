@@ -45,12 +45,14 @@ Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& 
                  std::optional<DType> preferred_element_type,
                  std::string_view fn_name = "jax.lax.dot_general");
 
-// acc += lax.dot_general(lhs, rhs) in one pass, when that gives exactly what the product and
-// an add of it to `acc` would: float32 operands and result, `acc` a contiguous float32 array of
-// the product's shape sharing no storage with the operands, and a product Eigen's blocked
-// kernel sums in one panel of k (gemm.h). Returns false, leaving `acc` untouched, otherwise.
+// out = addend + lax.dot_general(lhs, rhs) in one pass (a copy of the addend, unless `out` is
+// the addend itself, then the product accumulated into it), when that gives exactly what the
+// product and an add would: float32 operands, addend and result, `out` a contiguous float32
+// array of the product's shape sharing no storage with the operands, and a product Eigen's
+// blocked kernel sums in one panel of k (gemm.h). Returns false, touching nothing, otherwise.
 bool DotGeneralAccumulate(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
-                          std::optional<DType> preferred_element_type, Array& acc);
+                          std::optional<DType> preferred_element_type, const Array& addend,
+                          Array& out);
 
 // jnp.dot: 0-d operands multiply, 1-D x 1-D is the inner product, N-D x 1-D contracts the last
 // axes, N-D x M-D contracts the last axis of `a` with the second-to-last of `b`.

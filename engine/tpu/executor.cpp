@@ -109,113 +109,6 @@ Executor::Executor(const kernel::Function& function, ExecContext& context)
   if (body != plans_.end()) body_plan_ = &body->second;
 }
 
-void Executor::PlanRegion(const kernel::Region& region) {
-  const std::vector<Instr>& body = region.body;
-  RegionPlan plan;
-  plan.in_place.assign(body.size(), 0);
-  bool any = false;
-  for (size_t i = 0; i < body.size(); ++i) {
-    const Instr& instr = body[i];
-    for (const kernel::Region& inner : instr.regions) PlanRegion(inner);
-    if (!kernel::IsPrim(instr.op)) continue;
-    int32_t position = position_.at(&instr);
-    if (array::UnaryOpOf(instr.prim.prim) || array::BinaryOpOf(instr.prim.prim)) {
-      const kernel::ValueType& type = function_.values[instr.results[0]];
-      for (size_t k = 0; k < instr.operands.size() && k < 8; ++k) {
-        const kernel::ValueType& operand = function_.values[instr.operands[k]];
-        if (last_use_[instr.operands[k]] == position && operand.dtype == type.dtype &&
-            operand.shape == type.shape) {
-          plan.in_place[i] |= static_cast<uint8_t>(1u << k);
-          any = true;
-        }
-      }
-    }
-    if (i + 1 >= body.size() || instr.prim.prim != array::Prim::kDotGeneral) continue;
-    const Instr& add = body[i + 1];
-    if (!kernel::IsPrim(add.op) || add.prim.prim != array::Prim::kAdd) continue;
-    ValueId product = instr.results[0];
-    bool first = add.operands[0] == product, second = add.operands[1] == product;
-    if (first == second || last_use_[product] != position_.at(&add)) continue;
-    ValueId addend = add.operands[first ? 1 : 0];
-    const kernel::ValueType& type = function_.values[product];
-    if (type.dtype != array::DType::kFloat32 || !(function_.values[addend] == type) ||
-        !(function_.values[add.results[0]] == type)) {
-      continue;
-    }
-    plan.dot_adds.push_back(
-        {.dot = i, .addend = addend, .addend_dies = last_use_[addend] == position_.at(&add)});
-    any = true;
-  }
-  if (any) plans_[&region] = std::move(plan);
-}
-
-bool Executor::RunInPlace(const Instr& instr, uint8_t operands) {
-  ValueId result = instr.results[0];
-  const kernel::ValueType& type = function_.values[result];
-  for (size_t k = 0; k < instr.operands.size(); ++k) {
-    ValueId taken = instr.operands[k];
-    if ((operands >> k & 1) == 0 || !env_[taken].Reusable(type.dtype, type.shape)) continue;
-    // The result's slot takes the operand's storage; the operand (dead from here on) keeps the
-    // slot's old storage for its instruction to reuse next time.
-    std::swap(env_[result], env_[taken]);
-    auto operand = [&](size_t j) -> const Array& {
-      return instr.operands[j] == taken ? env_[result] : env_[instr.operands[j]];
-    };
-    Count(instr);
-    try {
-      if (std::optional<array::BinaryOp> op = array::BinaryOpOf(instr.prim.prim)) {
-        array::BinaryInto(*op, operand(0), operand(1), env_[result]);
-      } else {
-        array::UnaryInto(*array::UnaryOpOf(instr.prim.prim), operand(0), env_[result]);
-      }
-    } catch (const array::ArrayError& error) {
-      Fail(instr, EmulationError::Kind::kValueError, error.message);
-    }
-    return true;
-  }
-  return false;
-}
-
-bool Executor::RunDotAdd(const kernel::Region& region, const DotAdd& fused) {
-  const Instr& dot = region.body[fused.dot];
-  const Instr& add = region.body[fused.dot + 1];
-  const Array& lhs = env_[dot.operands[0]];
-  const Array& rhs = env_[dot.operands[1]];
-  Array& addend = env_[fused.addend];
-  Array& slot = env_[add.results[0]];
-  if (addend.dtype() != array::DType::kFloat32 || addend.weak_type()) return false;
-  const auto& attrs = std::get<array::DotAttrs>(dot.prim.attrs);
-  // The sum goes into the addend's storage when nothing else holds it and nothing reads it
-  // later (it then swaps with the slot's, for the next step to reuse); else into the slot's,
-  // after a copy of the addend.
-  bool take = fused.addend_dies && addend.Reusable(array::DType::kFloat32, addend.shape()) &&
-              !addend.SharesStorageWith(lhs) && !addend.SharesStorageWith(rhs);
-  try {
-    if (take) {
-      if (!array::DotGeneralAccumulate(lhs, rhs, attrs.dims, attrs.preferred_element_type,
-                                       addend)) {
-        return false;
-      }
-      std::swap(slot, addend);
-    } else {
-      if (!slot.Reusable(array::DType::kFloat32, addend.shape()) || slot.SharesStorageWith(lhs) ||
-          slot.SharesStorageWith(rhs)) {
-        slot = Array::Empty(array::DType::kFloat32, addend.shape());
-      }
-      slot.Assign(addend);
-      if (!array::DotGeneralAccumulate(lhs, rhs, attrs.dims, attrs.preferred_element_type, slot)) {
-        return false;
-      }
-    }
-  } catch (const array::ArrayError& error) {
-    Fail(dot, EmulationError::Kind::kValueError, error.message);
-  }
-  slot.set_weak_type(false);
-  Count(dot);
-  Count(add);
-  return true;
-}
-
 void Executor::Number(const kernel::Region& region, int depth) {
   for (const Instr& instr : region.body) {
     auto position = static_cast<int32_t>(end_.size());
@@ -284,7 +177,7 @@ void Executor::RunBody() {
 }
 
 void Executor::RunRegion(const kernel::Region& region) {
-  const RegionPlan* planned = nullptr;
+  RegionPlan* planned = nullptr;
   if (context_.probe == nullptr) {
     if (&region == &function_.body) {
       planned = body_plan_;
@@ -297,7 +190,7 @@ void Executor::RunRegion(const kernel::Region& region) {
     for (const Instr& instr : region.body) RunInstr(instr);
     return;
   }
-  const RegionPlan& plan = *planned;
+  RegionPlan& plan = *planned;
   size_t next = 0;
   for (size_t i = 0; i < region.body.size(); ++i) {
     if (next < plan.dot_adds.size() && plan.dot_adds[next].dot == i) {
@@ -317,128 +210,6 @@ void Executor::Fail(const Instr& instr, EmulationError::Kind kind, std::string m
                     std::vector<std::string> notes) {
   throw EmulationError{
       .kind = kind, .message = std::move(message), .span = instr.span, .notes = std::move(notes)};
-}
-
-namespace {
-
-// The comparison a strict / non-strict twin of `prim` computes (`>` for `>=`, ...); nullopt for
-// other primitives.
-std::optional<array::Prim> ComparisonTwin(array::Prim prim) {
-  switch (prim) {
-    case array::Prim::kLt:
-      return array::Prim::kLe;
-    case array::Prim::kLe:
-      return array::Prim::kLt;
-    case array::Prim::kGt:
-      return array::Prim::kGe;
-    case array::Prim::kGe:
-      return array::Prim::kGt;
-    default:
-      return std::nullopt;
-  }
-}
-
-bool Elementwise(array::Prim prim) {
-  return array::UnaryOpOf(prim) || array::BinaryOpOf(prim) || prim == array::Prim::kSelectN ||
-         prim == array::Prim::kClamp;
-}
-
-// The value of `operand` (broadcast to a result of rank `index.size()`) at `index`.
-double BroadcastValue(const Array& operand, const std::vector<int64_t>& index) {
-  const array::Shape& shape = operand.shape();
-  size_t skip = index.size() - std::min(index.size(), shape.size());
-  int64_t flat = 0;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    int64_t i = shape[d] == 1 ? 0 : index[skip + d];
-    flat = flat * shape[d] + i;
-  }
-  return operand.GetDouble(flat);
-}
-
-// The first flat index from `from` on where the contiguous floating array `a` holds a NaN or an
-// infinity, or -1.
-int64_t NextNonFinite(const Array& a, int64_t from) {
-  return array::DispatchDType(a.dtype(), [&](auto tag) -> int64_t {
-    constexpr array::DType D = decltype(tag)::value;
-    if constexpr (std::is_same_v<array::ComputeOf<D>, float>) {
-      const auto* data = a.data<array::StorageOf<D>>();
-      for (int64_t i = from, size = a.size(); i < size; ++i) {
-        if (!std::isfinite(array::Element<D>::Load(data[i]))) return i;
-      }
-    }
-    return -1;
-  });
-}
-
-bool AllFinite(const Array& a) {
-  return !array::IsFloating(a.dtype()) || NextNonFinite(a.Contiguous(), 0) < 0;
-}
-
-}  // namespace
-
-void Executor::RunProbedPrim(const Instr& instr) {
-  Probe& probe = *context_.probe;
-  std::optional<array::Prim> twin = ComparisonTwin(instr.prim.prim);
-  bool flip = twin && std::find(probe.flipped.begin(), probe.flipped.end(), instr.span) !=
-                          probe.flipped.end();
-  if (flip) {
-    array::BinaryInto(*array::BinaryOpOf(*twin), env_[instr.operands[0]], env_[instr.operands[1]],
-                      env_[instr.results[0]]);
-  } else {
-    Probe* saved = context_.probe;
-    context_.probe = nullptr;
-    RunPrim(instr);
-    context_.probe = saved;
-  }
-  if (probe.trace_nonfinite) TraceNonFinite(instr);
-}
-
-void Executor::TraceNonFinite(const Instr& instr) {
-  Probe& probe = *context_.probe;
-  {
-    std::lock_guard<std::mutex> lock(probe.mutex);
-    if (probe.nonfinite.found) return;
-  }
-  bool elementwise = Elementwise(instr.prim.prim);
-  // Operands that already held a NaN or an infinity somewhere pass it on: for the primitives
-  // that mix elements (sums, products), only finite operands can give birth to one.
-  if (!elementwise) {
-    for (ValueId id : instr.operands) {
-      if (!AllFinite(env_[id])) return;
-    }
-  }
-  for (size_t r = 0; r < instr.results.size(); ++r) {
-    if (!array::IsFloating(env_[instr.results[r]].dtype())) continue;
-    Array result = env_[instr.results[r]].Contiguous();
-    for (int64_t i = NextNonFinite(result, 0); i >= 0; i = NextNonFinite(result, i + 1)) {
-      double value = result.GetDouble(i);
-      std::vector<int64_t> index = UnravelIndex(i, result.shape());
-      std::vector<double> operands;
-      bool born = true;
-      if (elementwise) {
-        for (ValueId id : instr.operands) {
-          double v = BroadcastValue(env_[id], index);
-          operands.push_back(v);
-          // A NaN is born where no operand was NaN; an infinity where every operand was finite.
-          if (std::isnan(v) || (std::isinf(value) && std::isinf(v))) born = false;
-        }
-      }
-      if (!born) continue;
-      std::lock_guard<std::mutex> lock(probe.mutex);
-      if (probe.nonfinite.found) return;
-      probe.nonfinite =
-          NonFiniteOrigin{.found = true,
-                          .span = instr.span,
-                          .prim = std::string(array::PrimName(instr.prim.prim)),
-                          .kernel = function_.name,
-                          .grid_point = context_.grid_point != nullptr ? *context_.grid_point
-                                                                       : std::vector<int64_t>{},
-                          .element = std::move(index),
-                          .operands = std::move(operands),
-                          .result = value};
-      return;
-    }
-  }
 }
 
 void Executor::Count(const Instr& instr) {
@@ -477,66 +248,6 @@ void Executor::RunPrim(const Instr& instr) {
 void Executor::RunInstr(const Instr& instr) {
   RunInstrUncaptured(instr);
   if (context_.probe != nullptr && context_.probe->capture_call >= 0) Capture(instr);
-}
-
-void Executor::Capture(const Instr& instr) {
-  Probe& probe = *context_.probe;
-  bool value = kernel::IsPrim(instr.op) || instr.op == Op::kConstant ||
-               instr.op == Op::kProgramId || instr.op == Op::kLoad || instr.op == Op::kStore;
-  bool control = instr.op == Op::kCond || instr.op == Op::kSwitch || instr.op == Op::kFor ||
-                 instr.op == Op::kWhile;
-  if (!(value || control) || probe.capture_call + 1 != probe.calls_started ||
-      context_.grid_point == nullptr || *context_.grid_point != probe.capture_point ||
-      probe.captured.size() >= Probe::kMaxCaptured ||
-      probe.captured_bytes >= Probe::kMaxCapturedBytes) {
-    return;
-  }
-  std::lock_guard<std::mutex> lock(probe.mutex);
-  if (control) {
-    // Its results are its region's yields (the branch taken; a loop's last iteration): they
-    // come from whatever made those.
-    const kernel::Region* body = instr.op == Op::kWhile ? &instr.regions[1] : nullptr;
-    for (size_t i = 0; i < instr.results.size(); ++i) {
-      int64_t from = -1;
-      for (const kernel::Region& region : instr.regions) {
-        if (body != nullptr && &region != body) continue;
-        if (i >= region.yields.size()) continue;
-        auto it = probe.producer.find(region.yields[i]);
-        if (it != probe.producer.end()) from = std::max(from, it->second);
-      }
-      if (from >= 0) {
-        probe.producer[instr.results[i]] = from;
-      } else {
-        probe.producer.erase(instr.results[i]);
-      }
-    }
-    return;
-  }
-  auto index = static_cast<int64_t>(probe.captured.size());
-  CapturedValue entry{.op = instr.op, .ref = instr.ref.ref, .span = instr.span};
-  for (ValueId id : instr.operands) {
-    auto it = probe.producer.find(id);
-    entry.operands.push_back(it == probe.producer.end() ? -1 : it->second);
-  }
-  if (instr.op == Op::kStore) {
-    probe.last_store[instr.ref.ref] = index;
-  } else {
-    if (instr.op == Op::kLoad) {
-      auto it = probe.last_store.find(instr.ref.ref);
-      entry.stored_by = it == probe.last_store.end() ? -1 : it->second;
-    }
-    for (ValueId id : instr.results) {
-      const Array& made = env_[id];
-      // A copy of its own: the executor reuses storage, and loads may view a buffer that later
-      // stores change.
-      Array copy = Array::Empty(made.dtype(), made.shape());
-      copy.Assign(made);
-      probe.captured_bytes += copy.size() * static_cast<int64_t>(array::ItemSize(copy.dtype()));
-      entry.results.push_back(std::move(copy));
-      probe.producer[id] = index;
-    }
-  }
-  probe.captured.push_back(std::move(entry));
 }
 
 void Executor::RunInstrUncaptured(const Instr& instr) {

@@ -202,6 +202,7 @@ class Executor {
     size_t dot = 0;            // index of the dot_general in its region's body; the add follows
     kernel::ValueId addend;    // the add's other operand
     bool addend_dies = false;  // the add is its last use
+    bool declined = false;     // DotGeneralAccumulate declined once: run them apart from then on
   };
   struct RegionPlan {
     std::vector<DotAdd> dot_adds;  // in body order
@@ -210,7 +211,7 @@ class Executor {
   };
   void PlanRegion(const kernel::Region& region);
   // Runs body[fused.dot] and the add after it; false (nothing run) when they must run apart.
-  bool RunDotAdd(const kernel::Region& region, const DotAdd& fused);
+  bool RunDotAdd(const kernel::Region& region, DotAdd& fused);
   // Runs the elementwise `instr` into the storage of one of the `operands` (RegionPlan::in_place)
   // that nothing else holds; false (nothing run) when none qualifies.
   bool RunInPlace(const kernel::Instr& instr, uint8_t operands);
@@ -234,9 +235,9 @@ class Executor {
   std::vector<int32_t> last_use_;  // per value: the last position that reads it
   std::vector<int> depth_;         // per value: how deeply its region nests
   std::vector<kernel::RefId> dma_destinations_;  // refs some DmaStart writes
-  // Per region with anything planned.
+  // Per region with anything planned (executor_plan.cpp).
   std::unordered_map<const kernel::Region*, RegionPlan> plans_;
-  const RegionPlan* body_plan_ = nullptr;  // the function body's, looked up once
+  RegionPlan* body_plan_ = nullptr;  // the function body's, looked up once
 };
 
 // A new array of `shape` filled with the poison of its dtype: NaN for floats, the minimum for

@@ -241,16 +241,24 @@ TEST(Linalg, AccumulatingProductEqualsProductThenAdd) {
     for (int64_t j = 0; j < c.n; ++j) acc.data<float>()[j] = -0.0f;
     DotDimensionNumbers dims{.lhs_contracting = {1}, .rhs_contracting = {0}};
     Array want = Binary(BinaryOp::kAdd, acc, DotGeneral(a, b, dims, DType::kFloat32));
+    // Into the addend itself, and into another array (the addend copied first).
     Array got = Array::FromDoubles(DType::kFloat32, acc.shape(), acc.ToDoubles());
-    if (!DotGeneralAccumulate(a, b, dims, DType::kFloat32, got)) {
+    Array other = Array::Zeros(DType::kFloat32, acc.shape());
+    bool in_place = DotGeneralAccumulate(a, b, dims, DType::kFloat32, got, got);
+    bool copied = DotGeneralAccumulate(a, b, dims, DType::kFloat32, acc, other);
+    EXPECT_EQ(in_place, copied);
+    if (!in_place) {
       EXPECT_EQ(got.ToDoubles(), acc.ToDoubles()) << "declined, yet changed";
       EXPECT_FALSE(c.m == 128 && c.k == 128) << "a product of 128-blocks was declined";
       continue;
     }
     ++accepted;
-    EXPECT_EQ(std::memcmp(got.raw(), want.raw(), static_cast<size_t>(c.m * c.n) * 4), 0)
-        << c.m << " x " << c.k << " x " << c.n << (c.transposed_rhs ? ", b transposed" : "");
-    EXPECT_FALSE(std::signbit(got.GetDouble(0)));
+    for (const Array* result : {&got, &other}) {
+      EXPECT_EQ(std::memcmp(result->raw(), want.raw(), static_cast<size_t>(c.m * c.n) * 4), 0)
+          << c.m << " x " << c.k << " x " << c.n << (c.transposed_rhs ? ", b transposed" : "")
+          << (result == &got ? ", in place" : ", copied");
+      EXPECT_FALSE(std::signbit(result->GetDouble(0)));
+    }
   }
   EXPECT_GE(accepted, 5);
   // Sums of k in several panels (2048 exceeds every instruction set's panel), other dtypes,
@@ -259,15 +267,16 @@ TEST(Linalg, AccumulatingProductEqualsProductThenAdd) {
   Array b = MakeInput({2048, 16}, DType::kFloat32, 2, 1);
   DotDimensionNumbers dims{.lhs_contracting = {1}, .rhs_contracting = {0}};
   Array acc = Array::Zeros(DType::kFloat32, {16, 16});
-  EXPECT_FALSE(DotGeneralAccumulate(a, b, dims, DType::kFloat32, acc));
+  EXPECT_FALSE(DotGeneralAccumulate(a, b, dims, DType::kFloat32, acc, acc));
   Array square = MakeInput({32, 32}, DType::kFloat32, 1, 1);
   Array same = square;
-  EXPECT_FALSE(DotGeneralAccumulate(square, square, dims, DType::kFloat32, same));
+  EXPECT_FALSE(DotGeneralAccumulate(square, square, dims, DType::kFloat32, same, same));
   Array wrong_shape = Array::Zeros(DType::kFloat32, {32, 31});
-  EXPECT_FALSE(DotGeneralAccumulate(square, square, dims, DType::kFloat32, wrong_shape));
+  EXPECT_FALSE(
+      DotGeneralAccumulate(square, square, dims, DType::kFloat32, wrong_shape, wrong_shape));
   Array half = square.AsType(DType::kBFloat16);
   Array out = Array::Zeros(DType::kFloat32, {32, 32});
-  EXPECT_FALSE(DotGeneralAccumulate(half, half, dims, DType::kFloat32, out));
+  EXPECT_FALSE(DotGeneralAccumulate(half, half, dims, DType::kFloat32, out, out));
 }
 
 }  // namespace
