@@ -11,6 +11,7 @@
 #define Eigen PZ_CAT(PzEigen_, PZ_GEMM_ISA)
 
 #include <Eigen/Core>
+#include <cstring>
 
 #include "array/gemm.h"
 
@@ -22,27 +23,44 @@ using ColMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::Co
 using RowMap = Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>>;
 using ColMap = Eigen::Map<const ColMatrix, 0, Eigen::OuterStride<>>;
 
+namespace ei = Eigen::internal;
+using Traits = ei::gebp_traits<float, float>;
+constexpr int64_t kPacket = ei::packet_traits<float>::size;
+// Eigen's kernel computes the columns of a row-major result in panels of mr columns: three
+// packets where the CPU has FMA, two where it has not.
+constexpr int64_t kPanel = Traits::mr;
+
 // The sum behind each element must not depend on the shape of the product, or a blocked matmul
 // would differ in its last bits from the whole product (JAX's quickstart asserts they agree to
-// rtol 1e-7). Eigen computes the columns of a row-major result in panels of three packets
-// (mr); a remainder of two packets takes the same path, but a remainder of one packet or less
-// takes a path that sums even and odd k in two accumulators. Such products are computed with
-// zero columns appended up to the next size that avoids it, and the extra columns dropped.
-int64_t ConsistentColumns(int64_t n) {
-  constexpr int64_t kPacket = Eigen::internal::packet_traits<float>::size;
-  constexpr int64_t kPanel = 3 * kPacket;
+// rtol 1e-7). A full panel and a remainder of two packets take one path; a remainder of one
+// packet or less takes a path that sums in another order (even and odd k in two accumulators,
+// with FMA). Widths whose remainder is that are computed with zero columns appended up to the
+// next consistent width, and the extra columns dropped.
+bool ConsistentWidth(int64_t n) {
   int64_t rest = n % kPanel;
-  if (rest == 0 || rest == 2 * kPacket) return n;
-  return n - rest + (rest < 2 * kPacket ? 2 * kPacket : kPanel);
+  return rest == 0 || (kPanel == 3 * kPacket && rest == 2 * kPacket);
 }
 
-// c = a * b (c += a * b with `accumulate`) with every column in a panel path that sums in one
-// order. A product whose columns leave a one-packet remainder is computed as two products whose
-// widths do not (n - 2 packets, then 2 packets), without copies; other widths go through
-// zero-padded copies of b and c.
+int64_t ConsistentColumns(int64_t n) {
+  if (ConsistentWidth(n)) return n;
+  int64_t rest = n % kPanel;
+  if (kPanel == 3 * kPacket && rest < 2 * kPacket) return n - rest + 2 * kPacket;
+  return n - rest + kPanel;
+}
+
+// Where a width whose remainder is one packet is split into two consistent ones without
+// padding (n - 2 packets, then 2 packets: only with panels of three packets), n itself for a
+// consistent width, or -1 for one that must be padded.
+int64_t SplitHead(int64_t n) {
+  if (ConsistentWidth(n)) return n;
+  if (kPanel == 3 * kPacket && n % kPanel == kPacket && n >= 4 * kPacket) return n - 2 * kPacket;
+  return -1;
+}
+
+// c = a * b (c += a * b with `accumulate`) by Eigen, with every column in a panel path that sums
+// in one order: split at SplitHead into two products, or through zero-padded copies of b and c.
 template <typename Lhs, typename Rhs>
 void Product(const Lhs& ma, const Rhs& mb, Eigen::Map<RowMatrix>& mc, bool accumulate) {
-  constexpr int64_t kPacket = Eigen::internal::packet_traits<float>::size;
   auto into = [accumulate](auto&& c, const auto& a, const auto& b) {
     if (accumulate) {
       c.noalias() += a * b;
@@ -51,17 +69,17 @@ void Product(const Lhs& ma, const Rhs& mb, Eigen::Map<RowMatrix>& mc, bool accum
     }
   };
   int64_t n = mc.cols();
-  int64_t padded = ConsistentColumns(n);
-  if (padded == n || mc.rows() == 1) {
+  int64_t head = SplitHead(n);
+  if (head == n || mc.rows() == 1) {
     into(mc, ma, mb);
     return;
   }
-  if (n % (3 * kPacket) == kPacket && n >= 4 * kPacket) {
-    int64_t head = n - 2 * kPacket;
+  if (head > 0) {
     into(mc.leftCols(head), ma, mb.leftCols(head));
-    into(mc.rightCols(2 * kPacket), ma, mb.rightCols(2 * kPacket));
+    into(mc.rightCols(n - head), ma, mb.rightCols(n - head));
     return;
   }
+  int64_t padded = ConsistentColumns(n);
   RowMatrix wide_b = RowMatrix::Zero(mb.rows(), padded);
   wide_b.leftCols(n) = mb;
   RowMatrix wide_c(mc.rows(), padded);
@@ -73,21 +91,63 @@ void Product(const Lhs& ma, const Rhs& mb, Eigen::Map<RowMatrix>& mc, bool accum
   mc = wide_c.leftCols(n);
 }
 
-bool SinglePanel(int64_t m, int64_t k, int64_t n) {
-  // The blocking Eigen's GEMM computes for a row-major result (the transposed product: rows and
-  // columns swap); its depth depends only on k and the L1 cache.
-  Eigen::Index kc = k, mc = n, nc = m;
-  Eigen::internal::computeProductBlockingSizes<float, float, 1>(kc, mc, nc, Eigen::Index{1});
-  return kc >= k;
+// The blocking Eigen's GEMM computes for a row-major m x k x n result (the transposed product:
+// rows and columns swap); its depth depends only on k and the L1 cache.
+struct Blocking {
+  Eigen::Index kc, mc, nc;
+};
+
+Blocking BlockingFor(int64_t m, int64_t k, int64_t n) {
+  Blocking b{k, n, m};
+  Eigen::internal::computeProductBlockingSizes<float, float, 1>(b.kc, b.mc, b.nc, Eigen::Index{1});
+  return b;
 }
 
-void Contiguous(const float* a, const float* b, float* c, int64_t batch, int64_t m, int64_t k,
-                int64_t n) {
-  for (int64_t i = 0; i < batch; ++i) {
-    Eigen::Map<const RowMatrix> ma(a + i * m * k, m, k);
-    Eigen::Map<const RowMatrix> mb(b + i * k * n, k, n);
-    Eigen::Map<RowMatrix> mc(c + i * m * n, m, n);
-    Product(ma, mb, mc, false);
+bool SinglePanel(int64_t m, int64_t k, int64_t n) { return BlockingFor(m, k, n).kc >= k; }
+
+// Eigen's sequential GEMM loop (general_matrix_matrix_product) for a product whose depth is one
+// panel, run on the transposed product as Eigen runs a row-major result: c^T (n x m) = b^T a^T,
+// adding to c. The rows of c^T are split at `head` (SplitHead) into two parts packed apart, and
+// blocked in whole panels within each part, so that every row takes the panel path it takes in
+// any other product; both parts share one packing of a^T when its columns are one block (two
+// Eigen products would pack it twice). The kernel's sum for an element does not depend on how
+// the columns are blocked. LhsOrder and RhsOrder are the storage orders of b^T and a^T.
+template <int LhsOrder, int RhsOrder>
+void OnePanelProduct(const float* a, int64_t a_stride, const float* b, int64_t b_stride, float* c,
+                     int64_t m, int64_t k, int64_t n, int64_t head, const Blocking& blocking) {
+  namespace internal = Eigen::internal;  // for ei_declare_aligned_stack_constructed_variable
+  using LhsMapper = ei::const_blas_data_mapper<float, Eigen::Index, LhsOrder>;
+  using RhsMapper = ei::const_blas_data_mapper<float, Eigen::Index, RhsOrder>;
+  using ResMapper = ei::blas_data_mapper<float, Eigen::Index, Eigen::ColMajor, Eigen::Unaligned, 1>;
+  using Eigen::numext::maxi;
+  using Eigen::numext::mini;
+  ei::gemm_pack_lhs<float, Eigen::Index, LhsMapper, Traits::mr, Traits::LhsProgress,
+                    typename Traits::LhsPacket4Packing, LhsOrder>
+      pack_lhs;
+  ei::gemm_pack_rhs<float, Eigen::Index, RhsMapper, Traits::nr, RhsOrder> pack_rhs;
+  ei::gebp_kernel<float, float, Eigen::Index, ResMapper, Traits::mr, Traits::nr, false, false> gebp;
+  LhsMapper lhs(b, b_stride);
+  RhsMapper rhs(a, a_stride);
+  ResMapper res(c, n);
+  Eigen::Index mc = maxi<Eigen::Index>(blocking.mc - blocking.mc % kPanel, kPanel);
+  mc = mini<Eigen::Index>(mc, maxi<Eigen::Index>(head, n - head));
+  Eigen::Index nc =
+      blocking.nc >= m ? m : maxi<Eigen::Index>(blocking.nc - blocking.nc % Traits::nr, Traits::nr);
+  ei_declare_aligned_stack_constructed_variable(float, block_a, static_cast<size_t>(k * mc), 0);
+  ei_declare_aligned_stack_constructed_variable(float, block_b, static_cast<size_t>(k * nc), 0);
+  bool rhs_packed = false;
+  const Eigen::Index parts[3] = {0, head, n};
+  for (int part = 0; part < 2; ++part) {
+    for (Eigen::Index i2 = parts[part]; i2 < parts[part + 1]; i2 += mc) {
+      Eigen::Index rows = mini<Eigen::Index>(mc, parts[part + 1] - i2);
+      pack_lhs(block_a, lhs.getSubMapper(i2, 0), k, rows);
+      for (Eigen::Index j2 = 0; j2 < m; j2 += nc) {
+        Eigen::Index cols = mini<Eigen::Index>(nc, m - j2);
+        if (nc < m || !rhs_packed) pack_rhs(block_b, rhs.getSubMapper(0, j2), k, cols);
+        rhs_packed = true;
+        gebp(res.getSubMapper(i2, j2), block_a, block_b, rows, k, cols, 1.0f);
+      }
+    }
   }
 }
 
@@ -101,17 +161,61 @@ void WithRhs(const Lhs& ma, const Strided& b, const float* pb, Eigen::Map<RowMat
   }
 }
 
+template <int LhsOrder>
+void WithLhsOrder(const Strided& a, const float* pa, const float* pb, int64_t b_stride, float* c,
+                  int64_t m, int64_t k, int64_t n, int64_t head, const Blocking& blocking) {
+  // a^T is column-major when a is row-major.
+  if (a.col_stride == 1) {
+    OnePanelProduct<LhsOrder, Eigen::ColMajor>(pa, a.row_stride, pb, b_stride, c, m, k, n, head,
+                                               blocking);
+  } else {
+    OnePanelProduct<LhsOrder, Eigen::RowMajor>(pa, a.col_stride, pb, b_stride, c, m, k, n, head,
+                                               blocking);
+  }
+}
+
 void StridedGemm(const Strided& a, const Strided& b, float* c, int64_t batch, int64_t m, int64_t k,
                  int64_t n, bool accumulate) {
+  Blocking blocking = BlockingFor(m, k, n);
+  int64_t head = SplitHead(n);
+  bool one_panel = blocking.kc >= k && head >= 0;
   for (int64_t i = 0; i < batch; ++i) {
-    Eigen::Map<RowMatrix> mc(c + i * m * n, m, n);
+    float* pc = c + i * m * n;
     const float* pa = a.data + i * a.batch_stride;
     const float* pb = b.data + i * b.batch_stride;
+    if (one_panel) {
+      // As Eigen computes c = a * b: zeros, then the product added.
+      if (!accumulate) std::memset(pc, 0, static_cast<size_t>(m * n) * sizeof(float));
+      // b^T is column-major when b is row-major.
+      if (b.col_stride == 1) {
+        WithLhsOrder<Eigen::ColMajor>(a, pa, pb, b.row_stride, pc, m, k, n, head, blocking);
+      } else {
+        WithLhsOrder<Eigen::RowMajor>(a, pa, pb, b.col_stride, pc, m, k, n, head, blocking);
+      }
+      continue;
+    }
+    Eigen::Map<RowMatrix> mc(pc, m, n);
     if (a.col_stride == 1) {
       WithRhs(RowMap(pa, m, k, Eigen::OuterStride<>(a.row_stride)), b, pb, mc, k, n, accumulate);
     } else {
       WithRhs(ColMap(pa, m, k, Eigen::OuterStride<>(a.col_stride)), b, pb, mc, k, n, accumulate);
     }
+  }
+}
+
+void Contiguous(const float* a, const float* b, float* c, int64_t batch, int64_t m, int64_t k,
+                int64_t n) {
+  // Products Eigen computes with its blocked kernel take the strided path (and its one-panel
+  // loop); vectors and small products Eigen computes otherwise.
+  if (m > 1 && n > 1 && m + k + n >= EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) {
+    StridedGemm(Strided{a, m * k, k, 1}, Strided{b, k * n, n, 1}, c, batch, m, k, n, false);
+    return;
+  }
+  for (int64_t i = 0; i < batch; ++i) {
+    Eigen::Map<const RowMatrix> ma(a + i * m * k, m, k);
+    Eigen::Map<const RowMatrix> mb(b + i * k * n, k, n);
+    Eigen::Map<RowMatrix> mc(c + i * m * n, m, n);
+    Product(ma, mb, mc, false);
   }
 }
 

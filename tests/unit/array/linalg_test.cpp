@@ -219,6 +219,34 @@ TEST(Linalg, BlocksOfAProductEqualTheWholeBitForBit) {
   }
 }
 
+// The same for products of many rows (the GEMM packs a^T in several column blocks), with either
+// operand transposed (each layout is packed its own way): every block of 128 rows, multiplied
+// alone, equals those rows of the whole product bit for bit.
+TEST(Linalg, RowBlocksOfALongProductEqualTheWholeBitForBit) {
+  constexpr int64_t kRows = 2560, kBlock = 128;
+  for (int64_t k : {64, 128}) {
+    for (int64_t n : {128, 136, 40}) {
+      for (int layout = 0; layout < 4; ++layout) {
+        bool a_transposed = (layout & 1) != 0, b_transposed = (layout & 2) != 0;
+        Array a = a_transposed
+                      ? MakeInput({k, kRows}, DType::kFloat32, 6, 1).View({kRows, k}, {1, kRows}, 0)
+                      : MakeInput({kRows, k}, DType::kFloat32, 6, 1);
+        Array b = b_transposed ? MakeInput({n, k}, DType::kFloat32, 7, 1).View({k, n}, {1, k}, 0)
+                               : MakeInput({k, n}, DType::kFloat32, 7, 1);
+        std::vector<double> whole = Matmul(a, b, std::nullopt).ToDoubles();
+        int64_t differ = 0;
+        for (int64_t start : {int64_t{0}, int64_t{1280}, kRows - kBlock}) {
+          Array rows = a.Contiguous().View({kBlock, k}, {k, 1}, start * k).Contiguous();
+          std::vector<double> block = Matmul(rows, b, std::nullopt).ToDoubles();
+          for (int64_t i = 0; i < kBlock * n; ++i) differ += block[i] != whole[start * n + i];
+        }
+        EXPECT_EQ(differ, 0) << "k " << k << ", n " << n << (a_transposed ? ", a transposed" : "")
+                             << (b_transposed ? ", b transposed" : "");
+      }
+    }
+  }
+}
+
 // The executor runs `acc + jnp.dot(a, b)` as one accumulating product where that is exact: each
 // accepted case must equal the product followed by the add bit for bit (the addend holds -0.0
 // where a row of `a` is zero, whose product is +0.0), and a product of 128-blocks must be
