@@ -5,6 +5,8 @@
 #include <array>
 #include <vector>
 
+#include "array/isa.h"
+
 namespace pz::array {
 
 namespace {
@@ -65,7 +67,7 @@ std::vector<float> WindowLevel(const float* x, int64_t stride, std::vector<int64
 using Lanes = std::array<float, kLanes>;
 
 // total += x with Kahan's compensation (as YNNPACK adds whole tiles into a lane's total).
-inline void KahanStep(float x, float& total, float& error) {
+[[gnu::always_inline]] inline void KahanStep(float x, float& total, float& error) {
   float y = x - error;
   float t = total + y;
   error = (t - total) - y;
@@ -77,8 +79,8 @@ inline void KahanStep(float x, float& total, float& error) {
 // tiles added with Kahan's compensation.
 // `zero` is an accumulator of zeros of the right width.
 template <typename Acc, typename RowFn>
-void TileOrder(int64_t rows, RowFn row, const Acc& zero, Acc& total) {
-  auto add_rows = [&](Acc& acc, int64_t first, int64_t count) {
+[[gnu::always_inline]] inline void TileOrder(int64_t rows, RowFn row, const Acc& zero, Acc& total) {
+  auto add_rows = [&](Acc & acc, int64_t first, int64_t count) __attribute__((always_inline)) {
     Acc local = zero;
     for (int64_t r = first; r < first + count; ++r) local.Add(row(r));
     acc.Add(local);
@@ -99,13 +101,14 @@ void TileOrder(int64_t rows, RowFn row, const Acc& zero, Acc& total) {
   }
 }
 
+// (Inlined into both copies of RowSum, so that the AVX2 one adds in AVX2 lanes.)
 struct LaneAcc {
   Lanes v{};
-  void Add(const float* x) {
+  [[gnu::always_inline]] void Add(const float* x) {
     for (int64_t i = 0; i < kLanes; ++i) v[static_cast<size_t>(i)] += x[i];
   }
-  void Add(const LaneAcc& o) { Add(o.v.data()); }
-  void KahanAdd(const LaneAcc& o, LaneAcc& error) {
+  [[gnu::always_inline]] void Add(const LaneAcc& o) { Add(o.v.data()); }
+  [[gnu::always_inline]] void KahanAdd(const LaneAcc& o, LaneAcc& error) {
     for (size_t i = 0; i < v.size(); ++i) KahanStep(o.v[i], v[i], error.v[i]);
   }
 };
@@ -144,20 +147,45 @@ float XlaTreeReduce(const float* x, int64_t stride, std::span<const int64_t> dim
 
 bool SumUsesYnnpack(int64_t elements) { return elements >= kYnnMinElements; }
 
-float YnnRowSum(const float* x, int64_t k1) {
+namespace {
+
+// YnnRowSum's body, compiled once for baseline x86-64 and once with AVX2 lanes (the same
+// additions in the same order: no instruction set changes a float addition's result).
+[[gnu::always_inline]] inline float RowSum(const float* x, int64_t k1) {
   int64_t rows = (k1 + kLanes - 1) / kLanes;
   Lanes tail{};
   int64_t whole = k1 / kLanes;
   std::copy(x + whole * kLanes, x + k1, tail.begin());
   LaneAcc total;
   TileOrder(
-      rows, [&](int64_t r) { return r < whole ? x + r * kLanes : tail.data(); }, LaneAcc{}, total);
+      rows,
+      [&](int64_t r)
+          __attribute__((always_inline)) { return r < whole ? x + r * kLanes : tail.data(); },
+      LaneAcc{}, total);
   for (int64_t half = kLanes / 2; half >= 1; half /= 2) {
     for (int64_t i = 0; i < half; ++i) {
       total.v[static_cast<size_t>(i)] += total.v[static_cast<size_t>(i + half)];
     }
   }
   return 0.0f + total.v[0];
+}
+
+float RowSumBaseline(const float* x, int64_t k1) { return RowSum(x, k1); }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx2"))) float RowSumAvx2(const float* x, int64_t k1) {
+  return RowSum(x, k1);
+}
+#endif
+
+}  // namespace
+
+float YnnRowSum(const float* x, int64_t k1) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static const bool avx2 = RuntimeIsa() >= Isa::kAvx2Fma;
+  if (avx2) return RowSumAvx2(x, k1);
+#endif
+  return RowSumBaseline(x, k1);
 }
 
 void YnnColumnSums(const float* x, int64_t count, int64_t stride, int64_t width, float* out) {

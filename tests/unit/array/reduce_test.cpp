@@ -122,6 +122,14 @@ TEST(Reduce, ExtremeOfALongRowWithANanIsNan) {
   Array a = Array::FromDoubles(DType::kFloat32, {33}, values);
   EXPECT_TRUE(std::isnan(Reduce(ReduceOp::kMax, a, std::nullopt, false).GetDouble(0)));
   EXPECT_TRUE(std::isnan(Reduce(ReduceOp::kMin, a, std::nullopt, false).GetDouble(0)));
+  // In the leftover elements past the lanes, and in the first of them.
+  for (int at : {32, 0}) {
+    std::vector<double> more(33, 2.0);
+    more[static_cast<size_t>(at)] = std::nan("");
+    Array b = Array::FromDoubles(DType::kFloat32, {33}, more);
+    EXPECT_TRUE(std::isnan(Reduce(ReduceOp::kMax, b, std::nullopt, false).GetDouble(0))) << at;
+    EXPECT_TRUE(std::isnan(Reduce(ReduceOp::kMin, b, std::nullopt, false).GetDouble(0))) << at;
+  }
 }
 
 TEST(Reduce, ExtremeOfLongRowsMatchesASequentialScan) {
