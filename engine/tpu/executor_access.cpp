@@ -177,16 +177,29 @@ namespace {
 
 // Calls row(offset, count, stride) for every row along the last dimension of a box of `rank`
 // dimensions (`shape`, `strides` in elements from `offset`); nothing for an empty box, one row of
-// one element for rank 0. Stops early when `row` returns false.
+// one element for rank 0. Dimensions of extent 1 are skipped and a dimension that continues the
+// next one without a gap is merged with it, so that a contiguous box is one row. Stops early when
+// `row` returns false.
 template <typename Row>
-bool ForEachRow(size_t rank, const int64_t* shape, const int64_t* strides, int64_t offset,
+bool ForEachRow(size_t rank, const int64_t* box_shape, const int64_t* box_strides, int64_t offset,
                 Row&& row) {
+  int64_t shape[array::kMaxRank], strides[array::kMaxRank];
+  size_t merged = 0;
   for (size_t d = 0; d < rank; ++d) {
-    if (shape[d] == 0) return true;
+    if (box_shape[d] == 0) return true;
+    if (box_shape[d] == 1) continue;
+    if (merged > 0 && strides[merged - 1] == box_shape[d] * box_strides[d]) {
+      shape[merged - 1] *= box_shape[d];
+      strides[merged - 1] = box_strides[d];
+    } else {
+      shape[merged] = box_shape[d];
+      strides[merged] = box_strides[d];
+      ++merged;
+    }
   }
-  if (rank == 0) return row(offset, int64_t{1}, int64_t{1});
+  if (merged == 0) return row(offset, int64_t{1}, int64_t{1});
   int64_t counter[array::kMaxRank] = {};
-  size_t last = rank - 1;
+  size_t last = merged - 1;
   while (true) {
     int64_t o = offset;
     for (size_t d = 0; d < last; ++d) o += counter[d] * strides[d];

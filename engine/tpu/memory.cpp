@@ -92,6 +92,10 @@ void StampWriter(const Array* shadow, const int64_t* shadow_lo, Array& writer, c
       return;
     }
     const uint8_t* fr = f + RowOffset(*shadow, shadow_lo, counter, rank);
+    if (ws == 1 && fs == 1) {  // the usual case, in vector lanes
+      for (int64_t j = 0; j < n; ++j) wr[j] = fr[j] ? stamp : kNeverWritten;
+      return;
+    }
     for (int64_t j = 0; j < n; ++j) wr[j * ws] = fr[j * fs] ? stamp : kNeverWritten;
   });
 }

@@ -6,6 +6,7 @@
 // copied from the emulator.
 #include "tpu/pallas_call.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "unit/tpu/run_kernel.h"
@@ -503,6 +504,48 @@ print(jnp.isnan(out).all())
             "read of uninitialised memory from acc_ref (first in grid step (0,)); output o_ref "
             "holds NaN");
   ASSERT_TRUE(r.warnings[0].span);
+}
+
+// The uninitialised-read check walks a box of the buffer's shadow in runs (a contiguous box is
+// one run): boxes of a 2-D scratch buffer, whole rows, parts of rows and columns, each read after
+// only some of it was stored.
+TEST(Pipeline, ReadsOfPartlyStoredScratchBoxesAreCheckedElementForElement) {
+  struct Case {
+    const char* store;
+    const char* shape;  // of the stored box
+    const char* read;
+    bool warns;
+  };
+  for (Case c : {Case{"s_ref[0:4, :]", "(4, 128)", "s_ref[0:4, :]", false},
+                 Case{"s_ref[0:4, :]", "(4, 128)", "s_ref[2:6, :]", true},
+                 Case{"s_ref[:, 0:64]", "(8, 64)", "s_ref[:, 0:64]", false},
+                 Case{"s_ref[:, 0:64]", "(8, 64)", "s_ref[1:3, 0:64]", false},
+                 Case{"s_ref[:, 0:64]", "(8, 64)", "s_ref[:, 32:96]", true},
+                 Case{"s_ref[:, 0:64]", "(8, 64)", "s_ref[7:8, 63:65]", true},
+                 Case{"s_ref[:, 0:64]", "(8, 64)", "s_ref[0:1, :]", true},
+                 Case{"s_ref[2:3, :]", "(1, 128)", "s_ref[2:3, 0:128]", false},
+                 Case{"s_ref[...]", "(8, 128)", "s_ref[...]", false}}) {
+    std::string program = fmt::format(R"(
+def kernel(o_ref, s_ref):
+    {0} = jnp.ones({1}, jnp.float32)
+    o_ref[0:1, 0:1] = jnp.sum({2}).reshape(1, 1)
+    o_ref[0:1, 1:128] = jnp.zeros((1, 127), jnp.float32)
+    o_ref[1:8, :] = jnp.zeros((7, 128), jnp.float32)
+
+
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8, 128), jnp.float32),
+                     scratch_shapes=[pltpu.VMEM((8, 128), jnp.float32)])()
+print(out[0, 0] > 0)
+)",
+                                      c.store, c.shape, c.read);
+    KernelRun r = RunKernelProgram(program);
+    ASSERT_FALSE(r.error) << r.rendered;
+    bool warned = false;
+    for (const Diagnostic& w : r.warnings) {
+      warned |= w.message.find("read of uninitialised memory from s_ref") != std::string::npos;
+    }
+    EXPECT_EQ(warned, c.warns) << "stored " << c.store << ", read " << c.read << "\n" << r.rendered;
+  }
 }
 
 TEST(Pipeline, IntegerScratchStartsAtTheMinimum) {
