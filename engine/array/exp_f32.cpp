@@ -98,51 +98,95 @@ __attribute__((target("avx2,fma"))) void ExpLanes(const float* in, float* out, i
 // -Wmaybe-uninitialized reports as a use of an uninitialised value, a false alarm.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-template <bool Flush>
-__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma"))) void ExpLanes512(
-    const float* in, float* out, int64_t n) {
-  const __m512d inv_ln2n = _mm512_set1_pd(FromBits(kInvLn2N));
-  const __m512d shift = _mm512_set1_pd(FromBits(kShift));
-  const __m512d c0 = _mm512_set1_pd(FromBits(kC0));
-  const __m512d c1 = _mm512_set1_pd(FromBits(kC1));
-  const __m512d c2 = _mm512_set1_pd(FromBits(kC2));
-  const __m512d one = _mm512_set1_pd(1.0);
+#define PZ_AVX512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma")))
+
+// The constants of the AVX-512 lanes, in registers for the whole loop.
+struct Exp512 {
+  __m512d inv_ln2n, shift, c0, c1, c2, one;
   // The table in four registers of eight entries; bit 4 of an index picks the upper pair.
-  const __m512i table0 = _mm512_loadu_si512(kTable), table1 = _mm512_loadu_si512(kTable + 8);
-  const __m512i table2 = _mm512_loadu_si512(kTable + 16), table3 = _mm512_loadu_si512(kTable + 24);
-  const __m512i upper_half = _mm512_set1_epi64(16);
-  const __m256i top_mask = _mm256_set1_epi32(0x7ff);
-  const __m256i large = _mm256_set1_epi32(kLargeTop);
-  int64_t whole = n - n % 8;
-  for (int64_t i = 0; i < whole; i += 8) {
-    __m256 x = _mm256_loadu_ps(in + i);
-    __m256i top = _mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(x), 20), top_mask);
-    if (_mm256_movemask_epi8(_mm256_cmpgt_epi32(top, large)) != 0) {
-      for (int k = 0; k < 8; ++k) out[i + k] = LibraryExp<Flush>(in[i + k]);
-      continue;
-    }
-    __m512d xd = _mm512_cvtps_pd(x);
-    __m512d kd = _mm512_fmadd_pd(inv_ln2n, xd, shift);
-    __m512i ki = _mm512_castpd_si512(kd);
-    kd = _mm512_sub_pd(kd, shift);
-    __m512d r = _mm512_fmsub_pd(inv_ln2n, xd, kd);
-    __m512i lower = _mm512_permutex2var_epi64(table0, ki, table1);
-    __m512i upper = _mm512_permutex2var_epi64(table2, ki, table3);
-    __m512i t = _mm512_mask_blend_epi64(_mm512_test_epi64_mask(ki, upper_half), lower, upper);
-    __m512d s = _mm512_castsi512_pd(_mm512_add_epi64(t, _mm512_slli_epi64(ki, 47)));
-    __m512d z = _mm512_fmadd_pd(r, c0, c1);
-    __m512d r2 = _mm512_mul_pd(r, r);
-    __m512d y = _mm512_fmadd_pd(r, c2, one);
-    y = _mm512_fmadd_pd(z, r2, y);
-    __m256 e = _mm512_cvtpd_ps(_mm512_mul_pd(y, s));
-    if constexpr (Flush) {
-      e = _mm256_andnot_ps(_mm256_cmp_ps(e, _mm256_set1_ps(kSmallestNormal), _CMP_LT_OQ), e);
-    }
-    _mm256_storeu_ps(out + i, e);
+  __m512i table0, table1, table2, table3, upper_half;
+};
+
+// exp of eight floats in the fast range.
+template <bool Flush>
+PZ_AVX512 [[gnu::always_inline]] inline __m256 Exp8(const Exp512& k, __m256 x) {
+  __m512d xd = _mm512_cvtps_pd(x);
+  __m512d kd = _mm512_fmadd_pd(k.inv_ln2n, xd, k.shift);
+  __m512i ki = _mm512_castpd_si512(kd);
+  kd = _mm512_sub_pd(kd, k.shift);
+  __m512d r = _mm512_fmsub_pd(k.inv_ln2n, xd, kd);
+  __m512i lower = _mm512_permutex2var_epi64(k.table0, ki, k.table1);
+  __m512i upper = _mm512_permutex2var_epi64(k.table2, ki, k.table3);
+  __m512i t = _mm512_mask_blend_epi64(_mm512_test_epi64_mask(ki, k.upper_half), lower, upper);
+  __m512d s = _mm512_castsi512_pd(_mm512_add_epi64(t, _mm512_slli_epi64(ki, 47)));
+  __m512d z = _mm512_fmadd_pd(r, k.c0, k.c1);
+  __m512d r2 = _mm512_mul_pd(r, r);
+  __m512d y = _mm512_fmadd_pd(r, k.c2, k.one);
+  y = _mm512_fmadd_pd(z, r2, y);
+  __m256 e = _mm512_cvtpd_ps(_mm512_mul_pd(y, s));
+  if constexpr (Flush) {
+    e = _mm256_andnot_ps(_mm256_cmp_ps(e, _mm256_set1_ps(kSmallestNormal), _CMP_LT_OQ), e);
   }
-  for (int64_t i = whole; i < n; ++i) out[i] = LibraryExp<Flush>(in[i]);
+  return e;
 }
 
+// Whether any of eight floats is outside the fast range.
+PZ_AVX512 [[gnu::always_inline]] inline __m256i Large8(__m256 x) {
+  __m256i top =
+      _mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(x), 20), _mm256_set1_epi32(0x7ff));
+  return _mm256_cmpgt_epi32(top, _mm256_set1_epi32(kLargeTop));
+}
+
+// Eight floats: in lanes when all are in the fast range, else by the library.
+template <bool Flush>
+PZ_AVX512 [[gnu::always_inline]] inline void Exp8Checked(const Exp512& k, const float* in,
+                                                         float* out) {
+  __m256 x = _mm256_loadu_ps(in);
+  if (_mm256_movemask_epi8(Large8(x)) != 0) {
+    for (int j = 0; j < 8; ++j) out[j] = LibraryExp<Flush>(in[j]);
+    return;
+  }
+  _mm256_storeu_ps(out, Exp8<Flush>(k, x));
+}
+
+// Thirty-two floats a turn (four independent groups of eight keep both FMA pipes busy: 1.2 times
+// the speed of one group a turn), eight at a time where one is outside the fast range.
+template <bool Flush>
+PZ_AVX512 void ExpLanes512(const float* in, float* out, int64_t n) {
+  Exp512 k;
+  k.inv_ln2n = _mm512_set1_pd(FromBits(kInvLn2N));
+  k.shift = _mm512_set1_pd(FromBits(kShift));
+  k.c0 = _mm512_set1_pd(FromBits(kC0));
+  k.c1 = _mm512_set1_pd(FromBits(kC1));
+  k.c2 = _mm512_set1_pd(FromBits(kC2));
+  k.one = _mm512_set1_pd(1.0);
+  k.table0 = _mm512_loadu_si512(kTable);
+  k.table1 = _mm512_loadu_si512(kTable + 8);
+  k.table2 = _mm512_loadu_si512(kTable + 16);
+  k.table3 = _mm512_loadu_si512(kTable + 24);
+  k.upper_half = _mm512_set1_epi64(16);
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256 x0 = _mm256_loadu_ps(in + i), x1 = _mm256_loadu_ps(in + i + 8);
+    __m256 x2 = _mm256_loadu_ps(in + i + 16), x3 = _mm256_loadu_ps(in + i + 24);
+    __m256i large = _mm256_or_si256(_mm256_or_si256(Large8(x0), Large8(x1)),
+                                    _mm256_or_si256(Large8(x2), Large8(x3)));
+    if (_mm256_movemask_epi8(large) != 0) {
+      for (int g = 0; g < 32; g += 8) Exp8Checked<Flush>(k, in + i + g, out + i + g);
+      continue;
+    }
+    __m256 e0 = Exp8<Flush>(k, x0), e1 = Exp8<Flush>(k, x1);
+    __m256 e2 = Exp8<Flush>(k, x2), e3 = Exp8<Flush>(k, x3);
+    _mm256_storeu_ps(out + i, e0);
+    _mm256_storeu_ps(out + i + 8, e1);
+    _mm256_storeu_ps(out + i + 16, e2);
+    _mm256_storeu_ps(out + i + 24, e3);
+  }
+  for (; i + 8 <= n; i += 8) Exp8Checked<Flush>(k, in + i, out + i);
+  for (; i < n; ++i) out[i] = LibraryExp<Flush>(in[i]);
+}
+
+#undef PZ_AVX512
 #pragma GCC diagnostic pop
 
 using Lanes = void (*)(const float*, float*, int64_t);

@@ -237,6 +237,11 @@ TEST(ExpF32, IsTheLibraryExpBitForBit) {
         std::numeric_limits<float>::quiet_NaN()}) {
     in.push_back(v);
   }
+  // Runs of fast inputs with one outside the fast range amid them, at changing places of the
+  // lanes' groups of 8 and 32.
+  for (int i = 0; i < 5; ++i) in.push_back(-1.0f);
+  for (int i = 0; i < 200; ++i)
+    in.push_back(i % 37 == 0 ? 95.0f : 0.37f * static_cast<float>(i % 11));
   for (bool flush : {false, true}) {
     std::vector<float> got(in.size());
     ExpF32(in.data(), got.data(), static_cast<int64_t>(in.size()), flush);
