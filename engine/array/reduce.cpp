@@ -290,45 +290,86 @@ __attribute__((target("avx2"))) std::optional<float> ExtremeF32LanesAvx2(const f
 
 // Max or min of one row; NaN propagates.
 template <DType D>
-void Extreme(bool is_max, const Layout& layout, Array& out) {
+ComputeOf<D> ExtremeRow(bool is_max, const StorageOf<D>* x, int64_t n) {
   using C = ComputeOf<D>;
-  ReduceRows<D, D>(layout, out, [&](const StorageOf<D>* x, int64_t n) {
 #if defined(__SSE2__)
-    if constexpr (D == DType::kFloat32) {
+  if constexpr (D == DType::kFloat32) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-      static const bool avx2 = RuntimeIsa() >= Isa::kAvx2Fma;
-      if (avx2 && n >= 32) {
-        std::optional<float> lanes =
-            is_max ? ExtremeF32LanesAvx2<true>(x, n) : ExtremeF32LanesAvx2<false>(x, n);
-        if (lanes) return *lanes;
-      } else
-#endif
-          if (n >= 16) {
-        std::optional<float> lanes =
-            is_max ? ExtremeF32Lanes<true>(x, n) : ExtremeF32Lanes<false>(x, n);
-        if (lanes) return *lanes;
-      }
+    static const bool avx2 = RuntimeIsa() >= Isa::kAvx2Fma;
+    if (avx2 && n >= 32) {
+      std::optional<float> lanes =
+          is_max ? ExtremeF32LanesAvx2<true>(x, n) : ExtremeF32LanesAvx2<false>(x, n);
+      if (lanes) return *lanes;
     } else
 #endif
-        if constexpr (std::is_same_v<C, float>) {
-      if (n >= 16) {
-        bool nan = false;
-        for (int64_t i = 0; i < n; ++i) nan |= std::isnan(Element<D>::Load(x[i]));
-        if (!nan) return is_max ? NanFreeExtreme<D, true>(x, n) : NanFreeExtreme<D, false>(x, n);
-      }
+        if (n >= 16) {
+      std::optional<float> lanes =
+          is_max ? ExtremeF32Lanes<true>(x, n) : ExtremeF32Lanes<false>(x, n);
+      if (lanes) return *lanes;
     }
-    C best = Element<D>::Load(x[0]);
-    for (int64_t i = 1; i < n; ++i) {
-      C v = Element<D>::Load(x[i]);
+  } else
+#endif
       if constexpr (std::is_same_v<C, float>) {
-        if (std::isnan(best)) break;
-        if (std::isnan(v) || (is_max ? v > best : v < best)) best = v;
-      } else {
-        if (is_max ? v > best : v < best) best = v;
-      }
+    if (n >= 16) {
+      bool nan = false;
+      for (int64_t i = 0; i < n; ++i) nan |= std::isnan(Element<D>::Load(x[i]));
+      if (!nan) return is_max ? NanFreeExtreme<D, true>(x, n) : NanFreeExtreme<D, false>(x, n);
     }
-    return best;
-  });
+  }
+  C best = Element<D>::Load(x[0]);
+  for (int64_t i = 1; i < n; ++i) {
+    C v = Element<D>::Load(x[i]);
+    if constexpr (std::is_same_v<C, float>) {
+      if (std::isnan(best)) break;
+      if (std::isnan(v) || (is_max ? v > best : v < best)) best = v;
+    } else {
+      if (is_max ? v > best : v < best) best = v;
+    }
+  }
+  return best;
+}
+
+template <DType D>
+void Extreme(bool is_max, const Layout& layout, Array& out) {
+  ReduceRows<D, D>(layout, out,
+                   [&](const StorageOf<D>* x, int64_t n) { return ExtremeRow<D>(is_max, x, n); });
+}
+
+// A float32 max, min or sum over the last axis of a contiguous array, the kernels' common
+// reduction, without the general path's layout: each row reduced as that path reduces it.
+// nullopt for anything else.
+std::optional<Array> LastAxisF32(ReduceOp op, const Array& a,
+                                 const std::optional<std::vector<int>>& axes, bool keepdims,
+                                 std::optional<DType> dtype) {
+  if (a.dtype() != DType::kFloat32 || (dtype && *dtype != DType::kFloat32) || a.rank() < 1 ||
+      !axes || axes->size() != 1 || (*axes)[0] != a.rank() - 1 || !a.IsContiguous() ||
+      (op != ReduceOp::kSum && op != ReduceOp::kMax && op != ReduceOp::kMin)) {
+    return std::nullopt;
+  }
+  int64_t n = a.shape().back();
+  if (n < 2) return std::nullopt;
+  Shape shape = a.shape();
+  if (keepdims) {
+    shape.back() = 1;
+  } else {
+    shape.pop_back();
+  }
+  Array out = Array::Empty(DType::kFloat32, std::move(shape));
+  const float* x = a.data<float>();
+  float* o = out.data<float>();
+  int64_t rows = a.size() / n;
+  if (op == ReduceOp::kSum) {
+    const int64_t dims[1] = {n};
+    bool ynn = SumUsesYnnpack(a.size());
+    for (int64_t r = 0; r < rows; ++r) {
+      o[r] = ynn ? 0.0f + YnnRowSum(x + r * n, n) : XlaTreeReduce(x + r * n, 1, dims, false);
+    }
+  } else {
+    for (int64_t r = 0; r < rows; ++r) {
+      o[r] = ExtremeRow<DType::kFloat32>(op == ReduceOp::kMax, x + r * n, n);
+    }
+  }
+  return out;
 }
 
 // Index of the first maximum (minimum) of one row; the first NaN wins.
@@ -420,6 +461,7 @@ Array Reduce(ReduceOp op, const Array& a, std::optional<std::vector<int>> axes, 
     return RecordPrimitive({PrimOf(op), ReduceAttrs{axes, keepdims, dtype}}, {a},
                            [&] { return Reduce(op, a, axes, keepdims, dtype); });
   }
+  if (std::optional<Array> fast = LastAxisF32(op, a, axes, keepdims, dtype)) return *fast;
   bool arg = op == ReduceOp::kArgMax || op == ReduceOp::kArgMin;
   if (arg && axes && axes->size() != 1) {
     ThrowTypeError(fmt::format("{} takes a single axis, got {}", ReduceName(op), axes->size()));

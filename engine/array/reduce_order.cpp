@@ -7,6 +7,10 @@
 
 #include "array/isa.h"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
 namespace pz::array {
 
 namespace {
@@ -67,7 +71,7 @@ std::vector<float> WindowLevel(const float* x, int64_t stride, std::vector<int64
 using Lanes = std::array<float, kLanes>;
 
 // total += x with Kahan's compensation (as YNNPACK adds whole tiles into a lane's total).
-[[gnu::always_inline]] inline void KahanStep(float x, float& total, float& error) {
+inline void KahanStep(float x, float& total, float& error) {
   float y = x - error;
   float t = total + y;
   error = (t - total) - y;
@@ -79,8 +83,8 @@ using Lanes = std::array<float, kLanes>;
 // tiles added with Kahan's compensation.
 // `zero` is an accumulator of zeros of the right width.
 template <typename Acc, typename RowFn>
-[[gnu::always_inline]] inline void TileOrder(int64_t rows, RowFn row, const Acc& zero, Acc& total) {
-  auto add_rows = [&](Acc & acc, int64_t first, int64_t count) __attribute__((always_inline)) {
+void TileOrder(int64_t rows, RowFn row, const Acc& zero, Acc& total) {
+  auto add_rows = [&](Acc& acc, int64_t first, int64_t count) {
     Acc local = zero;
     for (int64_t r = first; r < first + count; ++r) local.Add(row(r));
     acc.Add(local);
@@ -101,14 +105,13 @@ template <typename Acc, typename RowFn>
   }
 }
 
-// (Inlined into both copies of RowSum, so that the AVX2 one adds in AVX2 lanes.)
 struct LaneAcc {
   Lanes v{};
-  [[gnu::always_inline]] void Add(const float* x) {
+  void Add(const float* x) {
     for (int64_t i = 0; i < kLanes; ++i) v[static_cast<size_t>(i)] += x[i];
   }
-  [[gnu::always_inline]] void Add(const LaneAcc& o) { Add(o.v.data()); }
-  [[gnu::always_inline]] void KahanAdd(const LaneAcc& o, LaneAcc& error) {
+  void Add(const LaneAcc& o) { Add(o.v.data()); }
+  void KahanAdd(const LaneAcc& o, LaneAcc& error) {
     for (size_t i = 0; i < v.size(); ++i) KahanStep(o.v[i], v[i], error.v[i]);
   }
 };
@@ -149,19 +152,15 @@ bool SumUsesYnnpack(int64_t elements) { return elements >= kYnnMinElements; }
 
 namespace {
 
-// YnnRowSum's body, compiled once for baseline x86-64 and once with AVX2 lanes (the same
-// additions in the same order: no instruction set changes a float addition's result).
-[[gnu::always_inline]] inline float RowSum(const float* x, int64_t k1) {
+// YnnRowSum in plain C++ (LaneAcc's arrays).
+float RowSumBaseline(const float* x, int64_t k1) {
   int64_t rows = (k1 + kLanes - 1) / kLanes;
   Lanes tail{};
   int64_t whole = k1 / kLanes;
   std::copy(x + whole * kLanes, x + k1, tail.begin());
   LaneAcc total;
   TileOrder(
-      rows,
-      [&](int64_t r)
-          __attribute__((always_inline)) { return r < whole ? x + r * kLanes : tail.data(); },
-      LaneAcc{}, total);
+      rows, [&](int64_t r) { return r < whole ? x + r * kLanes : tail.data(); }, LaneAcc{}, total);
   for (int64_t half = kLanes / 2; half >= 1; half /= 2) {
     for (int64_t i = 0; i < half; ++i) {
       total.v[static_cast<size_t>(i)] += total.v[static_cast<size_t>(i + half)];
@@ -170,12 +169,77 @@ namespace {
   return 0.0f + total.v[0];
 }
 
-float RowSumBaseline(const float* x, int64_t k1) { return RowSum(x, k1); }
-
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("avx2"))) float RowSumAvx2(const float* x, int64_t k1) {
-  return RowSum(x, k1);
+#define PZ_AVX2 __attribute__((target("avx2")))
+
+// RowSumBaseline with the sixteen lanes in two AVX2 registers: the same additions in the same
+// order (no instruction set changes a float addition's result).
+struct Lanes16 {
+  __m256 lo, hi;
+};
+
+PZ_AVX2 [[gnu::always_inline]] inline Lanes16 Zero16() {
+  return {_mm256_setzero_ps(), _mm256_setzero_ps()};
 }
+
+PZ_AVX2 [[gnu::always_inline]] inline void Add16(Lanes16& acc, const Lanes16& o) {
+  acc.lo = _mm256_add_ps(acc.lo, o.lo);
+  acc.hi = _mm256_add_ps(acc.hi, o.hi);
+}
+
+PZ_AVX2 [[gnu::always_inline]] inline void AddRow16(Lanes16& acc, const float* x) {
+  acc.lo = _mm256_add_ps(acc.lo, _mm256_loadu_ps(x));
+  acc.hi = _mm256_add_ps(acc.hi, _mm256_loadu_ps(x + 8));
+}
+
+// KahanStep, lane by lane.
+PZ_AVX2 [[gnu::always_inline]] inline void KahanAdd16(Lanes16& total, Lanes16& error,
+                                                      const Lanes16& o) {
+  __m256 y = _mm256_sub_ps(o.lo, error.lo);
+  __m256 t = _mm256_add_ps(total.lo, y);
+  error.lo = _mm256_sub_ps(_mm256_sub_ps(t, total.lo), y);
+  total.lo = t;
+  y = _mm256_sub_ps(o.hi, error.hi);
+  t = _mm256_add_ps(total.hi, y);
+  error.hi = _mm256_sub_ps(_mm256_sub_ps(t, total.hi), y);
+  total.hi = t;
+}
+
+PZ_AVX2 float RowSumAvx2(const float* x, int64_t k1) {
+  int64_t rows = (k1 + kLanes - 1) / kLanes;
+  int64_t whole = k1 / kLanes;
+  alignas(32) float tail[kLanes] = {};
+  std::copy(x + whole * kLanes, x + k1, tail);
+  auto row = [&](int64_t r) { return r < whole ? x + r * kLanes : tail; };
+  // TileOrder with LaneAcc, spelled out.
+  auto add_rows = [&](Lanes16& acc, int64_t first, int64_t count) PZ_AVX2 {
+    Lanes16 local = Zero16();
+    for (int64_t r = first; r < first + count; ++r) AddRow16(local, row(r));
+    Add16(acc, local);
+  };
+  Lanes16 total = Zero16(), error = Zero16();
+  for (int64_t tile = 0; tile < rows; tile += kTileRows) {
+    int64_t count = std::min(kTileRows, rows - tile);
+    Lanes16 acc = Zero16();
+    int64_t s = 0;
+    for (; count - s >= 16; s += 16) {
+      Lanes16 block = Zero16();
+      for (int64_t q = 0; q < 16; q += 4) add_rows(block, tile + s + q, 4);
+      Add16(acc, block);
+    }
+    for (; count - s >= 4; s += 4) add_rows(acc, tile + s, 4);
+    if (s < count) add_rows(acc, tile + s, count - s);
+    KahanAdd16(total, error, acc);
+  }
+  // The halving tree: lane i + lane i+8, then i+4, i+2, i+1.
+  __m256 eight = _mm256_add_ps(total.lo, total.hi);
+  __m128 four = _mm_add_ps(_mm256_castps256_ps128(eight), _mm256_extractf128_ps(eight, 1));
+  __m128 two = _mm_add_ps(four, _mm_movehl_ps(four, four));
+  __m128 one = _mm_add_ss(two, _mm_shuffle_ps(two, two, 1));
+  return 0.0f + _mm_cvtss_f32(one);
+}
+
+#undef PZ_AVX2
 #endif
 
 }  // namespace
