@@ -24,7 +24,9 @@ struct Strided {
 // c[p] = a[p] * b[p] for p < batch; a is m x k, b is k x n, c contiguous row-major m x n.
 // Contiguous: a and b contiguous row-major. Strided: any layout Eigen reads in place (only for
 // products Eigen computes with its blocked kernel, whose result does not depend on the layout);
-// with `accumulate`, c[p] += a[p] * b[p] instead (see single_panel).
+// with `accumulate`, c[p] += a[p] * b[p] instead (see single_panel). A product whose depth is
+// one panel runs Eigen's GEMM loop from its packing and kernel routines (gemm_isa.cpp), so that
+// a width split for consistent sums packs a once; deeper ones are Eigen products.
 struct Kernels {
   void (*contiguous)(const float* a, const float* b, float* c, int64_t batch, int64_t m, int64_t k,
                      int64_t n);

@@ -207,6 +207,26 @@ float NanFreeExtreme(const StorageOf<D>* x, int64_t n) {
   return best;
 }
 
+// The end of the lane-parallel extremes: the elements past the lanes (`whole` on), then the
+// lanes' values, and the row's first zero when the extreme is zero; nullopt on a NaN.
+template <bool kMax>
+std::optional<float> FinishExtreme(const float* x, int64_t n, int64_t whole, float* lanes,
+                                   int count) {
+  auto pick = [](float v, float best) { return (kMax ? v > best : v < best) ? v : best; };
+  for (int64_t i = whole; i < n; ++i) {
+    if (std::isnan(x[i])) return std::nullopt;
+    lanes[0] = pick(x[i], lanes[0]);
+  }
+  float best = lanes[0];
+  for (int k = 1; k < count; ++k) best = pick(lanes[k], best);
+  if (best == 0) {
+    for (int64_t j = 0; j < n; ++j) {
+      if (x[j] == 0) return x[j];
+    }
+  }
+  return best;
+}
+
 #if defined(__SSE2__)
 // NanFreeExtreme for float32 in SSE lanes (maxps(v, best) is `v > best ? v : best` exactly,
 // minps likewise), looking for NaNs on the way: nullopt when the row holds one.
@@ -228,19 +248,7 @@ std::optional<float> ExtremeF32Lanes(const float* x, int64_t n) {
   float lanes[8];
   _mm_storeu_ps(lanes, a);
   _mm_storeu_ps(lanes + 4, b);
-  auto pick = [](float v, float best) { return (kMax ? v > best : v < best) ? v : best; };
-  for (int64_t i = whole; i < n; ++i) {
-    if (std::isnan(x[i])) return std::nullopt;
-    lanes[0] = pick(x[i], lanes[0]);
-  }
-  float best = lanes[0];
-  for (int k = 1; k < 8; ++k) best = pick(lanes[k], best);
-  if (best == 0) {
-    for (int64_t j = 0; j < n; ++j) {
-      if (x[j] == 0) return x[j];
-    }
-  }
-  return best;
+  return FinishExtreme<kMax>(x, n, whole, lanes, 8);
 }
 #endif
 
@@ -272,19 +280,7 @@ __attribute__((target("avx2"))) std::optional<float> ExtremeF32LanesAvx2(const f
                      : _mm_min_ps(_mm256_extractf128_ps(a, 1), _mm256_castps256_ps128(a));
   float lanes[4];
   _mm_storeu_ps(lanes, half);
-  auto pick = [](float v, float best) { return (kMax ? v > best : v < best) ? v : best; };
-  for (int64_t i = whole; i < n; ++i) {
-    if (std::isnan(x[i])) return std::nullopt;
-    lanes[0] = pick(x[i], lanes[0]);
-  }
-  float best = lanes[0];
-  for (int k = 1; k < 4; ++k) best = pick(lanes[k], best);
-  if (best == 0) {
-    for (int64_t j = 0; j < n; ++j) {
-      if (x[j] == 0) return x[j];
-    }
-  }
-  return best;
+  return FinishExtreme<kMax>(x, n, whole, lanes, 4);
 }
 #endif
 
