@@ -233,6 +233,54 @@ std::optional<std::pair<gemm::Strided, gemm::Strided>> BlockedOperands(const Dot
   return std::pair{*sa, *sb};
 }
 
+// The kernels' common product, two float32 matrices with one contracting axis each and no batch
+// (m, k, n > 1, large enough for Eigen's blocked kernel), as the strided matrices AsMatrices
+// and BlockedOperands would give, without planning vectors or permuted views; nullopt for any
+// other product (and for mismatched sizes, whose error the general path raises).
+struct PlainProduct {
+  gemm::Strided a, b;
+  int64_t m = 0, k = 0, n = 0;
+};
+
+std::optional<PlainProduct> PlainMatrices(const Array& lhs, const Array& rhs,
+                                          const DotDimensionNumbers& dims,
+                                          std::optional<DType> preferred_element_type) {
+  if (lhs.rank() != 2 || rhs.rank() != 2 || lhs.dtype() != DType::kFloat32 ||
+      rhs.dtype() != DType::kFloat32 ||
+      (preferred_element_type && *preferred_element_type != DType::kFloat32) ||
+      !dims.lhs_batch.empty() || !dims.rhs_batch.empty() || dims.lhs_contracting.size() != 1 ||
+      dims.rhs_contracting.size() != 1) {
+    return std::nullopt;
+  }
+  int lc = dims.lhs_contracting[0], rc = dims.rhs_contracting[0];
+  if ((lc != 0 && lc != 1) || (rc != 0 && rc != 1)) return std::nullopt;
+  PlainProduct p;
+  p.m = lhs.shape()[1 - lc];
+  p.k = lhs.shape()[lc];
+  p.n = rhs.shape()[1 - rc];
+  if (rhs.shape()[rc] != p.k || p.m <= 1 || p.k <= 1 || p.n <= 1 ||
+      p.m + p.k + p.n < EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) {
+    return std::nullopt;
+  }
+  // Rows of a are lhs's free axis, its columns the contracted one; rows of b are rhs's
+  // contracted axis. Eigen reads a matrix in place when one of its strides is 1.
+  auto matrix = [](const Array& x, int row_axis, int64_t rows,
+                   int64_t cols) -> std::optional<gemm::Strided> {
+    int64_t row = x.strides()[row_axis], col = x.strides()[1 - row_axis];
+    if (!(col == 1 && row >= cols) && !(row == 1 && col >= rows)) return std::nullopt;
+    return gemm::Strided{.data = reinterpret_cast<const float*>(x.raw()),
+                         .batch_stride = 0,
+                         .row_stride = row,
+                         .col_stride = col};
+  };
+  std::optional<gemm::Strided> a = matrix(lhs, 1 - lc, p.m, p.k);
+  std::optional<gemm::Strided> b = matrix(rhs, rc, p.k, p.n);
+  if (!a || !b) return std::nullopt;
+  p.a = *a;
+  p.b = *b;
+  return p;
+}
+
 }  // namespace
 
 bool DotGeneralAccumulate(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
@@ -243,6 +291,16 @@ bool DotGeneralAccumulate(const Array& lhs, const Array& rhs, const DotDimension
       !SameDims(addend.shape(), out.shape()) || out.SharesStorageWith(lhs) ||
       out.SharesStorageWith(rhs)) {
     return false;
+  }
+  if (std::optional<PlainProduct> plain = PlainMatrices(lhs, rhs, dims, preferred_element_type)) {
+    if (out.rank() != 2 || out.shape()[0] != plain->m || out.shape()[1] != plain->n ||
+        !gemm::Best().single_panel(plain->m, plain->k, plain->n)) {
+      return false;
+    }
+    if (&out != &addend) out.Assign(addend);
+    gemm::Best().strided(plain->a, plain->b, out.data<float>(), 1, plain->m, plain->k, plain->n,
+                         true);
+    return true;
   }
   DotMatrices p = AsMatrices(lhs, rhs, dims, preferred_element_type, "jax.lax.dot_general");
   if (p.plan.dtype != DType::kFloat32 || !SameDims(p.plan.shape, out.shape())) return false;
@@ -260,6 +318,12 @@ Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& 
     return RecordPrimitive(
         {Prim::kDotGeneral, DotAttrs{dims, preferred_element_type, std::string(fn_name)}},
         {lhs, rhs}, [&] { return DotGeneral(lhs, rhs, dims, preferred_element_type, fn_name); });
+  }
+  if (std::optional<PlainProduct> plain = PlainMatrices(lhs, rhs, dims, preferred_element_type)) {
+    Array c = Array::Empty(DType::kFloat32, {plain->m, plain->n});
+    gemm::Best().strided(plain->a, plain->b, c.data<float>(), 1, plain->m, plain->k, plain->n,
+                         false);
+    return c;
   }
   DotMatrices p = AsMatrices(lhs, rhs, dims, preferred_element_type, fn_name);
   const Shape& out_shape = p.plan.shape;

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "array/elementwise.h"
+#include "array/shape_ops.h"
 #include "unit/array/random_linalg_expected.h"
 
 namespace pz::array {
@@ -242,6 +243,50 @@ TEST(Linalg, RowBlocksOfALongProductEqualTheWholeBitForBit) {
         }
         EXPECT_EQ(differ, 0) << "k " << k << ", n " << n << (a_transposed ? ", a transposed" : "")
                              << (b_transposed ? ", b transposed" : "");
+      }
+    }
+  }
+}
+
+// A product of two matrices takes a short path (no plan, no permuted views); it equals the
+// general path, which the same product with a batch axis of one takes, bit for bit, in every
+// operand layout, plain and accumulating.
+TEST(Linalg, MatrixProductsEqualTheGeneralPath) {
+  struct Case {
+    int64_t m, k, n;
+  };
+  for (Case c : {Case{128, 128, 128}, Case{96, 64, 200}, Case{37, 129, 17}, Case{5, 300, 40}}) {
+    for (int layout = 0; layout < 4; ++layout) {
+      bool a_t = (layout & 1) != 0, b_t = (layout & 2) != 0;
+      // a_t: lhs stored k x m (contracting axis 0); b_t: rhs stored n x k (contracting axis 1).
+      Array lhs = a_t ? MakeInput({c.k, c.m}, DType::kFloat32, 8, 1)
+                      : MakeInput({c.m, c.k}, DType::kFloat32, 8, 1);
+      Array rhs = b_t ? MakeInput({c.n, c.k}, DType::kFloat32, 9, 1)
+                      : MakeInput({c.k, c.n}, DType::kFloat32, 9, 1);
+      DotDimensionNumbers plain{.lhs_contracting = {a_t ? 0 : 1}, .rhs_contracting = {b_t ? 1 : 0}};
+      DotDimensionNumbers batched{.lhs_contracting = {a_t ? 1 : 2},
+                                  .rhs_contracting = {b_t ? 2 : 1},
+                                  .lhs_batch = {0},
+                                  .rhs_batch = {0}};
+      Array lhs3 = Reshape(lhs, {1, lhs.shape()[0], lhs.shape()[1]});
+      Array rhs3 = Reshape(rhs, {1, rhs.shape()[0], rhs.shape()[1]});
+      Array got = DotGeneral(lhs, rhs, plain, DType::kFloat32).Contiguous();
+      Array want = DotGeneral(lhs3, rhs3, batched, DType::kFloat32).Contiguous();
+      std::string where = std::to_string(c.m) + " x " + std::to_string(c.k) + " x " +
+                          std::to_string(c.n) + ", layout " + std::to_string(layout);
+      ASSERT_EQ(got.size(), want.size()) << where;
+      EXPECT_EQ(std::memcmp(got.raw(), want.raw(), static_cast<size_t>(got.size()) * 4), 0)
+          << where;
+      Array acc = MakeInput({c.m, c.n}, DType::kFloat32, 10, 1).Contiguous();
+      Array acc3 = Reshape(acc, {1, c.m, c.n}).Contiguous();
+      Array sum = Array::FromDoubles(DType::kFloat32, acc.shape(), acc.ToDoubles());
+      Array sum3 = Array::FromDoubles(DType::kFloat32, acc3.shape(), acc3.ToDoubles());
+      bool took = DotGeneralAccumulate(lhs, rhs, plain, DType::kFloat32, sum, sum);
+      bool took3 = DotGeneralAccumulate(lhs3, rhs3, batched, DType::kFloat32, sum3, sum3);
+      EXPECT_EQ(took, took3) << where;
+      if (took && took3) {
+        EXPECT_EQ(std::memcmp(sum.raw(), sum3.raw(), static_cast<size_t>(sum.size()) * 4), 0)
+            << where << ", accumulating";
       }
     }
   }
