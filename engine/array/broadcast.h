@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "array/array.h"
@@ -33,7 +34,8 @@ StrideArray BroadcastStrides(const Array& a, const Shape& shape);
 // elements of the row are at offsets[k] + i * inner_strides[k] for i < count. Dimensions that are
 // contiguous for every operand are merged first, so the common case is one long row.
 template <size_t N, typename F>
-void ForEachRow(const Shape& shape, const std::array<StrideArray, N>& strides, F&& row) {
+void ForEachRow(std::span<const int64_t> shape, const std::array<StrideArray, N>& strides,
+                F&& row) {
   PZ_CHECK(shape.size() <= static_cast<size_t>(kMaxRank));
   // Coalesce: drop size-1 dims, merge a dim into the previous one when every operand steps
   // evenly.

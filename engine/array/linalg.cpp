@@ -107,6 +107,19 @@ std::optional<int64_t> MergedStride(const Array& a, size_t begin, size_t end) {
   return stride.value_or(0);
 }
 
+// f32 matrices of rows x cols at `a`'s data with these strides, when Eigen reads them in place
+// (row-major or column-major, rows not overlapping); nullopt otherwise.
+std::optional<gemm::Strided> ReadableMatrices(const Array& a, int64_t batch, int64_t row,
+                                              int64_t col, int64_t rows, int64_t cols) {
+  bool row_major = col == 1 && row >= cols;
+  bool col_major = row == 1 && col >= rows;
+  if (!row_major && !col_major) return std::nullopt;
+  return gemm::Strided{.data = reinterpret_cast<const float*>(a.raw()),
+                       .batch_stride = batch,
+                       .row_stride = row,
+                       .col_stride = col};
+}
+
 // A permuted f32 operand (batch axes, then row axes, then column axes) as strided matrices of
 // rows x cols, or nullopt when Eigen cannot read it in place.
 std::optional<gemm::Strided> AsStridedMatrices(const Array& a, size_t batch_axes, size_t row_axes,
@@ -116,13 +129,7 @@ std::optional<gemm::Strided> AsStridedMatrices(const Array& a, size_t batch_axes
   std::optional<int64_t> row = MergedStride(a, batch_axes, batch_axes + row_axes);
   std::optional<int64_t> col = MergedStride(a, batch_axes + row_axes, rank);
   if (!batch || !row || !col) return std::nullopt;
-  bool row_major = *col == 1 && *row >= cols;
-  bool col_major = *row == 1 && *col >= rows;
-  if (!row_major && !col_major) return std::nullopt;
-  return gemm::Strided{.data = reinterpret_cast<const float*>(a.raw()),
-                       .batch_stride = *batch,
-                       .row_stride = *row,
-                       .col_stride = *col};
+  return ReadableMatrices(a, *batch, *row, *col, rows, cols);
 }
 
 // Exact modulo 2^64 (every result dtype has at most 32 bits, so wrapping commutes with it).
@@ -218,8 +225,19 @@ DotMatrices AsMatrices(const Array& lhs, const Array& rhs, const DotDimensionNum
   return out;
 }
 
-// Both operands as strided float32 matrices Eigen's blocked kernel reads in place, or nullopt.
-std::optional<std::pair<gemm::Strided, gemm::Strided>> BlockedOperands(const DotMatrices& p) {
+// A product as the strided float32 matrices Eigen's blocked kernel reads in place.
+struct StridedProduct {
+  gemm::Strided a, b;
+  int64_t batch = 1, m = 0, k = 0, n = 0;
+
+  // c = a * b, or c += a * b with `accumulate` (gemm.h).
+  void Run(float* c, bool accumulate) const {
+    gemm::Best().strided(a, b, c, batch, m, k, n, accumulate);
+  }
+};
+
+// Both operands of a planned product as strided matrices, or nullopt.
+std::optional<StridedProduct> BlockedOperands(const DotMatrices& p) {
   if (p.a.dtype() != DType::kFloat32 || p.b.dtype() != DType::kFloat32 || p.batch <= 0 ||
       p.m <= 1 || p.n <= 1 || p.k <= 0 || p.m + p.k + p.n < EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) {
     return std::nullopt;
@@ -230,21 +248,16 @@ std::optional<std::pair<gemm::Strided, gemm::Strided>> BlockedOperands(const Dot
   std::optional<gemm::Strided> sb =
       AsStridedMatrices(p.b, batch_axes, p.plan.dims.rhs_contracting.size(), p.k, p.n);
   if (!sa || !sb) return std::nullopt;
-  return std::pair{*sa, *sb};
+  return StridedProduct{.a = *sa, .b = *sb, .batch = p.batch, .m = p.m, .k = p.k, .n = p.n};
 }
 
 // The kernels' common product, two float32 matrices with one contracting axis each and no batch
-// (m, k, n > 1, large enough for Eigen's blocked kernel), as the strided matrices AsMatrices
-// and BlockedOperands would give, without planning vectors or permuted views; nullopt for any
-// other product (and for mismatched sizes, whose error the general path raises).
-struct PlainProduct {
-  gemm::Strided a, b;
-  int64_t m = 0, k = 0, n = 0;
-};
-
-std::optional<PlainProduct> PlainMatrices(const Array& lhs, const Array& rhs,
-                                          const DotDimensionNumbers& dims,
-                                          std::optional<DType> preferred_element_type) {
+// (m, k, n > 1, large enough for Eigen's blocked kernel), as BlockedOperands would give it after
+// AsMatrices, without planning vectors or permuted views; nullopt for any other product (and
+// for mismatched sizes, whose error the general path raises).
+std::optional<StridedProduct> PlainMatrices(const Array& lhs, const Array& rhs,
+                                            const DotDimensionNumbers& dims,
+                                            std::optional<DType> preferred_element_type) {
   if (lhs.rank() != 2 || rhs.rank() != 2 || lhs.dtype() != DType::kFloat32 ||
       rhs.dtype() != DType::kFloat32 ||
       (preferred_element_type && *preferred_element_type != DType::kFloat32) ||
@@ -254,7 +267,7 @@ std::optional<PlainProduct> PlainMatrices(const Array& lhs, const Array& rhs,
   }
   int lc = dims.lhs_contracting[0], rc = dims.rhs_contracting[0];
   if ((lc != 0 && lc != 1) || (rc != 0 && rc != 1)) return std::nullopt;
-  PlainProduct p;
+  StridedProduct p;
   p.m = lhs.shape()[1 - lc];
   p.k = lhs.shape()[lc];
   p.n = rhs.shape()[1 - rc];
@@ -263,18 +276,11 @@ std::optional<PlainProduct> PlainMatrices(const Array& lhs, const Array& rhs,
     return std::nullopt;
   }
   // Rows of a are lhs's free axis, its columns the contracted one; rows of b are rhs's
-  // contracted axis. Eigen reads a matrix in place when one of its strides is 1.
-  auto matrix = [](const Array& x, int row_axis, int64_t rows,
-                   int64_t cols) -> std::optional<gemm::Strided> {
-    int64_t row = x.strides()[row_axis], col = x.strides()[1 - row_axis];
-    if (!(col == 1 && row >= cols) && !(row == 1 && col >= rows)) return std::nullopt;
-    return gemm::Strided{.data = reinterpret_cast<const float*>(x.raw()),
-                         .batch_stride = 0,
-                         .row_stride = row,
-                         .col_stride = col};
-  };
-  std::optional<gemm::Strided> a = matrix(lhs, 1 - lc, p.m, p.k);
-  std::optional<gemm::Strided> b = matrix(rhs, rc, p.k, p.n);
+  // contracted axis.
+  std::optional<gemm::Strided> a =
+      ReadableMatrices(lhs, 0, lhs.strides()[1 - lc], lhs.strides()[lc], p.m, p.k);
+  std::optional<gemm::Strided> b =
+      ReadableMatrices(rhs, 0, rhs.strides()[rc], rhs.strides()[1 - rc], p.k, p.n);
   if (!a || !b) return std::nullopt;
   p.a = *a;
   p.b = *b;
@@ -292,23 +298,19 @@ bool DotGeneralAccumulate(const Array& lhs, const Array& rhs, const DotDimension
       out.SharesStorageWith(rhs)) {
     return false;
   }
-  if (std::optional<PlainProduct> plain = PlainMatrices(lhs, rhs, dims, preferred_element_type)) {
-    if (out.rank() != 2 || out.shape()[0] != plain->m || out.shape()[1] != plain->n ||
-        !gemm::Best().single_panel(plain->m, plain->k, plain->n)) {
+  std::optional<StridedProduct> product = PlainMatrices(lhs, rhs, dims, preferred_element_type);
+  if (product) {
+    if (out.rank() != 2 || out.shape()[0] != product->m || out.shape()[1] != product->n) {
       return false;
     }
-    if (&out != &addend) out.Assign(addend);
-    gemm::Best().strided(plain->a, plain->b, out.data<float>(), 1, plain->m, plain->k, plain->n,
-                         true);
-    return true;
+  } else {
+    DotMatrices p = AsMatrices(lhs, rhs, dims, preferred_element_type, "jax.lax.dot_general");
+    if (p.plan.dtype != DType::kFloat32 || !SameDims(p.plan.shape, out.shape())) return false;
+    product = BlockedOperands(p);
   }
-  DotMatrices p = AsMatrices(lhs, rhs, dims, preferred_element_type, "jax.lax.dot_general");
-  if (p.plan.dtype != DType::kFloat32 || !SameDims(p.plan.shape, out.shape())) return false;
-  auto operands = BlockedOperands(p);
-  if (!operands || !gemm::Best().single_panel(p.m, p.k, p.n)) return false;
+  if (!product || !gemm::Best().single_panel(product->m, product->k, product->n)) return false;
   if (&out != &addend) out.Assign(addend);
-  gemm::Best().strided(operands->first, operands->second, out.data<float>(), p.batch, p.m, p.k, p.n,
-                       true);
+  product->Run(out.data<float>(), true);
   return true;
 }
 
@@ -319,10 +321,9 @@ Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& 
         {Prim::kDotGeneral, DotAttrs{dims, preferred_element_type, std::string(fn_name)}},
         {lhs, rhs}, [&] { return DotGeneral(lhs, rhs, dims, preferred_element_type, fn_name); });
   }
-  if (std::optional<PlainProduct> plain = PlainMatrices(lhs, rhs, dims, preferred_element_type)) {
+  if (std::optional<StridedProduct> plain = PlainMatrices(lhs, rhs, dims, preferred_element_type)) {
     Array c = Array::Empty(DType::kFloat32, {plain->m, plain->n});
-    gemm::Best().strided(plain->a, plain->b, c.data<float>(), 1, plain->m, plain->k, plain->n,
-                         false);
+    plain->Run(c.data<float>(), false);
     return c;
   }
   DotMatrices p = AsMatrices(lhs, rhs, dims, preferred_element_type, fn_name);
@@ -334,9 +335,9 @@ Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& 
     std::vector<int64_t> b = LoadInts(p.b.Contiguous());
     return StoreInts(GemmInt(a, b, batch, m, k, n), out_dtype, out_shape);
   }
-  if (auto operands = BlockedOperands(p)) {
+  if (std::optional<StridedProduct> product = BlockedOperands(p)) {
     Array c = Array::Empty(DType::kFloat32, out_shape);
-    gemm::Best().strided(operands->first, operands->second, c.data<float>(), batch, m, k, n, false);
+    product->Run(c.data<float>(), false);
     return out_dtype == DType::kFloat32 ? c : c.AsType(out_dtype);
   }
   Array a = p.a.AsType(DType::kFloat32);

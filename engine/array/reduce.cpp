@@ -113,6 +113,14 @@ void ReduceRows(const Layout& layout, Array& out, RowFn row_fn) {
   }
 }
 
+// YNNPACK's sum of a row of `cols` floats handed to it in runs of `k1` (the trailing reduced
+// dimensions), each run summed alone and the run sums added in order from 0.
+float YnnRunsSum(const float* row, int64_t cols, int64_t k1) {
+  float total = 0.0f;
+  for (int64_t s = 0; s < cols; s += k1) total += YnnRowSum(row + s, k1);
+  return total;
+}
+
 // Sums (products) of integers wrap like the dtype; of floats, in JAX's CPU order
 // (reduce_order.h), accumulated in float32 and rounded once to the dtype.
 template <DType D>
@@ -131,10 +139,7 @@ void SumOrProd(bool product, const Layout& layout, Array& out) {
       }
     } else if (rows_of_k1) {
       for (int64_t k = 0; k < layout.rows; ++k) {
-        const float* row = x + k * layout.cols;
-        float total = 0.0f;
-        for (int64_t s = 0; s < layout.cols; s += layout.k1) total += YnnRowSum(row + s, layout.k1);
-        sums[static_cast<size_t>(k)] = total;
+        sums[static_cast<size_t>(k)] = YnnRunsSum(x + k * layout.cols, layout.cols, layout.k1);
       }
     } else {
       // The first reduced dimension is summed down columns; the others are loops around it.
@@ -284,28 +289,38 @@ __attribute__((target("avx2"))) std::optional<float> ExtremeF32LanesAvx2(const f
 }
 #endif
 
+#if defined(__SSE2__)
+constexpr bool kF32ExtremeLanes = true;
+#else
+constexpr bool kF32ExtremeLanes = false;
+#endif
+
+// The extreme of a float32 row in the widest lanes this CPU has (AVX2 from 32 elements, SSE from
+// 16); nullopt when the row is too short for them, or holds a NaN.
+std::optional<float> ExtremeF32InLanes(bool is_max, const float* x, int64_t n) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static const bool avx2 = RuntimeIsa() >= Isa::kAvx2Fma;
+  if (avx2 && n >= 32)
+    return is_max ? ExtremeF32LanesAvx2<true>(x, n) : ExtremeF32LanesAvx2<false>(x, n);
+#endif
+#if defined(__SSE2__)
+  if (n >= 16) return is_max ? ExtremeF32Lanes<true>(x, n) : ExtremeF32Lanes<false>(x, n);
+#endif
+  (void)is_max;
+  (void)x;
+  (void)n;
+  return std::nullopt;
+}
+
 // Max or min of one row; NaN propagates.
 template <DType D>
 ComputeOf<D> ExtremeRow(bool is_max, const StorageOf<D>* x, int64_t n) {
   using C = ComputeOf<D>;
-#if defined(__SSE2__)
   if constexpr (D == DType::kFloat32) {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    static const bool avx2 = RuntimeIsa() >= Isa::kAvx2Fma;
-    if (avx2 && n >= 32) {
-      std::optional<float> lanes =
-          is_max ? ExtremeF32LanesAvx2<true>(x, n) : ExtremeF32LanesAvx2<false>(x, n);
-      if (lanes) return *lanes;
-    } else
-#endif
-        if (n >= 16) {
-      std::optional<float> lanes =
-          is_max ? ExtremeF32Lanes<true>(x, n) : ExtremeF32Lanes<false>(x, n);
-      if (lanes) return *lanes;
-    }
-  } else
-#endif
-      if constexpr (std::is_same_v<C, float>) {
+    if (std::optional<float> lanes = ExtremeF32InLanes(is_max, x, n)) return *lanes;
+  }
+  // (Where float32 has lanes, a row they declined is short or holds a NaN: the loop below.)
+  if constexpr (std::is_same_v<C, float> && !(D == DType::kFloat32 && kF32ExtremeLanes)) {
     if (n >= 16) {
       bool nan = false;
       for (int64_t i = 0; i < n; ++i) nan |= std::isnan(Element<D>::Load(x[i]));
@@ -358,7 +373,7 @@ std::optional<Array> LastAxisF32(ReduceOp op, const Array& a,
     const int64_t dims[1] = {n};
     bool ynn = SumUsesYnnpack(a.size());
     for (int64_t r = 0; r < rows; ++r) {
-      o[r] = ynn ? 0.0f + YnnRowSum(x + r * n, n) : XlaTreeReduce(x + r * n, 1, dims, false);
+      o[r] = ynn ? YnnRunsSum(x + r * n, n, n) : XlaTreeReduce(x + r * n, 1, dims, false);
     }
   } else {
     for (int64_t r = 0; r < rows; ++r) {

@@ -5,8 +5,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <span>
 
+#include "array/broadcast.h"
 #include "support/check.h"
 #include "tpu/dma.h"
 #include "tpu/executor.h"
@@ -175,70 +178,47 @@ Executor::Window Executor::Resolve(const Instr& instr, const kernel::RefPath& pa
 
 namespace {
 
-// Calls row(offset, count, stride) for every row along the last dimension of a box of `rank`
-// dimensions (`shape`, `strides` in elements from `offset`); nothing for an empty box, one row of
-// one element for rank 0. Dimensions of extent 1 are skipped and a dimension that continues the
-// next one without a gap is merged with it, so that a contiguous box is one row. Stops early when
-// `row` returns false.
+// Calls row(offset, count, stride) for every row of a box of `rank` dimensions (`shape`,
+// `strides` in elements from `offset`), with array::ForEachRow's coalescing: a contiguous box
+// is one row.
 template <typename Row>
-bool ForEachRow(size_t rank, const int64_t* box_shape, const int64_t* box_strides, int64_t offset,
+void ForEachRun(size_t rank, const int64_t* shape, const int64_t* strides, int64_t offset,
                 Row&& row) {
-  int64_t shape[array::kMaxRank], strides[array::kMaxRank];
-  size_t merged = 0;
-  for (size_t d = 0; d < rank; ++d) {
-    if (box_shape[d] == 0) return true;
-    if (box_shape[d] == 1) continue;
-    if (merged > 0 && strides[merged - 1] == box_shape[d] * box_strides[d]) {
-      shape[merged - 1] *= box_shape[d];
-      strides[merged - 1] = box_strides[d];
-    } else {
-      shape[merged] = box_shape[d];
-      strides[merged] = box_strides[d];
-      ++merged;
-    }
-  }
-  if (merged == 0) return row(offset, int64_t{1}, int64_t{1});
-  int64_t counter[array::kMaxRank] = {};
-  size_t last = merged - 1;
-  while (true) {
-    int64_t o = offset;
-    for (size_t d = 0; d < last; ++d) o += counter[d] * strides[d];
-    if (!row(o, shape[last], strides[last])) return false;
-    size_t d = last;
-    while (d-- > 0) {
-      if (++counter[d] < shape[d]) break;
-      counter[d] = 0;
-    }
-    if (d == static_cast<size_t>(-1)) return true;
-  }
+  std::array<array::StrideArray, 1> box;
+  std::copy(strides, strides + rank, box[0].begin());
+  array::ForEachRow<1>(
+      std::span<const int64_t>(shape, rank), box,
+      [&](const auto& at, int64_t n, const auto& step) { row(offset + at[0], n, step[0]); });
 }
 
 // True when every element of the place's box of its buffer's shadow is non-zero.
 bool AllSet(const Array& shadow, size_t rank, const int64_t* shape, const int64_t* strides,
             int64_t offset) {
   const auto* base = reinterpret_cast<const uint8_t*>(shadow.raw()) - shadow.offset();
-  return ForEachRow(rank, shape, strides, offset, [&](int64_t o, int64_t n, int64_t stride) {
+  bool all = true;
+  ForEachRun(rank, shape, strides, offset, [&](int64_t o, int64_t n, int64_t stride) {
     const uint8_t* p = base + o;
-    if (stride == 1) return std::memchr(p, 0, static_cast<size_t>(n)) == nullptr;
-    for (int64_t i = 0; i < n; ++i) {
-      if (p[i * stride] == 0) return false;
+    if (!all) return;
+    if (stride == 1) {
+      all = std::memchr(p, 0, static_cast<size_t>(n)) == nullptr;
+      return;
     }
-    return true;
+    for (int64_t i = 0; i < n && all; ++i) all = p[i * stride] != 0;
   });
+  return all;
 }
 
 // Marks the box as initialised.
 void SetAll(Array& shadow, size_t rank, const int64_t* shape, const int64_t* strides,
             int64_t offset) {
   uint8_t* base = reinterpret_cast<uint8_t*>(shadow.raw()) - shadow.offset();
-  ForEachRow(rank, shape, strides, offset, [&](int64_t o, int64_t n, int64_t stride) {
+  ForEachRun(rank, shape, strides, offset, [&](int64_t o, int64_t n, int64_t stride) {
     uint8_t* p = base + o;
     if (stride == 1) {
       std::memset(p, 1, static_cast<size_t>(n));
     } else {
       for (int64_t i = 0; i < n; ++i) p[i * stride] = 1;
     }
-    return true;
   });
 }
 

@@ -524,6 +524,8 @@ TEST(Pipeline, ReadsOfPartlyStoredScratchBoxesAreCheckedElementForElement) {
                  Case{"s_ref[:, 0:64]", "(8, 64)", "s_ref[7:8, 63:65]", true},
                  Case{"s_ref[:, 0:64]", "(8, 64)", "s_ref[0:1, :]", true},
                  Case{"s_ref[2:3, :]", "(1, 128)", "s_ref[2:3, 0:128]", false},
+                 Case{"s_ref[0:4, :]", "(4, 128)", "s_ref[:, 5:6]", true},
+                 Case{"s_ref[:, 0:8]", "(8, 8)", "s_ref[:, 5:6]", false},
                  Case{"s_ref[...]", "(8, 128)", "s_ref[...]", false}}) {
     std::string program = fmt::format(R"(
 def kernel(o_ref, s_ref):
