@@ -349,6 +349,25 @@ Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& 
   return out_dtype == DType::kFloat32 ? c : c.AsType(out_dtype);
 }
 
+void DotGeneralInto(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
+                    std::optional<DType> preferred_element_type, std::string_view fn_name,
+                    Array& slot) {
+  if (!Recording()) {
+    if (std::optional<StridedProduct> plain =
+            PlainMatrices(lhs, rhs, dims, preferred_element_type)) {
+      // A Reusable slot holds its storage alone: it is neither operand.
+      bool fits = slot.rank() == 2 && slot.shape()[0] == plain->m && slot.shape()[1] == plain->n;
+      if (!fits || !slot.Reusable(DType::kFloat32, slot.shape())) {
+        slot = Array::Empty(DType::kFloat32, {plain->m, plain->n});
+      }
+      slot.set_weak_type(false);
+      plain->Run(slot.data<float>(), false);
+      return;
+    }
+  }
+  slot = DotGeneral(lhs, rhs, dims, preferred_element_type, fn_name);
+}
+
 Array Dot(const Array& a, const Array& b, std::optional<DType> preferred_element_type,
           std::string_view fn_name) {
   DotDimensionNumbers dims;

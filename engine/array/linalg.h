@@ -45,6 +45,12 @@ Array DotGeneral(const Array& lhs, const Array& rhs, const DotDimensionNumbers& 
                  std::optional<DType> preferred_element_type,
                  std::string_view fn_name = "jax.lax.dot_general");
 
+// The same, into `slot`: the result replaces it, written into its storage when `slot` is
+// Reusable for it (a kernel's value of the previous grid step), else freshly allocated.
+void DotGeneralInto(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
+                    std::optional<DType> preferred_element_type, std::string_view fn_name,
+                    Array& slot);
+
 // out = addend + lax.dot_general(lhs, rhs) in one pass (a copy of the addend, unless `out` is
 // the addend itself, then the product accumulated into it), when that gives exactly what the
 // product and an add would: float32 operands, addend and result, `out` a contiguous float32

@@ -352,13 +352,10 @@ void Extreme(bool is_max, const Layout& layout, Array& out) {
 std::optional<Array> LastAxisF32(ReduceOp op, const Array& a,
                                  const std::optional<std::vector<int>>& axes, bool keepdims,
                                  std::optional<DType> dtype) {
-  if (a.dtype() != DType::kFloat32 || (dtype && *dtype != DType::kFloat32) || a.rank() < 1 ||
-      !axes || axes->size() != 1 || (*axes)[0] != a.rank() - 1 || !a.IsContiguous() ||
-      (op != ReduceOp::kSum && op != ReduceOp::kMax && op != ReduceOp::kMin)) {
-    return std::nullopt;
-  }
-  int64_t n = a.shape().back();
-  if (n < 2) return std::nullopt;
+  if (!a.IsContiguous()) return std::nullopt;
+  std::optional<LastAxisReduction> reduction =
+      LastAxisReduction::For(op, a.dtype(), a.shape(), axes, dtype);
+  if (!reduction) return std::nullopt;
   Shape shape = a.shape();
   if (keepdims) {
     shape.back() = 1;
@@ -368,18 +365,8 @@ std::optional<Array> LastAxisF32(ReduceOp op, const Array& a,
   Array out = Array::Empty(DType::kFloat32, std::move(shape));
   const float* x = a.data<float>();
   float* o = out.data<float>();
-  int64_t rows = a.size() / n;
-  if (op == ReduceOp::kSum) {
-    const int64_t dims[1] = {n};
-    bool ynn = SumUsesYnnpack(a.size());
-    for (int64_t r = 0; r < rows; ++r) {
-      o[r] = ynn ? YnnRunsSum(x + r * n, n, n) : XlaTreeReduce(x + r * n, 1, dims, false);
-    }
-  } else {
-    for (int64_t r = 0; r < rows; ++r) {
-      o[r] = ExtremeRow<DType::kFloat32>(op == ReduceOp::kMax, x + r * n, n);
-    }
-  }
+  int64_t n = reduction->row_length();
+  for (int64_t r = 0, rows = a.size() / n; r < rows; ++r) o[r] = (*reduction)(x + r * n);
   return out;
 }
 
@@ -419,6 +406,28 @@ bool HasIdentity(ReduceOp op) {
 }
 
 }  // namespace
+
+std::optional<LastAxisReduction> LastAxisReduction::For(ReduceOp op, DType dtype,
+                                                        const Shape& shape,
+                                                        const std::optional<std::vector<int>>& axes,
+                                                        std::optional<DType> result_dtype) {
+  auto rank = static_cast<int>(shape.size());
+  if (dtype != DType::kFloat32 || (result_dtype && *result_dtype != DType::kFloat32) || rank < 1 ||
+      !axes || axes->size() != 1 || (*axes)[0] != rank - 1 ||
+      (op != ReduceOp::kSum && op != ReduceOp::kMax && op != ReduceOp::kMin)) {
+    return std::nullopt;
+  }
+  int64_t n = shape.back();
+  if (n < 2) return std::nullopt;
+  return LastAxisReduction(op, op == ReduceOp::kSum && SumUsesYnnpack(NumElements(shape)), n);
+}
+
+float LastAxisReduction::operator()(const float* row) const {
+  if (op_ != ReduceOp::kSum) return ExtremeRow<DType::kFloat32>(op_ == ReduceOp::kMax, row, n_);
+  if (ynn_) return YnnRunsSum(row, n_, n_);
+  const int64_t dims[1] = {n_};
+  return XlaTreeReduce(row, 1, dims, false);
+}
 
 std::string_view ReduceName(ReduceOp op) {
   switch (op) {

@@ -26,6 +26,27 @@ DType SumDType(DType d);
 Array Reduce(ReduceOp op, const Array& a, std::optional<std::vector<int>> axes, bool keepdims,
              std::optional<DType> dtype = std::nullopt);
 
+// A float32 sum, max or min over the last axis of a contiguous array of one shape, a row at a
+// time: each row reduced exactly as Reduce reduces it (the sum's order depends on the whole
+// array's size). For loops that have each row at hand, such as the executor's fused chains.
+class LastAxisReduction {
+ public:
+  // nullopt where Reduce takes another path: another op or dtype, other axes, rows shorter
+  // than two.
+  static std::optional<LastAxisReduction> For(ReduceOp op, DType dtype, const Shape& shape,
+                                              const std::optional<std::vector<int>>& axes,
+                                              std::optional<DType> result_dtype);
+  // The result of the row of row_length() floats at `row`.
+  float operator()(const float* row) const;
+  int64_t row_length() const { return n_; }
+
+ private:
+  LastAxisReduction(ReduceOp op, bool ynn, int64_t n) : op_(op), ynn_(ynn), n_(n) {}
+  ReduceOp op_;
+  bool ynn_;  // the sum in YNNPACK's order, else in XLA's tree of windows
+  int64_t n_;
+};
+
 // jax.nn.logsumexp: log(sum(exp(a - max))) + max, with a non-finite max replaced by 0.
 Array LogSumExp(const Array& a, std::optional<std::vector<int>> axes, bool keepdims);
 

@@ -191,7 +191,9 @@ void Executor::RunRegion(const kernel::Region& region) {
     return;
   }
   RegionPlan& plan = *planned;
-  size_t next = 0;
+  // (A run that threw between a chain and its taps left them marked.)
+  std::fill(plan.tapped.begin(), plan.tapped.end(), 0);
+  size_t next = 0, next_chain = 0;
   for (size_t i = 0; i < region.body.size(); ++i) {
     if (next < plan.dot_adds.size() && plan.dot_adds[next].dot == i) {
       if (RunDotAdd(region, plan.dot_adds[next++])) {
@@ -199,6 +201,14 @@ void Executor::RunRegion(const kernel::Region& region) {
         continue;
       }
     }
+    if (next_chain < plan.chains.size() && plan.chains[next_chain].first == i) {
+      Chain& chain = plan.chains[next_chain++];
+      if (RunChain(region, plan, chain)) {
+        i += chain.count - 1;
+        continue;
+      }
+    }
+    if (!plan.tapped.empty() && plan.tapped[i] != 0) continue;
     if (plan.in_place[i] != 0 && RunInPlace(region.body[i], plan.in_place[i])) continue;
     RunInstr(region.body[i]);
   }
@@ -237,12 +247,39 @@ void Executor::RunPrim(const Instr& instr) {
     array::UnaryInto(*op, env_[instr.operands[0]], env_[instr.results[0]]);
     return;
   }
+  if (instr.prim.prim == array::Prim::kDotGeneral) {
+    const auto& attrs = std::get<array::DotAttrs>(instr.prim.attrs);
+    array::DotGeneralInto(env_[instr.operands[0]], env_[instr.operands[1]], attrs.dims,
+                          attrs.preferred_element_type, attrs.fn_name, env_[instr.results[0]]);
+    return;
+  }
+  if (RunLastAxisReduction(instr)) return;
   std::vector<Array> inputs;
   inputs.reserve(instr.operands.size());
   for (ValueId id : instr.operands) inputs.push_back(env_[id]);
   std::vector<Array> outputs = array::RunPrim(instr.prim, inputs);
   PZ_CHECK(outputs.size() == instr.results.size());
   for (size_t i = 0; i < outputs.size(); ++i) env_[instr.results[i]] = std::move(outputs[i]);
+}
+
+bool Executor::RunLastAxisReduction(const Instr& instr) {
+  if (instr.operands.size() != 1) return false;
+  const Array& a = env_[instr.operands[0]];
+  if (a.dtype() != array::DType::kFloat32 || !a.IsContiguous()) return false;
+  std::optional<array::LastAxisReduction> reduction =
+      LastAxisOf(instr, function_.values[instr.operands[0]]);
+  if (!reduction) return false;
+  const kernel::ValueType& type = function_.values[instr.results[0]];
+  Array& slot = env_[instr.results[0]];
+  if (!slot.Reusable(array::DType::kFloat32, type.shape)) {
+    slot = Array::Empty(array::DType::kFloat32, type.shape);
+  }
+  slot.set_weak_type(false);  // as Reduce gives it
+  const float* x = a.data<float>();
+  float* out = slot.data<float>();
+  int64_t n = reduction->row_length();
+  for (int64_t r = 0, rows = a.size() / n; r < rows; ++r) out[r] = (*reduction)(x + r * n);
+  return true;
 }
 
 void Executor::RunInstr(const Instr& instr) {
@@ -260,10 +297,16 @@ void Executor::RunInstrUncaptured(const Instr& instr) {
       case Op::kConstant:
         env_[instr.results[0]] = *instr.constant;
         return;
-      case Op::kProgramId:
-        env_[instr.results[0]] = Array::Scalar(
-            array::DType::kInt32, static_cast<double>((*context_.grid_point)[instr.axis]));
+      case Op::kProgramId: {
+        auto index = static_cast<int32_t>((*context_.grid_point)[instr.axis]);
+        Array& slot = env_[instr.results[0]];
+        if (slot.Reusable(array::DType::kInt32, {})) {
+          *slot.data<int32_t>() = index;
+        } else {
+          slot = Array::Scalar(array::DType::kInt32, index);
+        }
         return;
+      }
       case Op::kLoad:
         Load(instr);
         return;

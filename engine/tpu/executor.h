@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "array/array.h"
+#include "array/fused_rows.h"
+#include "array/reduce.h"
 #include "kernel/backend.h"
 #include "kernel/ir.h"
 #include "support/diagnostic.h"
@@ -197,21 +199,45 @@ class Executor {
   // - An elementwise op computed into the storage of an operand that dies there (its last use,
   //   of the result's type) when nothing else holds that storage: `exp(s - m)` then needs no
   //   buffers beyond `s`'s.
-  // Neither under a Probe, which reads operands after their instruction ran.
+  // - A chain of float32 elementwise ops, each value but the last read only by the next op, as
+  //   one pass over the result in pieces of rows (array::RunChain), with reductions of the
+  //   result over its last axis later in the body computed along: `exp(s - m)` and its row sum
+  //   read `s` once.
+  // None under a Probe, which reads operands after their instruction ran.
   struct DotAdd {
     size_t dot = 0;            // index of the dot_general in its region's body; the add follows
     kernel::ValueId addend;    // the add's other operand
     bool addend_dies = false;  // the add is its last use
     bool declined = false;     // DotGeneralAccumulate declined once: run them apart from then on
   };
+  struct Chain {
+    size_t first = 0, count = 0;  // the ops are body[first] .. body[first + count - 1]
+    kernel::ValueId source;       // the operand of the first op the pass reads as its value
+    bool source_dies = false;     // the first op is its last use: it may hold the result
+    std::vector<size_t> taps;     // body indices of reductions of the last op's result
+    bool declined = false;        // array::RunChain declined once: run the ops apart from then on
+  };
   struct RegionPlan {
     std::vector<DotAdd> dot_adds;  // in body order
+    std::vector<Chain> chains;     // in body order
     // Per body index: bit k set when operand k of an elementwise op may hold its result.
     std::vector<uint8_t> in_place;
+    // Per body index: a reduction a chain has computed in this run of the region.
+    std::vector<uint8_t> tapped;
   };
   void PlanRegion(const kernel::Region& region);
   // Runs body[fused.dot] and the add after it; false (nothing run) when they must run apart.
   bool RunDotAdd(const kernel::Region& region, DotAdd& fused);
+  // The row reduction a float32 last-axis reduce_sum / max / min of `operand` runs, else nullopt.
+  static std::optional<array::LastAxisReduction> LastAxisOf(const kernel::Instr& instr,
+                                                            const kernel::ValueType& operand);
+  // Such a reduction of a contiguous array, into its result's slot; false (nothing run) for any
+  // other instruction.
+  bool RunLastAxisReduction(const kernel::Instr& instr);
+  // Plans the chains of `plan` (after its dot_adds, whose adds start none).
+  void PlanChains(const kernel::Region& region, RegionPlan& plan);
+  // Runs the ops of `chain` (and its taps); false (nothing run) when they must run apart.
+  bool RunChain(const kernel::Region& region, RegionPlan& plan, Chain& chain);
   // Runs the elementwise `instr` into the storage of one of the `operands` (RegionPlan::in_place)
   // that nothing else holds; false (nothing run) when none qualifies.
   bool RunInPlace(const kernel::Instr& instr, uint8_t operands);
@@ -237,7 +263,8 @@ class Executor {
   std::vector<kernel::RefId> dma_destinations_;  // refs some DmaStart writes
   // Per region with anything planned (executor_plan.cpp).
   std::unordered_map<const kernel::Region*, RegionPlan> plans_;
-  RegionPlan* body_plan_ = nullptr;  // the function body's, looked up once
+  RegionPlan* body_plan_ = nullptr;          // the function body's, looked up once
+  std::vector<array::ChainTap> chain_taps_;  // RunChain's, kept for their capacity
 };
 
 // A new array of `shape` filled with the poison of its dtype: NaN for floats, the minimum for

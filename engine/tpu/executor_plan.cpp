@@ -3,7 +3,9 @@
 #include "tpu/executor.h"
 
 #include "array/elementwise.h"
+#include "array/fused_rows.h"
 #include "array/linalg.h"
+#include "array/prims.h"
 
 namespace pz::tpu {
 
@@ -48,7 +50,152 @@ void Executor::PlanRegion(const kernel::Region& region) {
         {.dot = i, .addend = addend, .addend_dies = last_use_[addend] == position_.at(&add)});
     any = true;
   }
-  if (any) plans_[&region] = std::move(plan);
+  PlanChains(region, plan);
+  if (any || !plan.chains.empty()) plans_[&region] = std::move(plan);
+}
+
+std::optional<array::LastAxisReduction> Executor::LastAxisOf(const Instr& instr,
+                                                             const kernel::ValueType& operand) {
+  array::ReduceOp op;
+  switch (instr.prim.prim) {
+    case array::Prim::kReduceSum:
+      op = array::ReduceOp::kSum;
+      break;
+    case array::Prim::kReduceMax:
+      op = array::ReduceOp::kMax;
+      break;
+    case array::Prim::kReduceMin:
+      op = array::ReduceOp::kMin;
+      break;
+    default:
+      return std::nullopt;
+  }
+  const auto& attrs = std::get<array::ReduceAttrs>(instr.prim.attrs);
+  return array::LastAxisReduction::For(op, operand.dtype, operand.shape, attrs.axes, attrs.dtype);
+}
+
+void Executor::PlanChains(const kernel::Region& region, RegionPlan& plan) {
+  const std::vector<Instr>& body = region.body;
+  auto is_f32 = [&](ValueId id) { return function_.values[id].dtype == array::DType::kFloat32; };
+  // An op a chain may hold, with a float32 result whose rows are worth a pass of their own.
+  auto chainable = [&](const Instr& instr) {
+    if (!kernel::IsPrim(instr.op) || instr.results.size() != 1 || !is_f32(instr.results[0])) {
+      return false;
+    }
+    const array::Shape& shape = function_.values[instr.results[0]].shape;
+    if (shape.empty() || shape.back() < 16) return false;
+    for (ValueId id : instr.operands) {
+      if (!is_f32(id)) return false;
+    }
+    if (std::optional<array::UnaryOp> op = array::UnaryOpOf(instr.prim.prim)) {
+      return array::Chainable(*op);
+    }
+    std::optional<array::BinaryOp> op = array::BinaryOpOf(instr.prim.prim);
+    return op && array::Chainable(*op);
+  };
+  std::vector<bool> adds(body.size(), false);  // the adds of dot_adds
+  for (const DotAdd& fused : plan.dot_adds) adds[fused.dot + 1] = true;
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (adds[i] || !chainable(body[i])) continue;
+    const Instr& head = body[i];
+    const kernel::ValueType& type = function_.values[head.results[0]];
+    // The source: an operand of the result's shape (the pass walks its rows).
+    ValueId source = head.operands[0];
+    if (!(function_.values[source].shape == type.shape)) {
+      if (head.operands.size() < 2 || !(function_.values[head.operands[1]].shape == type.shape)) {
+        continue;
+      }
+      source = head.operands[1];
+    }
+    Chain chain{.first = i,
+                .count = 1,
+                .source = source,
+                .source_dies = last_use_[source] == position_.at(&head)};
+    for (size_t j = i + 1; j < body.size() && chain.count < 8; ++j) {
+      ValueId value = body[j - 1].results[0];
+      const Instr& next = body[j];
+      if (!chainable(next) || !(function_.values[next.results[0]].shape == type.shape) ||
+          last_use_[value] != position_.at(&next)) {
+        break;
+      }
+      size_t reads = 0;
+      for (ValueId id : next.operands) reads += id == value ? 1 : 0;
+      if (reads != 1) break;
+      ++chain.count;
+    }
+    size_t last = i + chain.count - 1;
+    ValueId result = body[last].results[0];
+    for (size_t k = last + 1; k < body.size(); ++k) {
+      const Instr& instr = body[k];
+      if (kernel::IsPrim(instr.op) && instr.operands.size() == 1 && instr.operands[0] == result &&
+          is_f32(instr.results[0]) && LastAxisOf(instr, function_.values[result])) {
+        chain.taps.push_back(k);
+      }
+    }
+    if (chain.count >= 2 || !chain.taps.empty()) {
+      i = last;
+      plan.chains.push_back(std::move(chain));
+    }
+  }
+  if (!plan.chains.empty()) plan.tapped.assign(body.size(), 0);
+}
+
+bool Executor::RunChain(const kernel::Region& region, RegionPlan& plan, Chain& chain) {
+  if (chain.declined) return false;
+  const std::vector<Instr>& body = region.body;
+  ValueId result = body[chain.first + chain.count - 1].results[0];
+  const kernel::ValueType& type = function_.values[result];
+  Array& slot = env_[result];
+  // The pass writes into the source's storage when nothing else holds it and nothing reads it
+  // later (the source keeps the slot's old storage for the next run); else into the slot's.
+  bool take = chain.source_dies && env_[chain.source].Reusable(array::DType::kFloat32, type.shape);
+  if (take) {
+    std::swap(slot, env_[chain.source]);
+  } else if (!slot.Reusable(array::DType::kFloat32, type.shape)) {
+    slot = Array::Empty(array::DType::kFloat32, type.shape);
+  }
+  auto value_of = [&](ValueId id) -> const Array* {
+    return take && id == chain.source ? &slot : &env_[id];
+  };
+  std::array<array::ChainStep, 8> steps;
+  for (size_t k = 0; k < chain.count; ++k) {
+    const Instr& instr = body[chain.first + k];
+    array::ChainStep& step = steps[k];
+    if (std::optional<array::UnaryOp> op = array::UnaryOpOf(instr.prim.prim)) {
+      step.unary = op;
+      continue;
+    }
+    step.binary = *array::BinaryOpOf(instr.prim.prim);
+    // The operand that is not the value so far (the source, then the previous op's result).
+    ValueId value = k == 0 ? chain.source : body[chain.first + k - 1].results[0];
+    step.other_first = instr.operands[1] == value;
+    step.other = value_of(instr.operands[step.other_first ? 0 : 1]);
+  }
+  std::vector<array::ChainTap>& taps = chain_taps_;
+  taps.clear();
+  for (size_t t : chain.taps) {
+    const Instr& instr = body[t];
+    const kernel::ValueType& tap_type = function_.values[instr.results[0]];
+    Array& tap_slot = env_[instr.results[0]];
+    if (!tap_slot.Reusable(array::DType::kFloat32, tap_type.shape)) {
+      tap_slot = Array::Empty(array::DType::kFloat32, tap_type.shape);
+    }
+    tap_slot.set_weak_type(false);  // as Reduce gives it
+    taps.push_back({*LastAxisOf(instr, type), tap_slot.data<float>()});
+  }
+  const Array& source = take ? slot : env_[chain.source];
+  if (!array::RunChain(source, std::span(steps.data(), chain.count), slot, taps)) {
+    if (take) std::swap(slot, env_[chain.source]);
+    chain.declined = true;
+    return false;
+  }
+  slot.set_weak_type(type.weak);
+  for (size_t k = 0; k < chain.count; ++k) Count(body[chain.first + k]);
+  for (size_t t : chain.taps) {
+    Count(body[t]);
+    plan.tapped[t] = 1;
+  }
+  return true;
 }
 
 bool Executor::RunInPlace(const Instr& instr, uint8_t operands) {

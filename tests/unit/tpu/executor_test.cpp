@@ -260,5 +260,50 @@ print(bool(jnp.all(bits(o) == bits(p))), float(o[5, 7]) != float(o[37, 7]))
             "True True\n");
 }
 
+// A chain of elementwise ops whose values die at the next op runs as one pass in row pieces
+// (array::RunChain), with the row sum, max and min of its result computed along; in a loop body
+// too. Each grid step's values equal the same ops run eagerly on the step's block, bit for bit,
+// over values that overflow exp, underflow it to subnormals, and hold a NaN.
+TEST(Executor, FusedElementwiseChainsEqualTheOpsRunApart) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_ref, m_ref, o_ref, l_ref, t_ref):
+    x = x_ref[...]
+    p = jnp.exp(x * 0.5 - m_ref[...])
+    o_ref[...] = p
+    l_ref[...] = jnp.concatenate([jnp.sum(p, axis=1, keepdims=True),
+                                  jnp.max(p, axis=1, keepdims=True),
+                                  jnp.min(p, axis=-1, keepdims=True)], axis=1)
+    t_ref[...] = lax.fori_loop(0, 2, lambda i, v: jnp.maximum(v - 1.0, -2.0) * 0.75, x)
+
+
+n = 32
+x = jnp.sin(jnp.arange(4 * n * 128, dtype=jnp.float32).reshape(4 * n, 128) * 0.37) * 200.0
+x = x.at[37, 5].set(jnp.nan)
+m = jnp.cos(jnp.arange(4 * n, dtype=jnp.float32).reshape(4 * n, 1)) * 3.0
+block = pl.BlockSpec((n, 128), lambda i: (i, 0))
+o, l, t = pl.pallas_call(
+    kernel, grid=(4,), in_specs=[block, pl.BlockSpec((n, 1), lambda i: (i, 0))],
+    out_specs=[block, pl.BlockSpec((n, 3), lambda i: (i, 0)), block],
+    out_shape=[jax.ShapeDtypeStruct((4 * n, 128), jnp.float32),
+               jax.ShapeDtypeStruct((4 * n, 3), jnp.float32),
+               jax.ShapeDtypeStruct((4 * n, 128), jnp.float32)])(x, m)
+bits = lambda a: lax.bitcast_convert_type(a, jnp.int32)
+same = []
+for i in range(4):
+    xb, mb = x[i * n:(i + 1) * n], m[i * n:(i + 1) * n]
+    p = jnp.exp(xb * 0.5 - mb)
+    sums = jnp.concatenate([jnp.sum(p, axis=1, keepdims=True), jnp.max(p, axis=1, keepdims=True),
+                            jnp.min(p, axis=1, keepdims=True)], axis=1)
+    v = xb
+    for _ in range(2):
+        v = jnp.maximum(v - 1.0, -2.0) * 0.75
+    rows = slice(i * n, (i + 1) * n)
+    same += [bool(jnp.all(bits(o[rows]) == bits(p))), bool(jnp.all(bits(l[rows]) == bits(sums))),
+             bool(jnp.all(bits(t[rows]) == bits(v)))]
+print(same, int(jnp.sum(jnp.isnan(l))), int(jnp.sum(o == 0.0)) > 0, bool(jnp.any(jnp.isinf(o))))
+)"),
+            "[True, True, True, True, True, True, True, True, True, True, True, True] 3 True True\n");
+}
+
 }  // namespace
 }  // namespace pz::tpu
