@@ -201,10 +201,10 @@ void Executor::RunRegion(const kernel::Region& region) {
         continue;
       }
     }
-    if (next_chain < plan.chains.size() && plan.chains[next_chain].first == i) {
+    if (next_chain < plan.chains.size() && plan.chains[next_chain].ops.front() == i) {
       Chain& chain = plan.chains[next_chain++];
       if (RunChain(region, plan, chain)) {
-        i += chain.count - 1;
+        i = chain.ops.back();
         continue;
       }
     }

@@ -211,11 +211,11 @@ class Executor {
     bool declined = false;     // DotGeneralAccumulate declined once: run them apart from then on
   };
   struct Chain {
-    size_t first = 0, count = 0;  // the ops are body[first] .. body[first + count - 1]
-    kernel::ValueId source;       // the operand of the first op the pass reads as its value
-    bool source_dies = false;     // the first op is its last use: it may hold the result
-    std::vector<size_t> taps;     // body indices of reductions of the last op's result
-    bool declined = false;        // array::RunChain declined once: run the ops apart from then on
+    std::vector<size_t> ops;   // body indices, in order; only constants between them
+    kernel::ValueId source;    // the operand of the first op the pass reads as its value
+    bool source_dies = false;  // the first op is its last use: it may hold the result
+    std::vector<size_t> taps;  // body indices of reductions of the last op's result
+    bool declined = false;     // array::RunChain declined once: run the ops apart from then on
   };
   struct RegionPlan {
     std::vector<DotAdd> dot_adds;  // in body order

@@ -107,23 +107,23 @@ void Executor::PlanChains(const kernel::Region& region, RegionPlan& plan) {
       }
       source = head.operands[1];
     }
-    Chain chain{.first = i,
-                .count = 1,
-                .source = source,
-                .source_dies = last_use_[source] == position_.at(&head)};
-    for (size_t j = i + 1; j < body.size() && chain.count < 8; ++j) {
-      ValueId value = body[j - 1].results[0];
+    Chain chain{
+        .ops = {i}, .source = source, .source_dies = last_use_[source] == position_.at(&head)};
+    // The next op may come after constants (`x * 0.5 - 1.0`), which RunChain sets first.
+    for (size_t j = i + 1; j < body.size() && chain.ops.size() < 8; ++j) {
+      if (body[j].op == kernel::Op::kConstant) continue;
+      ValueId value = body[chain.ops.back()].results[0];
       const Instr& next = body[j];
-      if (!chainable(next) || !(function_.values[next.results[0]].shape == type.shape) ||
+      if (adds[j] || !chainable(next) || !(function_.values[next.results[0]].shape == type.shape) ||
           last_use_[value] != position_.at(&next)) {
         break;
       }
       size_t reads = 0;
       for (ValueId id : next.operands) reads += id == value ? 1 : 0;
       if (reads != 1) break;
-      ++chain.count;
+      chain.ops.push_back(j);
     }
-    size_t last = i + chain.count - 1;
+    size_t last = chain.ops.back();
     ValueId result = body[last].results[0];
     for (size_t k = last + 1; k < body.size(); ++k) {
       const Instr& instr = body[k];
@@ -132,7 +132,7 @@ void Executor::PlanChains(const kernel::Region& region, RegionPlan& plan) {
         chain.taps.push_back(k);
       }
     }
-    if (chain.count >= 2 || !chain.taps.empty()) {
+    if (chain.ops.size() >= 2 || !chain.taps.empty()) {
       i = last;
       plan.chains.push_back(std::move(chain));
     }
@@ -143,7 +143,11 @@ void Executor::PlanChains(const kernel::Region& region, RegionPlan& plan) {
 bool Executor::RunChain(const kernel::Region& region, RegionPlan& plan, Chain& chain) {
   if (chain.declined) return false;
   const std::vector<Instr>& body = region.body;
-  ValueId result = body[chain.first + chain.count - 1].results[0];
+  // The constants among the ops, which run again (as the same values) when reached.
+  for (size_t i = chain.ops.front() + 1; i < chain.ops.back(); ++i) {
+    if (body[i].op == kernel::Op::kConstant) env_[body[i].results[0]] = *body[i].constant;
+  }
+  ValueId result = body[chain.ops.back()].results[0];
   const kernel::ValueType& type = function_.values[result];
   Array& slot = env_[result];
   // The pass writes into the source's storage when nothing else holds it and nothing reads it
@@ -158,18 +162,18 @@ bool Executor::RunChain(const kernel::Region& region, RegionPlan& plan, Chain& c
     return take && id == chain.source ? &slot : &env_[id];
   };
   std::array<array::ChainStep, 8> steps;
-  for (size_t k = 0; k < chain.count; ++k) {
-    const Instr& instr = body[chain.first + k];
+  ValueId value = chain.source;  // the operand each op reads as the value so far
+  for (size_t k = 0; k < chain.ops.size(); ++k) {
+    const Instr& instr = body[chain.ops[k]];
     array::ChainStep& step = steps[k];
     if (std::optional<array::UnaryOp> op = array::UnaryOpOf(instr.prim.prim)) {
       step.unary = op;
-      continue;
+    } else {
+      step.binary = *array::BinaryOpOf(instr.prim.prim);
+      step.other_first = instr.operands[1] == value;
+      step.other = value_of(instr.operands[step.other_first ? 0 : 1]);
     }
-    step.binary = *array::BinaryOpOf(instr.prim.prim);
-    // The operand that is not the value so far (the source, then the previous op's result).
-    ValueId value = k == 0 ? chain.source : body[chain.first + k - 1].results[0];
-    step.other_first = instr.operands[1] == value;
-    step.other = value_of(instr.operands[step.other_first ? 0 : 1]);
+    value = instr.results[0];
   }
   std::vector<array::ChainTap>& taps = chain_taps_;
   taps.clear();
@@ -184,13 +188,13 @@ bool Executor::RunChain(const kernel::Region& region, RegionPlan& plan, Chain& c
     taps.push_back({*LastAxisOf(instr, type), tap_slot.data<float>()});
   }
   const Array& source = take ? slot : env_[chain.source];
-  if (!array::RunChain(source, std::span(steps.data(), chain.count), slot, taps)) {
+  if (!array::RunChain(source, std::span(steps.data(), chain.ops.size()), slot, taps)) {
     if (take) std::swap(slot, env_[chain.source]);
     chain.declined = true;
     return false;
   }
   slot.set_weak_type(type.weak);
-  for (size_t k = 0; k < chain.count; ++k) Count(body[chain.first + k]);
+  for (size_t i : chain.ops) Count(body[i]);
   for (size_t t : chain.taps) {
     Count(body[t]);
     plan.tapped[t] = 1;

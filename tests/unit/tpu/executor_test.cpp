@@ -260,6 +260,69 @@ print(bool(jnp.all(bits(o) == bits(p))), float(o[5, 7]) != float(o[37, 7]))
             "True True\n");
 }
 
+// A product, a row reduction and a fused chain write into the storage their result held the step
+// (or loop iteration) before, only when nothing else holds it: here the previous step's product
+// lives on in scratch (a whole-buffer store may hand it the value's storage) and is read after the
+// new product is computed, and loop carries share the storage of what the body yielded last.
+TEST(Executor, ProductsReductionsAndChainsReuseOnlyStorageNothingElseHolds) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_ref, y_ref, o_ref, r_ref, p_ref, prev, prev_max):
+    x, y = x_ref[...], y_ref[...]
+    s = jnp.dot(x, y, preferred_element_type=jnp.float32)
+    top = jnp.max(s, axis=1, keepdims=True)
+
+    @pl.when(pl.program_id(0) == 0)
+    def _():
+        prev[...] = jnp.zeros(prev.shape, jnp.float32)
+        prev_max[...] = jnp.zeros(prev_max.shape, jnp.float32)
+
+    o_ref[...] = s - prev[...]
+    r_ref[...] = top - prev_max[...]
+    prev[...] = s
+    prev_max[...] = top
+    power = lax.fori_loop(0, 3, lambda i, c: jnp.dot(c, y, preferred_element_type=jnp.float32), x)
+    a, b = lax.fori_loop(
+        0, 3, lambda i, c: (jnp.max(jnp.sin(x + c[0]), axis=1, keepdims=True), c[0]), (top, top))
+    e, f = lax.fori_loop(0, 3, lambda i, c: (jnp.exp(c[0] * 0.5) - 1.0, c[0]), (x, x))
+    p_ref[...] = jnp.concatenate([power, f, b], axis=1)
+
+
+def loops(x, y, top):
+    power = x
+    for _ in range(3):
+        power = jnp.dot(power, y, preferred_element_type=jnp.float32)
+    a = b = top
+    e = f = x
+    for _ in range(3):
+        a, b = jnp.max(jnp.sin(x + a), axis=1, keepdims=True), a
+        e, f = jnp.exp(e * 0.5) - 1.0, e
+    return jnp.concatenate([power, f, b], axis=1)
+
+
+n = 64
+x = jnp.sin(jnp.arange(4 * n * n, dtype=jnp.float32).reshape(4 * n, n) * 0.37)
+y = jnp.cos(jnp.arange(n * n, dtype=jnp.float32).reshape(n, n) * 0.11) * 0.1
+o, r, p = pl.pallas_call(
+    kernel, grid=(4,),
+    in_specs=[pl.BlockSpec((n, n), lambda i: (i, 0)), pl.BlockSpec((n, n), lambda i: (0, 0))],
+    out_specs=[pl.BlockSpec((n, n), lambda i: (i, 0)), pl.BlockSpec((n, 1), lambda i: (i, 0)),
+               pl.BlockSpec((n, 2 * n + 1), lambda i: (i, 0))],
+    out_shape=[jax.ShapeDtypeStruct((4 * n, n), jnp.float32),
+               jax.ShapeDtypeStruct((4 * n, 1), jnp.float32),
+               jax.ShapeDtypeStruct((4 * n, 2 * n + 1), jnp.float32)],
+    scratch_shapes=[pltpu.VMEM((n, n), jnp.float32), pltpu.VMEM((n, 1), jnp.float32)])(x, y)
+s = jnp.dot(x, y, preferred_element_type=jnp.float32)
+top = jnp.max(s, axis=1, keepdims=True)
+want_o = s - jnp.concatenate([jnp.zeros((n, n), jnp.float32), s[:3 * n]])
+want_r = top - jnp.concatenate([jnp.zeros((n, 1), jnp.float32), top[:3 * n]])
+want_p = jnp.concatenate([loops(x[i * n:(i + 1) * n], y, top[i * n:(i + 1) * n])
+                          for i in range(4)], axis=0)
+print(bool(jnp.all(o == want_o)), bool(jnp.all(r == want_r)), bool(jnp.all(p == want_p)),
+      float(jnp.abs(o[n:]).sum()) > 0)
+)"),
+            "True True True True\n");
+}
+
 // A chain of elementwise ops whose values die at the next op runs as one pass in row pieces
 // (array::RunChain), with the row sum, max and min of its result computed along; in a loop body
 // too. Each grid step's values equal the same ops run eagerly on the step's block, bit for bit,
