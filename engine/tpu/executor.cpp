@@ -209,6 +209,14 @@ void Executor::RunRegion(const kernel::Region& region) {
       }
     }
     if (!plan.tapped.empty() && plan.tapped[i] != 0) continue;
+    if (!plan.takes.empty() && plan.takes[i] != 0) {
+      try {
+        Load(region.body[i], true);
+      } catch (const array::ArrayError& error) {
+        Fail(region.body[i], EmulationError::Kind::kValueError, error.message);
+      }
+      continue;
+    }
     if (plan.in_place[i] != 0 && RunInPlace(region.body[i], plan.in_place[i])) continue;
     RunInstr(region.body[i]);
   }

@@ -176,7 +176,8 @@ class Executor {
   // Records the first read of uninitialised memory (a load, or the source of a DMA).
   void NoteRead(const kernel::Instr& instr, kernel::RefId ref, const Window& window);
   void NoteRead(const kernel::Instr& instr, kernel::RefId ref, const Place& place);
-  void Load(const kernel::Instr& instr);
+  // `may_take`: RegionPlan::takes holds the load.
+  void Load(const kernel::Instr& instr, bool may_take = false);
   void Store(const kernel::Instr& instr);
   // A store of a whole scratch buffer from a value nothing else holds and nothing reads after
   // it: the buffer takes the value's storage (and the dead value the buffer's old storage)
@@ -203,6 +204,10 @@ class Executor {
   //   one pass over the result in pieces of rows (array::RunChain), with reductions of the
   //   result over its last axis later in the body computed along: `exp(s - m)` and its row sum
   //   read `s` once.
+  // - A whole load of a scratch buffer whose contents nothing reads again before a whole store
+  //   refills them, in straight-line code: the value takes the buffer's storage, so that ops
+  //   consuming it may write in place (`acc_ref[...] = alpha * acc_ref[...] + dot(p, v)` then
+  //   copies nothing), and the buffer holds spare storage meanwhile.
   // None under a Probe, which reads operands after their instruction ran.
   struct DotAdd {
     size_t dot = 0;            // index of the dot_general in its region's body; the add follows
@@ -224,7 +229,14 @@ class Executor {
     std::vector<uint8_t> in_place;
     // Per body index: a reduction a chain has computed in this run of the region.
     std::vector<uint8_t> tapped;
+    // Per body index: a load that may take its buffer's storage (empty when none may).
+    std::vector<uint8_t> takes;
   };
+  // Plans the loads of `plan` that may take their buffer's storage.
+  void PlanTakes(const kernel::Region& region, RegionPlan& plan);
+  // Such a load, when the buffer alone holds its storage and the value's slot holds storage to
+  // leave in its place; false (nothing done) otherwise.
+  bool TakeBuffer(const kernel::Instr& instr, const Place& place);
   void PlanRegion(const kernel::Region& region);
   // Runs body[fused.dot] and the add after it; false (nothing run) when they must run apart.
   bool RunDotAdd(const kernel::Region& region, DotAdd& fused);

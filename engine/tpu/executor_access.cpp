@@ -263,7 +263,7 @@ void Executor::NoteRead(const Instr& instr, kernel::RefId ref, const Place& plac
       context_.grid_point ? *context_.grid_point : std::vector<int64_t>{};
 }
 
-void Executor::Load(const Instr& instr) {
+void Executor::Load(const Instr& instr, bool may_take) {
   Place place = Locate(instr, instr.ref, false);
   if (context_.dma != nullptr && context_.dma->busy()) {
     context_.dma->CheckAccess(instr, instr.ref.ref,
@@ -273,6 +273,7 @@ void Executor::Load(const Instr& instr) {
   // A whole buffer is shared, not copied: DetachViews copies it before the buffer changes.
   // (Assigned in place: the value slot keeps its shape storage from the previous step.)
   if (place.whole) {
+    if (may_take && TakeBuffer(instr, place)) return;
     Array& value = env_[instr.results[0]];
     // The previous step's load of this buffer is often still there, the very same view.
     if (!value.SameView(place.buffer->data)) value = place.buffer->data;
@@ -308,6 +309,22 @@ void Executor::Store(const Instr& instr) {
   }
   place.buffer->last_write = instr.span;
   ++place.buffer->writes;
+}
+
+bool Executor::TakeBuffer(const Instr& instr, const Place& place) {
+  constexpr int64_t kMinBytes = 4096;  // as SwapIntoScratch
+  Array& data = place.buffer->data;
+  Array& value = env_[instr.results[0]];
+  if (place.buffer->borrowed || (context_.dma != nullptr && context_.dma->busy()) ||
+      data.size() * static_cast<int64_t>(array::ItemSize(data.dtype())) < kMinBytes ||
+      !data.Reusable(data.dtype(), data.shape()) || !value.Reusable(data.dtype(), data.shape())) {
+    return false;
+  }
+  bool weak = data.weak_type();
+  std::swap(data, value);
+  data.set_weak_type(weak);
+  value.set_weak_type(weak);
+  return true;
 }
 
 bool Executor::SwapIntoScratch(const Instr& instr, const Place& place, Array& value) {

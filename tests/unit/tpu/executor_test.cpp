@@ -323,6 +323,54 @@ print(bool(jnp.all(o == want_o)), bool(jnp.all(r == want_r)), bool(jnp.all(p == 
             "True True True True\n");
 }
 
+// A whole load of a scratch buffer that a whole store refills before anything reads the buffer
+// again hands the value the buffer's storage (ops consuming the value then write in place). The
+// buffer's old contents stay readable through values that still hold them: the loaded value read
+// again after the store, an earlier load of the buffer still live, a load whose buffer is read
+// again before the store, a buffer stored from the very value loaded from it. Over four steps,
+// against the same arithmetic done eagerly.
+TEST(Executor, LoadsTakingTheirBuffersStorageLeaveEveryValueIntact) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(x_ref, o_ref, a, b, c, d):
+    @pl.when(pl.program_id(0) == 0)
+    def _():
+        for r in (a, b, c, d):
+            r[...] = jnp.zeros(r.shape, jnp.float32)
+
+    x = x_ref[...]
+    va = a[...]
+    a[...] = va * 0.5 + x
+    early = b[...]
+    vb = b[...]
+    b[...] = vb * 2.0 - x
+    vc = c[...]
+    again = c[...]
+    c[...] = vc + again + x
+    d[...] = d[...]
+    o_ref[...] = jnp.concatenate([va, a[...], early, b[...], c[...], d[...] + vb], axis=1)
+
+
+n = 64
+x = jnp.sin(jnp.arange(4 * n * n, dtype=jnp.float32).reshape(4 * n, n) * 0.37)
+o = pl.pallas_call(
+    kernel, grid=(4,), in_specs=[pl.BlockSpec((n, n), lambda i: (i, 0))],
+    out_specs=pl.BlockSpec((n, 6 * n), lambda i: (i, 0)),
+    out_shape=jax.ShapeDtypeStruct((4 * n, 6 * n), jnp.float32),
+    scratch_shapes=[pltpu.VMEM((n, n), jnp.float32)] * 4)(x)
+a = b = c = d = jnp.zeros((n, n), jnp.float32)
+want = []
+for i in range(4):
+    xi = x[i * n:(i + 1) * n]
+    va, vb, vc = a, b, c
+    a = va * 0.5 + xi
+    b = vb * 2.0 - xi
+    c = vc + vc + xi
+    want.append(jnp.concatenate([va, a, vb, b, c, d + vb], axis=1))
+print(bool(jnp.all(o == jnp.concatenate(want, axis=0))), float(jnp.abs(o).sum()) > 0)
+)"),
+            "True True\n");
+}
+
 // A chain of elementwise ops whose values die at the next op runs as one pass in row pieces
 // (array::RunChain), with the row sum, max and min of its result computed along; in a loop body
 // too. Each grid step's values equal the same ops run eagerly on the step's block, bit for bit,
