@@ -234,8 +234,8 @@ class Executor {
   };
   // Plans the loads of `plan` that may take their buffer's storage.
   void PlanTakes(const kernel::Region& region, RegionPlan& plan);
-  // Such a load, when the buffer alone holds its storage and the value's slot holds storage to
-  // leave in its place; false (nothing done) otherwise.
+  // Such a load, when nothing but the buffer (and the slot's previous load of it) holds its
+  // storage; false (nothing done) otherwise.
   bool TakeBuffer(const kernel::Instr& instr, const Place& place);
   void PlanRegion(const kernel::Region& region);
   // Runs body[fused.dot] and the add after it; false (nothing run) when they must run apart.

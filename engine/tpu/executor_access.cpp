@@ -316,10 +316,15 @@ bool Executor::TakeBuffer(const Instr& instr, const Place& place) {
   Array& data = place.buffer->data;
   Array& value = env_[instr.results[0]];
   if (place.buffer->borrowed || (context_.dma != nullptr && context_.dma->busy()) ||
-      data.size() * static_cast<int64_t>(array::ItemSize(data.dtype())) < kMinBytes ||
-      !data.Reusable(data.dtype(), data.shape()) || !value.Reusable(data.dtype(), data.shape())) {
+      data.size() * static_cast<int64_t>(array::ItemSize(data.dtype())) < kMinBytes) {
     return false;
   }
+  // The previous run's load of the buffer lets go of it (the load replaces it anyway).
+  if (value.SharesStorageWith(data)) value = Array();
+  if (!data.Reusable(data.dtype(), data.shape())) return false;
+  // The buffer keeps the slot's old storage, or new storage the first time (then the ops that
+  // consume the value in place pass storage around: no allocation in later runs).
+  if (!value.Reusable(data.dtype(), data.shape())) value = Array::Empty(data.dtype(), data.shape());
   bool weak = data.weak_type();
   std::swap(data, value);
   data.set_weak_type(weak);
