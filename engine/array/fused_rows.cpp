@@ -21,6 +21,8 @@ constexpr size_t kMaxSteps = 8;
 constexpr size_t kSlots = kMaxSteps + 2;
 // A piece of a row: the values between the steps stay in L1 (4 KiB of a 32 KiB cache).
 constexpr int64_t kPiece = 1024;
+// Rows a tap reduces at a time.
+constexpr int64_t kTapRows = 4;
 
 using UnaryRow = void (*)(const float* in, float* out, int64_t n);
 
@@ -130,37 +132,49 @@ bool RunChain(const Array& source, std::span<const ChainStep> steps, Array& out,
   }
   if (c == 0) return true;
   float* const first = out.data<float>();
-  ForEachRow<kSlots>(std::span<const int64_t>(shape.data(), rank - 1), strides,
-                     [&](const auto& offsets, int64_t count, const auto& steps_of) {
-                       for (int64_t i = 0; i < count; ++i) {
-                         float* row = first + offsets[0] + i * steps_of[0];
-                         auto at = [&](size_t slot, int64_t p) {
-                           return base[slot] + offsets[slot] + i * steps_of[slot] +
-                                  p * strides[slot][rank - 1];
-                         };
-                         for (int64_t p = 0; p < c; p += kPiece) {
-                           int64_t n = std::min(kPiece, c - p);
-                           float* o = row + p;
-                           for (size_t k = 0; k < steps.size(); ++k) {
-                             const float* v = k == 0 ? at(1, p) : o;
-                             int64_t v_step = k == 0 ? strides[1][rank - 1] : 1;
-                             if (unary[k] != nullptr) {
-                               unary[k](v, o, n);
-                               continue;
-                             }
-                             const float* w = at(k + 2, p);
-                             int64_t w_step = strides[k + 2][rank - 1];
-                             if (steps[k].other_first) {
-                               binary[k](w, w_step, v, v_step, o, n);
-                             } else {
-                               binary[k](v, v_step, w, w_step, o, n);
-                             }
-                           }
-                         }
-                         for (const ChainTap& tap : taps)
-                           tap.out[(row - first) / c] = tap.reduction(row);
-                       }
-                     });
+  // One row: `in[slot]` is where operand `slot`'s part of it starts.
+  auto run_row = [&](float* row, const std::array<const float*, kSlots>& in) {
+    for (int64_t p = 0; p < c; p += kPiece) {
+      int64_t n = std::min(kPiece, c - p);
+      float* o = row + p;
+      for (size_t k = 0; k < steps.size(); ++k) {
+        const float* v = k == 0 ? in[1] + p * strides[1][rank - 1] : o;
+        int64_t v_step = k == 0 ? strides[1][rank - 1] : 1;
+        if (unary[k] != nullptr) {
+          unary[k](v, o, n);
+          continue;
+        }
+        int64_t w_step = strides[k + 2][rank - 1];
+        const float* w = in[k + 2] + p * w_step;
+        if (steps[k].other_first) {
+          binary[k](w, w_step, v, v_step, o, n);
+        } else {
+          binary[k](v, v_step, w, w_step, o, n);
+        }
+      }
+    }
+  };
+  // Rows finish in order (out is contiguous): [0, done) have, [0, tapped) are reduced. The taps
+  // reduce a few rows at a time, while they are in L1.
+  int64_t done = 0, tapped = 0;
+  auto tap_rows = [&] {
+    for (const ChainTap& tap : taps) {
+      tap.reduction.Rows(first + tapped * c, done - tapped, tap.out + tapped);
+    }
+    tapped = done;
+  };
+  auto rows = [&](const auto& offsets, int64_t count, const auto& row_steps) {
+    for (int64_t i = 0; i < count; ++i) {
+      std::array<const float*, kSlots> in{};
+      for (size_t slot = 1; slot < kSlots; ++slot) {
+        if (base[slot] != nullptr) in[slot] = base[slot] + offsets[slot] + i * row_steps[slot];
+      }
+      run_row(first + offsets[0] + i * row_steps[0], in);
+      if (++done - tapped >= kTapRows) tap_rows();
+    }
+  };
+  ForEachRow<kSlots>(std::span<const int64_t>(shape.data(), rank - 1), strides, rows);
+  if (done > tapped) tap_rows();
   return true;
 }
 

@@ -365,8 +365,7 @@ std::optional<Array> LastAxisF32(ReduceOp op, const Array& a,
   Array out = Array::Empty(DType::kFloat32, std::move(shape));
   const float* x = a.data<float>();
   float* o = out.data<float>();
-  int64_t n = reduction->row_length();
-  for (int64_t r = 0, rows = a.size() / n; r < rows; ++r) o[r] = (*reduction)(x + r * n);
+  reduction->Rows(x, a.size() / reduction->row_length(), o);
   return out;
 }
 
@@ -420,6 +419,15 @@ std::optional<LastAxisReduction> LastAxisReduction::For(ReduceOp op, DType dtype
   int64_t n = shape.back();
   if (n < 2) return std::nullopt;
   return LastAxisReduction(op, op == ReduceOp::kSum && SumUsesYnnpack(NumElements(shape)), n);
+}
+
+void LastAxisReduction::Rows(const float* x, int64_t rows, float* out) const {
+  if (op_ != ReduceOp::kSum || !ynn_) {
+    for (int64_t r = 0; r < rows; ++r) out[r] = (*this)(x + r * n_);
+    return;
+  }
+  YnnRowSums(x, rows, n_, out);
+  for (int64_t r = 0; r < rows; ++r) out[r] = 0.0f + out[r];  // as YnnRunsSum adds the run
 }
 
 float LastAxisReduction::operator()(const float* row) const {

@@ -38,6 +38,9 @@ class LastAxisReduction {
                                               std::optional<DType> result_dtype);
   // The result of the row of row_length() floats at `row`.
   float operator()(const float* row) const;
+  // The results of `rows` consecutive rows from `x`, into out[0 .. rows) (several rows at once
+  // where that is quicker).
+  void Rows(const float* x, int64_t rows, float* out) const;
   int64_t row_length() const { return n_; }
 
  private:

@@ -205,38 +205,50 @@ PZ_AVX2 [[gnu::always_inline]] inline void KahanAdd16(Lanes16& total, Lanes16& e
   total.hi = t;
 }
 
-PZ_AVX2 float RowSumAvx2(const float* x, int64_t k1) {
+// The sums of R rows (row j at x + j * stride), each added as RowSumBaseline adds it; the rows'
+// additions interleave, so that one row's dependent additions overlap another's.
+template <int R>
+PZ_AVX2 void RowSumsAvx2(const float* x, int64_t stride, int64_t k1, float* out) {
   int64_t rows = (k1 + kLanes - 1) / kLanes;
   int64_t whole = k1 / kLanes;
-  alignas(32) float tail[kLanes] = {};
-  std::copy(x + whole * kLanes, x + k1, tail);
-  auto row = [&](int64_t r) { return r < whole ? x + r * kLanes : tail; };
+  alignas(32) float tail[R][kLanes] = {};
+  for (int j = 0; j < R; ++j)
+    std::copy(x + j * stride + whole * kLanes, x + j * stride + k1, tail[j]);
+  auto row = [&](int j, int64_t r) { return r < whole ? x + j * stride + r * kLanes : tail[j]; };
   // TileOrder with LaneAcc, spelled out.
-  auto add_rows = [&](Lanes16& acc, int64_t first, int64_t count) PZ_AVX2 {
-    Lanes16 local = Zero16();
-    for (int64_t r = first; r < first + count; ++r) AddRow16(local, row(r));
-    Add16(acc, local);
+  auto add_rows = [&](Lanes16(&acc)[R], int64_t first, int64_t count) PZ_AVX2 {
+    Lanes16 local[R];
+    for (int j = 0; j < R; ++j) local[j] = Zero16();
+    for (int64_t r = first; r < first + count; ++r) {
+      for (int j = 0; j < R; ++j) AddRow16(local[j], row(j, r));
+    }
+    for (int j = 0; j < R; ++j) Add16(acc[j], local[j]);
   };
-  Lanes16 total = Zero16(), error = Zero16();
+  Lanes16 total[R], error[R];
+  for (int j = 0; j < R; ++j) total[j] = error[j] = Zero16();
   for (int64_t tile = 0; tile < rows; tile += kTileRows) {
     int64_t count = std::min(kTileRows, rows - tile);
-    Lanes16 acc = Zero16();
+    Lanes16 acc[R];
+    for (int j = 0; j < R; ++j) acc[j] = Zero16();
     int64_t s = 0;
     for (; count - s >= 16; s += 16) {
-      Lanes16 block = Zero16();
+      Lanes16 block[R];
+      for (int j = 0; j < R; ++j) block[j] = Zero16();
       for (int64_t q = 0; q < 16; q += 4) add_rows(block, tile + s + q, 4);
-      Add16(acc, block);
+      for (int j = 0; j < R; ++j) Add16(acc[j], block[j]);
     }
     for (; count - s >= 4; s += 4) add_rows(acc, tile + s, 4);
     if (s < count) add_rows(acc, tile + s, count - s);
-    KahanAdd16(total, error, acc);
+    for (int j = 0; j < R; ++j) KahanAdd16(total[j], error[j], acc[j]);
   }
   // The halving tree: lane i + lane i+8, then i+4, i+2, i+1.
-  __m256 eight = _mm256_add_ps(total.lo, total.hi);
-  __m128 four = _mm_add_ps(_mm256_castps256_ps128(eight), _mm256_extractf128_ps(eight, 1));
-  __m128 two = _mm_add_ps(four, _mm_movehl_ps(four, four));
-  __m128 one = _mm_add_ss(two, _mm_shuffle_ps(two, two, 1));
-  return 0.0f + _mm_cvtss_f32(one);
+  for (int j = 0; j < R; ++j) {
+    __m256 eight = _mm256_add_ps(total[j].lo, total[j].hi);
+    __m128 four = _mm_add_ps(_mm256_castps256_ps128(eight), _mm256_extractf128_ps(eight, 1));
+    __m128 two = _mm_add_ps(four, _mm_movehl_ps(four, four));
+    __m128 one = _mm_add_ss(two, _mm_shuffle_ps(two, two, 1));
+    out[j] = 0.0f + _mm_cvtss_f32(one);
+  }
 }
 
 #undef PZ_AVX2
@@ -245,11 +257,21 @@ PZ_AVX2 float RowSumAvx2(const float* x, int64_t k1) {
 }  // namespace
 
 float YnnRowSum(const float* x, int64_t k1) {
+  float sum;
+  YnnRowSums(x, 1, k1, &sum);
+  return sum;
+}
+
+void YnnRowSums(const float* x, int64_t rows, int64_t k1, float* out) {
+  int64_t r = 0;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   static const bool avx2 = RuntimeIsa() >= Isa::kAvx2Fma;
-  if (avx2) return RowSumAvx2(x, k1);
+  if (avx2) {
+    for (; rows - r >= 4; r += 4) RowSumsAvx2<4>(x + r * k1, k1, k1, out + r);
+    for (; r < rows; ++r) RowSumsAvx2<1>(x + r * k1, k1, k1, out + r);
+  }
 #endif
-  return RowSumBaseline(x, k1);
+  for (; r < rows; ++r) out[r] = RowSumBaseline(x + r * k1, k1);
 }
 
 void YnnColumnSums(const float* x, int64_t count, int64_t stride, int64_t width, float* out) {

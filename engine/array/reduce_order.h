@@ -33,6 +33,8 @@ bool SumUsesYnnpack(int64_t elements);
 
 // YNNPACK's sum of one row of `k1` contiguous floats (lanes, tiles and the halving tree).
 float YnnRowSum(const float* x, int64_t k1);
+// The same for `rows` consecutive rows of `k1` floats each, into out[0 .. rows).
+void YnnRowSums(const float* x, int64_t rows, int64_t k1, float* out);
 
 // YNNPACK's sums down the columns: out[j] += sum over r < count of x[r * stride + j], for
 // j < width, each column in the tile order above (no lanes: every column is its own lane).

@@ -283,10 +283,7 @@ bool Executor::RunLastAxisReduction(const Instr& instr) {
     slot = Array::Empty(array::DType::kFloat32, type.shape);
   }
   slot.set_weak_type(false);  // as Reduce gives it
-  const float* x = a.data<float>();
-  float* out = slot.data<float>();
-  int64_t n = reduction->row_length();
-  for (int64_t r = 0, rows = a.size() / n; r < rows; ++r) out[r] = (*reduction)(x + r * n);
+  reduction->Rows(a.data<float>(), a.size() / reduction->row_length(), slot.data<float>());
   return true;
 }
 
