@@ -327,8 +327,9 @@ print(bool(jnp.all(o == want_o)), bool(jnp.all(r == want_r)), bool(jnp.all(p == 
 // again hands the value the buffer's storage (ops consuming the value then write in place). The
 // buffer's old contents stay readable through values that still hold them: the loaded value read
 // again after the store, an earlier load of the buffer still live, a load whose buffer is read
-// again before the store, a buffer stored from the very value loaded from it. Over four steps,
-// against the same arithmetic done eagerly.
+// again before the store, a buffer stored from the very value loaded from it, a loop carry that
+// shares the storage of the value loaded in the previous iteration. Over four steps, against the
+// same arithmetic done eagerly.
 TEST(Executor, LoadsTakingTheirBuffersStorageLeaveEveryValueIntact) {
   EXPECT_EQ(KernelOutput(R"(
 def kernel(x_ref, o_ref, a, b, c, d):
@@ -347,7 +348,15 @@ def kernel(x_ref, o_ref, a, b, c, d):
     again = c[...]
     c[...] = vc + again + x
     d[...] = d[...]
-    o_ref[...] = jnp.concatenate([va, a[...], early, b[...], c[...], d[...] + vb], axis=1)
+
+    def body(i, carry):
+        v = d[...]
+        w = v * 0.5 + 1.0
+        d[...] = w
+        return v, carry[1] + carry[0] + w
+
+    looped = lax.fori_loop(0, 3, body, (x, x))[1]
+    o_ref[...] = jnp.concatenate([va, a[...], early, b[...], c[...], d[...] + vb + looped], axis=1)
 
 
 n = 64
@@ -365,7 +374,13 @@ for i in range(4):
     a = va * 0.5 + xi
     b = vb * 2.0 - xi
     c = vc + vc + xi
-    want.append(jnp.concatenate([va, a, vb, b, c, d + vb], axis=1))
+    carry = (xi, xi)
+    for _ in range(3):
+        v = d
+        w = v * 0.5 + 1.0
+        d = w
+        carry = (v, carry[1] + carry[0] + w)
+    want.append(jnp.concatenate([va, a, vb, b, c, d + vb + carry[1]], axis=1))
 print(bool(jnp.all(o == jnp.concatenate(want, axis=0))), float(jnp.abs(o).sum()) > 0)
 )"),
             "True True\n");
