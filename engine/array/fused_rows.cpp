@@ -16,9 +16,8 @@ namespace pz::array {
 
 namespace {
 
-constexpr size_t kMaxSteps = 8;
 // Operand slots of the row loop: the result, the source, then each step's other operand.
-constexpr size_t kSlots = kMaxSteps + 2;
+constexpr size_t kSlots = kMaxChainSteps + 2;
 // A piece of a row: the values between the steps stay in L1 (4 KiB of a 32 KiB cache).
 constexpr int64_t kPiece = 1024;
 // Rows a tap reduces at a time.
@@ -98,8 +97,8 @@ bool RunChain(const Array& source, std::span<const ChainStep> steps, Array& out,
               std::span<const ChainTap> taps) {
   const Shape& shape = out.shape();
   const size_t rank = shape.size();
-  if (rank == 0 || steps.empty() || steps.size() > kMaxSteps || out.dtype() != DType::kFloat32 ||
-      !out.IsContiguous() || source.dtype() != DType::kFloat32) {
+  if (rank == 0 || steps.empty() || steps.size() > kMaxChainSteps ||
+      out.dtype() != DType::kFloat32 || !out.IsContiguous() || source.dtype() != DType::kFloat32) {
     return false;
   }
   const int64_t c = shape.back();
@@ -110,8 +109,8 @@ bool RunChain(const Array& source, std::span<const ChainStep> steps, Array& out,
   base[1] = reinterpret_cast<const float*>(source.raw());
   // The source is read as the value so far: along the row, element by element.
   if (c > 1 && strides[1][rank - 1] != 1) return false;
-  std::array<UnaryRow, kMaxSteps> unary{};
-  std::array<F32BinaryLanes, kMaxSteps> binary{};
+  std::array<UnaryRow, kMaxChainSteps> unary{};
+  std::array<F32BinaryLanes, kMaxChainSteps> binary{};
   for (size_t k = 0; k < steps.size(); ++k) {
     const ChainStep& step = steps[k];
     if (step.unary) {

@@ -29,16 +29,19 @@ struct ChainStep {
 bool Chainable(BinaryOp op);
 bool Chainable(UnaryOp op);
 
+// The most steps a chain may hold.
+inline constexpr size_t kMaxChainSteps = 8;
+
 // A reduction of each row of the chain's result, into out[row] (rows in row-major order).
 struct ChainTap {
   LastAxisReduction reduction;
   float* out = nullptr;
 };
 
-// out = the steps applied to `source` in turn, all float32 of out's shape (every operand
-// broadcasting to it), then the taps. `out` is contiguous and either disjoint from every operand
-// or `source` itself (in place). False, with nothing written, where a chain cannot run this way:
-// an operand whose last axis is strided, or a shape of rank 0.
+// out = the steps (at most kMaxChainSteps) applied to `source` in turn, all float32 of out's shape
+// (every operand broadcasting to it), then the taps. `out` is contiguous and either disjoint from
+// every operand or `source` itself (in place). False, with nothing written, where a chain cannot
+// run this way: an operand whose last axis is strided, or a shape of rank 0.
 bool RunChain(const Array& source, std::span<const ChainStep> steps, Array& out,
               std::span<const ChainTap> taps);
 

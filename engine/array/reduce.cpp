@@ -422,19 +422,17 @@ std::optional<LastAxisReduction> LastAxisReduction::For(ReduceOp op, DType dtype
 }
 
 void LastAxisReduction::Rows(const float* x, int64_t rows, float* out) const {
-  if (op_ != ReduceOp::kSum || !ynn_) {
-    for (int64_t r = 0; r < rows; ++r) out[r] = (*this)(x + r * n_);
+  if (op_ == ReduceOp::kSum && ynn_) {
+    YnnRowSums(x, rows, n_, out);
+    for (int64_t r = 0; r < rows; ++r) out[r] = 0.0f + out[r];  // as YnnRunsSum adds the run
     return;
   }
-  YnnRowSums(x, rows, n_, out);
-  for (int64_t r = 0; r < rows; ++r) out[r] = 0.0f + out[r];  // as YnnRunsSum adds the run
-}
-
-float LastAxisReduction::operator()(const float* row) const {
-  if (op_ != ReduceOp::kSum) return ExtremeRow<DType::kFloat32>(op_ == ReduceOp::kMax, row, n_);
-  if (ynn_) return YnnRunsSum(row, n_, n_);
   const int64_t dims[1] = {n_};
-  return XlaTreeReduce(row, 1, dims, false);
+  for (int64_t r = 0; r < rows; ++r) {
+    out[r] = op_ == ReduceOp::kSum
+                 ? XlaTreeReduce(x + r * n_, 1, dims, false)
+                 : ExtremeRow<DType::kFloat32>(op_ == ReduceOp::kMax, x + r * n_, n_);
+  }
 }
 
 std::string_view ReduceName(ReduceOp op) {

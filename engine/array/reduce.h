@@ -36,10 +36,8 @@ class LastAxisReduction {
   static std::optional<LastAxisReduction> For(ReduceOp op, DType dtype, const Shape& shape,
                                               const std::optional<std::vector<int>>& axes,
                                               std::optional<DType> result_dtype);
-  // The result of the row of row_length() floats at `row`.
-  float operator()(const float* row) const;
-  // The results of `rows` consecutive rows from `x`, into out[0 .. rows) (several rows at once
-  // where that is quicker).
+  // The results of `rows` consecutive rows of row_length() floats from `x`, into
+  // out[0 .. rows) (several rows at once where that is quicker).
   void Rows(const float* x, int64_t rows, float* out) const;
   int64_t row_length() const { return n_; }
 

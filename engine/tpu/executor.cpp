@@ -210,11 +210,7 @@ void Executor::RunRegion(const kernel::Region& region) {
     }
     if (!plan.tapped.empty() && plan.tapped[i] != 0) continue;
     if (!plan.takes.empty() && plan.takes[i] != 0) {
-      try {
-        Load(region.body[i], true);
-      } catch (const array::ArrayError& error) {
-        Fail(region.body[i], EmulationError::Kind::kValueError, error.message);
-      }
+      Load(region.body[i], true);
       continue;
     }
     if (plan.in_place[i] != 0 && RunInPlace(region.body[i], plan.in_place[i])) continue;
@@ -270,6 +266,14 @@ void Executor::RunPrim(const Instr& instr) {
   for (size_t i = 0; i < outputs.size(); ++i) env_[instr.results[i]] = std::move(outputs[i]);
 }
 
+Array& Executor::F32Slot(ValueId id) {
+  const array::Shape& shape = function_.values[id].shape;
+  Array& slot = env_[id];
+  if (!slot.Reusable(array::DType::kFloat32, shape))
+    slot = Array::Empty(array::DType::kFloat32, shape);
+  return slot;
+}
+
 bool Executor::RunLastAxisReduction(const Instr& instr) {
   if (instr.operands.size() != 1) return false;
   const Array& a = env_[instr.operands[0]];
@@ -277,11 +281,7 @@ bool Executor::RunLastAxisReduction(const Instr& instr) {
   std::optional<array::LastAxisReduction> reduction =
       LastAxisOf(instr, function_.values[instr.operands[0]]);
   if (!reduction) return false;
-  const kernel::ValueType& type = function_.values[instr.results[0]];
-  Array& slot = env_[instr.results[0]];
-  if (!slot.Reusable(array::DType::kFloat32, type.shape)) {
-    slot = Array::Empty(array::DType::kFloat32, type.shape);
-  }
+  Array& slot = F32Slot(instr.results[0]);
   slot.set_weak_type(false);  // as Reduce gives it
   reduction->Rows(a.data<float>(), a.size() / reduction->row_length(), slot.data<float>());
   return true;

@@ -240,6 +240,9 @@ class Executor {
   void PlanRegion(const kernel::Region& region);
   // Runs body[fused.dot] and the add after it; false (nothing run) when they must run apart.
   bool RunDotAdd(const kernel::Region& region, DotAdd& fused);
+  // The slot of float32 value `id`, holding storage of its shape that nothing else holds: its
+  // previous storage when it may be overwritten, else new.
+  array::Array& F32Slot(kernel::ValueId id);
   // The row reduction a float32 last-axis reduce_sum / max / min of `operand` runs, else nullopt.
   static std::optional<array::LastAxisReduction> LastAxisOf(const kernel::Instr& instr,
                                                             const kernel::ValueType& operand);

@@ -152,7 +152,7 @@ void Executor::PlanChains(const kernel::Region& region, RegionPlan& plan) {
     Chain chain{
         .ops = {i}, .source = source, .source_dies = last_use_[source] == position_.at(&head)};
     // The next op may come after constants (`x * 0.5 - 1.0`), which RunChain sets first.
-    for (size_t j = i + 1; j < body.size() && chain.ops.size() < 8; ++j) {
+    for (size_t j = i + 1; j < body.size() && chain.ops.size() < array::kMaxChainSteps; ++j) {
       if (body[j].op == kernel::Op::kConstant) continue;
       ValueId value = body[chain.ops.back()].results[0];
       const Instr& next = body[j];
@@ -185,7 +185,8 @@ void Executor::PlanChains(const kernel::Region& region, RegionPlan& plan) {
 bool Executor::RunChain(const kernel::Region& region, RegionPlan& plan, Chain& chain) {
   if (chain.declined) return false;
   const std::vector<Instr>& body = region.body;
-  // The constants among the ops, which run again (as the same values) when reached.
+  // The constants among the ops (skipped with them; run again, to the same values, if the chain
+  // declines).
   for (size_t i = chain.ops.front() + 1; i < chain.ops.back(); ++i) {
     if (body[i].op == kernel::Op::kConstant) env_[body[i].results[0]] = *body[i].constant;
   }
@@ -197,13 +198,13 @@ bool Executor::RunChain(const kernel::Region& region, RegionPlan& plan, Chain& c
   bool take = chain.source_dies && env_[chain.source].Reusable(array::DType::kFloat32, type.shape);
   if (take) {
     std::swap(slot, env_[chain.source]);
-  } else if (!slot.Reusable(array::DType::kFloat32, type.shape)) {
-    slot = Array::Empty(array::DType::kFloat32, type.shape);
+  } else {
+    F32Slot(result);
   }
   auto value_of = [&](ValueId id) -> const Array* {
     return take && id == chain.source ? &slot : &env_[id];
   };
-  std::array<array::ChainStep, 8> steps;
+  std::array<array::ChainStep, array::kMaxChainSteps> steps;
   ValueId value = chain.source;  // the operand each op reads as the value so far
   for (size_t k = 0; k < chain.ops.size(); ++k) {
     const Instr& instr = body[chain.ops[k]];
@@ -221,11 +222,7 @@ bool Executor::RunChain(const kernel::Region& region, RegionPlan& plan, Chain& c
   taps.clear();
   for (size_t t : chain.taps) {
     const Instr& instr = body[t];
-    const kernel::ValueType& tap_type = function_.values[instr.results[0]];
-    Array& tap_slot = env_[instr.results[0]];
-    if (!tap_slot.Reusable(array::DType::kFloat32, tap_type.shape)) {
-      tap_slot = Array::Empty(array::DType::kFloat32, tap_type.shape);
-    }
+    Array& tap_slot = F32Slot(instr.results[0]);
     tap_slot.set_weak_type(false);  // as Reduce gives it
     taps.push_back({*LastAxisOf(instr, type), tap_slot.data<float>()});
   }

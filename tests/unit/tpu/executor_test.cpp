@@ -391,7 +391,8 @@ print(bool(jnp.all(o == jnp.concatenate(want, axis=0))), float(jnp.abs(o).sum())
 // too. Each grid step's values equal the same ops run eagerly on the step's block, bit for bit,
 // over values that overflow exp, underflow it to subnormals, and hold a NaN.
 TEST(Executor, FusedElementwiseChainsEqualTheOpsRunApart) {
-  EXPECT_EQ(KernelOutput(R"(
+  EXPECT_EQ(
+      KernelOutput(R"(
 def kernel(x_ref, m_ref, o_ref, l_ref, t_ref):
     x = x_ref[...]
     p = jnp.exp(x * 0.5 - m_ref[...])
@@ -428,7 +429,7 @@ for i in range(4):
              bool(jnp.all(bits(t[rows]) == bits(v)))]
 print(same, int(jnp.sum(jnp.isnan(l))), int(jnp.sum(o == 0.0)) > 0, bool(jnp.any(jnp.isinf(o))))
 )"),
-            "[True, True, True, True, True, True, True, True, True, True, True, True] 3 True True\n");
+      "[True, True, True, True, True, True, True, True, True, True, True, True] 3 True True\n");
 }
 
 }  // namespace
