@@ -24,14 +24,18 @@ struct Strided {
 // c[p] = a[p] * b[p] for p < batch; a is m x k, b is k x n, c contiguous row-major m x n.
 // Contiguous: a and b contiguous row-major. Strided: any layout Eigen reads in place (only for
 // products Eigen computes with its blocked kernel, whose result does not depend on the layout);
-// with `accumulate`, c[p] += a[p] * b[p] instead (see single_panel). A product whose depth is
-// one panel runs Eigen's GEMM loop from its packing and kernel routines (gemm_isa.cpp), so that
-// a width split for consistent sums packs a once; deeper ones are Eigen products.
+// with `accumulate`, c[p] += a[p] * b[p] instead (see single_panel), and with a `row_scale` as
+// well (single_panel products of batch 1 only), c[i][j] = row_scale[i] * c[i][j] + (a * b)[i][j]:
+// the scaled element is rounded before the sum is added, as a multiply and then an add would
+// give it, in one pass over c. A product whose depth is one panel runs Eigen's GEMM loop from its
+// packing and kernel routines (gemm_isa.cpp), so that a width split for consistent sums packs a
+// once, and the kernel reads each element of c once: 0 (c = a * b needs no zeroing first), c, or
+// its scaled value. Deeper products are Eigen products.
 struct Kernels {
   void (*contiguous)(const float* a, const float* b, float* c, int64_t batch, int64_t m, int64_t k,
                      int64_t n);
   void (*strided)(const Strided& a, const Strided& b, float* c, int64_t batch, int64_t m, int64_t k,
-                  int64_t n, bool accumulate);
+                  int64_t n, bool accumulate, const float* row_scale);
   // True when the blocked kernel sums all of k in one panel for an m x k x n product it
   // computes (the strided kernel's products; small ones and vectors take other paths): each
   // element of the product is then a sum formed in registers and added to c once, so an

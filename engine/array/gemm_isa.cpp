@@ -11,7 +11,8 @@
 #define Eigen PZ_CAT(PzEigen_, PZ_GEMM_ISA)
 
 #include <Eigen/Core>
-#include <cstring>
+#include <cstdint>
+#include <cstdlib>
 
 #include "array/gemm.h"
 
@@ -105,6 +106,103 @@ Blocking BlockingFor(int64_t m, int64_t k, int64_t n) {
 
 bool SinglePanel(int64_t m, int64_t k, int64_t n) { return BlockingFor(m, k, n).kc >= k; }
 
+// What the kernel reads as an element of c before adding the element's sum (gemm.h): 0, the
+// stored value, or the stored value times its row's scale.
+enum class Start : uint8_t { kZero, kStored, kScaled };
+
+// Eigen's result mapper (blas_data_mapper, column-major with unit inner stride) for c^T in a
+// product whose depth is one panel: the kernel reads each element once, adds its sum and writes it
+// back, so that reading it as its Start gives c = a * b, c += a * b or c = diag(scale) c + a * b
+// in that one pass. Column j of c^T is row j of c and takes scale[j].
+class StartMapper {
+ public:
+  using Index = Eigen::Index;
+
+  class LinearMapper {
+   public:
+    LinearMapper(float* data, Start start, float scale)
+        : data_(data), start_(start), scale_(scale) {}
+    void prefetch(Index i) const { ei::prefetch(data_ + i); }
+    template <typename Packet>
+    Packet loadPacket(Index i) const {
+      switch (start_) {
+        case Start::kZero:
+          return ei::pset1<Packet>(0.0f);
+        case Start::kStored:
+          break;
+        case Start::kScaled:
+          // Rounded here: the kernel adds the sum to it with an FMA instruction of its own.
+          return ei::pmul(ei::pset1<Packet>(scale_), ei::ploadu<Packet>(data_ + i));
+      }
+      return ei::ploadu<Packet>(data_ + i);
+    }
+    template <typename Packet>
+    void storePacket(Index i, const Packet& p) const {
+      ei::pstoreu(data_ + i, p);
+    }
+
+   private:
+    float* data_;
+    Start start_;
+    float scale_;
+  };
+
+  // One element, for the kernel's scalar `res(i, j) += sum`.
+  class Element {
+   public:
+    Element(float* p, float start) : p_(p), start_(start) {}
+    void operator+=(float sum) const { *p_ = start_ + sum; }
+
+   private:
+    float* p_;
+    float start_;
+  };
+
+  StartMapper(float* data, Index stride, Start start, const float* scale)
+      : data_(data), stride_(stride), start_(start), scale_(scale) {}
+
+  StartMapper getSubMapper(Index i, Index j) const {
+    return StartMapper(&At(i, j), stride_, start_, start_ == Start::kScaled ? scale_ + j : scale_);
+  }
+  LinearMapper getLinearMapper(Index i, Index j) const {
+    return LinearMapper(&At(i, j), start_, start_ == Start::kScaled ? scale_[j] : 1.0f);
+  }
+  Element operator()(Index i, Index j) const {
+    float* p = &At(i, j);
+    if (start_ == Start::kZero) return Element(p, 0.0f);
+    if (start_ == Start::kStored) return Element(p, *p);
+    // volatile: rounded before the kernel's add (which the compiler could otherwise fuse).
+    volatile float scaled = scale_[j] * *p;
+    return Element(p, scaled);
+  }
+  // Elements (i, j) .. (i, j + size - 1) of c^T, across columns.
+  template <typename SubPacket>
+  SubPacket gatherPacket(Index i, Index j) const {
+    switch (start_) {
+      case Start::kZero:
+        return ei::pset1<SubPacket>(0.0f);
+      case Start::kStored:
+        break;
+      case Start::kScaled:
+        return ei::pmul(ei::ploadu<SubPacket>(scale_ + j),
+                        ei::pgather<float, SubPacket>(&At(i, j), stride_));
+    }
+    return ei::pgather<float, SubPacket>(&At(i, j), stride_);
+  }
+  template <typename SubPacket>
+  void scatterPacket(Index i, Index j, const SubPacket& p) const {
+    ei::pscatter<float, SubPacket>(&At(i, j), p, stride_);
+  }
+
+ private:
+  float& At(Index i, Index j) const { return data_[i + j * stride_]; }
+
+  float* data_;
+  Index stride_;
+  Start start_;
+  const float* scale_;  // kScaled: the scale of column 0 of this view
+};
+
 // Eigen's sequential GEMM loop (general_matrix_matrix_product) for a product whose depth is one
 // panel, run on the transposed product as Eigen runs a row-major result: c^T (n x m) = b^T a^T,
 // adding to c. The rows of c^T are split at `head` (SplitHead) into two parts packed apart, and
@@ -114,21 +212,22 @@ bool SinglePanel(int64_t m, int64_t k, int64_t n) { return BlockingFor(m, k, n).
 // the columns are blocked. LhsOrder and RhsOrder are the storage orders of b^T and a^T.
 template <int LhsOrder, int RhsOrder>
 void OnePanelProduct(const float* a, int64_t a_stride, const float* b, int64_t b_stride, float* c,
-                     int64_t m, int64_t k, int64_t n, int64_t head, const Blocking& blocking) {
+                     int64_t m, int64_t k, int64_t n, int64_t head, const Blocking& blocking,
+                     Start start, const float* row_scale) {
   namespace internal = Eigen::internal;  // for ei_declare_aligned_stack_constructed_variable
   using LhsMapper = ei::const_blas_data_mapper<float, Eigen::Index, LhsOrder>;
   using RhsMapper = ei::const_blas_data_mapper<float, Eigen::Index, RhsOrder>;
-  using ResMapper = ei::blas_data_mapper<float, Eigen::Index, Eigen::ColMajor, Eigen::Unaligned, 1>;
   using Eigen::numext::maxi;
   using Eigen::numext::mini;
   ei::gemm_pack_lhs<float, Eigen::Index, LhsMapper, Traits::mr, Traits::LhsProgress,
                     typename Traits::LhsPacket4Packing, LhsOrder>
       pack_lhs;
   ei::gemm_pack_rhs<float, Eigen::Index, RhsMapper, Traits::nr, RhsOrder> pack_rhs;
-  ei::gebp_kernel<float, float, Eigen::Index, ResMapper, Traits::mr, Traits::nr, false, false> gebp;
+  ei::gebp_kernel<float, float, Eigen::Index, StartMapper, Traits::mr, Traits::nr, false, false>
+      gebp;
   LhsMapper lhs(b, b_stride);
   RhsMapper rhs(a, a_stride);
-  ResMapper res(c, n);
+  StartMapper res(c, n, start, row_scale);
   Eigen::Index mc = maxi<Eigen::Index>(blocking.mc - blocking.mc % kPanel, kPanel);
   mc = mini<Eigen::Index>(mc, maxi<Eigen::Index>(head, n - head));
   Eigen::Index nc =
@@ -163,34 +262,40 @@ void WithRhs(const Lhs& ma, const Strided& b, const float* pb, Eigen::Map<RowMat
 
 template <int LhsOrder>
 void WithLhsOrder(const Strided& a, const float* pa, const float* pb, int64_t b_stride, float* c,
-                  int64_t m, int64_t k, int64_t n, int64_t head, const Blocking& blocking) {
+                  int64_t m, int64_t k, int64_t n, int64_t head, const Blocking& blocking,
+                  Start start, const float* row_scale) {
   // a^T is column-major when a is row-major.
   if (a.col_stride == 1) {
     OnePanelProduct<LhsOrder, Eigen::ColMajor>(pa, a.row_stride, pb, b_stride, c, m, k, n, head,
-                                               blocking);
+                                               blocking, start, row_scale);
   } else {
     OnePanelProduct<LhsOrder, Eigen::RowMajor>(pa, a.col_stride, pb, b_stride, c, m, k, n, head,
-                                               blocking);
+                                               blocking, start, row_scale);
   }
 }
 
 void StridedGemm(const Strided& a, const Strided& b, float* c, int64_t batch, int64_t m, int64_t k,
-                 int64_t n, bool accumulate) {
+                 int64_t n, bool accumulate, const float* row_scale) {
   Blocking blocking = BlockingFor(m, k, n);
   int64_t head = SplitHead(n);
   bool one_panel = blocking.kc >= k && head >= 0;
+  // (gemm.h promises a row scale only for such products; the caller checks single_panel.)
+  if (row_scale != nullptr && (!one_panel || !accumulate || batch != 1)) std::abort();
+  // As Eigen computes c = a * b: zeros, then the product added (here the zeros are read, not
+  // stored first).
+  Start start = !accumulate ? Start::kZero : row_scale != nullptr ? Start::kScaled : Start::kStored;
   for (int64_t i = 0; i < batch; ++i) {
     float* pc = c + i * m * n;
     const float* pa = a.data + i * a.batch_stride;
     const float* pb = b.data + i * b.batch_stride;
     if (one_panel) {
-      // As Eigen computes c = a * b: zeros, then the product added.
-      if (!accumulate) std::memset(pc, 0, static_cast<size_t>(m * n) * sizeof(float));
       // b^T is column-major when b is row-major.
       if (b.col_stride == 1) {
-        WithLhsOrder<Eigen::ColMajor>(a, pa, pb, b.row_stride, pc, m, k, n, head, blocking);
+        WithLhsOrder<Eigen::ColMajor>(a, pa, pb, b.row_stride, pc, m, k, n, head, blocking, start,
+                                      row_scale);
       } else {
-        WithLhsOrder<Eigen::RowMajor>(a, pa, pb, b.col_stride, pc, m, k, n, head, blocking);
+        WithLhsOrder<Eigen::RowMajor>(a, pa, pb, b.col_stride, pc, m, k, n, head, blocking, start,
+                                      row_scale);
       }
       continue;
     }
@@ -208,7 +313,8 @@ void Contiguous(const float* a, const float* b, float* c, int64_t batch, int64_t
   // Products Eigen computes with its blocked kernel take the strided path (and its one-panel
   // loop); vectors and small products Eigen computes otherwise.
   if (m > 1 && n > 1 && m + k + n >= EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) {
-    StridedGemm(Strided{a, m * k, k, 1}, Strided{b, k * n, n, 1}, c, batch, m, k, n, false);
+    StridedGemm(Strided{a, m * k, k, 1}, Strided{b, k * n, n, 1}, c, batch, m, k, n, false,
+                nullptr);
     return;
   }
   for (int64_t i = 0; i < batch; ++i) {

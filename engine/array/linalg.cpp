@@ -230,9 +230,9 @@ struct StridedProduct {
   gemm::Strided a, b;
   int64_t batch = 1, m = 0, k = 0, n = 0;
 
-  // c = a * b, or c += a * b with `accumulate` (gemm.h).
-  void Run(float* c, bool accumulate) const {
-    gemm::Best().strided(a, b, c, batch, m, k, n, accumulate);
+  // c = a * b, or c += a * b with `accumulate`, or c = diag(row_scale) c + a * b (gemm.h).
+  void Run(float* c, bool accumulate, const float* row_scale = nullptr) const {
+    gemm::Best().strided(a, b, c, batch, m, k, n, accumulate, row_scale);
   }
 };
 
@@ -291,11 +291,16 @@ std::optional<StridedProduct> PlainMatrices(const Array& lhs, const Array& rhs,
 
 bool DotGeneralAccumulate(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
                           std::optional<DType> preferred_element_type, const Array& addend,
-                          Array& out) {
+                          Array& out, const Array* row_scale) {
   if (Recording() || lhs.dtype() != DType::kFloat32 || rhs.dtype() != DType::kFloat32 ||
       addend.dtype() != DType::kFloat32 || out.dtype() != DType::kFloat32 || !out.IsContiguous() ||
       !SameDims(addend.shape(), out.shape()) || out.SharesStorageWith(lhs) ||
       out.SharesStorageWith(rhs)) {
+    return false;
+  }
+  if (row_scale != nullptr &&
+      (row_scale->dtype() != DType::kFloat32 || !row_scale->IsContiguous() || out.rank() != 2 ||
+       !SameDims(row_scale->shape(), {out.shape()[0], 1}) || out.SharesStorageWith(*row_scale))) {
     return false;
   }
   std::optional<StridedProduct> product = PlainMatrices(lhs, rhs, dims, preferred_element_type);
@@ -308,9 +313,12 @@ bool DotGeneralAccumulate(const Array& lhs, const Array& rhs, const DotDimension
     if (p.plan.dtype != DType::kFloat32 || !SameDims(p.plan.shape, out.shape())) return false;
     product = BlockedOperands(p);
   }
-  if (!product || !gemm::Best().single_panel(product->m, product->k, product->n)) return false;
+  if (!product || !gemm::Best().single_panel(product->m, product->k, product->n) ||
+      (row_scale != nullptr && product->batch != 1)) {
+    return false;
+  }
   if (&out != &addend) out.Assign(addend);
-  product->Run(out.data<float>(), true);
+  product->Run(out.data<float>(), true, row_scale != nullptr ? row_scale->data<float>() : nullptr);
   return true;
 }
 

@@ -55,10 +55,12 @@ void DotGeneralInto(const Array& lhs, const Array& rhs, const DotDimensionNumber
 // the addend itself, then the product accumulated into it), when that gives exactly what the
 // product and an add would: float32 operands, addend and result, `out` a contiguous float32
 // array of the product's shape sharing no storage with the operands, and a product Eigen's
-// blocked kernel sums in one panel of k (gemm.h). Returns false, touching nothing, otherwise.
+// blocked kernel sums in one panel of k (gemm.h). With `row_scale`, a contiguous float32 (m, 1)
+// array for an (m, n) result, out = row_scale * addend + lax.dot_general(lhs, rhs) in the same
+// pass, exactly as the multiply and then the add. Returns false, touching nothing, otherwise.
 bool DotGeneralAccumulate(const Array& lhs, const Array& rhs, const DotDimensionNumbers& dims,
                           std::optional<DType> preferred_element_type, const Array& addend,
-                          Array& out);
+                          Array& out, const Array* row_scale = nullptr);
 
 // jnp.dot: 0-d operands multiply, 1-D x 1-D is the inner product, N-D x 1-D contracts the last
 // axes, N-D x M-D contracts the last axis of `a` with the second-to-last of `b`.

@@ -287,6 +287,43 @@ __attribute__((target("avx2"))) std::optional<float> ExtremeF32LanesAvx2(const f
   _mm_storeu_ps(lanes, half);
   return FinishExtreme<kMax>(x, n, whole, lanes, 4);
 }
+
+// ExtremeF32LanesAvx2 of R rows of n floats (row r at x + r * n) at once: each row's maxima are
+// those of the one-row version, in the same lanes; the rows' dependent maxima interleave. A row
+// holding a NaN gives nullopt, as there.
+template <bool kMax, int R>
+__attribute__((target("avx2"))) void ExtremeF32RowsAvx2(const float* x, int64_t n,
+                                                        std::optional<float>* found) {
+  __m256 a[R], b[R], nan[R];
+  for (int r = 0; r < R; ++r) {
+    a[r] = _mm256_loadu_ps(x + r * n);
+    b[r] = _mm256_loadu_ps(x + r * n + 8);
+    nan[r] = _mm256_or_ps(_mm256_cmp_ps(a[r], a[r], _CMP_UNORD_Q),
+                          _mm256_cmp_ps(b[r], b[r], _CMP_UNORD_Q));
+  }
+  int64_t whole = n - n % 16;
+  for (int64_t i = 16; i < whole; i += 16) {
+    for (int r = 0; r < R; ++r) {
+      __m256 u = _mm256_loadu_ps(x + r * n + i), v = _mm256_loadu_ps(x + r * n + i + 8);
+      nan[r] = _mm256_or_ps(nan[r], _mm256_or_ps(_mm256_cmp_ps(u, u, _CMP_UNORD_Q),
+                                                 _mm256_cmp_ps(v, v, _CMP_UNORD_Q)));
+      a[r] = Better8<kMax>(u, a[r]);
+      b[r] = Better8<kMax>(v, b[r]);
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    if (_mm256_movemask_ps(nan[r]) != 0) {
+      found[r] = std::nullopt;
+      continue;
+    }
+    __m256 best = Better8<kMax>(b[r], a[r]);
+    __m128 half = kMax ? _mm_max_ps(_mm256_extractf128_ps(best, 1), _mm256_castps256_ps128(best))
+                       : _mm_min_ps(_mm256_extractf128_ps(best, 1), _mm256_castps256_ps128(best));
+    float lanes[4];
+    _mm_storeu_ps(lanes, half);
+    found[r] = FinishExtreme<kMax>(x + r * n, n, whole, lanes, 4);
+  }
+}
 #endif
 
 #if defined(__SSE2__)
@@ -338,6 +375,38 @@ ComputeOf<D> ExtremeRow(bool is_max, const StorageOf<D>* x, int64_t n) {
     }
   }
   return best;
+}
+
+// Max or min of each of `rows` rows of n floats from x into out, four rows at a time in AVX2
+// lanes where the CPU has them and the rows are long enough for them (32 elements, as
+// ExtremeF32InLanes); false (nothing written) otherwise.
+bool ExtremeF32Rows(bool is_max, const float* x, int64_t rows, int64_t n, float* out) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static const bool avx2 = RuntimeIsa() >= Isa::kAvx2Fma;
+  if (!avx2 || n < 32) return false;
+  constexpr int kRows = 4;
+  int64_t r = 0;
+  for (; r + kRows <= rows; r += kRows) {
+    std::optional<float> found[kRows];
+    if (is_max) {
+      ExtremeF32RowsAvx2<true, kRows>(x + r * n, n, found);
+    } else {
+      ExtremeF32RowsAvx2<false, kRows>(x + r * n, n, found);
+    }
+    // (A row with a NaN takes the one-row path's way, which returns it.)
+    for (int j = 0; j < kRows; ++j)
+      out[r + j] = found[j] ? *found[j] : ExtremeRow<DType::kFloat32>(is_max, x + (r + j) * n, n);
+  }
+  for (; r < rows; ++r) out[r] = ExtremeRow<DType::kFloat32>(is_max, x + r * n, n);
+  return true;
+#else
+  (void)is_max;
+  (void)x;
+  (void)rows;
+  (void)n;
+  (void)out;
+  return false;
+#endif
 }
 
 template <DType D>
@@ -427,6 +496,7 @@ void LastAxisReduction::Rows(const float* x, int64_t rows, float* out) const {
     for (int64_t r = 0; r < rows; ++r) out[r] = 0.0f + out[r];  // as YnnRunsSum adds the run
     return;
   }
+  if (op_ != ReduceOp::kSum && ExtremeF32Rows(op_ == ReduceOp::kMax, x, rows, n_, out)) return;
   const int64_t dims[1] = {n_};
   for (int64_t r = 0; r < rows; ++r) {
     out[r] = op_ == ReduceOp::kSum

@@ -195,8 +195,9 @@ void Executor::RunRegion(const kernel::Region& region) {
   std::fill(plan.tapped.begin(), plan.tapped.end(), 0);
   size_t next = 0, next_chain = 0;
   for (size_t i = 0; i < region.body.size(); ++i) {
+    if (!plan.deferred.empty() && plan.deferred[i] != 0) continue;
     if (next < plan.dot_adds.size() && plan.dot_adds[next].dot == i) {
-      if (RunDotAdd(region, plan.dot_adds[next++])) {
+      if (RunDotAdd(region, plan, plan.dot_adds[next++])) {
         ++i;
         continue;
       }

@@ -196,7 +196,9 @@ class Executor {
   // - `x + dot_general(a, b)` as one accumulating product (array::DotGeneralAccumulate) where the
   //   product is read only by the add right after it: no zeroed result, no separate add. The
   //   values are those of the two instructions run one after the other; they run apart when
-  //   DotGeneralAccumulate declines.
+  //   DotGeneralAccumulate declines. An addend that is `scale * x` (a float32 (m, 1) column
+  //   times x), made earlier in the body and read by nothing but the add, is made in the same
+  //   pass: the product adds to each element of x scaled as it reads it (`alpha * acc + p @ v`).
   // - An elementwise op computed into the storage of an operand that dies there (its last use,
   //   of the result's type) when nothing else holds that storage: `exp(s - m)` then needs no
   //   buffers beyond `s`'s.
@@ -209,11 +211,18 @@ class Executor {
   //   consuming it may write in place (`acc_ref[...] = alpha * acc_ref[...] + dot(p, v)` then
   //   copies nothing), and the buffer holds spare storage meanwhile.
   // None under a Probe, which reads operands after their instruction ran.
+  static constexpr size_t kNoMul = ~size_t{0};
   struct DotAdd {
     size_t dot = 0;            // index of the dot_general in its region's body; the add follows
     kernel::ValueId addend;    // the add's other operand
     bool addend_dies = false;  // the add is its last use
     bool declined = false;     // DotGeneralAccumulate declined once: run them apart from then on
+    // The addend's mul when it is `scale * x` made in the same pass: its body index (kNoMul when
+    // none), its operands and whether x dies there. RunRegion skips the mul, and runs it when
+    // the product declines.
+    size_t mul = kNoMul;
+    kernel::ValueId scale = 0, x = 0;
+    bool x_dies = false;
   };
   struct Chain {
     std::vector<size_t> ops;   // body indices, in order; only constants between them
@@ -231,6 +240,8 @@ class Executor {
     std::vector<uint8_t> tapped;
     // Per body index: a load that may take its buffer's storage (empty when none may).
     std::vector<uint8_t> takes;
+    // Per body index: a mul a DotAdd makes with its product (DotAdd::mul; empty when none).
+    std::vector<uint8_t> deferred;
   };
   // Plans the loads of `plan` that may take their buffer's storage.
   void PlanTakes(const kernel::Region& region, RegionPlan& plan);
@@ -238,8 +249,13 @@ class Executor {
   // storage; false (nothing done) otherwise.
   bool TakeBuffer(const kernel::Instr& instr, const Place& place);
   void PlanRegion(const kernel::Region& region);
-  // Runs body[fused.dot] and the add after it; false (nothing run) when they must run apart.
-  bool RunDotAdd(const kernel::Region& region, DotAdd& fused);
+  // Finds the `scale * x` addend of `fused` (DotAdd::mul), if it has one.
+  void PlanScaledAddend(const kernel::Region& region, DotAdd& fused);
+  // Runs body[fused.dot] and the add after it (and the addend's deferred mul); false when they
+  // must run apart (the deferred mul has then run, nothing else).
+  bool RunDotAdd(const kernel::Region& region, RegionPlan& plan, DotAdd& fused);
+  // The same with the addend's mul; false (nothing run) when DotGeneralAccumulate declines.
+  bool RunScaledDotAdd(const kernel::Region& region, DotAdd& fused);
   // The slot of float32 value `id`, holding storage of its shape that nothing else holds: its
   // previous storage when it may be overwritten, else new.
   array::Array& F32Slot(kernel::ValueId id);

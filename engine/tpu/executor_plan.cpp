@@ -48,11 +48,52 @@ void Executor::PlanRegion(const kernel::Region& region) {
     }
     plan.dot_adds.push_back(
         {.dot = i, .addend = addend, .addend_dies = last_use_[addend] == position_.at(&add)});
+    PlanScaledAddend(region, plan.dot_adds.back());
+    if (size_t mul = plan.dot_adds.back().mul; mul != kNoMul) {
+      if (plan.deferred.empty()) plan.deferred.assign(body.size(), 0);
+      plan.deferred[mul] = 1;
+    }
     any = true;
   }
   PlanChains(region, plan);
   PlanTakes(region, plan);
   if (any || !plan.chains.empty() || !plan.takes.empty()) plans_[&region] = std::move(plan);
+}
+
+void Executor::PlanScaledAddend(const kernel::Region& region, DotAdd& fused) {
+  if (!fused.addend_dies) return;
+  const std::vector<Instr>& body = region.body;
+  const kernel::ValueType& type = function_.values[body[fused.dot].results[0]];
+  if (type.shape.size() != 2) return;
+  // The addend's mul, earlier in this body.
+  size_t mul = fused.dot;
+  while (mul-- > 0) {
+    if (!body[mul].results.empty() && body[mul].results[0] == fused.addend) break;
+  }
+  if (mul == kNoMul || !kernel::IsPrim(body[mul].op) || body[mul].prim.prim != array::Prim::kMul) {
+    return;
+  }
+  const Instr& instr = body[mul];
+  array::Shape column = {type.shape[0], 1};
+  auto is = [&](ValueId id, const array::Shape& shape) {
+    return function_.values[id].dtype == array::DType::kFloat32 &&
+           function_.values[id].shape == shape;
+  };
+  size_t x = is(instr.operands[0], type.shape) ? 0 : 1;
+  if (!is(instr.operands[x], type.shape) || !is(instr.operands[1 - x], column)) return;
+  ValueId scale = instr.operands[1 - x], value = instr.operands[x];
+  // Between the mul and the add nothing may read its operands or its result (the mul runs late),
+  // and nothing may hold a region (whose instructions could).
+  for (size_t j = mul + 1; j <= fused.dot + 1; ++j) {
+    if (!body[j].regions.empty()) return;
+    for (ValueId id : body[j].operands) {
+      if (id == scale || id == value || (id == fused.addend && j != fused.dot + 1)) return;
+    }
+  }
+  fused.mul = mul;
+  fused.scale = scale;
+  fused.x = value;
+  fused.x_dies = last_use_[value] == position_.at(&instr);
 }
 
 void Executor::PlanTakes(const kernel::Region& region, RegionPlan& plan) {
@@ -135,8 +176,11 @@ void Executor::PlanChains(const kernel::Region& region, RegionPlan& plan) {
     std::optional<array::BinaryOp> op = array::BinaryOpOf(instr.prim.prim);
     return op && array::Chainable(*op);
   };
-  std::vector<bool> adds(body.size(), false);  // the adds of dot_adds
-  for (const DotAdd& fused : plan.dot_adds) adds[fused.dot + 1] = true;
+  std::vector<bool> adds(body.size(), false);  // the adds of dot_adds, and their deferred muls
+  for (const DotAdd& fused : plan.dot_adds) {
+    adds[fused.dot + 1] = true;
+    if (fused.mul != kNoMul) adds[fused.mul] = true;
+  }
   for (size_t i = 0; i < body.size(); ++i) {
     if (adds[i] || !chainable(body[i])) continue;
     const Instr& head = body[i];
@@ -268,8 +312,19 @@ bool Executor::RunInPlace(const Instr& instr, uint8_t operands) {
   return false;
 }
 
-bool Executor::RunDotAdd(const kernel::Region& region, DotAdd& fused) {
+bool Executor::RunDotAdd(const kernel::Region& region, RegionPlan& plan, DotAdd& fused) {
   if (fused.declined) return false;
+  if (fused.mul != kNoMul) {
+    if (RunScaledDotAdd(region, fused)) return true;
+    // The mul runs now as it would have run, and from now on in its place; then the product and
+    // the add as they may.
+    size_t i = fused.mul;
+    fused.mul = kNoMul;
+    plan.deferred[i] = 0;
+    if (plan.in_place[i] == 0 || !RunInPlace(region.body[i], plan.in_place[i])) {
+      RunInstr(region.body[i]);
+    }
+  }
   const Instr& dot = region.body[fused.dot];
   const Instr& add = region.body[fused.dot + 1];
   const Array& lhs = env_[dot.operands[0]];
@@ -300,6 +355,45 @@ bool Executor::RunDotAdd(const kernel::Region& region, DotAdd& fused) {
   }
   if (take) std::swap(slot, addend);
   slot.set_weak_type(false);
+  Count(dot);
+  Count(add);
+  return true;
+}
+
+bool Executor::RunScaledDotAdd(const kernel::Region& region, DotAdd& fused) {
+  const Instr& mul = region.body[fused.mul];
+  const Instr& dot = region.body[fused.dot];
+  const Instr& add = region.body[fused.dot + 1];
+  const Array& lhs = env_[dot.operands[0]];
+  const Array& rhs = env_[dot.operands[1]];
+  const Array& scale = env_[fused.scale];
+  Array& x = env_[fused.x];
+  Array& slot = env_[add.results[0]];
+  if (x.weak_type() || scale.weak_type()) return false;
+  auto shares = [&](const Array& a) {
+    return a.SharesStorageWith(lhs) || a.SharesStorageWith(rhs) || a.SharesStorageWith(scale);
+  };
+  // The result goes into x's storage when nothing else holds it and nothing reads x later (it
+  // then swaps with the slot's, for the next step to reuse); else into the slot's, after a copy
+  // of x.
+  bool take = fused.x_dies && x.Reusable(array::DType::kFloat32, x.shape()) && !shares(x);
+  if (!take && (!slot.Reusable(array::DType::kFloat32, x.shape()) || shares(slot) ||
+                slot.SharesStorageWith(x))) {
+    slot = Array::Empty(array::DType::kFloat32, x.shape());
+  }
+  Array& out = take ? x : slot;
+  const auto& attrs = std::get<array::DotAttrs>(dot.prim.attrs);
+  try {
+    if (!array::DotGeneralAccumulate(lhs, rhs, attrs.dims, attrs.preferred_element_type, x, out,
+                                     &scale)) {
+      return false;
+    }
+  } catch (const array::ArrayError& error) {
+    Fail(dot, EmulationError::Kind::kValueError, error.message);
+  }
+  if (take) std::swap(slot, x);
+  slot.set_weak_type(false);
+  Count(mul);
   Count(dot);
   Count(add);
   return true;

@@ -231,10 +231,11 @@ TEST(ExpF32, IsTheLibraryExpBitForBit) {
   // results that underflow to subnormals or zero, infinities, NaN) and a ragged tail.
   std::vector<float> in;
   for (int i = 0; i < 20000; ++i) in.push_back(-110.0f + 0.011f * static_cast<float>(i));
-  for (float v :
-       {0.0f, -0.0f, 1e-30f, -1e-30f, 88.0f, std::nextafter(88.0f, 0.0f), 88.8f, -88.0f, -103.9f,
-        -150.0f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-        std::numeric_limits<float>::quiet_NaN()}) {
+  for (float v : {0.0f, -0.0f, 1e-30f, -1e-30f, 88.0f, std::nextafter(88.0f, 0.0f), 88.8f, -88.0f,
+                  std::nextafter(-88.0f, 0.0f), 87.0f, std::nextafter(87.0f, 0.0f), -87.0f,
+                  std::nextafter(-87.0f, 0.0f), -87.3f, -103.9f, -150.0f,
+                  std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                  std::numeric_limits<float>::quiet_NaN()}) {
     in.push_back(v);
   }
   // Runs of fast inputs with one outside the fast range amid them, at changing places of the
@@ -259,8 +260,8 @@ TEST(ExpF32, IsTheLibraryExpBitForBit) {
             << in[i] << ": " << got[i] << (flush ? " (flushed)" : "");
       }
     }
-    // The sweep reaches results below the smallest normal float both in the lanes' range
-    // (-88, -87.3) and past it.
+    // The sweep reaches results below the smallest normal float, (-88, -87.3), where the
+    // unflushed lanes run and the flushed ones leave them to the library, and past it.
     if (flush) {
       EXPECT_GT(flushed, 100);
     }

@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <vector>
 
 #include "unit/array/jax_cases.h"
 
@@ -187,6 +189,48 @@ TEST(Reduce, LastAxisOfAContiguousArrayEqualsTheGeneralPath) {
         EXPECT_EQ(std::memcmp(fast.raw(), general.raw(), static_cast<size_t>(fast.size()) * 4), 0)
             << ReduceName(op) << " of " << ShapeToString(shape) << (keepdims ? ", keepdims" : "");
       }
+    }
+  }
+}
+
+// Float32 row maxima and minima over the last axis, four rows at a time where the CPU has AVX2
+// (each ISA run of the suite), equal a plain loop over each row: NaN wins, a zero extreme is the
+// row's first zero (either sign), and elements past the lanes (45 = 2 x 16 + 13) count. Eleven
+// rows: two groups of four and three alone; the special rows sit in both.
+TEST(Reduce, RowExtremesEqualAPlainLoopOverEachRow) {
+  constexpr int64_t kRows = 11, kCols = 45;
+  std::vector<double> values(static_cast<size_t>(kRows * kCols));
+  for (size_t i = 0; i < values.size(); ++i) values[i] = std::sin(0.61 * static_cast<double>(i));
+  auto at = [&](int64_t r, int64_t c) -> double& {
+    return values[static_cast<size_t>(r * kCols + c)];
+  };
+  const double nan = std::nan("");
+  at(1, 40) = nan;  // past the lanes
+  for (int64_t r : {2, 3, 8}) {
+    for (int64_t c = 0; c < kCols; ++c) at(r, c) = -1.0 - std::abs(at(r, c));
+  }
+  at(2, 3) = -0.0;  // max: the first zero, negative
+  at(2, 20) = 0.0;
+  at(3, 7) = 0.0;  // max: the first zero, positive
+  at(3, 30) = -0.0;
+  at(8, 44) = -0.0;  // a zero past the lanes
+  at(5, 43) = 9.0;   // max past the lanes
+  at(6, 2) = -9.0;   // min in the lanes
+  at(9, 0) = nan;
+  at(10, 17) = -std::numeric_limits<double>::infinity();
+  at(10, 18) = std::numeric_limits<double>::infinity();
+  Array a = Array::FromDoubles(DType::kFloat32, {kRows, kCols}, values);
+  for (bool is_max : {true, false}) {
+    Array got = Reduce(is_max ? ReduceOp::kMax : ReduceOp::kMin, a, std::vector<int>{1}, false);
+    for (int64_t r = 0; r < kRows; ++r) {
+      float best = static_cast<float>(at(r, 0));
+      for (int64_t c = 1; c < kCols && !std::isnan(best); ++c) {
+        auto v = static_cast<float>(at(r, c));
+        if (std::isnan(v) || (is_max ? v > best : v < best)) best = v;
+      }
+      float value = got.data<float>()[r];
+      EXPECT_EQ(std::memcmp(&value, &best, sizeof value), 0)
+          << (is_max ? "max" : "min") << " of row " << r << ": " << value << " against " << best;
     }
   }
 }

@@ -223,6 +223,64 @@ print(bool(jnp.all(bits(o) == 0)), bool(jnp.all(bits(fused) == bits(apart))),
             "True True True\n");
 }
 
+// `scale * x + dot(a, b)`, the scale a column: the product scales each element of x as it reads
+// it (one pass, no separate multiply), x in either operand order, dying or read again later, the
+// scale read again later; beside it the same values with the fusion blocked (`* 1.0` changes no
+// bit). Over four grid steps the storage circulates. Scales with zeros of both signs, negative
+// values and an infinity (whose products with zeros are NaN). Left apart, and agreeing too: a
+// (1, n) row scale, a mul read before the add, and a product deeper than one panel (planned, then
+// declined: the mul runs late, at the product).
+TEST(Executor, ScaledAddendOfAnAccumulatingProductEqualsTheMulThenTheAdd) {
+  EXPECT_EQ(KernelOutput(R"(
+def kernel(p_ref, v_ref, s_ref, o_ref, fused, apart, acc, acc2):
+    @pl.when(pl.program_id(0) == 0)
+    def _():
+        acc[...] = jnp.ones(acc.shape, jnp.float32)
+        acc2[...] = jnp.ones(acc2.shape, jnp.float32)
+
+    p, v, s = p_ref[...], v_ref[...], s_ref[...]
+    acc[...] = s * acc[...] + jnp.dot(p, v, preferred_element_type=jnp.float32)
+    acc2[...] = (s * acc2[...]) * 1.0 + jnp.dot(p, v, preferred_element_type=jnp.float32) * 1.0
+    x = p + 1.0
+    y = x * s + lax.dot_general(p, v, (((1,), (0,)), ((), ())))
+    y2 = (x * s) * 1.0 + lax.dot_general(p, v, (((1,), (0,)), ((), ()))) * 1.0
+    row = s.reshape(1, -1)
+    z = row * x + jnp.dot(p, v)
+    z2 = (row * x) * 1.0 + jnp.dot(p, v) * 1.0
+    w = s * x
+    seen = jnp.sum(w)
+    u = w + jnp.dot(p, v)
+    u2 = (s * x) * 1.0 + jnp.dot(p, v) * 1.0
+    pw, vw = jnp.concatenate([p] * 8, axis=1), jnp.concatenate([v] * 8, axis=0)
+    d = s * x + jnp.dot(pw, vw)
+    d2 = (s * x) * 1.0 + jnp.dot(pw, vw) * 1.0
+    fused[...] = jnp.concatenate([acc[...], y + x, z, u + seen + s, d], axis=1)
+    apart[...] = jnp.concatenate([acc2[...], y2 + x, z2, u2 + seen + s, d2], axis=1)
+    o_ref[...] = s
+
+
+n = 64
+p = jnp.sin(jnp.arange(4 * n * n, dtype=jnp.float32).reshape(4 * n, n) * 0.37)
+v = jnp.cos(jnp.arange(n * n, dtype=jnp.float32).reshape(n, n) * 0.11)
+s = jnp.cos(jnp.arange(4 * n, dtype=jnp.float32).reshape(4 * n, 1) * 0.7) * 3.0
+s = s.at[3].set(0.0).at[4].set(-0.0).at[5].set(jnp.inf).at[70].set(-jnp.inf)
+block = pl.BlockSpec((n, n), lambda i: (i, 0))
+wide = pl.BlockSpec((n, 5 * n), lambda i: (i, 0))
+o, fused, apart = pl.pallas_call(
+    kernel, grid=(4,),
+    in_specs=[block, pl.BlockSpec((n, n), lambda i: (0, 0)), pl.BlockSpec((n, 1), lambda i: (i, 0))],
+    out_specs=[pl.BlockSpec((n, 1), lambda i: (i, 0)), wide, wide],
+    out_shape=[jax.ShapeDtypeStruct((4 * n, 1), jnp.float32),
+               jax.ShapeDtypeStruct((4 * n, 5 * n), jnp.float32),
+               jax.ShapeDtypeStruct((4 * n, 5 * n), jnp.float32)],
+    scratch_shapes=[pltpu.VMEM((n, n), jnp.float32), pltpu.VMEM((n, n), jnp.float32)])(p, v, s)
+bits = lambda a: lax.bitcast_convert_type(a, jnp.int32)
+print(bool(jnp.all(bits(fused) == bits(apart))), int(jnp.sum(jnp.isnan(fused))) > 0,
+      bool(jnp.all(bits(o) == bits(s))))
+)"),
+            "True True True\n");
+}
+
 // An elementwise op whose operand dies there computes into that operand's storage. Over four
 // grid steps (the storage then circulates between the instructions), in a loop and with an
 // operand used twice (`t * t`), the values equal those computed with the operand kept alive
