@@ -254,8 +254,9 @@ class Executor {
   // Runs body[fused.dot] and the add after it (and the addend's deferred mul); false when they
   // must run apart (the deferred mul has then run, nothing else).
   bool RunDotAdd(const kernel::Region& region, RegionPlan& plan, DotAdd& fused);
-  // The same with the addend's mul; false (nothing run) when DotGeneralAccumulate declines.
-  bool RunScaledDotAdd(const kernel::Region& region, DotAdd& fused);
+  // The product and the add of `fused` (with the addend's mul when `scaled`) as one accumulating
+  // product; false (nothing run) when DotGeneralAccumulate declines.
+  bool RunAccumulatingProduct(const kernel::Region& region, DotAdd& fused, bool scaled);
   // The slot of float32 value `id`, holding storage of its shape that nothing else holds: its
   // previous storage when it may be overwritten, else new.
   array::Array& F32Slot(kernel::ValueId id);

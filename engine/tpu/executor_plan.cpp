@@ -315,7 +315,7 @@ bool Executor::RunInPlace(const Instr& instr, uint8_t operands) {
 bool Executor::RunDotAdd(const kernel::Region& region, RegionPlan& plan, DotAdd& fused) {
   if (fused.declined) return false;
   if (fused.mul != kNoMul) {
-    if (RunScaledDotAdd(region, fused)) return true;
+    if (RunAccumulatingProduct(region, fused, true)) return true;
     // The mul runs now as it would have run, and from now on in its place; then the product and
     // the add as they may.
     size_t i = fused.mul;
@@ -325,75 +325,47 @@ bool Executor::RunDotAdd(const kernel::Region& region, RegionPlan& plan, DotAdd&
       RunInstr(region.body[i]);
     }
   }
-  const Instr& dot = region.body[fused.dot];
-  const Instr& add = region.body[fused.dot + 1];
-  const Array& lhs = env_[dot.operands[0]];
-  const Array& rhs = env_[dot.operands[1]];
-  Array& addend = env_[fused.addend];
-  Array& slot = env_[add.results[0]];
-  if (addend.weak_type()) return false;
-  const auto& attrs = std::get<array::DotAttrs>(dot.prim.attrs);
-  // The sum goes into the addend's storage when nothing else holds it and nothing reads it
-  // later (it then swaps with the slot's, for the next step to reuse); else into the slot's,
-  // after a copy of the addend.
-  bool take = fused.addend_dies && addend.Reusable(array::DType::kFloat32, addend.shape()) &&
-              !addend.SharesStorageWith(lhs) && !addend.SharesStorageWith(rhs);
-  if (!take && (!slot.Reusable(array::DType::kFloat32, addend.shape()) ||
-                slot.SharesStorageWith(lhs) || slot.SharesStorageWith(rhs))) {
-    slot = Array::Empty(array::DType::kFloat32, addend.shape());
-  }
-  Array& out = take ? addend : slot;
-  try {
-    if (!array::DotGeneralAccumulate(lhs, rhs, attrs.dims, attrs.preferred_element_type, addend,
-                                     out)) {
-      // What declines (dtypes, layouts, a depth in several panels) declines every step.
-      fused.declined = true;
-      return false;
-    }
-  } catch (const array::ArrayError& error) {
-    Fail(dot, EmulationError::Kind::kValueError, error.message);
-  }
-  if (take) std::swap(slot, addend);
-  slot.set_weak_type(false);
-  Count(dot);
-  Count(add);
-  return true;
+  return RunAccumulatingProduct(region, fused, false);
 }
 
-bool Executor::RunScaledDotAdd(const kernel::Region& region, DotAdd& fused) {
-  const Instr& mul = region.body[fused.mul];
+bool Executor::RunAccumulatingProduct(const kernel::Region& region, DotAdd& fused, bool scaled) {
   const Instr& dot = region.body[fused.dot];
   const Instr& add = region.body[fused.dot + 1];
   const Array& lhs = env_[dot.operands[0]];
   const Array& rhs = env_[dot.operands[1]];
-  const Array& scale = env_[fused.scale];
-  Array& x = env_[fused.x];
+  const Array* scale = scaled ? &env_[fused.scale] : nullptr;
+  // What the product is added to: the addend, or x of a scaled one.
+  Array& base = env_[scaled ? fused.x : fused.addend];
+  bool base_dies = scaled ? fused.x_dies : fused.addend_dies;
   Array& slot = env_[add.results[0]];
-  if (x.weak_type() || scale.weak_type()) return false;
+  if (base.weak_type() || (scale != nullptr && scale->weak_type())) return false;
   auto shares = [&](const Array& a) {
-    return a.SharesStorageWith(lhs) || a.SharesStorageWith(rhs) || a.SharesStorageWith(scale);
+    return a.SharesStorageWith(lhs) || a.SharesStorageWith(rhs) ||
+           (scale != nullptr && a.SharesStorageWith(*scale));
   };
-  // The result goes into x's storage when nothing else holds it and nothing reads x later (it
-  // then swaps with the slot's, for the next step to reuse); else into the slot's, after a copy
-  // of x.
-  bool take = fused.x_dies && x.Reusable(array::DType::kFloat32, x.shape()) && !shares(x);
-  if (!take && (!slot.Reusable(array::DType::kFloat32, x.shape()) || shares(slot) ||
-                slot.SharesStorageWith(x))) {
-    slot = Array::Empty(array::DType::kFloat32, x.shape());
+  // The sum goes into the base's storage when nothing else holds it and nothing reads it later
+  // (it then swaps with the slot's, for the next step to reuse); else into the slot's, after a
+  // copy of the base.
+  bool take = base_dies && base.Reusable(array::DType::kFloat32, base.shape()) && !shares(base);
+  if (!take && (!slot.Reusable(array::DType::kFloat32, base.shape()) || shares(slot) ||
+                slot.SharesStorageWith(base))) {
+    slot = Array::Empty(array::DType::kFloat32, base.shape());
   }
-  Array& out = take ? x : slot;
+  Array& out = take ? base : slot;
   const auto& attrs = std::get<array::DotAttrs>(dot.prim.attrs);
   try {
-    if (!array::DotGeneralAccumulate(lhs, rhs, attrs.dims, attrs.preferred_element_type, x, out,
-                                     &scale)) {
+    if (!array::DotGeneralAccumulate(lhs, rhs, attrs.dims, attrs.preferred_element_type, base, out,
+                                     scale)) {
+      // What declines (dtypes, layouts, a depth in several panels) declines every step.
+      if (!scaled) fused.declined = true;
       return false;
     }
   } catch (const array::ArrayError& error) {
     Fail(dot, EmulationError::Kind::kValueError, error.message);
   }
-  if (take) std::swap(slot, x);
+  if (take) std::swap(slot, base);
   slot.set_weak_type(false);
-  Count(mul);
+  if (scaled) Count(region.body[fused.mul]);
   Count(dot);
   Count(add);
   return true;
