@@ -83,9 +83,15 @@ void Executor::PlanScaledAddend(const kernel::Region& region, DotAdd& fused) {
   if (!is(instr.operands[x], type.shape) || !is(instr.operands[1 - x], column)) return;
   ValueId scale = instr.operands[1 - x], value = instr.operands[x];
   // Between the mul and the add nothing may read its operands or its result (the mul runs late),
-  // and nothing may hold a region (whose instructions could).
+  // nor write a ref (x or the scale may share a buffer's storage, which a store would overwrite
+  // without a copy once the mul, their last use, has passed): primitives, constants, program ids
+  // and loads only.
   for (size_t j = mul + 1; j <= fused.dot + 1; ++j) {
-    if (!body[j].regions.empty()) return;
+    kernel::Op op = body[j].op;
+    if (!kernel::IsPrim(op) && op != kernel::Op::kConstant && op != kernel::Op::kProgramId &&
+        op != kernel::Op::kLoad) {
+      return;
+    }
     for (ValueId id : body[j].operands) {
       if (id == scale || id == value || (id == fused.addend && j != fused.dot + 1)) return;
     }

@@ -228,8 +228,9 @@ print(bool(jnp.all(bits(o) == 0)), bool(jnp.all(bits(fused) == bits(apart))),
 // scale read again later; beside it the same values with the fusion blocked (`* 1.0` changes no
 // bit). Over four grid steps the storage circulates. Scales with zeros of both signs, negative
 // values and an infinity (whose products with zeros are NaN). Left apart, and agreeing too: a
-// (1, n) row scale, a mul read before the add, and a product deeper than one panel (planned, then
-// declined: the mul runs late, at the product).
+// (1, n) row scale, a mul read before the add, a mul of a loaded value whose ref is stored before
+// the add, and a product deeper than one panel (planned, then declined: the mul runs late, at the
+// product).
 TEST(Executor, ScaledAddendOfAnAccumulatingProductEqualsTheMulThenTheAdd) {
   EXPECT_EQ(KernelOutput(R"(
 def kernel(p_ref, v_ref, s_ref, o_ref, fused, apart, acc, acc2):
@@ -251,11 +252,21 @@ def kernel(p_ref, v_ref, s_ref, o_ref, fused, apart, acc, acc2):
     seen = jnp.sum(w)
     u = w + jnp.dot(p, v)
     u2 = (s * x) * 1.0 + jnp.dot(p, v) * 1.0
+    first = acc[...] * 1.0
+    # A load sharing the buffer (the partial read keeps it from taking the storage), read last
+    # by the mul, then the buffer written before the add.
+    a = acc[...]
+    b = s * a
+    peek = acc[0:8, :]
+    acc[...] = jnp.zeros(acc.shape, jnp.float32)
+    c = b + jnp.dot(p, v)
+    c2 = (s * first) * 1.0 + jnp.dot(p, v) * 1.0
+    acc[...] = first
     pw, vw = jnp.concatenate([p] * 8, axis=1), jnp.concatenate([v] * 8, axis=0)
     d = s * x + jnp.dot(pw, vw)
     d2 = (s * x) * 1.0 + jnp.dot(pw, vw) * 1.0
-    fused[...] = jnp.concatenate([acc[...], y + x, z, u + seen + s, d], axis=1)
-    apart[...] = jnp.concatenate([acc2[...], y2 + x, z2, u2 + seen + s, d2], axis=1)
+    fused[...] = jnp.concatenate([first, y + x, z, u + seen + s, d, c], axis=1)
+    apart[...] = jnp.concatenate([acc2[...], y2 + x, z2, u2 + seen + s, d2, c2], axis=1)
     o_ref[...] = s
 
 
@@ -265,14 +276,14 @@ v = jnp.cos(jnp.arange(n * n, dtype=jnp.float32).reshape(n, n) * 0.11)
 s = jnp.cos(jnp.arange(4 * n, dtype=jnp.float32).reshape(4 * n, 1) * 0.7) * 3.0
 s = s.at[3].set(0.0).at[4].set(-0.0).at[5].set(jnp.inf).at[70].set(-jnp.inf)
 block = pl.BlockSpec((n, n), lambda i: (i, 0))
-wide = pl.BlockSpec((n, 5 * n), lambda i: (i, 0))
+wide = pl.BlockSpec((n, 6 * n), lambda i: (i, 0))
 o, fused, apart = pl.pallas_call(
     kernel, grid=(4,),
     in_specs=[block, pl.BlockSpec((n, n), lambda i: (0, 0)), pl.BlockSpec((n, 1), lambda i: (i, 0))],
     out_specs=[pl.BlockSpec((n, 1), lambda i: (i, 0)), wide, wide],
     out_shape=[jax.ShapeDtypeStruct((4 * n, 1), jnp.float32),
-               jax.ShapeDtypeStruct((4 * n, 5 * n), jnp.float32),
-               jax.ShapeDtypeStruct((4 * n, 5 * n), jnp.float32)],
+               jax.ShapeDtypeStruct((4 * n, 6 * n), jnp.float32),
+               jax.ShapeDtypeStruct((4 * n, 6 * n), jnp.float32)],
     scratch_shapes=[pltpu.VMEM((n, n), jnp.float32), pltpu.VMEM((n, n), jnp.float32)])(p, v, s)
 bits = lambda a: lax.bitcast_convert_type(a, jnp.int32)
 print(bool(jnp.all(bits(fused) == bits(apart))), int(jnp.sum(jnp.isnan(fused))) > 0,
