@@ -279,8 +279,16 @@ void StridedGemm(const Strided& a, const Strided& b, float* c, int64_t batch, in
   Blocking blocking = BlockingFor(m, k, n);
   int64_t head = SplitHead(n);
   bool one_panel = blocking.kc >= k && head >= 0;
-  // (gemm.h promises a row scale only for such products; the caller checks single_panel.)
-  if (row_scale != nullptr && (!one_panel || !accumulate || batch != 1)) std::abort();
+  // (gemm.h takes a row scale only for accumulating products of batch 1.)
+  if (row_scale != nullptr && (!accumulate || batch != 1)) std::abort();
+  // A width padded for consistent sums runs as an Eigen product: c is scaled first, and the
+  // product then added to it once per element (its depth is one panel: single_panel).
+  if (row_scale != nullptr && !one_panel) {
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) c[i * n + j] = row_scale[i] * c[i * n + j];
+    }
+    row_scale = nullptr;
+  }
   // As Eigen computes c = a * b: zeros, then the product added (here the zeros are read, not
   // stored first).
   Start start = !accumulate ? Start::kZero : row_scale != nullptr ? Start::kScaled : Start::kStored;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -331,6 +332,23 @@ TEST(Linalg, AccumulatingProductEqualsProductThenAdd) {
           << c.m << " x " << c.k << " x " << c.n << (c.transposed_rhs ? ", b transposed" : "")
           << (result == &got ? ", in place" : ", copied");
       EXPECT_FALSE(std::signbit(result->GetDouble(0)));
+    }
+    // With a row scale: scale * acc + a @ b, the scaled element rounded before the sum is added
+    // (zeros of both signs, a negative scale, infinities whose products with zeros are NaN).
+    Array scale = MakeInput({c.m, 1}, DType::kFloat32, 6, 1).Contiguous();
+    const float specials[] = {0.0f, -0.0f, -2.5f, std::numeric_limits<float>::infinity()};
+    for (int64_t i = 0; i < c.m && i < 4; ++i) scale.data<float>()[i] = specials[i];
+    Array want_scaled = Binary(BinaryOp::kAdd, Binary(BinaryOp::kMul, scale, acc),
+                               DotGeneral(a, b, dims, DType::kFloat32));
+    Array scaled = Array::FromDoubles(DType::kFloat32, acc.shape(), acc.ToDoubles());
+    Array scaled_other = Array::Zeros(DType::kFloat32, acc.shape());
+    EXPECT_TRUE(DotGeneralAccumulate(a, b, dims, DType::kFloat32, scaled, scaled, &scale));
+    EXPECT_TRUE(DotGeneralAccumulate(a, b, dims, DType::kFloat32, acc, scaled_other, &scale));
+    for (const Array* result : {&scaled, &scaled_other}) {
+      EXPECT_EQ(std::memcmp(result->raw(), want_scaled.raw(), static_cast<size_t>(c.m * c.n) * 4),
+                0)
+          << c.m << " x " << c.k << " x " << c.n << (c.transposed_rhs ? ", b transposed" : "")
+          << (result == &scaled ? ", scaled in place" : ", scaled, copied");
     }
   }
   EXPECT_GE(accepted, 5);
