@@ -266,31 +266,10 @@ __attribute__((target("avx2"))) inline __m256 Better8(__m256 v, __m256 best) {
   return kMax ? _mm256_max_ps(v, best) : _mm256_min_ps(v, best);
 }
 
-template <bool kMax>
-__attribute__((target("avx2"))) std::optional<float> ExtremeF32LanesAvx2(const float* x,
-                                                                         int64_t n) {
-  __m256 a = _mm256_loadu_ps(x), b = _mm256_loadu_ps(x + 8);
-  __m256 nan = _mm256_or_ps(_mm256_cmp_ps(a, a, _CMP_UNORD_Q), _mm256_cmp_ps(b, b, _CMP_UNORD_Q));
-  int64_t whole = n - n % 16;
-  for (int64_t i = 16; i < whole; i += 16) {
-    __m256 u = _mm256_loadu_ps(x + i), v = _mm256_loadu_ps(x + i + 8);
-    nan = _mm256_or_ps(
-        nan, _mm256_or_ps(_mm256_cmp_ps(u, u, _CMP_UNORD_Q), _mm256_cmp_ps(v, v, _CMP_UNORD_Q)));
-    a = Better8<kMax>(u, a);
-    b = Better8<kMax>(v, b);
-  }
-  if (_mm256_movemask_ps(nan) != 0) return std::nullopt;
-  a = Better8<kMax>(b, a);
-  __m128 half = kMax ? _mm_max_ps(_mm256_extractf128_ps(a, 1), _mm256_castps256_ps128(a))
-                     : _mm_min_ps(_mm256_extractf128_ps(a, 1), _mm256_castps256_ps128(a));
-  float lanes[4];
-  _mm_storeu_ps(lanes, half);
-  return FinishExtreme<kMax>(x, n, whole, lanes, 4);
-}
-
-// ExtremeF32LanesAvx2 of R rows of n floats (row r at x + r * n) at once: each row's maxima are
-// those of the one-row version, in the same lanes; the rows' dependent maxima interleave. A row
-// holding a NaN gives nullopt, as there.
+// The extremes of R rows of n >= 32 floats (row r at x + r * n) into found[r], nullopt for a
+// row holding a NaN: sixteen elements of a row at a time in two registers, then the lanes and the
+// elements past them (FinishExtreme). With R > 1 the rows' dependent maxima interleave; each
+// row's are those it has alone.
 template <bool kMax, int R>
 __attribute__((target("avx2"))) void ExtremeF32RowsAvx2(const float* x, int64_t n,
                                                         std::optional<float>* found) {
@@ -337,8 +316,15 @@ constexpr bool kF32ExtremeLanes = false;
 std::optional<float> ExtremeF32InLanes(bool is_max, const float* x, int64_t n) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   static const bool avx2 = RuntimeIsa() >= Isa::kAvx2Fma;
-  if (avx2 && n >= 32)
-    return is_max ? ExtremeF32LanesAvx2<true>(x, n) : ExtremeF32LanesAvx2<false>(x, n);
+  if (avx2 && n >= 32) {
+    std::optional<float> found;
+    if (is_max) {
+      ExtremeF32RowsAvx2<true, 1>(x, n, &found);
+    } else {
+      ExtremeF32RowsAvx2<false, 1>(x, n, &found);
+    }
+    return found;
+  }
 #endif
 #if defined(__SSE2__)
   if (n >= 16) return is_max ? ExtremeF32Lanes<true>(x, n) : ExtremeF32Lanes<false>(x, n);
