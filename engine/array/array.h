@@ -130,13 +130,17 @@ class Array {
   }
   bool IsContiguous() const {
     // strides_ == ContiguousStrides(shape_), without building the vector (inline: hot in kernels).
-    if (offset_ != 0 || strides_.size() != shape_.size()) return false;
-    int64_t stride = 1;
-    for (size_t i = shape_.size(); i-- > 0;) {
-      if (strides_[i] != stride) return false;
-      stride *= shape_[i] > 1 ? shape_[i] : 1;
+    size_t rank = shape_.size();
+    if (offset_ != 0 || strides_.size() != rank) return false;
+    const int64_t* shape = shape_.data();
+    const int64_t* strides = strides_.data();
+    int64_t stride = 1, count = 1;  // (one pass: the element count too)
+    for (size_t i = rank; i-- > 0;) {
+      if (strides[i] != stride) return false;
+      stride *= shape[i] > 1 ? shape[i] : 1;
+      count *= shape[i];
     }
-    return buffer_->size() == static_cast<size_t>(size()) * ItemSize(dtype_);
+    return buffer_->size() == static_cast<size_t>(count) * ItemSize(dtype_);
   }
   // This array if contiguous (row-major, offset 0 into its own buffer), else a contiguous copy.
   Array Contiguous() const;

@@ -178,6 +178,18 @@ void BinaryInto(BinaryOp op, const Array& a, const Array& b, Array& slot) {
                            [&] { return Binary(op, a, b); });
     return;
   }
+  // Two contiguous float32 operands of one shape (most elementwise ops in kernels): straight to
+  // the vector lanes RunBinary would pick, without promotion rules or layout checks.
+  if (a.dtype() == DType::kFloat32 && b.dtype() == DType::kFloat32 &&
+      SameDims(a.shape(), b.shape()) && a.IsContiguous() && b.IsContiguous()) {
+    if (F32BinaryLanes lanes = F32LanesFor(op)) {
+      if (!slot.Reusable(DType::kFloat32, a.shape()))
+        slot = Array::Empty(DType::kFloat32, a.shape());
+      slot.set_weak_type(a.weak_type() && b.weak_type());  // weak only when both are
+      lanes(a.data<float>(), 1, b.data<float>(), 1, slot.data<float>(), slot.size());
+      return;
+    }
+  }
   TypeInfo promoted = Promote({a.dtype(), a.weak_type()}, {b.dtype(), b.weak_type()});
   DType operand = OperandDType(op, promoted.dtype);
   // Operands of one shape (the common case in kernels) need no broadcast rule and no new shape.

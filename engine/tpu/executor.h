@@ -158,8 +158,13 @@ class Executor {
     std::array<int64_t, array::kMaxRank> shape, strides;  // the first `rank` entries
     bool whole = false;                                   // every element of the buffer, in order
   };
-  // Checks dynamic indices against the bounds.
+  // Checks dynamic indices against the bounds. A place that is `whole` leaves `shape` and
+  // `strides` unset where the access names the whole ref by static indices: read it through its
+  // buffer.
   Place Locate(const kernel::Instr& instr, const kernel::RefPath& path, bool is_write);
+  // True when `path` is `ref[...]` or its like: one indexer of full static slices, the only
+  // access Locate may find whole.
+  bool StaticWhole(const kernel::RefPath& path) const;
   // Whether `indexer` reaches past `place` (out_of_bounds_reads="uninitialized" reads).
   bool OutOfBounds(const kernel::Indexer& indexer, const Place& place) const;
   // The window `indexer` selects from `place`, copied into a fresh buffer whose elements past

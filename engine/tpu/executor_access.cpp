@@ -38,6 +38,19 @@ void Executor::DetachViews(const Instr& instr, const RefBuffer* buffer) {
   }
 }
 
+bool Executor::StaticWhole(const kernel::RefPath& path) const {
+  const array::Shape& shape = function_.refs[path.ref].shape;
+  if (path.indexers.size() != 1 || path.indexers[0].size() != shape.size()) return false;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    const kernel::DimIndex& dim = path.indexers[0][d];
+    if (dim.is_int || dim.dynamic_start != kernel::kNoValue || dim.start != 0 ||
+        dim.size != shape[d] || (dim.stride != 1 && shape[d] > 1)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 Executor::Place Executor::Locate(const Instr& instr, const kernel::RefPath& path, bool is_write) {
   const kernel::RefType& ref = function_.refs[path.ref];
   RefBuffer* buffer = context_.refs[path.ref];
@@ -47,6 +60,13 @@ Executor::Place Executor::Locate(const Instr& instr, const kernel::RefPath& path
   place.buffer = buffer;
   place.rank = buffer_shape.size();
   place.offset = buffer->data.offset();
+  // `x_ref[...]`, the usual access: nothing to check, nothing to compute (a grid step of small
+  // blocks spends a good part of its time here).
+  if (StaticWhole(path) && array::SameDims(buffer_shape, ref.shape) &&
+      (buffer->borrowed || buffer->data.IsContiguous())) {
+    place.whole = true;
+    return place;
+  }
   PZ_CHECK(place.rank <= static_cast<size_t>(array::kMaxRank));
   std::copy(buffer_shape.begin(), buffer_shape.end(), place.shape.begin());
   std::copy(buffer->data.strides().begin(), buffer->data.strides().end(), place.strides.begin());
@@ -191,10 +211,42 @@ void ForEachRun(size_t rank, const int64_t* shape, const int64_t* strides, int64
       [&](const auto& at, int64_t n, const auto& step) { row(offset + at[0], n, step[0]); });
 }
 
+// True when the box is one run of memory in row-major order.
+bool IsDense(size_t rank, const int64_t* shape, const int64_t* strides) {
+  int64_t expected = 1;
+  for (size_t d = rank; d-- > 0;) {
+    if (shape[d] != 1 && strides[d] != expected) return false;
+    expected *= shape[d];
+  }
+  return true;
+}
+
+int64_t BoxSize(size_t rank, const int64_t* shape) {
+  int64_t n = 1;
+  for (size_t d = 0; d < rank; ++d) n *= shape[d];
+  return n;
+}
+
+// True when none of the n bytes at p is zero (small runs without a call).
+bool NoneZero(const uint8_t* p, int64_t n) {
+  if (n > 64) return std::memchr(p, 0, static_cast<size_t>(n)) == nullptr;
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {  // eight bytes at a time: a zero byte borrows into its top bit
+    uint64_t v;
+    std::memcpy(&v, p + i, 8);
+    if (((v - 0x0101010101010101u) & ~v & 0x8080808080808080u) != 0) return false;
+  }
+  for (; i < n; ++i) {
+    if (p[i] == 0) return false;
+  }
+  return true;
+}
+
 // True when every element of the place's box of its buffer's shadow is non-zero.
 bool AllSet(const Array& shadow, size_t rank, const int64_t* shape, const int64_t* strides,
             int64_t offset) {
   const auto* base = reinterpret_cast<const uint8_t*>(shadow.raw()) - shadow.offset();
+  if (IsDense(rank, shape, strides)) return NoneZero(base + offset, BoxSize(rank, shape));
   bool all = true;
   ForEachRun(rank, shape, strides, offset, [&](int64_t o, int64_t n, int64_t stride) {
     const uint8_t* p = base + o;
@@ -212,6 +264,10 @@ bool AllSet(const Array& shadow, size_t rank, const int64_t* shape, const int64_
 void SetAll(Array& shadow, size_t rank, const int64_t* shape, const int64_t* strides,
             int64_t offset) {
   uint8_t* base = reinterpret_cast<uint8_t*>(shadow.raw()) - shadow.offset();
+  if (IsDense(rank, shape, strides)) {
+    std::memset(base + offset, 1, static_cast<size_t>(BoxSize(rank, shape)));
+    return;
+  }
   ForEachRun(rank, shape, strides, offset, [&](int64_t o, int64_t n, int64_t stride) {
     uint8_t* p = base + o;
     if (stride == 1) {
@@ -220,16 +276,6 @@ void SetAll(Array& shadow, size_t rank, const int64_t* shape, const int64_t* str
       for (int64_t i = 0; i < n; ++i) p[i * stride] = 1;
     }
   });
-}
-
-// True when the box is one run of memory in row-major order.
-bool IsDense(size_t rank, const int64_t* shape, const int64_t* strides) {
-  int64_t expected = 1;
-  for (size_t d = rank; d-- > 0;) {
-    if (shape[d] != 1 && strides[d] != expected) return false;
-    expected *= shape[d];
-  }
-  return true;
 }
 
 }  // namespace
@@ -252,8 +298,10 @@ void Executor::NoteRead(const Instr& instr, kernel::RefId ref, const Place& plac
       place.buffer->borrowed) {  // (a borrowed window is data throughout)
     return;
   }
-  if (AllSet(place.buffer->initialized, place.rank, place.shape.data(), place.strides.data(),
-             place.offset)) {
+  const Array& shadow = place.buffer->initialized;
+  if (place.whole
+          ? NoneZero(shadow.data<uint8_t>(), shadow.size())
+          : AllSet(shadow, place.rank, place.shape.data(), place.strides.data(), place.offset)) {
     return;
   }
   context_.uninitialized->seen = true;
@@ -294,7 +342,8 @@ void Executor::Store(const Instr& instr) {
   Array& data = place.buffer->data;
   if (SwapIntoScratch(instr, place, value)) {
     // (the value's storage is the buffer's now)
-  } else if (IsDense(place.rank, place.shape.data(), place.strides.data()) &&
+  } else if ((place.whole ? !place.buffer->borrowed  // (a borrowed window has HBM's strides)
+                          : IsDense(place.rank, place.shape.data(), place.strides.data())) &&
              value.IsContiguous() && value.dtype() == data.dtype()) {
     size_t item = array::ItemSize(value.dtype());
     // memmove: the value may be the buffer itself (`x_ref[...] = x_ref[...]`).
@@ -304,8 +353,12 @@ void Executor::Store(const Instr& instr) {
     DataView(place).Assign(value);
   }
   if (place.buffer->tracked) {
-    SetAll(place.buffer->initialized, place.rank, place.shape.data(), place.strides.data(),
-           place.offset);
+    Array& shadow = place.buffer->initialized;
+    if (place.whole) {
+      std::memset(shadow.data<uint8_t>(), 1, static_cast<size_t>(shadow.size()));
+    } else {
+      SetAll(shadow, place.rank, place.shape.data(), place.strides.data(), place.offset);
+    }
   }
   place.buffer->last_write = instr.span;
   ++place.buffer->writes;

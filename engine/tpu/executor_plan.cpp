@@ -106,22 +106,9 @@ void Executor::PlanTakes(const kernel::Region& region, RegionPlan& plan) {
   // A DMA may read or write any buffer while it flies.
   if (!dma_destinations_.empty()) return;
   const std::vector<Instr>& body = region.body;
-  // An access of the whole ref by static indices (the only kind Locate may find whole).
-  auto whole = [&](const kernel::RefPath& path) {
-    const array::Shape& shape = function_.refs[path.ref].shape;
-    if (path.indexers.size() != 1 || path.indexers[0].size() != shape.size()) return false;
-    for (size_t d = 0; d < shape.size(); ++d) {
-      const kernel::DimIndex& dim = path.indexers[0][d];
-      if (dim.is_int || dim.dynamic_start != kernel::kNoValue || dim.start != 0 ||
-          dim.size != shape[d] || (dim.stride != 1 && shape[d] > 1)) {
-        return false;
-      }
-    }
-    return true;
-  };
   for (size_t l = 0; l < body.size(); ++l) {
     const Instr& load = body[l];
-    if (load.op != kernel::Op::kLoad || !whole(load.ref) ||
+    if (load.op != kernel::Op::kLoad || !StaticWhole(load.ref) ||
         function_.refs[load.ref.ref].role != kernel::RefRole::kScratch) {
       continue;
     }
@@ -134,7 +121,7 @@ void Executor::PlanTakes(const kernel::Region& region, RegionPlan& plan) {
           instr.op == kernel::Op::kProgramId || other_ref) {
         continue;
       }
-      if (instr.op == kernel::Op::kStore && instr.ref.ref == ref && whole(instr.ref)) {
+      if (instr.op == kernel::Op::kStore && instr.ref.ref == ref && StaticWhole(instr.ref)) {
         if (plan.takes.empty()) plan.takes.assign(body.size(), 0);
         plan.takes[l] = 1;
       }

@@ -313,20 +313,22 @@ void CoreMachine::Track(RefBuffer& b) {
 
 void CoreMachine::BlockIndex(size_t k, std::vector<int64_t>& index) {
   const BlockMapping& op = OperandAt(k);
-  index.clear();
   if (!op.index_map) {
-    index.resize(op.block.size(), 0);
+    index.assign(op.block.size(), 0);
     return;
   }
   if (direct_[k].ok) {
-    for (const auto& [axis, value] : direct_[k].entries) {
-      index.push_back(axis >= 0 ? point_[axis] : value);
+    const auto& entries = direct_[k].entries;
+    index.resize(entries.size());  // (no allocation after the first step)
+    for (size_t d = 0; d < entries.size(); ++d) {
+      index[d] = entries[d].first >= 0 ? point_[entries[d].first] : entries[d].second;
     }
     return;
   }
   std::vector<Array> params;
   for (int64_t g : point_) params.push_back(Array::Scalar(array::DType::kInt32, double(g)));
   std::vector<Array> out = map_executors_[k]->Run(params);
+  index.clear();
   for (const Array& a : out) index.push_back(a.GetInt(0));
 }
 
