@@ -45,6 +45,26 @@ struct KernelRun {
   }
 };
 
+// A program with one call: grid (4,), an SMEM scratch counter set to 0 at step 0 and incremented
+// every step, each output element x * 100 + the counter; prints [1, 102, 203, 304].
+inline constexpr std::string_view kCounterProgram = R"(
+def counter(x_ref, o_ref, count_ref):
+    @pl.when(pl.program_id(0) == 0)
+    def _():
+        count_ref[0] = 0
+
+    count_ref[0] = count_ref[0] + 1
+    o_ref[...] = x_ref[...] * 100 + count_ref[0]
+
+
+x = jnp.arange(4, dtype=jnp.int32)
+spec = pl.BlockSpec((1,), lambda i: (i,))
+out = pl.pallas_call(counter, out_shape=jax.ShapeDtypeStruct((4,), jnp.int32), grid=(4,),
+                     in_specs=[spec], out_specs=spec,
+                     scratch_shapes=[pltpu.SMEM((1,), jnp.int32)])(x)
+print(out.tolist())
+)";
+
 inline EmulatorOptions Tpu() {
   return EmulatorOptions{.semantics = Semantics::kTpu, .stats = true};
 }
