@@ -71,6 +71,20 @@ int64_t RowOffset(const Array& a, const int64_t* lo, const int64_t* counter, siz
 
 void FillBox(Array& shadow, const int64_t* lo, const int64_t* extent, size_t rank, uint8_t value) {
   uint8_t* p = shadow.data<uint8_t>();
+  const std::vector<int64_t>& strides = shadow.strides();
+  if (rank > 0 && strides[rank - 1] == 1) {
+    // Rows that follow one another (a box of whole trailing dimensions, such as a whole block)
+    // are one run, as in CopyBox.
+    int64_t run = extent[rank - 1];
+    size_t d = rank - 1;
+    while (d > 0 && strides[d - 1] == run) run *= extent[--d];
+    if (d == 0) {
+      int64_t start = 0;
+      for (size_t e = 0; e < rank; ++e) start += lo[e] * strides[e];
+      if (run > 0) std::memset(p + start, value, static_cast<size_t>(run));
+      return;
+    }
+  }
   size_t n = rank ? static_cast<size_t>(extent[rank - 1]) : 1;
   ForEachRow(extent, rank, [&](const int64_t* counter) {
     std::memset(p + RowOffset(shadow, lo, counter, rank), value, n);

@@ -188,8 +188,6 @@ int64_t CoreMachine::Transfer(size_t k, const Window& w, bool to_buffer, bool po
       // something was written (or it came from an aliased input).
       if (IsOutput(k)) {
         ShadowFromWriter(result_.writer[k - mapping_.inputs.size()], lo, shadow, blo, extent, rank);
-      } else if (!partial) {  // the block is the whole buffer
-        std::memset(shadow.data<uint8_t>(), 1, static_cast<size_t>(shadow.size()));
       } else {
         FillBox(shadow, blo, extent, rank, 1);
       }
