@@ -167,11 +167,14 @@ std::optional<int> ParseRunOptions(const std::vector<std::string>& args, RunOpti
 }  // namespace
 
 std::optional<std::string> UseCudaBackend(tpu::EmulatorOptions& emulator) {
-  // PZ_CUDA_DEVICE=host runs the generated CUDA on CPU threads (how the tests check it).
+  // PZ_CUDA_DEVICE=host runs the generated CUDA on CPU threads (how the tests check it);
+  // PZ_CUDA_DEVICE=host-sm80 runs there the forms an sm_80 GPU runs, with its thread counts.
   const char* target = std::getenv("PZ_CUDA_DEVICE");
-  bool host = target != nullptr && std::string_view(target) == "host";
+  std::string_view name = target != nullptr ? target : "";
+  bool host = name == "host" || name == "host-sm80";
   try {
-    std::unique_ptr<cuda::Device> device = host ? cuda::OpenHostDevice() : cuda::OpenGpuDevice();
+    std::unique_ptr<cuda::Device> device =
+        host ? cuda::OpenHostDevice(4, name == "host-sm80") : cuda::OpenGpuDevice();
     emulator.backend = std::make_shared<cuda::CudaBackend>(
         cuda::CudaOptions{.timing = emulator.stats}, std::move(device));
   } catch (const cuda::DeviceError& e) {

@@ -200,7 +200,7 @@ int64_t SharedBudget(const DeviceInfo* device) {
     return *end == '\0' && value >= 0 ? static_cast<int64_t>(value) : int64_t{-1};
   }();
   if (forced >= 0) return forced;
-  if (device != nullptr && !device->host)
+  if (device != nullptr && (!device->host || device->host_sm80))
     return std::max<int64_t>(device->max_shared_per_block, 48 * 1024);
   return 48 * 1024;
 }
@@ -316,8 +316,15 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_p
                             .notes = {std::string(e.what())}};
   }
 
-  unsigned threads = options_.threads ? std::min(options_.threads, kernel.threads)
-                                      : (info.host ? 4u : kernel.threads);
+  // The host device runs blocks of 4 threads. Running the forms of sm_80 GPUs (host_sm80), it
+  // gives kernels the threads a GPU gives them where those forms need them (whole warps for
+  // tensor cores, 512 threads for staged products), and others one warp: a CUDA block is as many
+  // OS threads there, and hundreds of them make every barrier slow.
+  unsigned threads = options_.threads  ? std::min(options_.threads, kernel.threads)
+                     : !info.host      ? kernel.threads
+                     : !info.host_sm80 ? 4u
+                     : kernel.tensor_products || kernel.staged_products ? kernel.threads
+                                                                        : 32u;
   int64_t max_blocks = info.host ? 4 : std::max(1, info.multiprocessors) * 4;
   // Keep the global arenas within 4 GiB.
   if (kernel.global_bytes > 0) {

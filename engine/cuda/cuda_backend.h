@@ -74,8 +74,9 @@ PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMap
 
 // The shared memory the backend plans for: PZ_CUDA_SHARED_BUDGET (bytes) when set (0 puts every
 // arena in global memory and makes every operand that allows it a direct window), else the
-// device's opt-in maximum, or 48 KiB (what every CUDA GPU gives a block without opting in)
-// without a device (--emit-cuda) or on the host device.
+// device's opt-in maximum (a GPU's, or the host device's running the sm_80 forms), or 48 KiB
+// (what every CUDA GPU gives a block without opting in) without a device (--emit-cuda) or on the
+// host device.
 int64_t SharedBudget(const DeviceInfo* device);
 
 class CudaBackend final : public kernel::Backend {

@@ -44,6 +44,9 @@ struct DeviceInfo {
   int64_t memory_bytes = 0;                  // total device memory
   int64_t max_shared_per_block = 48 * 1024;  // opt-in maximum of dynamic shared memory
   bool host = false;                         // the host device
+  // The host device running the forms of sm_80 GPUs (prelude.h's PZ_HOST_SM80) with the thread
+  // counts a GPU launches.
+  bool host_sm80 = false;
 };
 
 // One launch of a kernel: a 1-D grid of 1-D blocks. Every generated kernel has the signature
@@ -90,6 +93,8 @@ std::unique_ptr<Device> OpenGpuDevice();
 
 // The host, running kernels with `threads_per_block` OS threads per block (blocks one after
 // the other). Needs a C++20 compiler: $CXX, else `c++`. Throws DeviceError when there is none.
-std::unique_ptr<Device> OpenHostDevice(unsigned threads_per_block = 4);
+// With `sm80`, units compile with PZ_HOST_SM80: the host carries out the tensor-core, ldmatrix
+// and asynchronous-copy forms a GPU of sm_80 or later runs, lane by lane (prelude.h).
+std::unique_ptr<Device> OpenHostDevice(unsigned threads_per_block = 4, bool sm80 = false);
 
 }  // namespace pz::cuda

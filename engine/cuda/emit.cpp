@@ -175,6 +175,7 @@ EmittedKernel Emitter::Run() {
     staging_at_ = shared_at;
     shared_at += kStagingBytes;
   }
+  out.staged_products = staging_at_ >= 0;
   out.shared_bytes = shared_at;
   out.global_bytes = global_at;
   auto slot_pointer = [&](int64_t s, const std::string& type) {

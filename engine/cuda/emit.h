@@ -94,6 +94,9 @@ struct EmittedKernel {
   unsigned threads = 1024;
   // Some product multiplies 16-bit floats (tensor cores on sm_80 and later).
   bool tensor_products = false;
+  // Some product stages tiles of its operands in shared memory (on sm_80 and later, with 512
+  // threads).
+  bool staged_products = false;
   // Instructions in the numbering the status rows use (pre-order).
   std::vector<const kernel::Instr*> instrs;
   // Row layout of the step table: the grid indices, then per pipelined operand its window start

@@ -292,7 +292,7 @@ bool Emitter::EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p) {
   auto r_at = [&](const std::string& row, const std::string& col) {
     return Operand(p, 1, fmt::format("pz_ro + ({}) * {} + ({}) * {}", row, rk, col, rn));
   };
-  w_.Line("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800");
+  w_.Line("#if PZ_SM80");
   bool staged = EmitStagedTensorCoreDot(instr, p);
   if (staged) w_.Reopen("} else {");
   w_.Open("{  // tensor cores: each warp a tile of the result at a time, mma.sync m16n8k16");
@@ -343,11 +343,9 @@ void Emitter::EmitMmaTiles(const std::string& type, int mt, int nt) {
   w_.Line("#pragma unroll");
   w_.Open(fmt::format("for (int pz_v = 0; pz_v < {}; ++pz_v) {{", nt));
   w_.Line(fmt::format(
-      "asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.{0}.{0}.f32 {{%0, %1, %2, %3}}, "
-      "{{%4, %5, %6, %7}}, {{%8, %9}}, {{%0, %1, %2, %3}};\" : \"+f\"(pz_d[pz_u][pz_v][0]), "
-      "\"+f\"(pz_d[pz_u][pz_v][1]), \"+f\"(pz_d[pz_u][pz_v][2]), \"+f\"(pz_d[pz_u][pz_v][3]) : "
-      "\"r\"(pz_af[pz_u][0]), \"r\"(pz_af[pz_u][1]), \"r\"(pz_af[pz_u][2]), "
-      "\"r\"(pz_af[pz_u][3]), \"r\"(pz_bf[pz_v][0]), \"r\"(pz_bf[pz_v][1]));",
+      "pz_mma_{}(pz_d[pz_u][pz_v][0], pz_d[pz_u][pz_v][1], pz_d[pz_u][pz_v][2], "
+      "pz_d[pz_u][pz_v][3], pz_af[pz_u][0], pz_af[pz_u][1], pz_af[pz_u][2], pz_af[pz_u][3], "
+      "pz_bf[pz_v][0], pz_bf[pz_v][1]);",
       type));
   w_.Close();
   w_.Close();

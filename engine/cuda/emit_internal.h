@@ -266,7 +266,7 @@ class Emitter {
   bool TensorCoreTypes(const Instr& instr) const;
   // The stored element `index` of operand `side` (0: lhs) of a product.
   std::string Operand(const MatrixProduct& p, int side, const std::string& index) const;
-  // The tensor-core form of a 16-bit float product, under `#if __CUDA_ARCH__ >= 800`, followed
+  // The tensor-core form of a 16-bit float product, under `#if PZ_SM80` (prelude.h), followed
   // by `#else` (the caller writes the other form and `#endif`); false when it has none.
   bool EmitTensorCoreDot(const Instr& instr, const MatrixProduct& p);
   // The tensor-core form with tiles of both operands staged in shared memory: the block

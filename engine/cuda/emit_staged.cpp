@@ -245,7 +245,7 @@ bool Emitter::EmitStagedFloatDot(const Instr& instr, const MatrixProduct& p) {
   int64_t elements = kFloatStageK * kFloatStageRow;  // of one buffer
   // On the GPU the block (512 threads) multiplies staged tiles; the host device, whose blocks
   // have other sizes, runs the register-tiled form after `else`.
-  w_.Line("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800");
+  w_.Line("#if PZ_SM80");
   w_.Open(
       "if (blockDim.x == 512) {  // float products, operand tiles staged in shared memory by "
       "asynchronous copies, two buffers each; each thread a 4 x 8 tile of the result");

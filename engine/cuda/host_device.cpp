@@ -1,6 +1,6 @@
 // The host device (device.h): a unit compiled by the system C++ compiler into a shared library,
 // loaded with dlopen, its kernels run with one OS thread per CUDA thread (the prelude's host shim
-// gives each thread its threadIdx, blockIdx and the block's shared memory).
+// gives each thread its threadIdx, blockIdx, the block's shared memory and its warp).
 #include <dlfcn.h>
 #include <fmt/format.h>
 #include <stdlib.h>
@@ -18,6 +18,7 @@
 #include <fstream>
 #include <latch>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <set>
@@ -36,7 +37,8 @@ namespace {
 // What a kernel function and the prelude's pz_host_bind are in a loaded unit.
 using KernelFn = void (*)(const unsigned long long*);
 using BindFn = void (*)(unsigned thread, unsigned block, unsigned block_dim, unsigned grid_dim,
-                        char* shared, void (*sync)(void*), void* sync_context);
+                        char* shared, void (*sync)(void*), void* sync_context, void* warp_context,
+                        unsigned* warp_slots);
 
 constexpr std::align_val_t kAllocAlignment{64};
 // The most threads a CUDA block may have, enforced here too so that the host catches launches a
@@ -46,6 +48,8 @@ constexpr unsigned kMaxBlockThreads = 1024;
 constexpr int64_t kHostSharedPerBlock = 227 * 1024;
 // Compiler output kept in a DeviceError.
 constexpr int kMaxLogLines = 60;
+// The words each lane of a warp has to trade values with its other lanes (prelude.h).
+constexpr unsigned kWarpSlotWords = 16;
 
 std::string CompilerCommand() {
   const char* cxx = std::getenv("CXX");
@@ -172,8 +176,10 @@ bool CompilerRuns(const std::string& cxx, std::string& failure) {
 
 class HostDevice final : public Device {
  public:
-  explicit HostDevice(std::string cxx) : cxx_(std::move(cxx)) {
-    info_.name = "host CPU (generated CUDA run on threads)";
+  HostDevice(std::string cxx, bool sm80) : cxx_(std::move(cxx)) {
+    info_.name = sm80 ? "host CPU (generated CUDA run on threads, sm_80 forms)"
+                      : "host CPU (generated CUDA run on threads)";
+    info_.host_sm80 = sm80;
     info_.multiprocessors = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     info_.max_shared_per_block = kHostSharedPerBlock;
     info_.memory_bytes = 0;
@@ -236,8 +242,9 @@ class HostDevice final : public Device {
       }
     }
     // $CXX goes in unquoted, as make would use it: it may be `ccache g++` or carry flags.
-    const std::string command = fmt::format("{} -std=c++20 -O1 -fPIC -shared -w -pthread -o {} {}",
-                                            cxx_, ShellQuote(so), ShellQuote(cpp));
+    const std::string command =
+        fmt::format("{} -std=c++20 -O1 -fPIC -shared -w -pthread{} -o {} {}", cxx_,
+                    info_.host_sm80 ? " -DPZ_HOST_SM80" : "", ShellQuote(so), ShellQuote(cpp));
     CommandResult result = RunCommand(command);
     if (result.status != 0) {
       // The temporary directory means nothing to the reader: `add_one.cpp:12:5: error: ...`.
@@ -356,6 +363,14 @@ class HostDevice final : public Device {
     void (*sync)(void*) = [](void* context) {
       static_cast<std::barrier<>*>(context)->arrive_and_wait();
     };
+    // Each warp's barrier (of its lanes: the last warp may have fewer than 32) and slots.
+    const unsigned warps = (threads + 31) / 32;
+    std::vector<std::unique_ptr<std::barrier<>>> warp_barriers;
+    for (unsigned w = 0; w < warps; ++w) {
+      warp_barriers.push_back(std::make_unique<std::barrier<>>(
+          static_cast<std::ptrdiff_t>(std::min(32u, threads - 32 * w))));
+    }
+    std::vector<unsigned> warp_slots(static_cast<size_t>(warps) * 32 * kWarpSlotWords);
     // No thread starts before all exist: one that could not be created would leave the others
     // waiting at the barrier forever.
     std::latch ready(1);
@@ -366,7 +381,9 @@ class HostDevice final : public Device {
       ready.wait();
       if (abandon.load()) return;
       for (unsigned block = 0; block < grid; ++block) {
-        entry.bind(thread, block, threads, grid, shared, sync, &barrier);
+        entry.bind(thread, block, threads, grid, shared, sync, &barrier,
+                   warp_barriers[thread / 32].get(),
+                   warp_slots.data() + static_cast<size_t>(thread / 32) * 32 * kWarpSlotWords);
         entry.kernel(args);
         // No thread enters the next block (and its reuse of shared memory) while another is
         // still in this one.
@@ -395,7 +412,7 @@ class HostDevice final : public Device {
 
 }  // namespace
 
-std::unique_ptr<Device> OpenHostDevice(unsigned threads_per_block) {
+std::unique_ptr<Device> OpenHostDevice(unsigned threads_per_block, bool sm80) {
   // `threads_per_block` is what callers put in LaunchConfig::block; each launch uses its own.
   std::string cxx = CompilerCommand();
   std::string failure;
@@ -404,7 +421,7 @@ std::unique_ptr<Device> OpenHostDevice(unsigned threads_per_block) {
         fmt::format("the host CUDA device needs a C++20 compiler ($CXX, else c++): {}", failure),
         /*unavailable=*/true);
   }
-  return std::make_unique<HostDevice>(std::move(cxx));
+  return std::make_unique<HostDevice>(std::move(cxx), sm80);
 }
 
 }  // namespace pz::cuda

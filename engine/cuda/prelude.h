@@ -6,10 +6,19 @@
 // The host shim's contract (OpenHostDevice relies on it): the unit defines
 //   extern "C" void pz_host_bind(unsigned thread, unsigned block, unsigned block_dim,
 //                                unsigned grid_dim, char* shared, void (*sync)(void*),
-//                                void* sync_context);
+//                                void* sync_context, void* warp_context, unsigned* warp_slots);
 // which a host thread calls before each call of a kernel function: it sets threadIdx.x,
 // blockIdx.x, blockDim.x, gridDim.x and the block's dynamic shared memory for that thread;
 // `__syncthreads()` then calls sync(sync_context), which must wait for the block's other threads.
+// sync(warp_context) must wait for the other threads of the thread's warp (threads 32 w to
+// 32 w + 31), and `warp_slots` is that warp's 32 x 16 words, through which its lanes trade
+// tensor-core fragments and ldmatrix rows.
+//
+// The unit's PZ_SM80 says whether it takes the forms of sm_80 and later GPUs (tensor cores,
+// ldmatrix, asynchronous copies into shared memory): on a GPU by __CUDA_ARCH__; as plain C++
+// when compiled with PZ_HOST_SM80 defined, the host shim then carrying out those instructions
+// lane by lane (the warp's lanes trading values as the instructions define), with asynchronous
+// copies landing only at the wait that makes them visible.
 #pragma once
 
 #include <string_view>

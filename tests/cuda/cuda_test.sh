@@ -3,6 +3,9 @@
 #   cuda_test.sh host CLI FILE      the program runs with --backend cuda on the host device
 #                                   (the generated CUDA compiled by the C++ compiler, run on
 #                                   threads); every check must pass
+#   cuda_test.sh host_sm80 CLI FILE the same with the host device running the forms of sm_80
+#                                   GPUs (tensor cores, ldmatrix, asynchronous copies) lane by
+#                                   lane, with the thread counts a GPU launches
 #   cuda_test.sh gpu CLI FILE       the same on a GPU; skipped (77) where there is none
 #   cuda_test.sh nvcc CLI FILE      the generated unit compiles with `nvcc -cubin` for sm_80 and
 #                                   sm_90 without a warning; skipped (77) without nvcc
@@ -12,6 +15,7 @@
 #   cuda_test.sh nogpu CLI FILE     without a CUDA driver: exit 70 and the backend's message
 #   cuda_test.sh same CLI FILE      stdout is the same on the emulated TPU and on the host device;
 #                                   a program the emulator rejects fails at the same place
+#   cuda_test.sh same_sm80 CLI FILE the same with the host device running the forms of sm_80
 #   cuda_test.sh gpusame CLI FILE   the same on a GPU; skipped (77) where there is none
 set -u
 mode=$1 cli=$2 file=$3
@@ -29,8 +33,10 @@ expect_pass() {
 }
 
 case $mode in
-  host)
-    PZ_CUDA_DEVICE=host "$cli" run --backend cuda "$file" >"$tmp/out" 2>&1
+  host|host_sm80)
+    device=host
+    [ "$mode" = host_sm80 ] && device=host-sm80
+    PZ_CUDA_DEVICE=$device "$cli" run --backend cuda "$file" >"$tmp/out" 2>&1
     expect_pass $? "$tmp/out"
     ;;
   gpu)
@@ -69,7 +75,7 @@ case $mode in
       exit 1
     fi
     ;;
-  same|gpusame)
+  same|same_sm80|gpusame)
     if [ "$mode" = gpusame ] && [ ! -e /dev/nvidia0 ] &&
        ! ldconfig -p 2>/dev/null | grep -q 'libcuda.so.1'; then
       echo "skipped: no CUDA driver on this machine"
@@ -79,6 +85,8 @@ case $mode in
     rc_tpu=$?
     if [ "$mode" = same ]; then
       PZ_CUDA_DEVICE=host "$cli" run --backend cuda "$file" >"$tmp/cuda" 2>"$tmp/cuda.err"
+    elif [ "$mode" = same_sm80 ]; then
+      PZ_CUDA_DEVICE=host-sm80 "$cli" run --backend cuda "$file" >"$tmp/cuda" 2>"$tmp/cuda.err"
     else
       "$cli" run --backend cuda "$file" >"$tmp/cuda" 2>"$tmp/cuda.err"
     fi

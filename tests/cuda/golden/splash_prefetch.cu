@@ -7,7 +7,9 @@
 // Plain C++: the host shim. One OS thread per CUDA thread; blocks run one after the other.
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <vector>
 #define PZ_DEVICE static inline
 #define __global__
 #define __launch_bounds__(threads)
@@ -18,9 +20,23 @@ static thread_local pz_dim3 threadIdx, blockIdx, blockDim, gridDim;
 static thread_local char* pz_host_shared = nullptr;
 static thread_local void (*pz_host_sync)(void*) = nullptr;
 static thread_local void* pz_host_sync_context = nullptr;
+// The thread's warp: sync(pz_host_warp_context) waits for its lanes; they trade values through
+// the warp's slots, 16 words a lane (PZ_HOST_SM80's tensor-core and ldmatrix forms).
+static thread_local void* pz_host_warp_context = nullptr;
+static thread_local unsigned* pz_host_warp_slots = nullptr;
+// Asynchronous copies (PZ_HOST_SM80) are held back until a wait makes them land, as late as a
+// GPU may land them, so that a read before its wait sees the buffer's old contents here too.
+// A new block drops what its thread left in flight.
+struct pz_host_copy { void* dst; unsigned char bytes[16]; unsigned size; };
+static thread_local std::vector<pz_host_copy> pz_host_copies;   // issued, not landed, in order
+static thread_local std::vector<size_t> pz_host_copy_groups;    // committed: each one's end
+static inline void pz_host_copies_drop() {
+  pz_host_copies.clear();
+  pz_host_copy_groups.clear();
+}
 extern "C" void pz_host_bind(unsigned thread, unsigned block, unsigned block_dim,
                              unsigned grid_dim, char* shared, void (*sync)(void*),
-                             void* sync_context) {
+                             void* sync_context, void* warp_context, unsigned* warp_slots) {
   threadIdx.x = thread;
   blockIdx.x = block;
   blockDim.x = block_dim;
@@ -28,8 +44,12 @@ extern "C" void pz_host_bind(unsigned thread, unsigned block, unsigned block_dim
   pz_host_shared = shared;
   pz_host_sync = sync;
   pz_host_sync_context = sync_context;
+  pz_host_warp_context = warp_context;
+  pz_host_warp_slots = warp_slots;
+  pz_host_copies_drop();
 }
 static inline void __syncthreads() { pz_host_sync(pz_host_sync_context); }
+static inline void pz_host_warp_sync() { pz_host_sync(pz_host_warp_context); }
 #define PZ_SHARED_DECL char* const pz_smem = pz_host_shared;
 #define PZ_TRAP() __builtin_trap()
 using std::isnan;
@@ -79,12 +99,22 @@ PZ_DEVICE float pz_round_f16(float f) { return pz_f16_f32(pz_f32_f16(f)); }
 PZ_DEVICE const void* pz_aligned(const void* p, unsigned bytes) {
   return (unsigned long long)p % bytes == 0 ? p : nullptr;
 }
+// PZ_SM80: the forms of sm_80 and later (tensor cores, ldmatrix, asynchronous copies), on a GPU
+// of that generation and on the host device when it runs the GPU's forms (PZ_HOST_SM80).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define PZ_SM80 1
+#elif !defined(__CUDACC__) && defined(PZ_HOST_SM80)
+#define PZ_SM80 1
+#else
+#define PZ_SM80 0
+#endif
+#if PZ_SM80
 // One of four values by a run-time index, without indexing an array (which would put the
 // accumulators of an mma tile in local memory).
 PZ_DEVICE float pz_pick4(float a, float b, float c, float d, int i) {
   return i == 0 ? a : i == 1 ? b : i == 2 ? c : d;
 }
+#ifdef __CUDACC__
 // Staged products (sm_80 and later): asynchronous 16- and 4-byte copies from global into shared
 // memory, and tensor-core fragments read from shared memory by ldmatrix (four 8 x 8 matrices of
 // 16-bit elements; `.trans` gives each its transpose).
@@ -113,6 +143,120 @@ PZ_DEVICE void pz_ldmatrix4_trans(unsigned& a, unsigned& b, unsigned& c, unsigne
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
                : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "r"(pz_shared_address(p)));
 }
+// d += a b on tensor cores: one m16 n8 k16 tile, a (row-major) and b (column-major) of 16-bit
+// floats, two to a register, d of float32.
+#define PZ_MMA_16816(name, type)                                                                 \
+  PZ_DEVICE void name(float& d0, float& d1, float& d2, float& d3, unsigned a0, unsigned a1,      \
+                      unsigned a2, unsigned a3, unsigned b0, unsigned b1) {                      \
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32." type "." type                          \
+                 ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"         \
+                 : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)                                        \
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));                        \
+  }
+PZ_MMA_16816(pz_mma_bf16, "bf16")
+PZ_MMA_16816(pz_mma_f16, "f16")
+#else
+// The host's forms of the same, lane by lane with the warp's other lanes through its slots.
+static inline void pz_host_check_aligned(const void* p, unsigned bytes, const char* what) {
+  if ((unsigned long long)p % bytes != 0) {
+    fprintf(stderr, "pz host device: %s at %p, not %u-byte aligned (a GPU faults)\n", what, p,
+            bytes);
+    PZ_TRAP();
+  }
+}
+static inline void pz_host_copy_async(void* shared, const void* global, unsigned bytes) {
+  pz_host_check_aligned(shared, bytes, "an asynchronous copy's destination");
+  pz_host_check_aligned(global, bytes, "an asynchronous copy's source");
+  pz_host_copy copy;
+  copy.dst = shared;
+  copy.size = bytes;
+  memcpy(copy.bytes, global, bytes);
+  pz_host_copies.push_back(copy);
+}
+PZ_DEVICE void pz_copy16_async(void* shared, const void* global) {
+  pz_host_copy_async(shared, global, 16);
+}
+PZ_DEVICE void pz_copy4_async(void* shared, const void* global) {
+  pz_host_copy_async(shared, global, 4);
+}
+PZ_DEVICE void pz_copies_commit() { pz_host_copy_groups.push_back(pz_host_copies.size()); }
+PZ_DEVICE void pz_copies_wait_all_but_one() {
+  if (pz_host_copy_groups.size() < 2) return;
+  const size_t landed = pz_host_copy_groups[pz_host_copy_groups.size() - 2];
+  for (size_t i = 0; i < landed; ++i) {
+    memcpy(pz_host_copies[i].dst, pz_host_copies[i].bytes, pz_host_copies[i].size);
+  }
+  pz_host_copies.erase(pz_host_copies.begin(), pz_host_copies.begin() + (long)landed);
+  const size_t last = pz_host_copy_groups.back() - landed;
+  pz_host_copy_groups.assign(1, last);
+}
+static inline void pz_host_ldmatrix4(unsigned* out, const void* p, bool trans) {
+  pz_host_check_aligned(p, 16, "an ldmatrix row");
+  const unsigned lane = threadIdx.x & 31;
+  memcpy(pz_host_warp_slots + lane * 16 + 8, &p, sizeof p);
+  pz_host_warp_sync();
+  auto row_of = [](unsigned from) {
+    const unsigned short* row;
+    memcpy(&row, pz_host_warp_slots + from * 16 + 8, sizeof row);
+    return row;
+  };
+  for (unsigned j = 0; j < 4; ++j) {
+    // Lane t holds row t / 4, columns 2 (t % 4) and the next, of matrix j (rows from lanes
+    // 8 j to 8 j + 7); transposed, the same of the matrix's transpose.
+    const unsigned r = lane >> 2, c = (lane & 3) * 2;
+    out[j] = trans ? pz_pack16(row_of(8 * j + c)[r], row_of(8 * j + c + 1)[r])
+                   : pz_pack16(row_of(8 * j + r)[c], row_of(8 * j + r)[c + 1]);
+  }
+  pz_host_warp_sync();
+}
+PZ_DEVICE void pz_ldmatrix4(unsigned& a, unsigned& b, unsigned& c, unsigned& d, const void* p) {
+  unsigned out[4];
+  pz_host_ldmatrix4(out, p, false);
+  a = out[0], b = out[1], c = out[2], d = out[3];
+}
+PZ_DEVICE void pz_ldmatrix4_trans(unsigned& a, unsigned& b, unsigned& c, unsigned& d,
+                                  const void* p) {
+  unsigned out[4];
+  pz_host_ldmatrix4(out, p, true);
+  a = out[0], b = out[1], c = out[2], d = out[3];
+}
+// Lane (g, t) of the warp holds a's rows g and g + 8, columns 2 t, 2 t + 1 and those + 8; b's
+// rows 2 t, 2 t + 1 and those + 8 of column g; d's rows g and g + 8, columns 2 t and 2 t + 1.
+static inline void pz_host_mma(float* d, const unsigned* a, const unsigned* b,
+                               float (*widen)(unsigned short)) {
+  const unsigned lane = threadIdx.x & 31;
+  unsigned* const mine = pz_host_warp_slots + lane * 16;
+  for (int i = 0; i < 4; ++i) mine[i] = a[i];
+  mine[4] = b[0];
+  mine[5] = b[1];
+  pz_host_warp_sync();
+  float sums[4];
+  for (unsigned q = 0; q < 4; ++q) {
+    const unsigned row = (lane >> 2) + (q >> 1) * 8, col = (lane & 3) * 2 + (q & 1);
+    float sum = d[q];
+    for (unsigned k = 0; k < 16; ++k) {
+      const unsigned aw = pz_host_warp_slots[((row & 7) * 4 + ((k & 7) >> 1)) * 16 +
+                                             (row >> 3) + 2 * (k >> 3)];
+      const unsigned bw = pz_host_warp_slots[(col * 4 + ((k & 7) >> 1)) * 16 + 4 + (k >> 3)];
+      const unsigned shift = (k & 1) * 16;
+      sum += widen((unsigned short)(aw >> shift)) * widen((unsigned short)(bw >> shift));
+    }
+    sums[q] = sum;
+  }
+  pz_host_warp_sync();
+  for (int q = 0; q < 4; ++q) d[q] = sums[q];
+}
+#define PZ_MMA_16816(name, widen)                                                                \
+  PZ_DEVICE void name(float& d0, float& d1, float& d2, float& d3, unsigned a0, unsigned a1,      \
+                      unsigned a2, unsigned a3, unsigned b0, unsigned b1) {                      \
+    float d[4] = {d0, d1, d2, d3};                                                               \
+    const unsigned a[4] = {a0, a1, a2, a3}, b[2] = {b0, b1};                                     \
+    pz_host_mma(d, a, b, widen);                                                                 \
+    d0 = d[0], d1 = d[1], d2 = d[2], d3 = d[3];                                                  \
+  }
+PZ_MMA_16816(pz_mma_bf16, pz_bf16_f32)
+PZ_MMA_16816(pz_mma_f16, pz_f16_f32)
+#endif
 #endif
 // convert_element_type from float to an integer: truncation, saturating, NaN -> 0.
 PZ_DEVICE long long pz_f2i(float v, long long lo, long long hi) {
