@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Puts the release CLI and pz_bench_cuda, with the shared libraries they need beyond the C
+# Puts the release CLI, pz_bench_cuda and pz_unit_cuda (whose WarpForms tests check the sm_80
+# forms on the GPU against their PTX definitions), with the shared libraries they need beyond the C
 # library, into gpu_run/ (git-ignored), for a GPU machine that cannot install packages:
 #   bash scripts/gpu-bundle.sh
 #   # there: LD_LIBRARY_PATH=gpu_run gpu_run/pallas-puzzles run --backend cuda FILE.py
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake --build --preset release -j2 --target pallas-puzzles pz_bench_cuda
+cmake --build --preset release -j2 --target pallas-puzzles pz_bench_cuda pz_unit_cuda
 rm -rf gpu_run && mkdir -p gpu_run
-cp build/release/engine/cli/pallas-puzzles build/release/tests/bench/pz_bench_cuda gpu_run/
-for binary in gpu_run/pallas-puzzles gpu_run/pz_bench_cuda; do
+cp build/release/engine/cli/pallas-puzzles build/release/tests/bench/pz_bench_cuda \
+  build/release/tests/unit/pz_unit_cuda gpu_run/
+for binary in gpu_run/pallas-puzzles gpu_run/pz_bench_cuda gpu_run/pz_unit_cuda; do
   ldd "$binary" | awk '/=> \// { print $3 }' | while read -r lib; do
     case "$(basename "$lib")" in
       libc.so.*|libm.so.*|libdl.so.*|libpthread.so.*|librt.so.*|ld-linux*) ;;

@@ -5,6 +5,8 @@
 #   bash scripts/gpu-check.sh OUTDIR [SECONDS]   # there, from the repository root, gpu_run carried
 # Stages, each writing its logs under OUTDIR and a line to OUTDIR/summary.txt:
 #   env        the GPU, the driver, NVRTC, cuBLAS and compute-sanitizer found
+#   forms      pz_unit_cuda's WarpForms tests: mma, ldmatrix and cp.async on the GPU as the host
+#              device's sm_80 forms carry them out (their PTX definitions)
 #   gpu        every course solution and golden program, `run --backend cuda --stats`, all checks pass
 #   staged     the same with operands in global memory and product tiles staged in shared memory
 #   same       every kernel golden prints the same on the GPU as on the emulated TPU
@@ -81,6 +83,15 @@ say "env: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&
 timeout 120 "$cli" run --backend cuda --stats solutions/01_basics/02_vector_add.py \
   >"$out/logs/smoke.log" 2>&1
 say "smoke (02_vector_add): exit $?"
+
+# --- forms: the sm_80 forms the host device emulates, on the GPU itself
+if [ -x gpu_run/pz_unit_cuda ]; then
+  timeout 120 gpu_run/pz_unit_cuda --gtest_filter='WarpForms/*/Gpu' >"$out/logs/forms.log" 2>&1
+  rc=$?
+  say "forms: exit $rc ($(grep -c '^\[       OK \]' "$out/logs/forms.log") of 3 passed)"
+else
+  say "forms: skipped, gpu_run/pz_unit_cuda missing"
+fi
 
 # --- gpu: every program passes its checks on the GPU
 parallel_stage gpu 150 "$programs" "tests/cuda/cuda_test.sh gpu $cli \$f"

@@ -176,6 +176,7 @@ EmittedKernel Emitter::Run() {
     shared_at += kStagingBytes;
   }
   out.staged_products = staging_at_ >= 0;
+  PlanResident();
   out.shared_bytes = shared_at;
   out.global_bytes = global_at;
   auto slot_pointer = [&](int64_t s, const std::string& type) {
@@ -268,6 +269,7 @@ EmittedKernel Emitter::Run() {
   int64_t columns = out.table_columns;
   w_.Line(fmt::format("const long long pz_steps = (long long)pz_args[{}];",
                       static_cast<int>(kArgSteps)));
+  EmitResidentDeclarations();
   w_.Open("for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {");
   w_.Open("for (long long pz_s = 0; pz_s < pz_steps; ++pz_s) {");
   w_.Line("const long long pz_step = pz_chain * pz_steps + pz_s;");
@@ -312,6 +314,7 @@ EmittedKernel Emitter::Run() {
   }
   Sync();
   w_.Close();
+  EmitResidentFlush();
   w_.Close();
   // Every semaphore is back at zero when the kernel ends (a TPU crashes otherwise).
   for (size_t r = 0; r < f_.refs.size(); ++r) {

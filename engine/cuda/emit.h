@@ -14,7 +14,9 @@
 // operands that only loads and stores reach (no DMA, no aliasing, inputs never written) get no
 // buffer: their loads and stores go to HBM at the window's place ("direct windows"),
 // out-of-array elements read as the poison and written nowhere. Products whose operands are in
-// global memory stage tiles of them in shared memory when there is room. Before any of this, a
+// global memory stage tiles of them in shared memory when there is room; the tiled matmul's
+// `acc[...] += dot` then keeps the accumulator in the tensor cores' registers from one grid step
+// to the next (emit_resident.cpp). Before any of this, a
 // call with few chains may have its grid points split into parts (split.h). Elementwise work runs
 // one element per thread, strided over the block; consecutive elementwise instructions over one
 // shape (loads, stores, elementwise primitives) run as one loop with their values in registers.

@@ -332,10 +332,17 @@ void Emitter::EmitRegion(const kernel::Region& region) {
     if (planned != loops_.end() && next_loop < planned->second.size() &&
         planned->second[next_loop].first == i) {
       const FusedLoop& loop = planned->second[next_loop++];
-      if (!loop.in_product) EmitFused(loop);  // else the product before it has run it
+      if (!loop.in_product) {  // else the product before it has run it
+        if (std::any_of(loop.members.begin(), loop.members.end(),
+                        [&](const Instr* member) { return TouchesResident(*member); })) {
+          EmitResidentFlush();
+        }
+        EmitFused(loop);
+      }
       i = loop.end;
       continue;
     }
+    if (TouchesResident(*body[i])) EmitResidentFlush();
     EmitInstr(*body[i++]);
   }
 }

@@ -275,12 +275,12 @@ class Emitter {
   // current one is multiplied; false when the product's shape does not allow it or there is no
   // staging area.
   bool EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p);
-  // What a staged product's loops (EmitStagedLoops) hold: the accumulators declared for each
+  // What a staged product's loops (EmitStagedLoops) hold: the accumulators (declared) for each
   // 128 x 128 tile of the result; the copies of a chunk of k (its number, an expression) into
   // its buffers; the multiplication of a staged chunk (read through pz_ta and pz_tb, pointers of
   // `element_pointer` type, buffers `buffer_elements` apart); the tile's results.
   struct StagedForm {
-    std::string accumulators;
+    std::function<void()> accumulators;
     std::string element_pointer;
     int64_t buffer_elements = 0;
     std::function<void(const std::string& chunk)> stage;
@@ -339,6 +339,25 @@ class Emitter {
   void EmitFloatStageChunk(const MatrixProduct& p, int side, const std::string& buffer,
                            const std::string& k0);
   int64_t staging_at_ = -1;  // its offset in shared memory, or -1
+  // Resident accumulators (emit_resident.cpp): a staged tensor-core product of the kernel's body
+  // whose epilogue is `acc = acc + product` on a whole float32 scratch ref of one 128 x 128 tile
+  // keeps the ref's contents in its accumulators (pz_racc) across grid steps while pz_resident;
+  // anything else reaching the ref flushes them back first (EmitResidentFlush), as does the end
+  // of a chain.
+  const Instr* resident_dot_ = nullptr;
+  kernel::RefId resident_ref_ = -1;
+  // Finds the product (after the staging area is placed).
+  void PlanResident();
+  // Whether `instr` itself (not its regions) reads or writes the resident ref.
+  bool TouchesResident(const Instr& instr) const;
+  void EmitResidentDeclarations();
+  void EmitResidentFlush();
+  // The product's accumulators: the resident registers, loaded from the ref when not resident.
+  void EmitResidentAccumulators();
+  // `statement` for each accumulator (u, v, q) of a warp; ResidentElement is its ref element
+  // (pz_wm, pz_wn, pz_gid and pz_tig in scope).
+  void EmitResidentLoop(const std::string& statement);
+  std::string ResidentElement() const;
   // The m16n8k16 products of a warp's mt x nt tiles (fragments pz_af, pz_bf; accumulators pz_d).
   void EmitMmaTiles(const std::string& type, int mt, int nt);
   // The accumulators of a warp's tiles, whose first row and column are `row0` and `col0`, as

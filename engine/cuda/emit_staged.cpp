@@ -106,7 +106,7 @@ void Emitter::EmitStagedLoops(const MatrixProduct& p, int64_t chunks, const Stag
   w_.Line(
       fmt::format("const long long pz_lo = pz_b * {} + pz_m0 * {}, pz_ro = pz_b * {} + pz_n0 * {};",
                   p.lb, p.lm, p.rb, p.rn));
-  w_.Line(form.accumulators);
+  form.accumulators();
   form.stage("0");
   w_.Line("pz_copies_commit();");
   w_.Open(fmt::format("for (int pz_kc = 0; pz_kc < {}; ++pz_kc) {{", chunks));
@@ -150,7 +150,14 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   // j-th 8 x 8 matrix.
   w_.Line("const int pz_lr = pz_lane & 7, pz_lj = pz_lane >> 3;");
   StagedForm form;
-  form.accumulators = "float pz_d[2][4][4] = {};";
+  bool resident = &instr == resident_dot_;
+  form.accumulators = [&] {
+    if (resident) {
+      EmitResidentAccumulators();
+    } else {
+      w_.Line("float pz_d[2][4][4] = {};");
+    }
+  };
   form.element_pointer = "unsigned short*";
   form.buffer_elements = elements;
   form.stage = [&](const std::string& chunk) {
@@ -200,6 +207,7 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
     w_.Close();  // kk
   };
   form.results = [&] {
+    if (resident) return;  // the accumulators stay in registers
     w_.Line("const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;");
     EmitMmaResults(instr, p, 2, 4, "pz_m0 + pz_wm", "pz_n0 + pz_wn");
   };
@@ -254,7 +262,7 @@ bool Emitter::EmitStagedFloatDot(const Instr& instr, const MatrixProduct& p) {
       fmt::format("float* const pz_sb = (float*)(pz_smem + {});", staging_at_ + 2 * elements * 4));
   w_.Line("const int pz_ty = threadIdx.x >> 4, pz_tx = threadIdx.x & 15;");
   StagedForm form;
-  form.accumulators = "float pz_acc[4][8] = {};";
+  form.accumulators = [&] { w_.Line("float pz_acc[4][8] = {};"); };
   form.element_pointer = "float*";
   form.buffer_elements = elements;
   form.stage = [&](const std::string& chunk) {

@@ -435,6 +435,9 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
   for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
+  // `acc_ref`: its accumulators, in the registers of the product that adds into it at every grid step while pz_resident
+  [[maybe_unused]] float pz_racc[2][4][4];
+  [[maybe_unused]] bool pz_resident = false;
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
     for (long long pz_s = 0; pz_s < pz_steps; ++pz_s) {
       const long long pz_step = pz_chain * pz_steps + pz_s;
@@ -449,6 +452,21 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
         v2 = (((int)(int)((v0) == (v1))) != 0);
       }
       if (v2) {
+        if (pz_resident) {  // `acc_ref` back from the registers
+          const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;
+          const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;
+          const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
+          #pragma unroll
+          for (int pz_u = 0; pz_u < 2; ++pz_u) {
+            #pragma unroll
+            for (int pz_v = 0; pz_v < 4; ++pz_v) {
+              #pragma unroll
+              for (int pz_q = 0; pz_q < 4; ++pz_q) r3[(pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8) * 128 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1)] = pz_racc[pz_u][pz_v][pz_q];
+            }
+          }
+          pz_resident = false;
+          __syncthreads();
+        }
         __syncthreads();
         for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
           float e3;
@@ -474,7 +492,19 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
           const long long pz_b = pz_tile / 1, pz_mn = pz_tile % 1;
           const long long pz_m0 = pz_mn / 1 * 128, pz_n0 = pz_mn % 1 * 128;
           const long long pz_lo = pz_b * 0 + pz_m0 * 256, pz_ro = pz_b * 0 + pz_n0 * 1;
-          float pz_d[2][4][4] = {};
+          float (&pz_d)[2][4][4] = pz_racc;
+          if (!pz_resident) {
+            const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
+            #pragma unroll
+            for (int pz_u = 0; pz_u < 2; ++pz_u) {
+              #pragma unroll
+              for (int pz_v = 0; pz_v < 4; ++pz_v) {
+                #pragma unroll
+                for (int pz_q = 0; pz_q < 4; ++pz_q) pz_d[pz_u][pz_v][pz_q] = r3[(pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8) * 128 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1)];
+              }
+            }
+            pz_resident = true;
+          }
           {
             const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;
             unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_x * 40 + pz_kq;
@@ -552,33 +582,6 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
               }
             }
             __syncthreads();
-          }
-          const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
-          #pragma unroll
-          for (int pz_u = 0; pz_u < 2; ++pz_u) {
-            #pragma unroll
-            for (int pz_v0 = 0; pz_v0 < 4; ++pz_v0) {
-              #pragma unroll
-              for (int pz_q = 0; pz_q < 4; ++pz_q) {
-                const int pz_v = (pz_v0 + pz_gid) & 3, pz_h = (pz_q & 1) ^ (pz_gid >> 2);
-                const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + pz_h;
-                {
-                  const long long pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
-                  const float pz_dv = (pz_h ? pz_pick4(pz_d[pz_u][0][(pz_q & 2) | 1], pz_d[pz_u][1][(pz_q & 2) | 1], pz_d[pz_u][2][(pz_q & 2) | 1], pz_d[pz_u][3][(pz_q & 2) | 1], pz_v) : pz_pick4(pz_d[pz_u][0][pz_q & 2], pz_d[pz_u][1][pz_q & 2], pz_d[pz_u][2][pz_q & 2], pz_d[pz_u][3][pz_q & 2], pz_v));
-                  float e4;
-                  {
-                    e4 = r3[pz_i];
-                  }
-                  float e8;
-                  {
-                    e8 = (float)((e4) + (pz_dv));
-                  }
-                  {
-                    r3[pz_i] = e8;
-                  }
-                }
-              }
-            }
           }
         }
       } else {
@@ -707,6 +710,21 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
         v10 = (((int)(int)((v0) == (v9))) != 0);
       }
       if (v10) {
+        if (pz_resident) {  // `acc_ref` back from the registers
+          const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;
+          const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;
+          const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
+          #pragma unroll
+          for (int pz_u = 0; pz_u < 2; ++pz_u) {
+            #pragma unroll
+            for (int pz_v = 0; pz_v < 4; ++pz_v) {
+              #pragma unroll
+              for (int pz_q = 0; pz_q < 4; ++pz_q) r3[(pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8) * 128 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1)] = pz_racc[pz_u][pz_v][pz_q];
+            }
+          }
+          pz_resident = false;
+          __syncthreads();
+        }
         __syncthreads();
         for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
           float e11;
@@ -725,6 +743,21 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_0(const 
       } else {
       }
       __syncthreads();
+      __syncthreads();
+    }
+    if (pz_resident) {  // `acc_ref` back from the registers
+      const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;
+      const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;
+      const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
+      #pragma unroll
+      for (int pz_u = 0; pz_u < 2; ++pz_u) {
+        #pragma unroll
+        for (int pz_v = 0; pz_v < 4; ++pz_v) {
+          #pragma unroll
+          for (int pz_q = 0; pz_q < 4; ++pz_q) r3[(pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8) * 128 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1)] = pz_racc[pz_u][pz_v][pz_q];
+        }
+      }
+      pz_resident = false;
       __syncthreads();
     }
   }
@@ -811,6 +844,9 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
   for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) r3[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
+  // `acc_ref`: its accumulators, in the registers of the product that adds into it at every grid step while pz_resident
+  [[maybe_unused]] float pz_racc[2][4][4];
+  [[maybe_unused]] bool pz_resident = false;
   for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {
     for (long long pz_s = 0; pz_s < pz_steps; ++pz_s) {
       const long long pz_step = pz_chain * pz_steps + pz_s;
@@ -825,6 +861,21 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
         v2 = (((int)(int)((v0) == (v1))) != 0);
       }
       if (v2) {
+        if (pz_resident) {  // `acc_ref` back from the registers
+          const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;
+          const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;
+          const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
+          #pragma unroll
+          for (int pz_u = 0; pz_u < 2; ++pz_u) {
+            #pragma unroll
+            for (int pz_v = 0; pz_v < 4; ++pz_v) {
+              #pragma unroll
+              for (int pz_q = 0; pz_q < 4; ++pz_q) r3[(pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8) * 128 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1)] = pz_racc[pz_u][pz_v][pz_q];
+            }
+          }
+          pz_resident = false;
+          __syncthreads();
+        }
         __syncthreads();
         for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
           float e3;
@@ -850,7 +901,19 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
           const long long pz_b = pz_tile / 1, pz_mn = pz_tile % 1;
           const long long pz_m0 = pz_mn / 1 * 128, pz_n0 = pz_mn % 1 * 128;
           const long long pz_lo = pz_b * 0 + pz_m0 * 256, pz_ro = pz_b * 0 + pz_n0 * 1;
-          float pz_d[2][4][4] = {};
+          float (&pz_d)[2][4][4] = pz_racc;
+          if (!pz_resident) {
+            const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
+            #pragma unroll
+            for (int pz_u = 0; pz_u < 2; ++pz_u) {
+              #pragma unroll
+              for (int pz_v = 0; pz_v < 4; ++pz_v) {
+                #pragma unroll
+                for (int pz_q = 0; pz_q < 4; ++pz_q) pz_d[pz_u][pz_v][pz_q] = r3[(pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8) * 128 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1)];
+              }
+            }
+            pz_resident = true;
+          }
           {
             const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;
             unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_x * 40 + pz_kq;
@@ -928,33 +991,6 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
               }
             }
             __syncthreads();
-          }
-          const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
-          #pragma unroll
-          for (int pz_u = 0; pz_u < 2; ++pz_u) {
-            #pragma unroll
-            for (int pz_v0 = 0; pz_v0 < 4; ++pz_v0) {
-              #pragma unroll
-              for (int pz_q = 0; pz_q < 4; ++pz_q) {
-                const int pz_v = (pz_v0 + pz_gid) & 3, pz_h = (pz_q & 1) ^ (pz_gid >> 2);
-                const long long pz_r = pz_m0 + pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, pz_c = pz_n0 + pz_wn + pz_v * 8 + pz_tig * 2 + pz_h;
-                {
-                  const long long pz_i = pz_b * 16384 + (pz_r) * 128 + (pz_c);
-                  const float pz_dv = (pz_h ? pz_pick4(pz_d[pz_u][0][(pz_q & 2) | 1], pz_d[pz_u][1][(pz_q & 2) | 1], pz_d[pz_u][2][(pz_q & 2) | 1], pz_d[pz_u][3][(pz_q & 2) | 1], pz_v) : pz_pick4(pz_d[pz_u][0][pz_q & 2], pz_d[pz_u][1][pz_q & 2], pz_d[pz_u][2][pz_q & 2], pz_d[pz_u][3][pz_q & 2], pz_v));
-                  float e4;
-                  {
-                    e4 = r3[pz_i];
-                  }
-                  float e8;
-                  {
-                    e8 = (float)((e4) + (pz_dv));
-                  }
-                  {
-                    r3[pz_i] = e8;
-                  }
-                }
-              }
-            }
           }
         }
       } else {
@@ -1083,6 +1119,21 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
         v10 = (((int)(int)((v0) == (v9))) != 0);
       }
       if (v10) {
+        if (pz_resident) {  // `acc_ref` back from the registers
+          const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;
+          const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;
+          const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
+          #pragma unroll
+          for (int pz_u = 0; pz_u < 2; ++pz_u) {
+            #pragma unroll
+            for (int pz_v = 0; pz_v < 4; ++pz_v) {
+              #pragma unroll
+              for (int pz_q = 0; pz_q < 4; ++pz_q) r3[(pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8) * 128 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1)] = pz_racc[pz_u][pz_v][pz_q];
+            }
+          }
+          pz_resident = false;
+          __syncthreads();
+        }
         __syncthreads();
         for (int pz_i = threadIdx.x; pz_i < 16384; pz_i += blockDim.x) {
           float e11;
@@ -1101,6 +1152,21 @@ extern "C" __global__ void __launch_bounds__(512) pz_bf16_matmul_kernel_1(const 
       } else {
       }
       __syncthreads();
+      __syncthreads();
+    }
+    if (pz_resident) {  // `acc_ref` back from the registers
+      const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;
+      const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;
+      const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;
+      #pragma unroll
+      for (int pz_u = 0; pz_u < 2; ++pz_u) {
+        #pragma unroll
+        for (int pz_v = 0; pz_v < 4; ++pz_v) {
+          #pragma unroll
+          for (int pz_q = 0; pz_q < 4; ++pz_q) r3[(pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8) * 128 + pz_wn + pz_v * 8 + pz_tig * 2 + (pz_q & 1)] = pz_racc[pz_u][pz_v][pz_q];
+        }
+      }
+      pz_resident = false;
       __syncthreads();
     }
   }

@@ -1,0 +1,177 @@
+// Resident accumulators of the CUDA emitter (emit_internal.h): the tiled matmul's
+// `acc_ref[...] += jnp.dot(...)`, run once per grid step, keeps its staged tensor-core
+// accumulators in registers from one step of a chain to the next instead of reading and writing
+// the scratch ref at every step. The ref is written back ("flushed") before anything else reads
+// or writes it, and at the end of each chain, so that every other instruction sees it as the
+// emulated TPU does.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+
+#include "cuda/emit_internal.h"
+
+namespace pz::cuda::detail {
+
+namespace {
+
+// The path names the whole ref: no indexer, or indexers that each keep every element in place.
+bool WholeRef(const kernel::RefPath& path, const Shape& shape) {
+  for (const kernel::Indexer& indexer : path.indexers) {
+    if (indexer.size() != shape.size()) return false;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      const kernel::DimIndex& index = indexer[d];
+      if (index.is_int || index.dynamic_start != kernel::kNoValue || index.start != 0 ||
+          index.size != shape[d] || index.stride != 1) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool Emitter::TouchesResident(const Instr& instr) const {
+  if (resident_ref_ < 0) return false;
+  for (const kernel::RefPath* path : kernel::RefPathsOf(instr)) {
+    if (path->ref == resident_ref_) return true;
+  }
+  for (kernel::RefId r : instr.scoped) {
+    if (r == resident_ref_) return true;
+  }
+  return false;
+}
+
+void Emitter::PlanResident() {
+  resident_dot_ = nullptr;
+  resident_ref_ = -1;
+  if (staging_at_ < 0) return;
+  const std::vector<const Instr*>& top = orders_.at(&f_.body);
+  for (const Instr* dot : top) {
+    // A product of the kernel's body itself (once per grid step), on tensor cores, staged, whose
+    // result is one 128 x 128 tile (the block's 16 warps hold it in their fragments); the first
+    // in the body's order.
+    auto epilogue = epilogue_.find(dot);
+    if (epilogue == epilogue_.end()) continue;
+    const FusedLoop* loop = epilogue->second;
+    if (!TensorCoreTypes(*dot) || !StagesOperands(*dot)) continue;
+    std::optional<MatrixProduct> p = MatrixForm(*dot, Strides(TypeOf(dot->operands[0]).shape),
+                                                Strides(TypeOf(dot->operands[1]).shape));
+    if (!p || p->batches != 1 || p->m != 128 || p->n != 128) continue;
+    if (TypeOf(dot->results[0]).dtype != DType::kFloat32) continue;
+    // Its epilogue: acc = acc + dot on a whole float32 scratch ref of the result's shape.
+    if (!loop->hoisted.empty() || loop->members.size() != 3) continue;
+    const Instr& load = *loop->members[0];
+    const Instr& add = *loop->members[1];
+    const Instr& store = *loop->members[2];
+    if (load.op != Op::kLoad || store.op != Op::kStore || !kernel::IsPrim(add.op) ||
+        kernel::PrimOf(add.op) != Prim::kAdd) {
+      continue;
+    }
+    kernel::RefId r = load.ref.ref;
+    const kernel::RefType& ref = f_.refs.at(static_cast<size_t>(r));
+    if (store.ref.ref != r || ref.role != kernel::RefRole::kScratch ||
+        ref.dtype != DType::kFloat32 || ref.shape != TypeOf(dot->results[0]).shape ||
+        !WholeRef(load.ref, ref.shape) || !WholeRef(store.ref, ref.shape)) {
+      continue;
+    }
+    ValueId loaded = load.results[0], product = dot->results[0];
+    bool sums = (add.operands[0] == loaded && add.operands[1] == product) ||
+                (add.operands[0] == product && add.operands[1] == loaded);
+    if (!sums || store.operands.empty() || store.operands[0] != add.results[0] ||
+        TypeOf(add.results[0]).dtype != DType::kFloat32) {
+      continue;
+    }
+    // Nothing else reaches the ref but loads and stores emitted on their own or in fused loops
+    // (where a flush can go before them); no product reads it folded into its operands.
+    bool plain = true;
+    for (const Instr* instr : instrs_) {
+      bool touches = false;
+      for (const kernel::RefPath* path : kernel::RefPathsOf(*instr)) touches |= path->ref == r;
+      if (touches && instr->op != Op::kLoad && instr->op != Op::kStore) plain = false;
+      if (std::count(instr->scoped.begin(), instr->scoped.end(), r) != 0) plain = false;
+    }
+    for (const auto& [folding, loads] : folded_) {
+      for (const Instr* folded : loads) {
+        if (folded != nullptr && folded->ref.ref == r) plain = false;
+      }
+    }
+    for (const auto& [other, other_loop] : epilogue_) {
+      if (other == dot) continue;
+      for (const Instr* member : other_loop->members) {
+        for (const kernel::RefPath* path : kernel::RefPathsOf(*member)) {
+          if (path->ref == r) plain = false;  // run inside another product, where no flush goes
+        }
+      }
+    }
+    for (const auto& [region, loops] : loops_) {
+      for (const FusedLoop& other : loops) {
+        for (const Instr* hoisted : other.hoisted) {
+          for (const kernel::RefPath* path : kernel::RefPathsOf(*hoisted)) {
+            if (path->ref == r) plain = false;
+          }
+        }
+      }
+    }
+    if (!plain) continue;
+    resident_dot_ = dot;
+    resident_ref_ = r;
+    return;  // one product at most
+  }
+}
+
+void Emitter::EmitResidentDeclarations() {
+  if (resident_dot_ == nullptr) return;
+  w_.Line(fmt::format(
+      "// `{}`: its accumulators, in the registers of the product that adds into it at every "
+      "grid step while pz_resident",
+      f_.refs.at(static_cast<size_t>(resident_ref_)).name));
+  w_.Line("[[maybe_unused]] float pz_racc[2][4][4];");
+  w_.Line("[[maybe_unused]] bool pz_resident = false;");
+}
+
+// Element (u, v, q) of a warp's accumulators (EmitMmaResults' layout) in the 128 x 128 ref.
+std::string Emitter::ResidentElement() const {
+  return fmt::format(
+      "r{}[(pz_wm + pz_u * 16 + pz_gid + (pz_q >> 1) * 8) * 128 + pz_wn + pz_v * 8 + pz_tig * 2 + "
+      "(pz_q & 1)]",
+      resident_ref_);
+}
+
+void Emitter::EmitResidentLoop(const std::string& statement) {
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_u = 0; pz_u < 2; ++pz_u) {");
+  w_.Line("#pragma unroll");
+  w_.Open("for (int pz_v = 0; pz_v < 4; ++pz_v) {");
+  w_.Line("#pragma unroll");
+  w_.Line(fmt::format("for (int pz_q = 0; pz_q < 4; ++pz_q) {}", statement));
+  w_.Close();
+  w_.Close();
+}
+
+void Emitter::EmitResidentFlush() {
+  if (resident_dot_ == nullptr) return;
+  w_.Open(fmt::format("if (pz_resident) {{  // `{}` back from the registers",
+                      f_.refs.at(static_cast<size_t>(resident_ref_)).name));
+  w_.Line("const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;");
+  w_.Line("const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;");
+  w_.Line("const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;");
+  EmitResidentLoop(ResidentElement() + " = pz_racc[pz_u][pz_v][pz_q];");
+  w_.Line("pz_resident = false;");
+  Sync();
+  w_.Close();
+}
+
+void Emitter::EmitResidentAccumulators() {
+  // In the staged form's tile loop (one tile): the registers themselves, filled from the ref
+  // when they do not hold it yet (the barrier before the product has passed its writers).
+  w_.Line("float (&pz_d)[2][4][4] = pz_racc;");
+  w_.Open("if (!pz_resident) {");
+  w_.Line("const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;");
+  EmitResidentLoop("pz_d[pz_u][pz_v][pz_q] = " + ResidentElement() + ";");
+  w_.Line("pz_resident = true;");
+  w_.Close();
+}
+
+}  // namespace pz::cuda::detail
