@@ -251,8 +251,8 @@ bool Emitter::EmitStagedFloatDot(const Instr& instr, const MatrixProduct& p) {
   DType od = TypeOf(instr.results[0]).dtype;
   int64_t chunks = p.k / kFloatStageK;
   int64_t elements = kFloatStageK * kFloatStageRow;  // of one buffer
-  // On the GPU the block (512 threads) multiplies staged tiles; the host device, whose blocks
-  // have other sizes, runs the register-tiled form after `else`.
+  // On the GPU (and the host device running its forms) the block of 512 threads multiplies
+  // staged tiles; blocks of other sizes run the register-tiled form after `else`.
   w_.Line("#if PZ_SM80");
   w_.Open(
       "if (blockDim.x == 512) {  // float products, operand tiles staged in shared memory by "
