@@ -275,6 +275,9 @@ class Emitter {
   // current one is multiplied; false when the product's shape does not allow it or there is no
   // staging area.
   bool EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p);
+  // Its warp's lane and 32 x 32 tile of the block's 128 x 128 (pz_warp, pz_lane, pz_wm, pz_wn),
+  // which the resident accumulators' flush shares.
+  void EmitWarpTile();
   // What a staged product's loops (EmitStagedLoops) hold: the accumulators (declared) for each
   // 128 x 128 tile of the result; the copies of a chunk of k (its number, an expression) into
   // its buffers; the multiplication of a staged chunk (read through pz_ta and pz_tb, pointers of

@@ -6,7 +6,6 @@
 // emulated TPU does.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <string>
 
 #include "cuda/emit_internal.h"
@@ -30,17 +29,18 @@ bool WholeRef(const kernel::RefPath& path, const Shape& shape) {
   return true;
 }
 
+// `instr` itself (not its regions) names ref `r`.
+bool Touches(const Instr& instr, kernel::RefId r) {
+  for (const kernel::RefPath* path : kernel::RefPathsOf(instr)) {
+    if (path->ref == r) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool Emitter::TouchesResident(const Instr& instr) const {
-  if (resident_ref_ < 0) return false;
-  for (const kernel::RefPath* path : kernel::RefPathsOf(instr)) {
-    if (path->ref == resident_ref_) return true;
-  }
-  for (kernel::RefId r : instr.scoped) {
-    if (r == resident_ref_) return true;
-  }
-  return false;
+  return resident_ref_ >= 0 && Touches(instr, resident_ref_);
 }
 
 void Emitter::PlanResident() {
@@ -83,35 +83,24 @@ void Emitter::PlanResident() {
         TypeOf(add.results[0]).dtype != DType::kFloat32) {
       continue;
     }
-    // Nothing else reaches the ref but loads and stores emitted on their own or in fused loops
-    // (where a flush can go before them); no product reads it folded into its operands.
+    // Nothing else reaches the ref but loads and stores that EmitRegion emits, alone or in a
+    // fused loop (where a flush can go before them): none inside another product (folded into
+    // its operands or in its epilogue), none hoisted ahead of a fused loop.
     bool plain = true;
     for (const Instr* instr : instrs_) {
-      bool touches = false;
-      for (const kernel::RefPath* path : kernel::RefPathsOf(*instr)) touches |= path->ref == r;
-      if (touches && instr->op != Op::kLoad && instr->op != Op::kStore) plain = false;
-      if (std::count(instr->scoped.begin(), instr->scoped.end(), r) != 0) plain = false;
+      if (Touches(*instr, r) && instr->op != Op::kLoad && instr->op != Op::kStore) plain = false;
     }
     for (const auto& [folding, loads] : folded_) {
-      for (const Instr* folded : loads) {
-        if (folded != nullptr && folded->ref.ref == r) plain = false;
-      }
+      for (const Instr* folded : loads)
+        plain = plain && (folded == nullptr || !Touches(*folded, r));
     }
     for (const auto& [other, other_loop] : epilogue_) {
       if (other == dot) continue;
-      for (const Instr* member : other_loop->members) {
-        for (const kernel::RefPath* path : kernel::RefPathsOf(*member)) {
-          if (path->ref == r) plain = false;  // run inside another product, where no flush goes
-        }
-      }
+      for (const Instr* member : other_loop->members) plain = plain && !Touches(*member, r);
     }
     for (const auto& [region, loops] : loops_) {
       for (const FusedLoop& other : loops) {
-        for (const Instr* hoisted : other.hoisted) {
-          for (const kernel::RefPath* path : kernel::RefPathsOf(*hoisted)) {
-            if (path->ref == r) plain = false;
-          }
-        }
+        for (const Instr* hoisted : other.hoisted) plain = plain && !Touches(*hoisted, r);
       }
     }
     if (!plain) continue;
@@ -154,8 +143,7 @@ void Emitter::EmitResidentFlush() {
   if (resident_dot_ == nullptr) return;
   w_.Open(fmt::format("if (pz_resident) {{  // `{}` back from the registers",
                       f_.refs.at(static_cast<size_t>(resident_ref_)).name));
-  w_.Line("const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;");
-  w_.Line("const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;");
+  EmitWarpTile();
   w_.Line("const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;");
   EmitResidentLoop(ResidentElement() + " = pz_racc[pz_u][pz_v][pz_q];");
   w_.Line("pz_resident = false;");

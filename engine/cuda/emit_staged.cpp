@@ -58,6 +58,11 @@ void Emitter::EmitRunCopy(const MatrixProduct& p, int side, int elements, int64_
   w_.Close();
 }
 
+void Emitter::EmitWarpTile() {
+  w_.Line("const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;");
+  w_.Line("const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;");
+}
+
 void Emitter::EmitStageChunk(const MatrixProduct& p, int side, bool k_contiguous,
                              const std::string& buffer, const std::string& k0) {
   // The tile: 128 rows (lhs) or columns (rhs) from pz_lo / pz_ro, by kStageK of k from k0.
@@ -144,8 +149,7 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
       fmt::format("unsigned short* const pz_sa = (unsigned short*)(pz_smem + {});", staging_at_));
   w_.Line(fmt::format("unsigned short* const pz_sb = (unsigned short*)(pz_smem + {});",
                       staging_at_ + 2 * StageBuffer()));
-  w_.Line("const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;");
-  w_.Line("const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;");
+  EmitWarpTile();
   // The shared-memory row each lane hands ldmatrix: lanes 8 j to 8 j + 7 give the rows of the
   // j-th 8 x 8 matrix.
   w_.Line("const int pz_lr = pz_lane & 7, pz_lj = pz_lane >> 3;");

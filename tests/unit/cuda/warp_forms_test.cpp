@@ -7,11 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "array/dtype.h"
 #include "cuda/device.h"
 #include "cuda/prelude.h"
 
@@ -106,22 +106,6 @@ extern "C" __global__ void async_copy(const unsigned long long* args) {
 
 std::string Unit(const std::string& kernels) { return std::string(Prelude()) + kernels; }
 
-// 16-bit float bits of small integers, exact in both formats.
-uint16_t Bf16Bits(float v) {
-  uint32_t u;
-  std::memcpy(&u, &v, 4);
-  return static_cast<uint16_t>(u >> 16);
-}
-uint16_t F16Bits(int v) {
-  // |v| < 16: exponent 15 + e, ten bits of mantissa.
-  if (v == 0) return 0;
-  uint16_t sign = v < 0 ? 0x8000 : 0;
-  int a = v < 0 ? -v : v, e = 0;
-  while ((a >> (e + 1)) != 0) ++e;
-  uint16_t mantissa = static_cast<uint16_t>(((a << 10) >> e) & 0x3ff);
-  return static_cast<uint16_t>(sign | ((15 + e) << 10) | mantissa);
-}
-
 class Devices : public ::testing::TestWithParam<bool> {
  protected:
   // The host device running the sm_80 forms, or a GPU; null (skip_ says why) where there is no
@@ -172,8 +156,12 @@ TEST_P(Devices, MmaAddsTheTileProductToTheAccumulators) {
     for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<int>((i * 5 + 1) % 9) - 4;
     for (size_t i = 0; i < d.size(); ++i) d[i] = static_cast<float>(i % 13) * 0.5f;
     std::vector<uint16_t> a_bits, b_bits;
-    for (int v : a) a_bits.push_back(bf16 ? Bf16Bits(static_cast<float>(v)) : F16Bits(v));
-    for (int v : b) b_bits.push_back(bf16 ? Bf16Bits(static_cast<float>(v)) : F16Bits(v));
+    auto bits = [&](int v) {
+      float f = static_cast<float>(v);
+      return bf16 ? array::FloatToBFloat16Bits(f) : array::FloatToHalfBits(f);
+    };
+    for (int v : a) a_bits.push_back(bits(v));
+    for (int v : b) b_bits.push_back(bits(v));
     DevicePtr pa = Upload(*device, a_bits), pb = Upload(*device, b_bits), pd = Upload(*device, d);
     DevicePtr args = Upload<uint64_t>(*device, {pa, pb, pd, bf16 ? 1u : 0u});
     device->Launch(module, {.kernel = "mma_tile", .grid = 1, .block = 32, .args = args});
