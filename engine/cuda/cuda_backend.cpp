@@ -318,8 +318,8 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_p
 
   // The host device runs blocks of 4 threads. Running the forms of sm_80 GPUs (host_sm80), it
   // gives kernels the threads a GPU gives them where those forms need them (whole warps for
-  // tensor cores, 512 threads for staged products), and others one warp: a CUDA block is as many
-  // OS threads there, and hundreds of them make every barrier slow.
+  // tensor cores, 512 threads for staged products), and others one warp: every CUDA thread is a
+  // fiber there, and each barrier costs every one of them a switch.
   unsigned threads = options_.threads  ? std::min(options_.threads, kernel.threads)
                      : !info.host      ? kernel.threads
                      : !info.host_sm80 ? 4u

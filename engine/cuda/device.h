@@ -5,8 +5,9 @@
 //   and a machine without a GPU gets a clear error instead of a link failure;
 // - the host (OpenHostDevice): the same source compiled by the system C++ compiler (the prelude
 //   the emitter writes maps CUDA's names onto plain C++ when __CUDACC__ is not defined), loaded
-//   with dlopen and run with one OS thread per CUDA thread of a block, `__syncthreads()` a barrier
-//   of the block's threads. That is how the test suite runs generated kernels where no GPU is.
+//   with dlopen and run with one fiber per CUDA thread of a block (host_fibers.h),
+//   `__syncthreads()` a barrier of the block's fibers. That is how the test suite runs generated
+//   kernels where no GPU is.
 #pragma once
 
 #include <cstddef>
@@ -91,10 +92,11 @@ class Device {
 // a like message when NVRTC is missing or no device is present.
 std::unique_ptr<Device> OpenGpuDevice();
 
-// The host, running kernels with `threads_per_block` OS threads per block (blocks one after
-// the other). Needs a C++20 compiler: $CXX, else `c++`. Throws DeviceError when there is none.
-// With `sm80`, units compile with PZ_HOST_SM80: the host carries out the tensor-core, ldmatrix
-// and asynchronous-copy forms a GPU of sm_80 or later runs, lane by lane (prelude.h).
+// The host, running kernels with `threads_per_block` fibers per block (blocks one after the
+// other, every other one with its threads in reverse order: host_fibers.h). Needs a C++20 compiler:
+// $CXX, else `c++`. Throws DeviceError when there is none. With `sm80`, units compile with
+// PZ_HOST_SM80: the host carries out the tensor-core, ldmatrix and asynchronous-copy forms a GPU of
+// sm_80 or later runs, lane by lane (prelude.h).
 std::unique_ptr<Device> OpenHostDevice(unsigned threads_per_block = 4, bool sm80 = false);
 
 }  // namespace pz::cuda

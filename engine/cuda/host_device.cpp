@@ -1,14 +1,12 @@
 // The host device (device.h): a unit compiled by the system C++ compiler into a shared library,
-// loaded with dlopen, its kernels run with one OS thread per CUDA thread (the prelude's host shim
-// gives each thread its threadIdx, blockIdx, the block's shared memory and its warp).
+// loaded with dlopen, its kernels run with one fiber per CUDA thread (host_fibers.h; the prelude's
+// host shim gives each thread its threadIdx, blockIdx, the block's shared memory and its warp).
 #include <dlfcn.h>
 #include <fmt/format.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 
 #include <algorithm>
-#include <atomic>
-#include <barrier>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -16,29 +14,29 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <latch>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <set>
 #include <string>
-#include <system_error>
 #include <thread>
 #include <unordered_map>
 #include <vector>
 
 #include "cuda/device.h"
+#include "cuda/host_fibers.h"
 
 namespace pz::cuda {
 
 namespace {
 
-// What a kernel function and the prelude's pz_host_bind are in a loaded unit.
+// What a kernel function and the prelude's pz_host_run are in a loaded unit.
 using KernelFn = void (*)(const unsigned long long*);
-using BindFn = void (*)(unsigned thread, unsigned block, unsigned block_dim, unsigned grid_dim,
-                        char* shared, void (*sync)(void*), void* sync_context, void* warp_context,
-                        unsigned* warp_slots);
+using RunFn = void (*)(KernelFn kernel, const unsigned long long* args, unsigned thread,
+                       unsigned block, unsigned block_dim, unsigned grid_dim, char* shared,
+                       void (*sync)(void*), void* sync_context, void* warp_context,
+                       unsigned* warp_slots);
 
 constexpr std::align_val_t kAllocAlignment{64};
 // The most threads a CUDA block may have, enforced here too so that the host catches launches a
@@ -48,8 +46,9 @@ constexpr unsigned kMaxBlockThreads = 1024;
 constexpr int64_t kHostSharedPerBlock = 227 * 1024;
 // Compiler output kept in a DeviceError.
 constexpr int kMaxLogLines = 60;
-// The words each lane of a warp has to trade values with its other lanes (prelude.h).
-constexpr unsigned kWarpSlotWords = 16;
+// Each CUDA thread's stack (a GPU gives a thread far less; the generated code keeps little on
+// it).
+constexpr size_t kThreadStackBytes = 256 * 1024;
 
 std::string CompilerCommand() {
   const char* cxx = std::getenv("CXX");
@@ -293,7 +292,8 @@ class HostDevice final : public Device {
   };
   struct Entry {
     KernelFn kernel = nullptr;
-    BindFn bind = nullptr;
+    RunFn run = nullptr;
+    unsigned slot_words = 0;  // each lane's words in its warp's slots
   };
 
   // The host address of [ptr, ptr + bytes), which must lie inside one allocation: a bad copy
@@ -338,73 +338,70 @@ class HostDevice final : public Device {
       throw DeviceError(fmt::format("unit {} has no kernel {} (is it declared extern \"C\"?)",
                                     module.name, config.kernel));
     }
-    entry.bind = reinterpret_cast<BindFn>(dlsym(module.library, "pz_host_bind"));
-    if (entry.bind == nullptr) {
+    entry.run = reinterpret_cast<RunFn>(dlsym(module.library, "pz_host_run"));
+    if (entry.run == nullptr) {
       throw DeviceError(fmt::format(
-          "unit {} has no pz_host_bind (does it start with the CUDA prelude?)", module.name));
+          "unit {} has no pz_host_run (does it start with the CUDA prelude?)", module.name));
     }
+    const auto* slot_words =
+        static_cast<const unsigned*>(dlsym(module.library, "pz_host_slot_words"));
+    if (slot_words == nullptr) {
+      throw DeviceError(fmt::format(
+          "unit {} has no pz_host_slot_words (does it start with the CUDA prelude?)", module.name));
+    }
+    entry.slot_words = *slot_words;
     return entry;
   }
 
-  // Runs the grid's blocks one after the other on `config.block` threads.
-  static void RunGrid(const Entry& entry, const LaunchConfig& config) {
+  // Runs the grid's blocks one after the other, each on `config.block` fibers. Every other block
+  // (and every other launch) runs its threads in reverse order, so that a race between two
+  // threads of a block shows whichever way round it goes (host_fibers.h).
+  void RunGrid(const Entry& entry, const LaunchConfig& config) {
+    const unsigned launch = launches_++;
     // The block's dynamic shared memory, 16-byte aligned like the GPU's `pz_smem`, zeroed once
     // per launch and reused by every block.
     struct alignas(16) Chunk {
       char bytes[16];
     };
     std::vector<Chunk> shared_memory((std::max<size_t>(config.shared_bytes, 1) + 15) / 16);
-    char* shared = reinterpret_cast<char*>(shared_memory.data());
-    const auto* args = reinterpret_cast<const unsigned long long*>(config.args);
     const unsigned threads = config.block;
-    const unsigned grid = config.grid;
-
-    std::barrier<> barrier(static_cast<std::ptrdiff_t>(threads));
-    void (*sync)(void*) = [](void* context) {
-      static_cast<std::barrier<>*>(context)->arrive_and_wait();
+    BlockFibers fibers(threads, kThreadStackBytes);
+    std::vector<unsigned> warp_slots(static_cast<size_t>((threads + 31) / 32) * 32 *
+                                     entry.slot_words);
+    struct Block {
+      const Entry* entry;
+      const unsigned long long* args;
+      unsigned index, threads, grid;
+      char* shared;
+      BlockFibers* fibers;
+      unsigned* warp_slots;
+    } block{.entry = &entry,
+            .args = reinterpret_cast<const unsigned long long*>(config.args),
+            .index = 0,
+            .threads = threads,
+            .grid = config.grid,
+            .shared = reinterpret_cast<char*>(shared_memory.data()),
+            .fibers = &fibers,
+            .warp_slots = warp_slots.data()};
+    auto body = [](void* context, unsigned thread) {
+      const Block& b = *static_cast<const Block*>(context);
+      b.entry->run(b.entry->kernel, b.args, thread, b.index, b.threads, b.grid, b.shared,
+                   &BlockFibers::Sync, b.fibers->BlockSync(), b.fibers->WarpSync(thread),
+                   b.warp_slots + static_cast<size_t>(thread / 32) * 32 * b.entry->slot_words);
     };
-    // Each warp's barrier (of its lanes: the last warp may have fewer than 32) and slots.
-    const unsigned warps = (threads + 31) / 32;
-    std::vector<std::unique_ptr<std::barrier<>>> warp_barriers;
-    for (unsigned w = 0; w < warps; ++w) {
-      warp_barriers.push_back(std::make_unique<std::barrier<>>(
-          static_cast<std::ptrdiff_t>(std::min(32u, threads - 32 * w))));
-    }
-    std::vector<unsigned> warp_slots(static_cast<size_t>(warps) * 32 * kWarpSlotWords);
-    // No thread starts before all exist: one that could not be created would leave the others
-    // waiting at the barrier forever.
-    std::latch ready(1);
-    std::atomic<bool> abandon{false};
-    std::vector<std::thread> workers;
-    workers.reserve(threads);
-    auto body = [&](unsigned thread) {
-      ready.wait();
-      if (abandon.load()) return;
-      for (unsigned block = 0; block < grid; ++block) {
-        entry.bind(thread, block, threads, grid, shared, sync, &barrier,
-                   warp_barriers[thread / 32].get(),
-                   warp_slots.data() + static_cast<size_t>(thread / 32) * 32 * kWarpSlotWords);
-        entry.kernel(args);
-        // No thread enters the next block (and its reuse of shared memory) while another is
-        // still in this one.
-        barrier.arrive_and_wait();
+    for (; block.index < config.grid; ++block.index) {
+      try {
+        fibers.Run(threads, body, &block, (launch + block.index) % 2 == 1);
+      } catch (const DeviceError& error) {
+        throw DeviceError(
+            fmt::format("kernel {}, block {}: {}", config.kernel, block.index, error.what()));
       }
-    };
-    try {
-      for (unsigned t = 0; t < threads; ++t) workers.emplace_back(body, t);
-    } catch (const std::system_error& error) {
-      abandon = true;
-      ready.count_down();
-      for (std::thread& worker : workers) worker.join();
-      throw DeviceError(fmt::format("kernel {}: could not start {} threads: {}", config.kernel,
-                                    threads, error.what()));
     }
-    ready.count_down();
-    for (std::thread& worker : workers) worker.join();
   }
 
   std::string cxx_;
   DeviceInfo info_;
+  unsigned launches_ = 0;
   std::map<uintptr_t, size_t> allocations_;  // address -> bytes asked for
   std::vector<Module> modules_;
   std::unordered_map<std::string, ModuleId> by_source_;

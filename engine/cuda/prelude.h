@@ -4,14 +4,18 @@
 // (no __CUDACC__), the host shim that device.h's host device runs it with.
 //
 // The host shim's contract (OpenHostDevice relies on it): the unit defines
-//   extern "C" void pz_host_bind(unsigned thread, unsigned block, unsigned block_dim,
-//                                unsigned grid_dim, char* shared, void (*sync)(void*),
-//                                void* sync_context, void* warp_context, unsigned* warp_slots);
-// which a host thread calls before each call of a kernel function: it sets threadIdx.x,
-// blockIdx.x, blockDim.x, gridDim.x and the block's dynamic shared memory for that thread;
-// `__syncthreads()` then calls sync(sync_context), which must wait for the block's other threads.
+//   extern "C" void pz_host_run(void (*kernel)(const unsigned long long*),
+//                               const unsigned long long* args, unsigned thread, unsigned block,
+//                               unsigned block_dim, unsigned grid_dim, char* shared,
+//                               void (*sync)(void*), void* sync_context, void* warp_context,
+//                               unsigned* warp_slots);
+// which runs kernel(args) as CUDA thread `thread` of block `block`: threadIdx.x, blockIdx.x,
+// blockDim.x, gridDim.x and the block's dynamic shared memory are set for that call.
+// `__syncthreads()` calls sync(sync_context), which must wait for the block's other threads;
 // sync(warp_context) must wait for the other threads of the thread's warp (threads 32 w to
-// 32 w + 31), and `warp_slots` is that warp's 32 x 16 words, through which its lanes trade
+// 32 w + 31). Both may switch to another CUDA thread's call of pz_host_run on the same OS thread
+// (the host device's fibers). `warp_slots` is the warp's 32 x pz_host_slot_words words (the unit
+// defines extern "C" const unsigned pz_host_slot_words), through which its lanes trade
 // tensor-core fragments and ldmatrix rows.
 //
 // The unit's PZ_SM80 says whether it takes the forms of sm_80 and later GPUs (tensor cores,

@@ -4,7 +4,8 @@
 #define PZ_SHARED_DECL extern __shared__ __align__(16) char pz_smem[];
 #define PZ_TRAP() __trap()
 #else
-// Plain C++: the host shim. One OS thread per CUDA thread; blocks run one after the other.
+// Plain C++: the host shim. Each CUDA thread is a fiber of the host device; a block's fibers
+// share one OS thread, and blocks run one after the other.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -16,40 +17,61 @@
 #define __device__
 #define __restrict__ __restrict
 struct pz_dim3 { unsigned x = 0, y = 1, z = 1; };
-static thread_local pz_dim3 threadIdx, blockIdx, blockDim, gridDim;
-static thread_local char* pz_host_shared = nullptr;
-static thread_local void (*pz_host_sync)(void*) = nullptr;
-static thread_local void* pz_host_sync_context = nullptr;
-// The thread's warp: sync(pz_host_warp_context) waits for its lanes; they trade values through
-// the warp's slots, 16 words a lane (PZ_HOST_SM80's tensor-core and ldmatrix forms).
-static thread_local void* pz_host_warp_context = nullptr;
-static thread_local unsigned* pz_host_warp_slots = nullptr;
 // Asynchronous copies (PZ_HOST_SM80) are held back until a wait makes them land, as late as a
 // GPU may land them, so that a read before its wait sees the buffer's old contents here too.
-// A new block drops what its thread left in flight.
 struct pz_host_copy { void* dst; unsigned char bytes[16]; unsigned size; };
-static thread_local std::vector<pz_host_copy> pz_host_copies;   // issued, not landed, in order
-static thread_local std::vector<size_t> pz_host_copy_groups;    // committed: each one's end
-static inline void pz_host_copies_drop() {
-  pz_host_copies.clear();
-  pz_host_copy_groups.clear();
+// One CUDA thread's state, on its fiber's stack. The fibers of a block take turns on one OS
+// thread, so pz_host_self is set again after every wait.
+struct pz_host_thread {
+  pz_dim3 thread_idx, block_idx, block_dim, grid_dim;
+  char* shared;
+  void (*sync)(void*);
+  void* sync_context;
+  // sync(warp_context) waits for the thread's warp; its lanes trade values through the warp's
+  // slots, PZ_HOST_SLOT_WORDS a lane (PZ_HOST_SM80's tensor-core and ldmatrix forms).
+  void* warp_context;
+  unsigned* warp_slots;
+  std::vector<pz_host_copy> copies;   // issued, not landed, in order
+  std::vector<size_t> copy_groups;    // committed: each one's end
+};
+static thread_local pz_host_thread* pz_host_self = nullptr;
+// The words of the warp's slots each lane has; the host device reads how many from the unit.
+#define PZ_HOST_SLOT_WORDS 16
+extern "C" const unsigned pz_host_slot_words = PZ_HOST_SLOT_WORDS;
+#define threadIdx (pz_host_self->thread_idx)
+#define blockIdx (pz_host_self->block_idx)
+#define blockDim (pz_host_self->block_dim)
+#define gridDim (pz_host_self->grid_dim)
+#define pz_host_shared (pz_host_self->shared)
+#define pz_host_warp_slots (pz_host_self->warp_slots)
+#define pz_host_copies (pz_host_self->copies)
+#define pz_host_copy_groups (pz_host_self->copy_groups)
+extern "C" void pz_host_run(void (*kernel)(const unsigned long long*),
+                            const unsigned long long* args, unsigned thread, unsigned block,
+                            unsigned block_dim, unsigned grid_dim, char* shared,
+                            void (*sync)(void*), void* sync_context, void* warp_context,
+                            unsigned* warp_slots) {
+  pz_host_thread self;
+  self.thread_idx.x = thread;
+  self.block_idx.x = block;
+  self.block_dim.x = block_dim;
+  self.grid_dim.x = grid_dim;
+  self.shared = shared;
+  self.sync = sync;
+  self.sync_context = sync_context;
+  self.warp_context = warp_context;
+  self.warp_slots = warp_slots;
+  pz_host_self = &self;
+  kernel(args);
+  pz_host_self = nullptr;
 }
-extern "C" void pz_host_bind(unsigned thread, unsigned block, unsigned block_dim,
-                             unsigned grid_dim, char* shared, void (*sync)(void*),
-                             void* sync_context, void* warp_context, unsigned* warp_slots) {
-  threadIdx.x = thread;
-  blockIdx.x = block;
-  blockDim.x = block_dim;
-  gridDim.x = grid_dim;
-  pz_host_shared = shared;
-  pz_host_sync = sync;
-  pz_host_sync_context = sync_context;
-  pz_host_warp_context = warp_context;
-  pz_host_warp_slots = warp_slots;
-  pz_host_copies_drop();
+static inline void pz_host_wait(void* context) {
+  pz_host_thread* const self = pz_host_self;
+  self->sync(context);
+  pz_host_self = self;
 }
-static inline void __syncthreads() { pz_host_sync(pz_host_sync_context); }
-static inline void pz_host_warp_sync() { pz_host_sync(pz_host_warp_context); }
+static inline void __syncthreads() { pz_host_wait(pz_host_self->sync_context); }
+static inline void pz_host_warp_sync() { pz_host_wait(pz_host_self->warp_context); }
 #define PZ_SHARED_DECL char* const pz_smem = pz_host_shared;
 #define PZ_TRAP() __builtin_trap()
 using std::isnan;
@@ -193,11 +215,11 @@ PZ_DEVICE void pz_copies_wait_all_but_one() {
 static inline void pz_host_ldmatrix4(unsigned* out, const void* p, bool trans) {
   pz_host_check_aligned(p, 16, "an ldmatrix row");
   const unsigned lane = threadIdx.x & 31;
-  memcpy(pz_host_warp_slots + lane * 16 + 8, &p, sizeof p);
+  memcpy(pz_host_warp_slots + lane * PZ_HOST_SLOT_WORDS + 8, &p, sizeof p);
   pz_host_warp_sync();
   auto row_of = [](unsigned from) {
     const unsigned short* row;
-    memcpy(&row, pz_host_warp_slots + from * 16 + 8, sizeof row);
+    memcpy(&row, pz_host_warp_slots + from * PZ_HOST_SLOT_WORDS + 8, sizeof row);
     return row;
   };
   for (unsigned j = 0; j < 4; ++j) {
@@ -225,7 +247,7 @@ PZ_DEVICE void pz_ldmatrix4_trans(unsigned& a, unsigned& b, unsigned& c, unsigne
 static inline void pz_host_mma(float* d, const unsigned* a, const unsigned* b,
                                float (*widen)(unsigned short)) {
   const unsigned lane = threadIdx.x & 31;
-  unsigned* const mine = pz_host_warp_slots + lane * 16;
+  unsigned* const mine = pz_host_warp_slots + lane * PZ_HOST_SLOT_WORDS;
   for (int i = 0; i < 4; ++i) mine[i] = a[i];
   mine[4] = b[0];
   mine[5] = b[1];
@@ -235,9 +257,11 @@ static inline void pz_host_mma(float* d, const unsigned* a, const unsigned* b,
     const unsigned row = (lane >> 2) + (q >> 1) * 8, col = (lane & 3) * 2 + (q & 1);
     float sum = d[q];
     for (unsigned k = 0; k < 16; ++k) {
-      const unsigned aw = pz_host_warp_slots[((row & 7) * 4 + ((k & 7) >> 1)) * 16 +
-                                             (row >> 3) + 2 * (k >> 3)];
-      const unsigned bw = pz_host_warp_slots[(col * 4 + ((k & 7) >> 1)) * 16 + 4 + (k >> 3)];
+      const unsigned aw =
+          pz_host_warp_slots[((row & 7) * 4 + ((k & 7) >> 1)) * PZ_HOST_SLOT_WORDS + (row >> 3) +
+                             2 * (k >> 3)];
+      const unsigned bw =
+          pz_host_warp_slots[(col * 4 + ((k & 7) >> 1)) * PZ_HOST_SLOT_WORDS + 4 + (k >> 3)];
       const unsigned shift = (k & 1) * 16;
       sum += widen((unsigned short)(aw >> shift)) * widen((unsigned short)(bw >> shift));
     }

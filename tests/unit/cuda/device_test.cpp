@@ -1,6 +1,7 @@
 // The devices generated CUDA runs on (engine/cuda/device.h): the host device, which compiles a
-// unit with the system C++ compiler and runs each CUDA thread on an OS thread, and the GPU, which
-// is only exercised where one is present (elsewhere its tests check the "unavailable" error).
+// unit with the system C++ compiler and runs each CUDA thread on a fiber (host_fibers.h), and the
+// GPU, which is only exercised where one is present (elsewhere its tests check the "unavailable"
+// error).
 #include "cuda/device.h"
 
 #include <dlfcn.h>
@@ -43,6 +44,63 @@ extern "C" __global__ void block_sum(const unsigned long long* args) {
     int sum = 0;
     for (unsigned t = 0; t < blockDim.x; ++t) sum += slots[t];
     out[blockIdx.x] = sum;
+  }
+}
+)";
+
+// Each round, thread t takes the value of thread t + 1 (mod the block) through shared memory:
+// after `rounds` rounds, out[b * n + t] = 1000 b + (t + rounds) % n. A barrier that lets one
+// thread through early shows as a value from the wrong round.
+constexpr const char* kRotate = R"(
+extern "C" __global__ void rotate(const unsigned long long* args) {
+  int* out = (int*)args[0];
+  int rounds = (int)args[1];
+  PZ_SHARED_DECL
+  int* slots = (int*)pz_smem;
+  int mine = 1000 * (int)blockIdx.x + (int)threadIdx.x;
+  for (int r = 0; r < rounds; ++r) {
+    slots[threadIdx.x] = mine;
+    __syncthreads();
+    mine = slots[(threadIdx.x + 1) % blockDim.x];
+    __syncthreads();
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = mine;
+}
+)";
+
+// Threads 4 and on return at once; the first four go on through two barriers. On a GPU, an
+// exited thread no longer holds a barrier up.
+constexpr const char* kEarlyReturn = R"(
+extern "C" __global__ void early_return(const unsigned long long* args) {
+  int* out = (int*)args[0];
+  PZ_SHARED_DECL
+  int* slots = (int*)pz_smem;
+  if (threadIdx.x >= 4) return;
+  slots[threadIdx.x] = (int)threadIdx.x + 1;
+  __syncthreads();
+  __syncthreads();
+  if (threadIdx.x == 0) out[0] = slots[0] + slots[1] + slots[2] + slots[3];
+}
+)";
+
+// A race: each thread writes its slot and reads the next thread's with no barrier between.
+constexpr const char* kRace = R"(
+extern "C" __global__ void race(const unsigned long long* args) {
+  int* out = (int*)args[0];
+  PZ_SHARED_DECL
+  int* slots = (int*)pz_smem;
+  slots[threadIdx.x] = (int)blockIdx.x + 1;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = slots[(threadIdx.x + 1) % blockDim.x];
+}
+)";
+
+// Thread 0 waits for its warp, the others for the block: neither barrier can complete.
+constexpr const char* kMismatchedBarriers = R"(
+extern "C" __global__ void mismatched(const unsigned long long* args) {
+  if (threadIdx.x == 0) {
+    pz_host_warp_sync();
+  } else {
+    __syncthreads();
   }
 }
 )";
@@ -98,6 +156,83 @@ TEST(HostDevice, SyncthreadsWaitsForTheWholeBlock) {
   device->CopyToHost(sums.data(), out, kBlocks * sizeof(int));
   for (unsigned b = 0; b < kBlocks; ++b) {
     EXPECT_EQ(sums[b], static_cast<int>((b + 1) * kThreads * (kThreads + 1) / 2)) << "block " << b;
+  }
+}
+
+TEST(HostDevice, BarriersHoldForTheLargestBlocksRoundAfterRound) {
+  std::unique_ptr<Device> device = OpenHostDevice();
+  constexpr unsigned kBlocks = 2;
+  constexpr unsigned kThreads = 1024;
+  constexpr int kRounds = 3;
+  DevicePtr out = device->Alloc(kBlocks * kThreads * sizeof(int));
+  DevicePtr args = Args(*device, {out, kRounds});
+  ModuleId module = device->Load(Unit(kRotate), "rotate");
+  device->Launch(module, {.kernel = "rotate",
+                          .grid = kBlocks,
+                          .block = kThreads,
+                          .shared_bytes = kThreads * sizeof(int),
+                          .args = args});
+  std::vector<int> values(kBlocks * kThreads);
+  device->CopyToHost(values.data(), out, values.size() * sizeof(int));
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    for (unsigned t = 0; t < kThreads; ++t) {
+      ASSERT_EQ(values[b * kThreads + t], static_cast<int>(1000 * b + (t + kRounds) % kThreads))
+          << "block " << b << ", thread " << t;
+    }
+  }
+}
+
+TEST(HostDevice, ThreadsThatReturnNoLongerHoldUpTheBarrier) {
+  std::unique_ptr<Device> device = OpenHostDevice();
+  DevicePtr out = device->Alloc(sizeof(int));
+  device->Memset(out, 0, sizeof(int));
+  DevicePtr args = Args(*device, {out});
+  ModuleId module = device->Load(Unit(kEarlyReturn), "early_return");
+  device->Launch(module, {.kernel = "early_return",
+                          .grid = 1,
+                          .block = 40,
+                          .shared_bytes = 4 * sizeof(int),
+                          .args = args});
+  int sum = 0;
+  device->CopyToHost(&sum, out, sizeof(int));
+  EXPECT_EQ(sum, 1 + 2 + 3 + 4);
+}
+
+TEST(HostDevice, BarriersThatCanNeverCompleteAreAnErrorNotAHang) {
+  std::unique_ptr<Device> device = OpenHostDevice();
+  DevicePtr args = Args(*device, {0});
+  ModuleId module = device->Load(Unit(kMismatchedBarriers), "mismatched");
+  try {
+    device->Launch(module, {.kernel = "mismatched", .grid = 2, .block = 32, .args = args});
+    FAIL() << "the launch returned";
+  } catch (const DeviceError& error) {
+    EXPECT_STREQ(error.what(),
+                 "kernel mismatched, block 0: the block's threads wait at barriers that can never "
+                 "complete (thread 0 at its warp's barrier, thread 1 at __syncthreads(), thread "
+                 "2 at __syncthreads(), thread 3 at __syncthreads(), ...): a GPU would hang here");
+  }
+  // The device goes on working after it.
+  CheckAddOne(*device);
+}
+
+TEST(HostDevice, RunsEveryOtherBlockInReverseSoThatARaceShowsEitherWay) {
+  std::unique_ptr<Device> device = OpenHostDevice();
+  constexpr unsigned kThreads = 8;
+  DevicePtr out = device->Alloc(2 * kThreads * sizeof(int));
+  DevicePtr args = Args(*device, {out});
+  ModuleId module = device->Load(Unit(kRace), "race");
+  device->Launch(module, {.kernel = "race",
+                          .grid = 2,
+                          .block = kThreads,
+                          .shared_bytes = kThreads * sizeof(int),
+                          .args = args});
+  std::vector<int> seen(2 * kThreads);
+  device->CopyToHost(seen.data(), out, seen.size() * sizeof(int));
+  // Block 0 runs thread 0 first: each thread reads its neighbour's slot before the neighbour
+  // writes it (still zero). Block 1 runs thread 7 first: each reads it already written.
+  for (unsigned t = 0; t + 1 < kThreads; ++t) {
+    EXPECT_EQ(seen[t], 0) << "block 0, thread " << t;
+    EXPECT_EQ(seen[kThreads + t], 2) << "block 1, thread " << t;
   }
 }
 
