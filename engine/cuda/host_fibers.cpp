@@ -30,6 +30,7 @@
 #endif
 #endif
 #ifdef PZ_FIBERS_ASAN
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -38,7 +39,8 @@ namespace pz::cuda {
 // Named, not anonymous: BlockFibers::State holds these.
 namespace host_fibers {
 
-#if defined(__x86_64__) && defined(__ELF__)
+// (PZ_FIBERS_UCONTEXT takes the ucontext form on x86-64 too, to try it there.)
+#if defined(__x86_64__) && defined(__ELF__) && !defined(PZ_FIBERS_UCONTEXT)
 // pz_cuda_fiber_switch(&from, to): pushes the callee-saved registers and the SSE and x87 control
 // words, stores the stack pointer in `from`, takes `to` as the stack pointer, and pops the same
 // from there (a stack Context::Start laid out, or one a switch left).
@@ -249,7 +251,12 @@ BlockFibers::BlockFibers(unsigned threads, size_t stack_bytes) : state_(std::mak
 }
 
 BlockFibers::~BlockFibers() {
-  if (state_->region != nullptr) munmap(state_->region, state_->region_bytes);
+  if (state_->region == nullptr) return;
+#ifdef PZ_FIBERS_ASAN
+  // Leave no marks behind on addresses a later mapping may reuse.
+  ASAN_UNPOISON_MEMORY_REGION(state_->region, state_->region_bytes);
+#endif
+  munmap(state_->region, state_->region_bytes);
 }
 
 void* BlockFibers::BlockSync() { return &state_->block; }
@@ -291,6 +298,10 @@ void BlockFibers::Run(unsigned threads, void (*body)(void*, unsigned), void* con
     State::Fiber& fiber = s.fibers[t];
     fiber.done = false;
     fiber.waiting_at = nullptr;
+#ifdef PZ_FIBERS_ASAN
+    // The last block's frames on this stack never returned: their red zones are still marked.
+    ASAN_UNPOISON_MEMORY_REGION(fiber.stack, s.stack_bytes);
+#endif
     fiber.context.Start(fiber.stack, s.stack_bytes, FiberMain);
     s.ready.push_back(descending ? threads - 1 - t : t);
   }
