@@ -316,15 +316,15 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_p
                             .notes = {std::string(e.what())}};
   }
 
-  // The host device runs blocks of 4 threads. Running the forms of sm_80 GPUs (host_sm80), it
-  // gives kernels the threads a GPU gives them where those forms need them (whole warps for
-  // tensor cores, 512 threads for staged products), and others one warp: every CUDA thread is a
-  // fiber there, and each barrier costs every one of them a switch.
+  // The host device runs blocks of 4 threads, so that every strided loop runs many rounds.
+  // Running the forms of sm_80 GPUs (host_sm80), it gives every kernel the threads a GPU gives it,
+  // so that the host runs what the GPU would: 1024 threads, or 512 for products. (Each CUDA
+  // thread is a fiber there; a barrier costs each a switch, which left a whole run of the course
+  // about as fast as with one warp per block.)
   unsigned threads = options_.threads  ? std::min(options_.threads, kernel.threads)
                      : !info.host      ? kernel.threads
                      : !info.host_sm80 ? 4u
-                     : kernel.tensor_products || kernel.staged_products ? kernel.threads
-                                                                        : 32u;
+                                       : kernel.threads;
   int64_t max_blocks = info.host ? 4 : std::max(1, info.multiprocessors) * 4;
   // Keep the global arenas within 4 GiB.
   if (kernel.global_bytes > 0) {
