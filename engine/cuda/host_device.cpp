@@ -44,6 +44,21 @@ constexpr std::align_val_t kAllocAlignment{64};
 constexpr unsigned kMaxBlockThreads = 1024;
 // Like an H100's opt-in maximum, so that kernels are planned as they would be for a GPU.
 constexpr int64_t kHostSharedPerBlock = 227 * 1024;
+// In a process built with AddressSanitizer the units are too, so that a generated kernel's
+// access outside its buffers (or outside the block's shared memory) stops the run with ASan's
+// report, as compute-sanitizer's memcheck would on a GPU.
+#if defined(__SANITIZE_ADDRESS__)
+#define PZ_HOST_UNITS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PZ_HOST_UNITS_ASAN 1
+#endif
+#endif
+#ifdef PZ_HOST_UNITS_ASAN
+constexpr const char* kUnitSanitizers = " -fsanitize=address -fno-omit-frame-pointer";
+#else
+constexpr const char* kUnitSanitizers = "";
+#endif
 // Compiler output kept in a DeviceError.
 constexpr int kMaxLogLines = 60;
 // Each CUDA thread's stack (a GPU gives a thread far less; the generated code keeps little on
@@ -241,9 +256,9 @@ class HostDevice final : public Device {
       }
     }
     // $CXX goes in unquoted, as make would use it: it may be `ccache g++` or carry flags.
-    const std::string command =
-        fmt::format("{} -std=c++20 -O1 -fPIC -shared -w -pthread{} -o {} {}", cxx_,
-                    info_.host_sm80 ? " -DPZ_HOST_SM80" : "", ShellQuote(so), ShellQuote(cpp));
+    const std::string command = fmt::format(
+        "{} -std=c++20 -O1 -fPIC -shared -w -pthread{}{} -o {} {}", cxx_,
+        info_.host_sm80 ? " -DPZ_HOST_SM80" : "", kUnitSanitizers, ShellQuote(so), ShellQuote(cpp));
     CommandResult result = RunCommand(command);
     if (result.status != 0) {
       // The temporary directory means nothing to the reader: `add_one.cpp:12:5: error: ...`.

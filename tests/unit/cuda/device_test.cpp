@@ -236,6 +236,53 @@ TEST(HostDevice, RunsEveryOtherBlockInReverseSoThatARaceShowsEitherWay) {
   }
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define PZ_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PZ_TEST_ASAN 1
+#endif
+#endif
+#ifdef PZ_TEST_ASAN
+// Under AddressSanitizer the host device builds units with it too: a kernel that steps past its
+// buffer or past the block's shared memory stops with ASan's report (memcheck's job on a GPU).
+constexpr const char* kPastTheEnd = R"(
+extern "C" __global__ void past_the_end(const unsigned long long* args) {
+  float* x = (float*)args[0];
+  long long n = (long long)args[1];
+  int shared_too = (int)args[2];
+  PZ_SHARED_DECL
+  if (shared_too) {
+    ((float*)pz_smem)[n] = 1.0f;
+  } else {
+    x[n] = 1.0f;
+  }
+}
+)";
+
+void LaunchPastTheEnd(bool shared_too) {
+  std::unique_ptr<Device> device = OpenHostDevice();
+  DevicePtr x = device->Alloc(4 * sizeof(float));
+  DevicePtr args = Args(*device, {x, 4, shared_too ? 1u : 0u});
+  ModuleId module = device->Load(Unit(kPastTheEnd), "past_the_end");
+  device->Launch(module, {.kernel = "past_the_end",
+                          .grid = 1,
+                          .block = 1,
+                          .shared_bytes = 4 * sizeof(float),
+                          .args = args});
+}
+
+TEST(HostDeviceDeathTest, UnderAddressSanitizerAKernelWritingPastItsBufferStops) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(LaunchPastTheEnd(false), "heap-buffer-overflow");
+}
+
+TEST(HostDeviceDeathTest, UnderAddressSanitizerAKernelWritingPastSharedMemoryStops) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(LaunchPastTheEnd(true), "heap-buffer-overflow");
+}
+#endif
+
 TEST(HostDevice, CompileErrorCarriesTheDiagnostic) {
   std::unique_ptr<Device> device = OpenHostDevice();
   std::string source = Unit(R"(
