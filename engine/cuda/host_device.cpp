@@ -44,18 +44,12 @@ constexpr std::align_val_t kAllocAlignment{64};
 constexpr unsigned kMaxBlockThreads = 1024;
 // Like an H100's opt-in maximum, so that kernels are planned as they would be for a GPU.
 constexpr int64_t kHostSharedPerBlock = 227 * 1024;
-// In a process built with AddressSanitizer the units are too, so that a generated kernel's
-// access outside its buffers (or outside the block's shared memory) stops the run with ASan's
-// report, as compute-sanitizer's memcheck would on a GPU.
-#if defined(__SANITIZE_ADDRESS__)
-#define PZ_HOST_UNITS_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PZ_HOST_UNITS_ASAN 1
-#endif
-#endif
-#ifdef PZ_HOST_UNITS_ASAN
-constexpr const char* kUnitSanitizers = " -fsanitize=address -fno-omit-frame-pointer";
+// In a sanitizer build (PZ_SANITIZE) the units are compiled with the same sanitizers, so that a
+// generated kernel's access outside its buffers (or outside the block's shared memory) stops the
+// run with AddressSanitizer's report, as compute-sanitizer's memcheck would on a GPU, and
+// undefined behaviour with UBSan's.
+#ifdef PZ_HOST_UNIT_SANITIZERS
+constexpr const char* kUnitSanitizers = " " PZ_HOST_UNIT_SANITIZERS;
 #else
 constexpr const char* kUnitSanitizers = "";
 #endif

@@ -244,8 +244,9 @@ TEST(HostDevice, RunsEveryOtherBlockInReverseSoThatARaceShowsEitherWay) {
 #endif
 #endif
 #ifdef PZ_TEST_ASAN
-// Under AddressSanitizer the host device builds units with it too: a kernel that steps past its
-// buffer or past the block's shared memory stops with ASan's report (memcheck's job on a GPU).
+// In the sanitizer build the host device builds units with the same sanitizers: a kernel that
+// steps past its buffer or past the block's shared memory stops with ASan's report (memcheck's
+// job on a GPU).
 constexpr const char* kPastTheEnd = R"(
 extern "C" __global__ void past_the_end(const unsigned long long* args) {
   float* x = (float*)args[0];
@@ -280,6 +281,29 @@ TEST(HostDeviceDeathTest, UnderAddressSanitizerAKernelWritingPastItsBufferStops)
 TEST(HostDeviceDeathTest, UnderAddressSanitizerAKernelWritingPastSharedMemoryStops) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(LaunchPastTheEnd(true), "heap-buffer-overflow");
+}
+
+// And with UBSan's checks: a signed overflow stops the kernel too.
+constexpr const char* kOverflow = R"(
+extern "C" __global__ void overflow(const unsigned long long* args) {
+  int* out = (int*)args[0];
+  int big = (int)args[1];
+  PZ_SHARED_DECL
+  out[0] = big + big;
+}
+)";
+
+void LaunchOverflow() {
+  std::unique_ptr<Device> device = OpenHostDevice();
+  DevicePtr out = device->Alloc(sizeof(int));
+  DevicePtr args = Args(*device, {out, 0x7fffffff});
+  ModuleId module = device->Load(Unit(kOverflow), "overflow");
+  device->Launch(module, {.kernel = "overflow", .grid = 1, .block = 1, .args = args});
+}
+
+TEST(HostDeviceDeathTest, UnderUndefinedBehaviorSanitizerASignedOverflowStops) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(LaunchOverflow(), "signed integer overflow");
 }
 #endif
 
