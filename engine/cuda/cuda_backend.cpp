@@ -321,10 +321,9 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_p
   // so that the host runs what the GPU would: 1024 threads, or 512 for products. (Each CUDA
   // thread is a fiber there; a barrier costs each a switch, which left a whole run of the course
   // about as fast as with one warp per block.)
-  unsigned threads = options_.threads  ? std::min(options_.threads, kernel.threads)
-                     : !info.host      ? kernel.threads
-                     : !info.host_sm80 ? 4u
-                                       : kernel.threads;
+  unsigned threads = options_.threads               ? std::min(options_.threads, kernel.threads)
+                     : info.host && !info.host_sm80 ? 4u
+                                                    : kernel.threads;
   int64_t max_blocks = info.host ? 4 : std::max(1, info.multiprocessors) * 4;
   // Keep the global arenas within 4 GiB.
   if (kernel.global_bytes > 0) {
