@@ -9,6 +9,8 @@
 #              device's sm_80 forms carry them out (their PTX definitions)
 #   gpu        every course solution and golden program, `run --backend cuda --stats`, all checks pass
 #   staged     the same with operands in global memory and product tiles staged in shared memory
+#   wide       the solutions with 16-bit products staged again with warps of 64 x 64
+#              (PZ_CUDA_WARP_TILE, emit.h), the tile the benchmark compares with 32 x 32
 #   same       every kernel golden prints the same on the GPU as on the emulated TPU
 #   bench      pz_bench_cuda, alone on the GPU
 #   memcheck   compute-sanitizer --tool memcheck on every solution and golden program
@@ -100,7 +102,13 @@ parallel_stage gpu 150 "$programs" "tests/cuda/cuda_test.sh gpu $cli \$f"
 # memory and 16-bit products stage their tiles in shared memory (emit.h)
 export PZ_CUDA_SHARED_BUDGET=40960
 parallel_stage staged 150 "$programs" "tests/cuda/cuda_test.sh gpu $cli \$f"
-unset PZ_CUDA_SHARED_BUDGET
+
+# --- wide: the staged tensor-core products with warps of 64 x 64 (128 threads a block)
+halves=$(grep -lE 'bfloat16|float16' $(grep -lE 'jnp\.dot|dot_general|jnp\.matmul|einsum| @ ' \
+         solutions/*/*.py))
+export PZ_CUDA_WARP_TILE=64x64
+parallel_stage wide 150 "$halves" "tests/cuda/cuda_test.sh gpu $cli \$f"
+unset PZ_CUDA_SHARED_BUDGET PZ_CUDA_WARP_TILE
 
 # --- same: kernel goldens print the same on the GPU as on the emulated TPU
 parallel_stage same 120 "$same" "tests/cuda/cuda_test.sh gpusame $cli \$f"

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <stdexcept>
 
 #include "cli/commands.h"
 #include "cli/terminal.h"
@@ -176,8 +177,11 @@ std::optional<std::string> UseCudaBackend(tpu::EmulatorOptions& emulator) {
     std::unique_ptr<cuda::Device> device =
         host ? cuda::OpenHostDevice(4, name == "host-sm80") : cuda::OpenGpuDevice();
     emulator.backend = std::make_shared<cuda::CudaBackend>(
-        cuda::CudaOptions{.timing = emulator.stats}, std::move(device));
+        cuda::CudaOptions{.timing = emulator.stats, .warp_tile = cuda::WarpTileFromEnvironment()},
+        std::move(device));
   } catch (const cuda::DeviceError& e) {
+    return std::string(e.what());
+  } catch (const std::invalid_argument& e) {
     return std::string(e.what());
   }
   return std::nullopt;
@@ -205,6 +209,15 @@ int RunCommand(const std::vector<std::string>& args) {
   RunOptions options;
   if (std::optional<int> exit = ParseRunOptions(args, options)) return *exit;
   if (options.dump_ast) return DumpAst(options.file);
+  cuda::WarpTile warps;
+  if (options.cuda || options.emit_cuda) {
+    try {
+      warps = cuda::WarpTileFromEnvironment();
+    } catch (const std::invalid_argument& e) {
+      std::fprintf(stderr, "pallas-puzzles run: %s\n", e.what());
+      return kExitUsage;
+    }
+  }
   if (options.cuda) {
     std::optional<std::string> error = UseCudaBackend(options.emulator);
     if (error) {
@@ -219,13 +232,14 @@ int RunCommand(const std::vector<std::string>& args) {
   if (options.emit_cuda) {
     const auto* device = dynamic_cast<const cuda::CudaBackend*>(options.emulator.backend.get());
     int64_t budget = cuda::SharedBudget(device ? &device->device_info() : nullptr);
-    options.emulator.on_trace =
-        [&kernels, budget](const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
-                           const kernel::CallOperands& operands, const kernel::RunOptions& run) {
-          kernels.push_back(cuda::PlanCall(program, mapping, operands, run,
-                                           static_cast<int>(kernels.size()), budget)
-                                .kernel);
-        };
+    options.emulator.on_trace = [&kernels, budget, warps](const kernel::KernelProgram& program,
+                                                          const kernel::GridMapping& mapping,
+                                                          const kernel::CallOperands& operands,
+                                                          const kernel::RunOptions& run) {
+      kernels.push_back(cuda::PlanCall(program, mapping, operands, run,
+                                       static_cast<int>(kernels.size()), budget, warps)
+                            .kernel);
+    };
   }
   FILE* program_out = options.emit_cuda ? stderr : stdout;
   course::PuzzleRun run =

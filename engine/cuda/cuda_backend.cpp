@@ -170,14 +170,16 @@ ComparedPeak PeakFor(const Peaks& peaks, bool tensor_products, int compute_major
 namespace {
 
 EmittedKernel EmitCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
-                       int serial, const kernel::RunOptions& run, int64_t shared_budget) {
+                       int serial, const kernel::RunOptions& run, int64_t shared_budget,
+                       const WarpTile& warp_tile) {
   EmitRequest request{.kernel = program.kernel.get(),
                       .mapping = &mapping,
                       .name = KernelName(mapping.name, serial),
                       .origin = fmt::format("pallas_call `{}`{}", mapping.name,
                                             run.line_of ? " at " + run.line_of(mapping.span) : ""),
                       .shared_budget = shared_budget,
-                      .zero_uninitialized = run.zero_uninitialized};
+                      .zero_uninitialized = run.zero_uninitialized,
+                      .warp_tile = warp_tile};
   try {
     return EmitKernel(request);
   } catch (const Unmappable& e) {
@@ -207,7 +209,7 @@ int64_t SharedBudget(const DeviceInfo* device) {
 
 PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
                      const kernel::CallOperands& operands, const kernel::RunOptions& run,
-                     int serial, int64_t shared_budget) {
+                     int serial, int64_t shared_budget, const WarpTile& warp_tile) {
   // The call's own table first: its errors are the call's, raised as it raises them.
   TableLayout layout = LayoutOf(mapping);
   GridSplit whole = SplitGridForCuda(program, mapping);
@@ -226,7 +228,8 @@ PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMap
     // end (in the padding of its block) reads the poison and writes nothing, as that padding
     // does in the whole block. Any error of the split plan leaves the call whole.
     try {
-      plan.kernel = EmitCall(plan.parts->program, plan.parts->mapping, serial, run, shared_budget);
+      plan.kernel =
+          EmitCall(plan.parts->program, plan.parts->mapping, serial, run, shared_budget, warp_tile);
       plan.split = SplitGridForCuda(plan.parts->program, plan.parts->mapping);
       plan.table =
           BuildStepTable(plan.parts->mapping, operands, plan.split, plan.kernel.table_columns,
@@ -239,7 +242,7 @@ PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMap
     }
     plan.parts.reset();
   }
-  plan.kernel = EmitCall(program, mapping, serial, run, shared_budget);
+  plan.kernel = EmitCall(program, mapping, serial, run, shared_budget, warp_tile);
   plan.split = std::move(split);
   plan.table = std::move(table);
   return plan;
@@ -257,6 +260,7 @@ std::string CudaReport::Summary() const {
         direct_operands, direct_operands == 1 ? "" : "s");
   }
   out += fmt::format("stats:   grid: {}\n", split);
+  if (!tensor_staging.empty()) out += fmt::format("stats:   products: {}\n", tensor_staging);
   out += fmt::format("stats:   HBM read {} B, HBM written {} B, {}{} flops\n", hbm_bytes_read,
                      hbm_bytes_written, flops_exact ? "" : "about ", flops);
   if (milliseconds > 0) {
@@ -296,8 +300,8 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_p
                                              const kernel::RunOptions& run) {
   Device& dev = *device_;
   const DeviceInfo& info = dev.info();
-  PlannedCall plan =
-      PlanCall(call_program, call_mapping, operands, run, serial_++, SharedBudget(&info));
+  PlannedCall plan = PlanCall(call_program, call_mapping, operands, run, serial_++,
+                              SharedBudget(&info), options_.warp_tile);
   const EmittedKernel& kernel = plan.kernel;
   const GridSplit& split = plan.split;
   const StepTable& table = plan.table;
@@ -494,6 +498,15 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_p
   report->shared_bytes = kernel.shared_bytes;
   report->global_bytes = kernel.global_bytes;
   report->direct_operands = kernel.direct_operands;
+  // The staged forms run on sm_80 and later (and the host device running their forms), with the
+  // kernel's own thread count.
+  bool sm80 = info.host ? info.host_sm80 : info.compute_major >= 8;
+  if (kernel.tensor_staged && sm80 && threads == kernel.threads) {
+    report->tensor_staging = fmt::format(
+        "tensor-core products staged in shared memory, each warp a {} x {} tile of the block's "
+        "128 x 128 ({} warps; PZ_CUDA_WARP_TILE)",
+        kernel.warp_tile.rows, kernel.warp_tile.cols, kernel.warp_tile.Warps());
+  }
   report->flops = flops.flops * mapping.num_steps();
   report->flops_exact = flops.exact;
   Peaks peaks = PeaksOf(info.name);

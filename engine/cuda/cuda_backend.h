@@ -22,6 +22,8 @@ struct CudaOptions {
   bool timing = false;
   // Threads per CUDA block; 0 picks 256 on a GPU and 4 on the host.
   unsigned threads = 0;
+  // How warps share a staged tensor-core product's tile (emit.h).
+  WarpTile warp_tile;
 };
 
 // What a call did on the device (kernel::CallOutcome::report).
@@ -34,6 +36,8 @@ struct CudaReport final : kernel::CallReport {
   unsigned blocks = 1, threads = 1;
   int64_t shared_bytes = 0, global_bytes = 0;  // per CUDA block
   int64_t direct_operands = 0;  // operands read and written in HBM at their windows (emit.h)
+  // How the staged tensor-core products ran ("each warp a 32 x 32 tile ..."), where they did.
+  std::string tensor_staging;
   int64_t hbm_bytes_read = 0, hbm_bytes_written = 0;  // by the pipeline's fetches and write-backs
   int64_t flops = 0;        // the body's static count over the grid (loops by static trip count)
   bool flops_exact = true;  // false when a loop bound or branch was not static
@@ -66,11 +70,12 @@ struct PlannedCall {
   }
 };
 
-// Plans a call for `shared_budget` bytes of shared memory per block (no device needed);
-// `serial` numbers the calls of a program. Throws kernel::CallError as the call would fail.
+// Plans a call for `shared_budget` bytes of shared memory per block and warps of `warp_tile`
+// (no device needed); `serial` numbers the calls of a program. Throws kernel::CallError as the
+// call would fail.
 PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
                      const kernel::CallOperands& operands, const kernel::RunOptions& run,
-                     int serial, int64_t shared_budget);
+                     int serial, int64_t shared_budget, const WarpTile& warp_tile = {});
 
 // The shared memory the backend plans for: PZ_CUDA_SHARED_BUDGET (bytes) when set (0 puts every
 // arena in global memory and makes every operand that allows it a direct window), else the
@@ -88,6 +93,7 @@ class CudaBackend final : public kernel::Backend {
                           const kernel::CallOperands& operands,
                           const kernel::RunOptions& options) override;
   const DeviceInfo& device_info() const { return device_->info(); }
+  const CudaOptions& options() const { return options_; }
 
  private:
   kernel::CallOutcome RunOnDevice(const kernel::KernelProgram& program,

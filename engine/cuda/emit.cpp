@@ -153,12 +153,14 @@ EmittedKernel Emitter::Run() {
     }
     return false;
   };
-  bool stages = false, wide = true;
+  bool stages = false, wide = true, float_stages = false, tensor_stages = false;
   for (const Instr* instr : instrs_) {
     if (!kernel::IsPrim(instr->op) || kernel::PrimOf(instr->op) != Prim::kDotGeneral) continue;
     out.threads = 512;
     out.tensor_products = out.tensor_products || TensorCoreTypes(*instr);
     stages = stages || (StagesOperands(*instr) && operand_in_global(*instr));
+    float_stages = float_stages || (StagesOperands(*instr) && FloatProduct(*instr));
+    tensor_stages = tensor_stages || (StagesOperands(*instr) && TensorCoreTypes(*instr));
     if (StagesOperands(*instr) && TensorCoreTypes(*instr)) {
       std::optional<MatrixProduct> p = MatrixForm(*instr, Strides(TypeOf(instr->operands[0]).shape),
                                                   Strides(TypeOf(instr->operands[1]).shape));
@@ -176,6 +178,12 @@ EmittedKernel Emitter::Run() {
     shared_at += kStagingBytes;
   }
   out.staged_products = staging_at_ >= 0;
+  // The staged float32 form is written for 512 threads; where it is not in the kernel, the
+  // staged tensor-core products set the block's threads by their warp tile.
+  if (out.staged_products && !float_stages) out.threads = req_.warp_tile.Threads();
+  out.tensor_staged =
+      out.staged_products && tensor_stages && out.threads == req_.warp_tile.Threads();
+  out.warp_tile = req_.warp_tile;
   PlanResident();
   out.shared_bytes = shared_at;
   out.global_bytes = global_at;

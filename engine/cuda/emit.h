@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -74,6 +75,25 @@ enum KernelArg : int {
 // The loop bound of a `while_loop` on the device: more iterations are a fault.
 inline constexpr int64_t kMaxWhileIterations = int64_t{1} << 31;
 
+// How the warps of a block share a staged tensor-core product's 128 x 128 tile of the result:
+// each warp a `rows` x `cols` tile (32 or 64 each), so the block has (128 / rows) * (128 / cols)
+// warps. Wider tiles reuse each fragment read from shared memory in more tensor-core products
+// and keep more accumulators per thread. 32 x 32 (16 warps) unless PZ_CUDA_WARP_TILE says
+// otherwise (WarpTileFromEnvironment).
+struct WarpTile {
+  int rows = 32, cols = 32;
+  int Warps() const { return (128 / rows) * (128 / cols); }
+  unsigned Threads() const { return static_cast<unsigned>(32 * Warps()); }
+  int MTiles() const { return rows / 16; }  // m16 tiles of the instruction per warp
+  int NTiles() const { return cols / 8; }   // n8 tiles
+  bool operator==(const WarpTile&) const = default;
+};
+// "64x32": a warp tile, or nullopt when `text` is not one of 32x32, 32x64, 64x32, 64x64.
+std::optional<WarpTile> ParseWarpTile(const std::string& text);
+// PZ_CUDA_WARP_TILE when set, else 32 x 32. Throws std::invalid_argument naming the accepted
+// values when it is set to anything else.
+WarpTile WarpTileFromEnvironment();
+
 struct EmitRequest {
   const kernel::Function* kernel = nullptr;
   const kernel::GridMapping* mapping = nullptr;
@@ -82,6 +102,7 @@ struct EmitRequest {
   int64_t steps_per_chain = 1;  // the sequential steps of a chain
   int64_t shared_budget = 48 * 1024;
   bool zero_uninitialized = false;  // fresh buffers start as zeros, not poison (RunOptions)
+  WarpTile warp_tile;
 };
 
 struct EmittedKernel {
@@ -92,13 +113,18 @@ struct EmittedKernel {
   bool arena_in_shared = false;
   int64_t direct_operands = 0;  // pipelined operands read and written in HBM (no block buffer)
   // Threads per CUDA block on a GPU (the kernel's __launch_bounds__): 1024, or 512 for kernels
-  // with products, whose tiles keep more registers.
+  // with products, whose tiles keep more registers; a kernel whose staged products are all
+  // tensor-core products gets the threads of its warp tile (WarpTile::Threads).
   unsigned threads = 1024;
   // Some product multiplies 16-bit floats (tensor cores on sm_80 and later).
   bool tensor_products = false;
-  // Some product stages tiles of its operands in shared memory (on sm_80 and later, with 512
-  // threads).
+  // Some product stages tiles of its operands in shared memory (on sm_80 and later, with
+  // `threads` threads).
   bool staged_products = false;
+  // Some tensor-core product does, with warps of `warp_tile` (false where the kernel's threads
+  // are the staged float32 form's 512 and the warp tile asks for others).
+  bool tensor_staged = false;
+  WarpTile warp_tile;
   // Instructions in the numbering the status rows use (pre-order).
   std::vector<const kernel::Instr*> instrs;
   // Row layout of the step table: the grid indices, then per pipelined operand its window start

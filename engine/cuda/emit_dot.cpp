@@ -354,12 +354,16 @@ void Emitter::EmitMmaTiles(const std::string& type, int mt, int nt) {
 void Emitter::EmitMmaResults(const Instr& instr, const MatrixProduct& p, int mt, int nt,
                              const std::string& row0, const std::string& col0) {
   // The accumulators: rows gid and gid + 8, columns 2 tig and 2 tig + 1 of each m16 n8 tile.
-  // With four n tiles, lane (gid, tig) takes them in a turn of its own: n tile (v + gid) % 4, and
-  // of its two columns first the one (gid / 4) says. At each step the 32 lanes then reach 32
-  // distinct columns modulo 32, so the result's rows (of 128 or any multiple of 32 floats) are
-  // read and written in shared memory without bank conflicts (else 8 lanes share a bank).
+  // With n tiles in fours, lane (gid, tig) takes each four in a turn of its own: n tile
+  // (v + gid) % 4 of the four, and of its two columns first the one (gid / 4) says. At each step
+  // the 32 lanes then reach 32 distinct columns modulo 32, so the result's rows (of 128 or any
+  // multiple of 32 floats) are read and written in shared memory without bank conflicts (else 8
+  // lanes share a bank).
   DType od = TypeOf(instr.results[0]).dtype;
-  bool turn = nt == 4;
+  bool turn = nt % 4 == 0;
+  // The first n tile of the four pz_v0 is in, and pz_v within them.
+  std::string four = nt == 4 ? "" : "(pz_v0 & ~3) + ";
+  std::string within = nt == 4 ? "pz_v" : "pz_v & 3";
   w_.Line("#pragma unroll");
   w_.Open(fmt::format("for (int pz_u = 0; pz_u < {}; ++pz_u) {{", mt));
   w_.Line("#pragma unroll");
@@ -369,12 +373,16 @@ void Emitter::EmitMmaResults(const Instr& instr, const MatrixProduct& p, int mt,
   w_.Open("for (int pz_q = 0; pz_q < 4; ++pz_q) {");
   std::string value = "pz_d[pz_u][pz_v][pz_q]";
   if (turn) {
-    w_.Line("const int pz_v = (pz_v0 + pz_gid) & 3, pz_h = (pz_q & 1) ^ (pz_gid >> 2);");
-    value =
-        "(pz_h ? pz_pick4(pz_d[pz_u][0][(pz_q & 2) | 1], pz_d[pz_u][1][(pz_q & 2) | 1], "
-        "pz_d[pz_u][2][(pz_q & 2) | 1], pz_d[pz_u][3][(pz_q & 2) | 1], pz_v) : "
-        "pz_pick4(pz_d[pz_u][0][pz_q & 2], pz_d[pz_u][1][pz_q & 2], pz_d[pz_u][2][pz_q & 2], "
-        "pz_d[pz_u][3][pz_q & 2], pz_v))";
+    std::string v = nt == 4 ? "(pz_v0 + pz_gid) & 3" : "(pz_v0 & ~3) | ((pz_v0 + pz_gid) & 3)";
+    w_.Line(fmt::format("const int pz_v = {}, pz_h = (pz_q & 1) ^ (pz_gid >> 2);", v));
+    std::string odd = "(pz_q & 2) | 1", even = "pz_q & 2";
+    auto pick = [&](const std::string& q) {
+      return fmt::format(
+          "pz_pick4(pz_d[pz_u][{0}0][{1}], pz_d[pz_u][{0}1][{1}], pz_d[pz_u][{0}2][{1}], "
+          "pz_d[pz_u][{0}3][{1}], {2})",
+          four, q, within);
+    };
+    value = fmt::format("(pz_h ? {} : {})", pick(odd), pick(even));
   }
   w_.Line(
       fmt::format("const long long pz_r = {} + pz_u * 16 + pz_gid + (pz_q >> 1) * 8, "

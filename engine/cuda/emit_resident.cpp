@@ -50,7 +50,7 @@ void Emitter::PlanResident() {
   const std::vector<const Instr*>& top = orders_.at(&f_.body);
   for (const Instr* dot : top) {
     // A product of the kernel's body itself (once per grid step), on tensor cores, staged, whose
-    // result is one 128 x 128 tile (the block's 16 warps hold it in their fragments); the first
+    // result is one 128 x 128 tile (the block's warps hold it in their fragments); the first
     // in the body's order.
     auto epilogue = epilogue_.find(dot);
     if (epilogue == epilogue_.end()) continue;
@@ -116,7 +116,8 @@ void Emitter::EmitResidentDeclarations() {
       "// `{}`: its accumulators, in the registers of the product that adds into it at every "
       "grid step while pz_resident",
       f_.refs.at(static_cast<size_t>(resident_ref_)).name));
-  w_.Line("[[maybe_unused]] float pz_racc[2][4][4];");
+  w_.Line(fmt::format("[[maybe_unused]] float pz_racc[{}][{}][4];", req_.warp_tile.MTiles(),
+                      req_.warp_tile.NTiles()));
   w_.Line("[[maybe_unused]] bool pz_resident = false;");
 }
 
@@ -130,9 +131,9 @@ std::string Emitter::ResidentElement() const {
 
 void Emitter::EmitResidentLoop(const std::string& statement) {
   w_.Line("#pragma unroll");
-  w_.Open("for (int pz_u = 0; pz_u < 2; ++pz_u) {");
+  w_.Open(fmt::format("for (int pz_u = 0; pz_u < {}; ++pz_u) {{", req_.warp_tile.MTiles()));
   w_.Line("#pragma unroll");
-  w_.Open("for (int pz_v = 0; pz_v < 4; ++pz_v) {");
+  w_.Open(fmt::format("for (int pz_v = 0; pz_v < {}; ++pz_v) {{", req_.warp_tile.NTiles()));
   w_.Line("#pragma unroll");
   w_.Line(fmt::format("for (int pz_q = 0; pz_q < 4; ++pz_q) {}", statement));
   w_.Close();
@@ -154,7 +155,8 @@ void Emitter::EmitResidentFlush() {
 void Emitter::EmitResidentAccumulators() {
   // In the staged form's tile loop (one tile): the registers themselves, filled from the ref
   // when they do not hold it yet (the barrier before the product has passed its writers).
-  w_.Line("float (&pz_d)[2][4][4] = pz_racc;");
+  w_.Line(fmt::format("float (&pz_d)[{}][{}][4] = pz_racc;", req_.warp_tile.MTiles(),
+                      req_.warp_tile.NTiles()));
   w_.Open("if (!pz_resident) {");
   w_.Line("const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;");
   EmitResidentLoop("pz_d[pz_u][pz_v][pz_q] = " + ResidentElement() + ";");

@@ -4,6 +4,9 @@
 // in flight while the current one is multiplied.
 #include <fmt/format.h>
 
+#include <cstdlib>
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "cuda/emit_internal.h"
@@ -59,8 +62,12 @@ void Emitter::EmitRunCopy(const MatrixProduct& p, int side, int elements, int64_
 }
 
 void Emitter::EmitWarpTile() {
+  // Warps in row-major order over the block's 128 x 128: 128 / cols of them per row of tiles.
+  const WarpTile& tile = req_.warp_tile;
+  int across = 128 / tile.cols, shift = across == 4 ? 2 : 1;
   w_.Line("const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;");
-  w_.Line("const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;");
+  w_.Line(fmt::format("const int pz_wm = (pz_warp >> {}) * {}, pz_wn = (pz_warp & {}) * {};", shift,
+                      tile.rows, across - 1, tile.cols));
 }
 
 void Emitter::EmitStageChunk(const MatrixProduct& p, int side, bool k_contiguous,
@@ -69,8 +76,10 @@ void Emitter::EmitStageChunk(const MatrixProduct& p, int side, bool k_contiguous
   int64_t along = side == 0 ? p.lm : p.rn;  // the stride of the row (lhs) or column (rhs)
   int64_t k_stride = side == 0 ? p.lk : p.rk;
   std::string origin = side == 0 ? "pz_lo" : "pz_ro";
-  // Each 32 of the chunk's k: one run of 8 elements per thread.
-  std::string half;
+  // Each 32 of the chunk's k: 512 runs of 8 elements, one per thread of a block of 512 (run
+  // pz_s of a smaller block's thread t: t, t + threads, ...).
+  unsigned threads = req_.warp_tile.Threads();
+  std::string half, run = "threadIdx.x";
   if (stage_k_ > kStageK) {
     w_.Line("#pragma unroll");
     w_.Open(fmt::format("for (int pz_h = 0; pz_h < {}; pz_h += {}) {{", stage_k_, kStageK));
@@ -78,25 +87,30 @@ void Emitter::EmitStageChunk(const MatrixProduct& p, int side, bool k_contiguous
   } else {
     w_.Open("{");
   }
+  if (threads < 512) {
+    w_.Line("#pragma unroll");
+    w_.Open(fmt::format("for (int pz_sr = 0; pz_sr < {}; ++pz_sr) {{", 512 / threads));
+    w_.Line(fmt::format("const int pz_s = threadIdx.x + pz_sr * {};", threads));
+    run = "pz_s";
+  }
   if (k_contiguous) {
-    // [128][k], k contiguous: thread t copies row t / 4, k from (t % 4) * 8.
-    w_.Line(
-        fmt::format("const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8{};", half));
+    // [128][k], k contiguous: run r copies row r / 4, k from (r % 4) * 8.
+    w_.Line(fmt::format("const int pz_x = {0} >> 2, pz_kq = ({0} & 3) * 8{1};", run, half));
     w_.Line(
         fmt::format("unsigned short* const pz_dst = {} + pz_x * {} + pz_kq;", buffer, StageRowK()));
     w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
                         along, k0, k_stride));
   } else {
-    // [k][128], the other dimension contiguous: thread t copies k t / 16, 8 of the 128 from
-    // (t % 16) * 8.
-    w_.Line(fmt::format("const int pz_kq = (threadIdx.x >> 4){}, pz_x = (threadIdx.x & 15) * 8;",
-                        half));
+    // [k][128], the other dimension contiguous: run r copies k r / 16, 8 of the 128 from
+    // (r % 16) * 8.
+    w_.Line(fmt::format("const int pz_kq = ({0} >> 4){1}, pz_x = ({0} & 15) * 8;", run, half));
     w_.Line(
         fmt::format("unsigned short* const pz_dst = {} + pz_kq * {} + pz_x;", buffer, kStageRowMN));
     w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
                         along, k0, k_stride));
   }
   EmitRunCopy(p, side, 8, k_contiguous ? k_stride : along);
+  if (threads < 512) w_.Close();
   w_.Close();
 }
 
@@ -142,9 +156,15 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   // Each operand's tile keeps k contiguous unless the operand's other dimension is the
   // contiguous one (then ldmatrix transposes as it reads).
   bool a_k = !(p.lm == 1 && p.lk != 1), b_k = !(p.rn == 1 && p.rk != 1);
-  w_.Open(
-      "if (blockDim.x == 512) {  // tensor cores, operand tiles staged in shared memory by "
-      "asynchronous copies, two buffers each");
+  const WarpTile& tile = req_.warp_tile;
+  int mt = tile.MTiles(), nt = tile.NTiles();
+  w_.Open(fmt::format(
+      "if (blockDim.x == {}) {{  // tensor cores, operand tiles staged in shared memory by "
+      "asynchronous copies, two buffers each{}",
+      tile.Threads(),
+      tile == WarpTile{}
+          ? ""
+          : fmt::format("; each warp a {} x {} tile of the result", tile.rows, tile.cols)));
   w_.Line(
       fmt::format("unsigned short* const pz_sa = (unsigned short*)(pz_smem + {});", staging_at_));
   w_.Line(fmt::format("unsigned short* const pz_sb = (unsigned short*)(pz_smem + {});",
@@ -159,7 +179,7 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
     if (resident) {
       EmitResidentAccumulators();
     } else {
-      w_.Line("float pz_d[2][4][4] = {};");
+      w_.Line(fmt::format("float pz_d[{}][{}][4] = {{}};", mt, nt));
     }
   };
   form.element_pointer = "unsigned short*";
@@ -173,11 +193,11 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   form.multiply = [&] {
     w_.Line("#pragma unroll");
     w_.Open(fmt::format("for (int pz_kk = 0; pz_kk < {}; pz_kk += 16) {{", stage_k_));
-    w_.Line("unsigned pz_af[2][4], pz_bf[4][2];");
+    w_.Line(fmt::format("unsigned pz_af[{}][4], pz_bf[{}][2];", mt, nt));
     // lhs fragments (m16 x k16): matrices (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k
     // 8-15), (rows 8-15, k 8-15).
     w_.Line("#pragma unroll");
-    w_.Open("for (int pz_u = 0; pz_u < 2; ++pz_u) {");
+    w_.Open(fmt::format("for (int pz_u = 0; pz_u < {}; ++pz_u) {{", mt));
     if (a_k) {
       w_.Line(fmt::format(
           "pz_ldmatrix4(pz_af[pz_u][0], pz_af[pz_u][1], pz_af[pz_u][2], pz_af[pz_u][3], pz_ta + "
@@ -193,7 +213,7 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
     // rhs fragments (k16 x n8), two n tiles per ldmatrix: matrices (n 0-7, k 0-7),
     // (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15).
     w_.Line("#pragma unroll");
-    w_.Open("for (int pz_v = 0; pz_v < 4; pz_v += 2) {");
+    w_.Open(fmt::format("for (int pz_v = 0; pz_v < {}; pz_v += 2) {{", nt));
     if (b_k) {
       w_.Line(fmt::format(
           "pz_ldmatrix4(pz_bf[pz_v][0], pz_bf[pz_v][1], pz_bf[pz_v + 1][0], pz_bf[pz_v + 1][1], "
@@ -207,13 +227,13 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
           kStageRowMN));
     }
     w_.Close();
-    EmitMmaTiles(type, 2, 4);
+    EmitMmaTiles(type, mt, nt);
     w_.Close();  // kk
   };
   form.results = [&] {
     if (resident) return;  // the accumulators stay in registers
     w_.Line("const int pz_gid = pz_lane >> 2, pz_tig = pz_lane & 3;");
-    EmitMmaResults(instr, p, 2, 4, "pz_m0 + pz_wm", "pz_n0 + pz_wn");
+    EmitMmaResults(instr, p, mt, nt, "pz_m0 + pz_wm", "pz_n0 + pz_wn");
   };
   EmitStagedLoops(p, chunks, form);
   return true;
@@ -322,3 +342,29 @@ bool Emitter::EmitStagedFloatDot(const Instr& instr, const MatrixProduct& p) {
 }
 
 }  // namespace pz::cuda::detail
+
+namespace pz::cuda {
+
+std::optional<WarpTile> ParseWarpTile(const std::string& text) {
+  for (int rows : {32, 64}) {
+    for (int cols : {32, 64}) {
+      if (text == fmt::format("{}x{}", rows, cols)) return WarpTile{.rows = rows, .cols = cols};
+    }
+  }
+  return std::nullopt;
+}
+
+WarpTile WarpTileFromEnvironment() {
+  const char* text = std::getenv("PZ_CUDA_WARP_TILE");
+  if (text == nullptr || *text == '\0') return {};
+  std::optional<WarpTile> tile = ParseWarpTile(text);
+  if (!tile) {
+    throw std::invalid_argument(fmt::format(
+        "PZ_CUDA_WARP_TILE is `{}`; a warp's tile of a staged tensor-core product is one of "
+        "32x32 (the default), 32x64, 64x32 or 64x64",
+        text));
+  }
+  return *tile;
+}
+
+}  // namespace pz::cuda

@@ -4,6 +4,8 @@
 //                                                               (the device's copy bandwidth)
 //   matmul f32      4096^3 in 256-blocks, f32 accumulator      vs  cublasGemmEx f32 (no TF32)
 //   matmul bf16     the same with bf16 operands                vs  cublasGemmEx bf16 -> f32
+//                   (once per warp tile of the staged tensor-core product: 32x32, the
+//                   default, then 64x32 and 64x64; emit.h)
 //   flash forward   8 heads, T = S = 4096, D = 128, 128-blocks  vs  its two products in
 //                                                               cublasGemmEx f32 (a lower bound)
 // The kernels are the programs of tests/bench/programs.py; a kernel's time is the median of
@@ -137,8 +139,11 @@ int Main() {
     return 0;
   }
   cuda::Device& dev = *device;
-  auto backend = std::make_shared<TimedBackend>(std::make_shared<cuda::CudaBackend>(
-      cuda::CudaOptions{.timing = true}, cuda::OpenGpuDevice()));
+  auto timed = [](const cuda::WarpTile& tile) {
+    return std::make_shared<TimedBackend>(std::make_shared<cuda::CudaBackend>(
+        cuda::CudaOptions{.timing = true, .warp_tile = tile}, cuda::OpenGpuDevice()));
+  };
+  std::shared_ptr<TimedBackend> backend = timed({});
   Library lib;
   if (!lib.error.empty())
     std::printf("pz_bench_cuda: no library baselines: %s\n", lib.error.c_str());
@@ -193,9 +198,21 @@ int Main() {
   add(
       "matmul f32", "matmul_program(4096, 256)", "cublasGemmEx f32 (no TF32)",
       [&] { return TimeGemm(lib, dev, 4096, 4096, 4096, kR32F, kCompute32F); }, true);
-  add(
-      "matmul bf16", "matmul_program(4096, 256, dtype=jnp.bfloat16)", "cublasGemmEx bf16 -> f32",
-      [&] { return TimeGemm(lib, dev, 4096, 4096, 4096, kR16BF, kCompute32F); }, true);
+  double cublas_bf16 = 0;
+  for (cuda::WarpTile tile : {cuda::WarpTile{}, cuda::WarpTile{.rows = 64, .cols = 32},
+                              cuda::WarpTile{.rows = 64, .cols = 64}}) {
+    backend = timed(tile);
+    add(
+        tile == cuda::WarpTile{} ? "matmul bf16" : fmt::format("  w{}x{}", tile.rows, tile.cols),
+        "matmul_program(4096, 256, dtype=jnp.bfloat16)", "cublasGemmEx bf16 -> f32",
+        [&] {
+          if (cublas_bf16 == 0)
+            cublas_bf16 = TimeGemm(lib, dev, 4096, 4096, 4096, kR16BF, kCompute32F);
+          return cublas_bf16;
+        },
+        true);
+  }
+  backend = timed({});
   (void)kCompute32FFast16BF;
   add(
       "flash forward", "flash_program(8, 4096, 4096, 128, 128, parallel_heads=True)",

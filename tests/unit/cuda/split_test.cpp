@@ -14,36 +14,11 @@
 #include "cuda/plan.h"
 #include "cuda/split.h"
 #include "tpu/tpu_backend.h"
+#include "unit/cuda/trace_call.h"
 #include "unit/tpu/run_kernel.h"
 
 namespace pz::cuda {
 namespace {
-
-struct Traced {
-  kernel::KernelProgram program;
-  kernel::GridMapping mapping;
-  kernel::CallOperands operands;
-  std::vector<array::Array> outputs;  // of the whole call, on the emulator
-};
-
-// Runs `source` and keeps its one pallas_call.
-Traced Trace(const std::string& source) {
-  auto traced = std::make_shared<std::optional<Traced>>();
-  tpu::EmulatorOptions options = tpu::testing::Tpu();
-  options.on_trace = [traced](const kernel::KernelProgram& program,
-                              const kernel::GridMapping& mapping,
-                              const kernel::CallOperands& operands, const kernel::RunOptions&) {
-    *traced = Traced{program, mapping, operands, {}};
-  };
-  tpu::testing::KernelRun run = tpu::testing::RunKernelProgram(source, options);
-  EXPECT_EQ(run.error_message, "") << run.rendered;
-  if (!traced->has_value()) throw std::runtime_error("no pallas_call was traced");
-  tpu::EmulatorOptions plain = tpu::testing::Tpu();
-  tpu::TpuBackend backend(plain);
-  (*traced)->outputs =
-      backend.Run((*traced)->program, (*traced)->mapping, (*traced)->operands, {}).outputs;
-  return std::move(**traced);
-}
 
 void Replace(std::string& text, const std::string& from, const std::string& to) {
   size_t at = text.find(from);
