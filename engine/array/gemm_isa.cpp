@@ -13,6 +13,9 @@
 #include <Eigen/Core>
 #include <cstdint>
 #include <cstdlib>
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
 
 #include "array/gemm.h"
 
@@ -274,8 +277,18 @@ void WithLhsOrder(const Strided& a, const float* pa, const float* pb, int64_t b_
   }
 }
 
+// Clears the upper halves of the vector registers as a product returns. GCC leaves them in use
+// on some of the AVX-512 copy's paths even at -O3 (the unit test VectorState checks each path),
+// and while they are, every plain SSE instruction after pays for it (engine/array/CMakeLists.txt).
+struct UpperHalvesCleared {
+#if defined(__AVX__)
+  ~UpperHalvesCleared() { _mm256_zeroupper(); }
+#endif
+};
+
 void StridedGemm(const Strided& a, const Strided& b, float* c, int64_t batch, int64_t m, int64_t k,
                  int64_t n, bool accumulate, const float* row_scale) {
+  [[maybe_unused]] UpperHalvesCleared cleared;
   Blocking blocking = BlockingFor(m, k, n);
   int64_t head = SplitHead(n);
   bool one_panel = blocking.kc >= k && head >= 0;
@@ -318,6 +331,7 @@ void StridedGemm(const Strided& a, const Strided& b, float* c, int64_t batch, in
 
 void Contiguous(const float* a, const float* b, float* c, int64_t batch, int64_t m, int64_t k,
                 int64_t n) {
+  [[maybe_unused]] UpperHalvesCleared cleared;
   // Products Eigen computes with its blocked kernel take the strided path (and its one-panel
   // loop); vectors and small products Eigen computes otherwise.
   if (m > 1 && n > 1 && m + k + n >= EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) {
