@@ -207,9 +207,44 @@ int64_t SharedBudget(const DeviceInfo* device) {
   return 48 * 1024;
 }
 
+namespace {
+
+// Every grid step's block indices are computed before the kernel starts (plan.h's step table),
+// from the scalar-prefetch arrays as the call passed them: a kernel that writes one that an index
+// map reads would steer later steps on the emulated TPU (as on a TPU), and not here. Refused at
+// the write, before the table's own errors.
+void CheckPrefetchWrites(const kernel::KernelProgram& program, const kernel::GridMapping& mapping) {
+  for (size_t p = 0; p < mapping.prefetch.size(); ++p) {
+    const kernel::Instr* write =
+        kernel::FirstWriteTo(program.kernel->body, static_cast<kernel::RefId>(p));
+    if (write == nullptr) continue;
+    for (size_t k = 0; k < mapping.inputs.size() + mapping.outputs.size(); ++k) {
+      const kernel::BlockMapping& op = mapping.operand(k);
+      if (!op.index_map ||
+          !kernel::FirstReadOf(op.index_map->body, static_cast<kernel::RefId>(p))) {
+        continue;
+      }
+      throw kernel::CallError{
+          .kind = kernel::CallError::Kind::kRuntimeError,
+          .message = fmt::format(
+              "the CUDA backend cannot run a kernel that writes the scalar-prefetch ref `{}`: the "
+              "index map of `{}` reads it, and the CUDA backend computes every grid step's block "
+              "indices before the kernel runs",
+              mapping.prefetch[p].name, op.name),
+          .span = write->span,
+          .notes = {"keep state the kernel updates in a scratch ref (pltpu.SMEM(...) in "
+                    "scratch_shapes), or run this kernel on the emulated TPU (without `--backend "
+                    "cuda`)"}};
+    }
+  }
+}
+
+}  // namespace
+
 PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
                      const kernel::CallOperands& operands, const kernel::RunOptions& run,
                      int serial, int64_t shared_budget, const WarpTile& warp_tile) {
+  CheckPrefetchWrites(program, mapping);
   // The call's own table first: its errors are the call's, raised as it raises them.
   TableLayout layout = LayoutOf(mapping);
   GridSplit whole = SplitGridForCuda(program, mapping);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cuda/emit_internal.h"
+#include "cuda/plan.h"
 
 namespace pz::cuda::detail {
 
@@ -19,13 +20,31 @@ bool Emitter::DirectSafe(kernel::RefId r) const {
       return false;
     }
   }
+  bool loaded = false;
   for (const Instr* instr : instrs_) {
     for (const kernel::RefPath* path : kernel::RefPathsOf(*instr)) {
       if (path->ref != r) continue;
       // Loads of any operand and stores into outputs; a DMA or semaphore reaching it, or a store
       // into an input's buffer, needs the buffer.
-      if (instr->op == Op::kLoad) continue;
+      if (instr->op == Op::kLoad) {
+        loaded = true;
+        continue;
+      }
       if (instr->op == Op::kStore && !input) continue;
+      return false;
+    }
+  }
+  if (input || !loaded) return true;
+  // An output the kernel reads back. A block buffer keeps what the last block left in it, which
+  // a step that reads before writing sees; a window in HBM shows the array there instead.
+  if (!WrittenWholeBeforeRead(f_, r)) return false;
+  // A block that may overhang the array's end keeps what the kernel stores in its overhang (a
+  // load there reads it back), which a window in HBM cannot.
+  const kernel::BlockMapping& op = mapping_.operand(k);
+  for (size_t d = 0; d < op.block.size(); ++d) {
+    const kernel::BlockDim& b = op.block[d];
+    if (b.kind == kernel::BlockDim::Kind::kElement) return false;
+    if (b.kind == kernel::BlockDim::Kind::kBlocked && op.shape[d] % std::max<int64_t>(b.size, 1)) {
       return false;
     }
   }

@@ -165,7 +165,9 @@ std::string Emitter::UnaryExpr(const Instr& instr, Prim prim, DType d, const std
     case Prim::kExp:
       return float_only("expf");
     case Prim::kExp2:
-      return float_only("exp2f");
+      return float_only(d == DType::kBFloat16  ? "pz_exp2_bf16"
+                        : d == DType::kFloat16 ? "pz_exp2_f16"
+                                               : "pz_exp2");
     case Prim::kLog:
       return float_only("logf");
     case Prim::kLog1p:
@@ -187,7 +189,9 @@ std::string Emitter::UnaryExpr(const Instr& instr, Prim prim, DType d, const std
     case Prim::kErf:
       return float_only("erff");
     case Prim::kLogistic:
-      return float_only("pz_logistic");
+      return float_only(d == DType::kBFloat16  ? "pz_logistic_bf16"
+                        : d == DType::kFloat16 ? "pz_logistic_f16"
+                                               : "pz_logistic");
     case Prim::kSign:
       if (f) return "pz_fsign(" + x + ")";
       if (IsUnsignedInt(d)) return "((" + x + ") > 0 ? 1 : 0)";

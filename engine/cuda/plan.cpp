@@ -17,7 +17,9 @@ namespace pz::cuda {
 
 namespace {
 
-// Whether the kernel keeps state from one grid step to the next outside its output blocks.
+kernel::RefId OutputReadBeforeWritten(const kernel::Function& f);
+
+// Whether the kernel keeps state from one grid step to the next: why, or "".
 std::string StatefulReason(const kernel::KernelProgram& program) {
   const kernel::Function& f = *program.kernel;
   for (const kernel::RefType& ref : f.refs) {
@@ -38,6 +40,11 @@ std::string StatefulReason(const kernel::KernelProgram& program) {
     }
   };
   walk(f.body);
+  if (!reason.empty()) return reason;
+  if (kernel::RefId r = OutputReadBeforeWritten(f); r >= 0) {
+    return fmt::format("it reads `{}` before writing all of it",
+                       f.refs.at(static_cast<size_t>(r)).name);
+  }
   return reason;
 }
 
@@ -99,8 +106,10 @@ void CheckRevisits(const kernel::GridMapping& mapping, const StepTable& table,
 // buffers written whole so far on every path.
 class FreshWalk {
  public:
-  FreshWalk(const kernel::Function& f, std::map<int, int64_t> known_ids)
-      : f_(f), ids_(std::move(known_ids)) {}
+  // With `only`, the walk asks about that ref alone: whether it is written whole before it is
+  // read (other refs, stores into inputs and instructions that do not name it do not matter).
+  FreshWalk(const kernel::Function& f, std::map<int, int64_t> known_ids, kernel::RefId only = -1)
+      : f_(f), ids_(std::move(known_ids)), only_(only) {}
 
   // False when the region reads a stateful buffer before writing it whole, or does something
   // that keeps state of its own.
@@ -118,11 +127,15 @@ class FreshWalk {
             known_[instr.results[0]] = it->second;
           break;
         case kernel::Op::kLoad:
-          if (Stateful(instr.ref.ref) && !written.count(instr.ref.ref)) return false;
+          if (Stateful(instr.ref.ref) && !written.count(instr.ref.ref)) {
+            unwritten_read_ = instr.ref.ref;
+            return false;
+          }
           break;
         case kernel::Op::kStore: {
           kernel::RefRole role = f_.refs.at(static_cast<size_t>(instr.ref.ref)).role;
-          if (role == kernel::RefRole::kInput || role == kernel::RefRole::kPrefetch) return false;
+          bool input = role == kernel::RefRole::kInput || role == kernel::RefRole::kPrefetch;
+          if (input && only_ < 0) return false;
           if (kernel::CoversRef(f_, instr.ref)) written.insert(instr.ref.ref);
           break;
         }
@@ -165,7 +178,14 @@ class FreshWalk {
         case kernel::Op::kDebugPrint:
           break;
         default:
-          if (!kernel::IsPrim(instr.op)) return false;  // DMAs, semaphores, scoped buffers, PRNG
+          if (!kernel::IsPrim(instr.op)) {
+            // DMAs, semaphores, scoped buffers, PRNG.
+            if (only_ < 0) return false;
+            for (const kernel::RefPath* path : kernel::RefPathsOf(instr)) {
+              if (path->ref == only_) return false;
+            }
+            break;
+          }
           Fold(instr);
           break;
       }
@@ -173,8 +193,12 @@ class FreshWalk {
     return true;
   }
 
+  // After a Walk that returned false for a load: the buffer it read before writing it whole.
+  kernel::RefId unwritten_read() const { return unwritten_read_; }
+
  private:
   bool Stateful(kernel::RefId r) const {
+    if (only_ >= 0) return r == only_;
     kernel::RefRole role = f_.refs.at(static_cast<size_t>(r)).role;
     return role == kernel::RefRole::kScratch || role == kernel::RefRole::kOutput;
   }
@@ -260,9 +284,30 @@ class FreshWalk {
   const kernel::Function& f_;
   std::map<int, int64_t> ids_;
   std::map<kernel::ValueId, int64_t> known_;
+  kernel::RefId only_ = -1;
+  kernel::RefId unwritten_read_ = -1;
 };
 
+// An output whose block buffer the kernel may read before writing it whole at some step: the
+// buffer then carries what the step before left in it (the last block's values, as on a TPU and
+// in JAX's interpret mode), state between steps. -1 when there is none.
+kernel::RefId OutputReadBeforeWritten(const kernel::Function& f) {
+  for (size_t r = 0; r < f.refs.size(); ++r) {
+    const kernel::RefType& ref = f.refs[r];
+    if (ref.role != kernel::RefRole::kOutput || ref.space == kernel::MemorySpace::kAny) continue;
+    if (!WrittenWholeBeforeRead(f, static_cast<kernel::RefId>(r))) {
+      return static_cast<kernel::RefId>(r);
+    }
+  }
+  return -1;
+}
+
 }  // namespace
+
+bool WrittenWholeBeforeRead(const kernel::Function& kernel, kernel::RefId r) {
+  std::set<kernel::RefId> written;
+  return FreshWalk(kernel, {}, r).Walk(kernel.body, written);
+}
 
 bool FreshStart(const kernel::Function& kernel, int axis, const std::vector<int>& sequential) {
   std::map<int, int64_t> ids;
@@ -384,6 +429,7 @@ StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallO
     table.rows.assign(static_cast<size_t>(total * columns), 0);
     table.linear_step.assign(static_cast<size_t>(total), 0);
     std::vector<int64_t> index;
+    kernel::BlockWindow window;
     for (int64_t row = 0; row < total; ++row) {
       int64_t chain = row / split.steps_per_chain, step = row % split.steps_per_chain;
       // The grid point: the chain's parallel coordinates, the step's sequential ones.
@@ -419,34 +465,38 @@ StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallO
           }
           for (const array::Array& a : maps[k]->Run(params)) index.push_back(a.GetInt(0));
         }
+        window.start.clear();
+        window.size.clear();
         for (size_t d = 0; d < op.block.size(); ++d) {
           const kernel::BlockDim& b = op.block[d];
-          int64_t start = index[d];
-          if (b.kind == kernel::BlockDim::Kind::kBlocked) {
-            start = index[d] * b.size;
-            if (index[d] < 0 || (start >= op.shape[d] && op.shape[d] > 0 && !past_edge)) {
-              // Every BlockSpec agrees on another grid: the grid is the mistake (as the
-              // emulator reports it).
-              std::optional<std::vector<int64_t>> walked = kernel::GridTheSpecsWalk(mapping);
-              if (walked && *walked != mapping.grid) {
-                throw kernel::CallError{
-                    .kind = kernel::CallError::Kind::kIndexError,
-                    .message = kernel::GridMismatchMessage(mapping, *walked, index, op),
-                    .span = mapping.span};
-              }
-              throw kernel::CallError{
-                  .kind = kernel::CallError::Kind::kIndexError,
-                  .message = fmt::format(
-                      "block index {} of `{}` is out of range at grid step {}: dimension {} has "
-                      "{} blocks of {}",
-                      tpu::TupleString(index), op.name, tpu::TupleString(point), d,
-                      (op.shape[d] + b.size - 1) / std::max<int64_t>(b.size, 1), b.size),
-                  .span = op.span};
-            }
-          } else if (b.kind == kernel::BlockDim::Kind::kElement) {
-            start = index[d] - b.pad_lo;
-          }
+          bool squeezed = b.kind == kernel::BlockDim::Kind::kSqueezed;
+          int64_t start = b.kind == kernel::BlockDim::Kind::kBlocked   ? index[d] * b.size
+                          : b.kind == kernel::BlockDim::Kind::kElement ? index[d] - b.pad_lo
+                                                                       : index[d];
+          window.start.push_back(start);
+          window.size.push_back(squeezed ? 1 : b.size);
           r[operand_column[k] + static_cast<int64_t>(d)] = start;
+        }
+        // A window wholly outside its array is the call's error, as on the emulated TPU (the
+        // same message). Parts of a split point (past_edge) may lie past the end of a blocked
+        // dimension: they run in the padding of their block and write nothing.
+        int outside = kernel::OutsideDimension(op, window);
+        if (outside >= 0 && past_edge) {
+          outside = -1;
+          for (size_t d = 0; d < op.block.size() && outside < 0; ++d) {
+            bool before = window.start[d] + window.size[d] <= 0;
+            bool after = window.start[d] >= op.shape[d] && op.shape[d] > 0 &&
+                         op.block[d].kind != kernel::BlockDim::Kind::kBlocked;
+            if (before || after) outside = static_cast<int>(d);
+          }
+        }
+        if (outside >= 0) {
+          kernel::BlockIndexError error =
+              kernel::OutOfBoundsBlock(mapping, op, point, index, window, outside);
+          throw kernel::CallError{.kind = kernel::CallError::Kind::kIndexError,
+                                  .message = std::move(error.message),
+                                  .span = error.span,
+                                  .notes = std::move(error.notes)};
         }
       }
     }

@@ -41,6 +41,11 @@ GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::G
 // buffers, the core's random numbers or stores into inputs never do.
 bool FreshStart(const kernel::Function& kernel, int axis, const std::vector<int>& sequential);
 
+// Whether, at every grid step and on every path, the body stores all of ref `r` before it loads
+// any of it (and nothing else reaches it: a DMA or semaphore naming it answers no), so that no
+// step can see what the ref held before it.
+bool WrittenWholeBeforeRead(const kernel::Function& kernel, kernel::RefId r);
+
 // Row layout of the step table: the grid indices, then per pipelined operand (inputs, then
 // outputs) its window start per dimension; `operand_column[k]` is -1 for operands in pl.ANY (not
 // pipelined).

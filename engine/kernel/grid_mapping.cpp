@@ -278,4 +278,61 @@ std::string GridMismatchMessage(const GridMapping& mapping, const std::vector<in
       op.is_output ? "output" : "input", op.name);
 }
 
+int OutsideDimension(const BlockMapping& op, const BlockWindow& window) {
+  for (size_t d = 0; d < window.start.size(); ++d) {
+    int64_t n = op.shape[d];
+    if (window.start[d] + window.size[d] <= 0 || (window.start[d] >= n && n > 0)) {
+      return static_cast<int>(d);
+    }
+  }
+  return -1;
+}
+
+BlockIndexError OutOfBoundsBlock(const GridMapping& mapping, const BlockMapping& op,
+                                 const std::vector<int64_t>& point,
+                                 const std::vector<int64_t>& index, const BlockWindow& window,
+                                 int dimension) {
+  const char* role = op.is_output ? "output" : "input";
+  // Every BlockSpec agrees on a grid, and it is not this one: the grid is the mistake.
+  std::optional<std::vector<int64_t>> walked = GridTheSpecsWalk(mapping);
+  if (walked && *walked != mapping.grid) {
+    std::vector<int64_t> sorted_grid = mapping.grid, sorted_walk = *walked;
+    std::sort(sorted_grid.begin(), sorted_grid.end());
+    std::sort(sorted_walk.begin(), sorted_walk.end());
+    return {.message = GridMismatchMessage(mapping, *walked, index, op),
+            .notes = {fmt::format("grid step {} gives {} block index {}, past the end of {} {}",
+                                  array::ShapeToString(point), op.name, array::ShapeToString(index),
+                                  role, array::ShapeToString(op.shape)),
+                      fmt::format("every BlockSpec's index map is consistent with the grid {}: "
+                                  "that is how many blocks each grid axis has to step through",
+                                  array::ShapeToString(*walked)),
+                      sorted_grid == sorted_walk
+                          ? "the grid's axes look swapped: list them in the order the index "
+                            "maps take them (`lambda i, j: ...` gets grid axis 0 as i)"
+                          : "compute each grid size from the array and block sizes, e.g. "
+                            "`pl.cdiv(M, bm)`"},
+            .span = mapping.span};
+  }
+  std::string slices = "[";
+  for (size_t d = 0; d < window.start.size(); ++d) {
+    slices +=
+        fmt::format("{}{}:{}", d ? ", " : "", window.start[d], window.start[d] + window.size[d]);
+  }
+  slices += "]";
+  size_t d = static_cast<size_t>(dimension);
+  int64_t n = op.shape[d], size = std::max<int64_t>(window.size[d], 1);
+  return {.message = fmt::format(
+              "Out-of-bounds block index {} for {} {} in grid step {}: {} {} but the {} has "
+              "shape {}",
+              array::ShapeToString(index), role, op.name, array::ShapeToString(point),
+              op.is_output ? "writing" : "reading", slices, role, array::ShapeToString(op.shape)),
+          .notes = {fmt::format("dimension {} has {} elements, so block indices on it must stay "
+                                "below {} (block size {})",
+                                d, n, (n + size - 1) / size, window.size[d]),
+                    "an index map returns block indices, not element offsets; check it against "
+                    "the grid (JAX's interpret=True silently clamps this, a TPU reads other "
+                    "memory)"},
+          .span = op.span};
+}
+
 }  // namespace pz::kernel

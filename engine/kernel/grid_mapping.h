@@ -115,4 +115,25 @@ std::optional<std::vector<int64_t>> GridTheSpecsWalk(const GridMapping& mapping)
 std::string GridMismatchMessage(const GridMapping& mapping, const std::vector<int64_t>& walked,
                                 const std::vector<int64_t>& index, const BlockMapping& op);
 
+// Where a block of operand `op` lies on each dimension: [start, start + size) of the array.
+struct BlockWindow {
+  std::vector<int64_t> start, size;
+};
+// The first dimension on which `window` lies wholly outside `op`'s array (it may overhang the
+// end, a ragged edge, but must overlap it), or -1 when none does.
+int OutsideDimension(const BlockMapping& op, const BlockWindow& window);
+
+// The error of an out-of-range block index, as every backend raises it: the grid as the mistake
+// when every BlockSpec agrees on another grid (at the call), else the block index (at the index
+// map), with notes on what to check.
+struct BlockIndexError {
+  std::string message;
+  std::vector<std::string> notes;
+  SourceSpan span;
+};
+BlockIndexError OutOfBoundsBlock(const GridMapping& mapping, const BlockMapping& op,
+                                 const std::vector<int64_t>& point,
+                                 const std::vector<int64_t>& index, const BlockWindow& window,
+                                 int dimension);
+
 }  // namespace pz::kernel

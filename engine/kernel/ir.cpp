@@ -186,6 +186,19 @@ const Instr* FirstWriteTo(const Region& region, RefId ref) {
   return nullptr;
 }
 
+const Instr* FirstReadOf(const Region& region, RefId ref) {
+  for (const Instr& instr : region.body) {
+    if (instr.op == Op::kLoad && instr.ref.ref == ref) return &instr;
+    if (instr.op == Op::kDmaStart && !instr.copy.empty() && instr.copy[0].ref == ref) {
+      return &instr;
+    }
+    for (const Region& inner : instr.regions) {
+      if (const Instr* found = FirstReadOf(inner, ref)) return found;
+    }
+  }
+  return nullptr;
+}
+
 std::vector<ValueId> DynamicOperands(const RefPath& path) {
   std::vector<ValueId> ids;
   for (const Indexer& indexer : path.indexers) {

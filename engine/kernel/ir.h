@@ -154,6 +154,9 @@ std::vector<const RefPath*> RefPathsOf(const Instr& instr);
 // The first instruction of `region` (nested regions included, in program order) that writes
 // `ref`: a store into it or a DMA into it; null when none does.
 const Instr* FirstWriteTo(const Region& region, RefId ref);
+// The first instruction of `region` (nested regions included) that reads `ref`: a load from it
+// or a DMA out of it; null when none does.
+const Instr* FirstReadOf(const Region& region, RefId ref);
 // Whether a dimension index covers a dimension of `size` whole, statically: the slice from 0 with
 // step 1 (any step for a dimension of size 1), or the integer 0 of a size-1 dimension.
 bool CoversDimension(const DimIndex& index, int64_t size);

@@ -38,19 +38,6 @@ Window WindowOf(const kernel::BlockMapping& op, const std::vector<int64_t>& inde
   return w;
 }
 
-namespace {
-
-// "[0:8, 128:256]": a window as the slices it covers.
-std::string WindowString(const Window& w) {
-  std::string s = "[";
-  for (size_t d = 0; d < w.rank; ++d) {
-    s += fmt::format("{}{}:{}", d ? ", " : "", w.start[d], w.start[d] + w.size[d]);
-  }
-  return s + "]";
-}
-
-}  // namespace
-
 OperandState CoreMachine::MakeState(const BlockMapping& op) {
   OperandState s;
   if (op.space == kernel::MemorySpace::kAny) {
@@ -103,46 +90,12 @@ void CoreMachine::CheckInBounds(size_t k, const Window& w, const std::vector<int
 
 void CoreMachine::FailOutOfBounds(size_t k, const Window& w, const std::vector<int64_t>& index,
                                   size_t d) {
-  const BlockMapping& op = OperandAt(k);
-  int64_t n = op.shape[d];
-  // Every BlockSpec agrees on a grid, and it is not this one: the grid is the mistake.
-  std::optional<std::vector<int64_t>> walked = kernel::GridTheSpecsWalk(mapping_);
-  if (walked && *walked != mapping_.grid) {
-    std::vector<int64_t> sorted_grid = mapping_.grid, sorted_walk = *walked;
-    std::sort(sorted_grid.begin(), sorted_grid.end());
-    std::sort(sorted_walk.begin(), sorted_walk.end());
-    std::vector<std::string> notes = {
-        fmt::format("grid step {} gives {} block index {}, past the end of {} {}",
-                    TupleString(point_), op.name, TupleString(index),
-                    op.is_output ? "output" : "input", array::ShapeToString(op.shape)),
-        fmt::format("every BlockSpec's index map is consistent with the grid {}: that is how many "
-                    "blocks each grid axis has to step through",
-                    TupleString(*walked))};
-    if (sorted_grid == sorted_walk) {
-      notes.push_back(
-          "the grid's axes look swapped: list them in the order the index maps take "
-          "them (`lambda i, j: ...` gets grid axis 0 as i)");
-    } else {
-      notes.push_back(
-          "compute each grid size from the array and block sizes, e.g. "
-          "`pl.cdiv(M, bm)`");
-    }
-    Fail(k, kernel::GridMismatchMessage(mapping_, *walked, index, op), std::move(notes),
-         mapping_.span);
-  }
-  Fail(k,
-       fmt::format("Out-of-bounds block index {} for {} {} in grid step {}: {} {} but the "
-                   "{} has shape {}",
-                   TupleString(index), op.is_output ? "output" : "input", op.name,
-                   TupleString(point_), op.is_output ? "writing" : "reading", WindowString(w),
-                   op.is_output ? "output" : "input", array::ShapeToString(op.shape)),
-       {fmt::format("dimension {} has {} elements, so block indices on it must stay below "
-                    "{} (block size {})",
-                    d, n,
-                    (n + std::max<int64_t>(w.size[d], 1) - 1) / std::max<int64_t>(w.size[d], 1),
-                    w.size[d]),
-        "an index map returns block indices, not element offsets; check it against the "
-        "grid (JAX's interpret=True silently clamps this, a TPU reads other memory)"});
+  kernel::BlockWindow window;
+  window.start.assign(w.start.begin(), w.start.begin() + static_cast<std::ptrdiff_t>(w.rank));
+  window.size.assign(w.size.begin(), w.size.begin() + static_cast<std::ptrdiff_t>(w.rank));
+  kernel::BlockIndexError error =
+      kernel::OutOfBoundsBlock(mapping_, OperandAt(k), point_, index, window, static_cast<int>(d));
+  Fail(k, std::move(error.message), std::move(error.notes), error.span);
 }
 
 int64_t CoreMachine::Transfer(size_t k, const Window& w, bool to_buffer, bool poison_rest) {
@@ -299,9 +252,14 @@ void CoreMachine::Enter(size_t k, const std::vector<int64_t>& index, int64_t t) 
             "axis that picks the block"});
     }
     visit = {t, t};
-    // A new output block starts as garbage: poison it so that reading it shows.
-    std::memcpy(s.buffer.data.raw(), s.poison.raw(),
-                static_cast<size_t>(s.poison.size()) * array::ItemSize(op.dtype));
+    // A new output block starts as garbage, whatever the buffer held (the last block's values,
+    // on a TPU and in JAX's interpret mode): poison it so that reading it shows. With memory
+    // zeroed (InterpretParams(uninitialized_memory="zero")) the buffer keeps the last block's
+    // values, as JAX's interpret mode keeps them; only its first block starts as zeros.
+    if (!run_.zero_uninitialized) {
+      std::memcpy(s.buffer.data.raw(), s.poison.raw(),
+                  static_cast<size_t>(s.poison.size()) * array::ItemSize(op.dtype));
+    }
     if (s.buffer.tracked) {
       std::memset(s.buffer.initialized.data<uint8_t>(), 0, s.buffer.initialized.size());
     }

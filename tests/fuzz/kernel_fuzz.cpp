@@ -22,6 +22,16 @@
 
 namespace {
 
+// The fuzzer's bytes as the generator's choices.
+class BytesChoices final : public pz::fuzz::Choices {
+ public:
+  explicit BytesChoices(FuzzedDataProvider& bytes) : bytes_(bytes) {}
+  int Pick(int n) override { return bytes_.ConsumeIntegralInRange<int>(0, n - 1); }
+
+ private:
+  FuzzedDataProvider& bytes_;
+};
+
 bool PrintPrograms() {
   static const bool print = [] {
     const char* value = std::getenv("PZ_FUZZ_PRINT");
@@ -48,7 +58,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider provider(data, size);
-  pz::fuzz::KernelProgram program = pz::fuzz::GenerateKernelProgram(provider);
+  BytesChoices choices(provider);
+  pz::fuzz::KernelProgram program = pz::fuzz::GenerateKernelProgram(choices);
   bool print = PrintPrograms();
   if (print) {
     std::fprintf(stderr, "# %s\n%s", program.CommandLine("kernel.py").c_str(),

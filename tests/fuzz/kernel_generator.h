@@ -72,7 +72,7 @@ struct RefInfo {
 
 class Generator {
  public:
-  explicit Generator(FuzzedDataProvider& in) : in_(in) {}
+  explicit Generator(Choices& in) : in_(in) {}
   KernelProgram Generate();
 
  private:
@@ -126,7 +126,7 @@ class Generator {
   bool Random();
   bool Unsupported();
 
-  FuzzedDataProvider& in_;
+  Choices& in_;
   std::vector<int64_t> grid_;
   int output_axes_ = 0;  // outputs' index maps use grid axes [0, output_axes_)
   bool prefetch_ = false;

@@ -67,7 +67,16 @@ std::string Tuple(const std::vector<int>& items) {
   return fmt::format("({})", fmt::join(items, ", "));
 }
 
-int Generator::Pick(int n) { return n <= 1 ? 0 : in_.ConsumeIntegralInRange<int>(0, n - 1); }
+int Generator::Pick(int n) { return n <= 1 ? 0 : in_.Pick(n); }
+
+int SeededChoices::Pick(int n) {
+  state_ += 0x9e3779b97f4a7c15ULL;
+  uint64_t z = state_;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<int>(z % static_cast<uint64_t>(n));
+}
 
 DType Generator::PickDType() {
   // float32 most often: it is what kernels compute in; the others exercise promotion and casts.
@@ -354,6 +363,6 @@ KernelProgram Generator::Generate() {
   return program;
 }
 
-KernelProgram GenerateKernelProgram(FuzzedDataProvider& data) { return Generator(data).Generate(); }
+KernelProgram GenerateKernelProgram(Choices& choices) { return Generator(choices).Generate(); }
 
 }  // namespace pz::fuzz

@@ -4,8 +4,7 @@
 // range, except where a choice deliberately breaks a rule. It knows nothing of the engine.
 #pragma once
 
-#include <fuzzer/FuzzedDataProvider.h>
-
+#include <cstdint>
 #include <string>
 
 namespace pz::fuzz {
@@ -19,6 +18,25 @@ struct KernelRunFlags {
   bool eager_dma = false;  // `--dma eager`
 };
 
+// Where the generator's choices come from: the fuzzer's bytes (kernel_fuzz.cpp) or a seeded
+// stream (SeededChoices, for the CUDA backend's differential runs).
+class Choices {
+ public:
+  virtual ~Choices() = default;
+  // A value in [0, n), for n >= 2.
+  virtual int Pick(int n) = 0;
+};
+
+// Choices from a 64-bit seed (splitmix64): the same seed gives the same program on every machine.
+class SeededChoices final : public Choices {
+ public:
+  explicit SeededChoices(uint64_t seed) : state_(seed) {}
+  int Pick(int n) override;
+
+ private:
+  uint64_t state_;
+};
+
 struct KernelProgram {
   std::string source;  // a whole Python file: imports, kernel, inputs, pallas_call, prints
   KernelRunFlags flags;
@@ -26,7 +44,8 @@ struct KernelProgram {
   std::string CommandLine(const std::string& file) const;
 };
 
-// Consumes bytes from `data` (running out of bytes is fine: every later choice is the first).
-KernelProgram GenerateKernelProgram(FuzzedDataProvider& data);
+// Draws every choice from `choices` (a byte source that runs out gives 0: every later choice is
+// the first).
+KernelProgram GenerateKernelProgram(Choices& choices);
 
 }  // namespace pz::fuzz

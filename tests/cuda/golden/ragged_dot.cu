@@ -14,7 +14,6 @@
 #include <cstring>
 extern "C" {
 float expf(float) noexcept;
-float exp2f(float) noexcept;
 float logf(float) noexcept;
 float log1pf(float) noexcept;
 float expm1f(float) noexcept;
@@ -360,6 +359,21 @@ PZ_DEVICE float pz_fmod(float a, float b) {
 }
 PZ_DEVICE float pz_rsqrt(float x) { return 1.0f / sqrtf(x); }
 PZ_DEVICE float pz_logistic(float x) { return 1.0f / (1.0f + expf(-x)); }
+// 16-bit logistic and exp2 as XLA expands them, each step rounded to the operand's precision (the
+// emulator's too): 1 / (1 + exp(-x)), and exp(x * ln 2) with ln 2 in that precision.
+PZ_DEVICE float pz_logistic_bf16(float x) {
+  return 1.0f / pz_round_bf16(1.0f + pz_round_bf16(expf(-x)));
+}
+PZ_DEVICE float pz_logistic_f16(float x) {
+  return 1.0f / pz_round_f16(1.0f + pz_round_f16(expf(-x)));
+}
+PZ_DEVICE float pz_exp2(float x) { return expf(x * 0.693147180559945f); }
+PZ_DEVICE float pz_exp2_bf16(float x) {
+  return expf(pz_round_bf16(x * pz_round_bf16(0.693147180559945f)));
+}
+PZ_DEVICE float pz_exp2_f16(float x) {
+  return expf(pz_round_f16(x * pz_round_f16(0.693147180559945f)));
+}
 PZ_DEVICE float pz_fpow_int(float base, long long y) {
   bool invert = y < 0;
   unsigned long long n = invert ? (unsigned long long)(-y) : (unsigned long long)y;
@@ -438,7 +452,7 @@ PZ_DEVICE float pz_gmm_kernel_0_r4_read(const float* pz_hbm, const long long* pz
   const long long pz_a2 = pz_e[7] + (long long)(pz_o % 128);
   return (true && pz_a0 >= 0 && pz_a0 < 3 && pz_a1 >= 0 && pz_a1 < 256 && pz_a2 >= 0 && pz_a2 < 128) ? pz_hbm[pz_a0 * 32768 + pz_a1 * 128 + pz_a2 * 1] : pz_f32_from_bits(0x7fc00000u);
 }
-// `o_ref` of pz_gmm_kernel_0: element `pz_off` of its window, in HBM (a direct window)
+// `o_ref` of pz_gmm_kernel_0: element `pz_off` of its window, in HBM
 PZ_DEVICE float pz_gmm_kernel_0_r5_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
   const long long pz_a0 = pz_e[8] + (long long)(pz_o / 128);
@@ -469,8 +483,8 @@ extern "C" __global__ void __launch_bounds__(512) pz_gmm_kernel_0(const unsigned
   [[maybe_unused]] int* const r2 = pz_hbm2;  // m_tile_ids_ref
   [[maybe_unused]] float* const r3 = pz_hbm3;  // lhs_ref (direct window)
   [[maybe_unused]] float* const r4 = pz_hbm4;  // rhs_ref (direct window)
-  [[maybe_unused]] float* const r5 = pz_hbm5;  // o_ref (direct window)
-  [[maybe_unused]] float* const r6 = (float*)(pz_smem + 0);  // acc_ref
+  [[maybe_unused]] float* const r5 = (float*)(pz_smem + 0);  // o_ref
+  [[maybe_unused]] float* const r6 = (float*)(pz_smem + 4096);  // acc_ref
   [[maybe_unused]] int v0 = (int)0LL;
   [[maybe_unused]] int v1 = (int)0LL;
   [[maybe_unused]] int v2 = (int)0LL;
@@ -499,6 +513,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_gmm_kernel_0(const unsigned
   [[maybe_unused]] float* v25 = nullptr;
   [[maybe_unused]] float* v26 = nullptr;
   [[maybe_unused]] float* v27 = nullptr;
+  for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) r5[pz_i] = pz_f32_from_bits(0x7fc00000u);
   for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) r6[pz_i] = pz_f32_from_bits(0x7fc00000u);
   __syncthreads();
   const long long pz_steps = (long long)pz_args[5];
@@ -647,20 +662,23 @@ extern "C" __global__ void __launch_bounds__(512) pz_gmm_kernel_0(const unsigned
           }
           float e26;
           {
-            e26 = pz_gmm_kernel_0_r5_read(r5, pz_e, pz_i);
+            e26 = r5[pz_i];
           }
           float e27;
           {
             e27 = (e24) ? (e25) : (e26);
           }
           {
-            pz_gmm_kernel_0_r5_write(r5, pz_e, pz_i, e27);
+            r5[pz_i] = e27;
           }
         }
         __syncthreads();
       } else {
       }
       __syncthreads();
+      if (pz_s == pz_steps - 1 || pz_e[8] != pz_e[18] || pz_e[9] != pz_e[19]) {  // write back o_ref
+        for (int pz_i = threadIdx.x; pz_i < 1024; pz_i += blockDim.x) pz_gmm_kernel_0_r5_write(pz_hbm5, pz_e, pz_i, r5[pz_i]);
+      }
       __syncthreads();
     }
   }

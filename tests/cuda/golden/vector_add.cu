@@ -14,7 +14,6 @@
 #include <cstring>
 extern "C" {
 float expf(float) noexcept;
-float exp2f(float) noexcept;
 float logf(float) noexcept;
 float log1pf(float) noexcept;
 float expm1f(float) noexcept;
@@ -360,6 +359,21 @@ PZ_DEVICE float pz_fmod(float a, float b) {
 }
 PZ_DEVICE float pz_rsqrt(float x) { return 1.0f / sqrtf(x); }
 PZ_DEVICE float pz_logistic(float x) { return 1.0f / (1.0f + expf(-x)); }
+// 16-bit logistic and exp2 as XLA expands them, each step rounded to the operand's precision (the
+// emulator's too): 1 / (1 + exp(-x)), and exp(x * ln 2) with ln 2 in that precision.
+PZ_DEVICE float pz_logistic_bf16(float x) {
+  return 1.0f / pz_round_bf16(1.0f + pz_round_bf16(expf(-x)));
+}
+PZ_DEVICE float pz_logistic_f16(float x) {
+  return 1.0f / pz_round_f16(1.0f + pz_round_f16(expf(-x)));
+}
+PZ_DEVICE float pz_exp2(float x) { return expf(x * 0.693147180559945f); }
+PZ_DEVICE float pz_exp2_bf16(float x) {
+  return expf(pz_round_bf16(x * pz_round_bf16(0.693147180559945f)));
+}
+PZ_DEVICE float pz_exp2_f16(float x) {
+  return expf(pz_round_f16(x * pz_round_f16(0.693147180559945f)));
+}
 PZ_DEVICE float pz_fpow_int(float base, long long y) {
   bool invert = y < 0;
   unsigned long long n = invert ? (unsigned long long)(-y) : (unsigned long long)y;

@@ -1,0 +1,596 @@
+// pz_cuda_diff: differential runs of the CUDA backend against the emulated TPU. Each seed makes a
+// Pallas program with the fuzz target's generator (kernel_program.h); the program runs once, and
+// every pallas_call in it runs on both backends: the emulated TPU (whose outcome the program
+// goes on with) and the CUDA backend on the host device (the generated CUDA compiled by the C++
+// compiler and run on fibers). Outputs are compared element by element where the emulator's
+// write-backs defined them. Each program runs in a child process, so that a crash in a generated
+// unit is a finding rather than the end of the run. The seed also picks how the CUDA side runs:
+// the plain host device or the sm_80 forms, the default shared-memory plan or none (budget 0),
+// and fresh memory as poison or as zeros (both backends).
+//
+// Findings (exit status 1):
+//   mismatch      both ran, and an output differs beyond the dtype's tolerance
+//   cuda-only     the emulator ran the call; the CUDA backend raised an error other than its own
+//                 refusals ("the CUDA backend cannot ...", clear and at the user's line: counted)
+//   tpu-only      the emulator raised an error; the CUDA backend ran the call
+//   both-reject-elsewhere  both raised, at different places
+//   engine        the generated unit did not compile, the device failed, or an exception other
+//                 than the call's own errors came out of the CUDA backend
+//   crash, hang   the child died of a signal, or ran past --timeout
+//   generator     the generated program did not parse
+// Counted, not compared: calls that read uninitialised memory (poison on the emulator, whatever
+// the buffer held on CUDA), and calls whose outputs change when the emulator runs their
+// "parallel" axes in another order or on two cores (they carry state across the points that the
+// CUDA backend runs apart: a broken promise of the kernel's, not of either backend).
+#include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "array/array.h"
+#include "cuda/cuda_backend.h"
+#include "cuda/device.h"
+#include "eval/interpreter.h"
+#include "kernel/backend.h"
+#include "kernel_program.h"
+#include "lang/parser.h"
+#include "support/diagnostic.h"
+#include "support/source.h"
+#include "tpu/pallas_call.h"
+#include "tpu/tpu_backend.h"
+
+namespace {
+
+using pz::kernel::CallError;
+using pz::kernel::CallOutcome;
+
+// How the CUDA side of one seed runs.
+struct Config {
+  bool sm80 = false;    // PZ_CUDA_DEVICE=host-sm80: the sm_80 forms and a GPU's thread counts
+  bool global = false;  // PZ_CUDA_SHARED_BUDGET=0: arenas in global memory, direct windows
+  // Fresh memory starts as zeros on both backends (InterpretParams(uninitialized_memory=
+  // "zero")), so kernels that read it before writing it are compared too.
+  bool zero = false;
+
+  std::string Name() const {
+    return fmt::format("{}{}{}", sm80 ? "host-sm80" : "host", global ? ", budget 0" : "",
+                       zero ? ", zeroed memory" : "");
+  }
+  std::string Environment() const {
+    return fmt::format("PZ_CUDA_DEVICE={}{}", sm80 ? "host-sm80" : "host",
+                       global ? " PZ_CUDA_SHARED_BUDGET=0" : "");
+  }
+};
+
+// The outcome of one program: a category (the header's list, or an agreeing one) and a detail.
+struct Verdict {
+  std::string category;
+  std::string detail;
+};
+
+bool IsFinding(const std::string& category) {
+  return category == "mismatch" || category == "cuda-only" || category == "tpu-only" ||
+         category == "both-reject-elsewhere" || category == "engine" || category == "crash" ||
+         category == "hang" || category == "generator";
+}
+
+// Elements of `out` that agree within the dtype's tolerance (exact for integers and booleans;
+// NaN matches NaN). Floats: |a - b| <= tol * max(1, |a|, |b|), with tol a few units in the last
+// place of the dtype, so that sums taken in another order still agree.
+double Tolerance(pz::array::DType dtype) {
+  switch (dtype) {
+    case pz::array::DType::kFloat32:
+      return 1e-4;
+    case pz::array::DType::kBFloat16:
+    case pz::array::DType::kFloat16:
+      return 1.0 / 32;
+    default:
+      return 0;
+  }
+}
+
+bool Agree(double a, double b, double tol) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  if (a == b) return true;
+  if (std::isinf(a) || std::isinf(b)) return false;
+  return std::fabs(a - b) <= tol * std::max({1.0, std::fabs(a), std::fabs(b)});
+}
+
+std::string IndexText(const pz::array::Shape& shape, int64_t flat) {
+  std::vector<int64_t> index(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    index[d] = shape[d] == 0 ? 0 : flat % shape[d];
+    flat = shape[d] == 0 ? 0 : flat / shape[d];
+  }
+  return fmt::format("[{}]", fmt::join(index, ", "));
+}
+
+// Compares one call's outputs on the emulator (`tpu`, whose write-backs say which elements are
+// defined) with another run's, named `other`; empty when they agree.
+std::string CompareOutputs(const CallOutcome& tpu, const CallOutcome& cuda,
+                           const char* other = "CUDA") {
+  if (tpu.outputs.size() != cuda.outputs.size()) {
+    return fmt::format("{} outputs on the emulated TPU, {} on {}", tpu.outputs.size(),
+                       cuda.outputs.size(), other);
+  }
+  for (size_t k = 0; k < tpu.outputs.size(); ++k) {
+    const pz::array::Array& a = tpu.outputs[k];
+    const pz::array::Array& b = cuda.outputs[k];
+    if (a.dtype() != b.dtype() || a.shape() != b.shape()) {
+      return fmt::format("output {}: {}{} on the emulated TPU, {}{} on {}", k,
+                         pz::array::DTypeName(a.dtype()), pz::array::ShapeToString(a.shape()),
+                         pz::array::DTypeName(b.dtype()), pz::array::ShapeToString(b.shape()),
+                         other);
+    }
+    const pz::array::Array* writer = k < tpu.writer.size() ? &tpu.writer[k] : nullptr;
+    double tol = Tolerance(a.dtype());
+    int64_t differ = 0, compared = 0, first = -1;
+    for (int64_t i = 0; i < a.size(); ++i) {
+      // -1: no write-back stored the element (garbage on both sides).
+      if (writer != nullptr && writer->size() == a.size() && writer->GetInt(i) == -1) continue;
+      ++compared;
+      if (!Agree(a.GetDouble(i), b.GetDouble(i), tol)) {
+        if (first < 0) first = i;
+        ++differ;
+      }
+    }
+    if (differ > 0) {
+      return fmt::format(
+          "output {} ({} {}): {} of {} defined elements differ; first at {}: emulated TPU {}, "
+          "{} {}",
+          k, pz::array::DTypeName(a.dtype()), pz::array::ShapeToString(a.shape()), differ, compared,
+          IndexText(a.shape(), first), a.GetDouble(first), other, b.GetDouble(first));
+    }
+  }
+  return {};
+}
+
+// Runs every call on the emulated TPU and on CUDA, keeps what it saw, and goes on with the
+// emulator's outcome (or raises its error), so the program runs as it does on the emulator.
+class DiffBackend final : public pz::kernel::Backend {
+ public:
+  DiffBackend(const pz::tpu::EmulatorOptions& tpu, std::unique_ptr<pz::cuda::CudaBackend> cuda,
+              pz::SourceManager& sources)
+      : tpu_options_(tpu), cuda_(std::move(cuda)), sources_(sources) {}
+
+  CallOutcome Run(const pz::kernel::KernelProgram& program, const pz::kernel::GridMapping& mapping,
+                  const pz::kernel::CallOperands& operands,
+                  const pz::kernel::RunOptions& options) override {
+    std::string where = pz::FormatLocation(mapping.span, sources_);
+    std::optional<CallError> tpu_error;
+    CallOutcome tpu;
+    try {
+      tpu = pz::tpu::TpuBackend(tpu_options_).Run(program, mapping, operands, options);
+    } catch (const CallError& e) {
+      tpu_error = e;
+    }
+    std::optional<CallError> cuda_error;
+    CallOutcome cuda;
+    bool cuda_threw = false;
+    try {
+      cuda = cuda_->Run(program, mapping, operands, options);
+    } catch (const CallError& e) {
+      cuda_error = e;
+    } catch (const std::exception& e) {
+      Note({"engine", fmt::format("{}: the CUDA backend threw: {}", where, e.what())});
+      cuda_threw = true;
+    }
+    if (cuda_threw) {
+    } else if (cuda_error) {
+      const std::string& m = cuda_error->message;
+      bool engine = m.find("did not compile") != std::string::npos ||
+                    m.find("the CUDA device failed") != std::string::npos;
+      if (engine) {
+        std::string notes;
+        for (const std::string& n : cuda_error->notes) notes += "\n" + n;
+        Note({"engine", fmt::format("{}: {}{}", where, m, notes)});
+      } else if (m.rfind("the CUDA backend ", 0) == 0) {
+        // Its own refusals ("cannot run", "has no", "bitcasts only"...): clear, at the user's line.
+        Note({"cuda-refuses", m});
+      } else if (tpu_error) {
+        bool same_place = pz::FormatLocation(tpu_error->span, sources_) ==
+                          pz::FormatLocation(cuda_error->span, sources_);
+        Note({same_place ? "both-reject" : "both-reject-elsewhere", tpu_error->message});
+      } else {
+        Note({"cuda-only", fmt::format("{}: the emulated TPU ran the call; CUDA raised at {}: {}",
+                                       where, pz::FormatLocation(cuda_error->span, sources_), m)});
+      }
+    } else if (tpu_error) {
+      Note({"tpu-only",
+            fmt::format("{}: the emulated TPU raised at {}: {}", where,
+                        pz::FormatLocation(tpu_error->span, sources_), tpu_error->message)});
+    } else {
+      const auto& report = pz::tpu::TpuReportOf(tpu);
+      std::string order = OrderDependence(program, mapping, operands, options, tpu);
+      if (report.uninitialized.seen) {
+        Note({"uninitialized", "the emulator saw an uninitialised read"});
+      } else if (!order.empty()) {
+        Note({"order-dependent", order});
+      } else {
+        std::string difference = CompareOutputs(tpu, cuda);
+        Note(difference.empty() ? Verdict{"same", ""}
+                                : Verdict{"mismatch", fmt::format("{}: {}", where, difference)});
+      }
+    }
+    if (tpu_error) throw *tpu_error;
+    return tpu;
+  }
+
+  const std::vector<Verdict>& verdicts() const { return verdicts_; }
+
+ private:
+  // "parallel" promises that the grid's points along an axis may run in any order, or apart
+  // (the CUDA backend runs them as separate chains, each starting afresh); a kernel that carries
+  // state across them (scratch, a store into an input's buffer) breaks the promise, and its
+  // outputs depend on the split. Such a call runs again on the emulator with its parallel axes
+  // shuffled (InterpretParams(random_seed=...)); what differs is said here, else "".
+  std::string OrderDependence(const pz::kernel::KernelProgram& program,
+                              const pz::kernel::GridMapping& mapping,
+                              const pz::kernel::CallOperands& operands,
+                              const pz::kernel::RunOptions& options, const CallOutcome& tpu) {
+    if (std::find(mapping.dimension_semantics.begin(), mapping.dimension_semantics.end(),
+                  "parallel") == mapping.dimension_semantics.end()) {
+      return {};
+    }
+    // Three shuffles, then two cores (each with its own scratch and buffers, and the megacore
+    // race detector on what both write in HBM).
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      pz::tpu::EmulatorOptions again_options = tpu_options_;
+      std::string how = fmt::format("with the parallel axes shuffled (seed {})", seed);
+      if (seed == 4) {
+        again_options.cores = 2;
+        how = "on two cores";
+      } else {
+        again_options.parallel_order_seed = seed;
+      }
+      try {
+        CallOutcome again =
+            pz::tpu::TpuBackend(again_options).Run(program, mapping, operands, options);
+        std::string difference = CompareOutputs(tpu, again, "again");
+        if (!difference.empty()) return fmt::format("{}: {}", how, difference);
+      } catch (const CallError& e) {
+        return fmt::format("{}: {}", how, e.message);
+      }
+    }
+    return {};
+  }
+
+  void Note(Verdict v) { verdicts_.push_back(std::move(v)); }
+
+  const pz::tpu::EmulatorOptions& tpu_options_;
+  std::unique_ptr<pz::cuda::CudaBackend> cuda_;
+  pz::SourceManager& sources_;
+  std::vector<Verdict> verdicts_;
+};
+
+// The program of a seed (the seed is spread first, so that neighbouring seeds differ at once).
+pz::fuzz::KernelProgram ProgramOf(uint64_t seed) {
+  pz::fuzz::SeededChoices choices(seed * 0x2545f4914f6cdd1dULL + 1);
+  return pz::fuzz::GenerateKernelProgram(choices);
+}
+
+// One program in this process: the verdict of its first finding, else of its most telling call.
+Verdict RunProgram(const pz::fuzz::KernelProgram& program, const Config& config) {
+  pz::SourceManager sources;
+  pz::FileId id = sources.Add("kernel.py", program.source);
+  pz::DiagnosticSink sink;
+  pz::lang::Module module = pz::lang::ParseModule(sources.Get(id), id, sink);
+  if (sink.HasErrors()) {
+    std::string text;
+    for (const pz::Diagnostic& d : sink.diagnostics()) text += pz::Render(d, sources);
+    return {"generator", text};
+  }
+  pz::eval::Interpreter interp(
+      sources,
+      {.max_steps = 200'000, .timeout_seconds = 60.0, .max_array_bytes = int64_t{64} << 20});
+  pz::tpu::EmulatorOptions tpu;  // tpu semantics, one core: what the CUDA backend runs
+  // As InterpretParams(uninitialized_memory="zero") sets them: nothing is then uninitialised.
+  tpu.zero_uninitialized = config.zero;
+  tpu.track_uninitialized = !config.zero;
+  pz::tpu::EmulatorOptions options = tpu;
+  std::unique_ptr<pz::cuda::CudaBackend> cuda;
+  try {
+    cuda = std::make_unique<pz::cuda::CudaBackend>(pz::cuda::CudaOptions{},
+                                                   pz::cuda::OpenHostDevice(4, config.sm80));
+  } catch (const pz::cuda::DeviceError& e) {
+    return {"engine", fmt::format("the host device did not open: {}", e.what())};
+  }
+  auto diff = std::make_shared<DiffBackend>(tpu, std::move(cuda), sources);
+  options.backend = diff;
+  pz::tpu::InstallPallas(interp, options);
+  std::optional<pz::Diagnostic> error = interp.RunModule(std::move(module));
+
+  // The first finding wins; else the most telling agreement.
+  static const char* const kOrder[] = {
+      "engine",       "cuda-only",     "mismatch",        "both-reject-elsewhere", "tpu-only",
+      "cuda-refuses", "uninitialized", "order-dependent", "both-reject",           "same"};
+  for (const char* category : kOrder) {
+    for (const Verdict& v : diff->verdicts()) {
+      if (v.category == category) return v;
+    }
+  }
+  if (error) return {"python-error", pz::Render(*error, sources)};
+  return {"no-call", ""};
+}
+
+// ---- The parent: children, their verdicts, the summary -----------------------------------
+
+struct Options {
+  uint64_t first = 1;
+  int64_t count = 100;
+  int jobs = 1;
+  std::string device = "both";  // host, host-sm80, both (by seed)
+  std::string budget = "both";  // default, 0, both (by seed)
+  std::string memory = "both";  // poison, zero, both (by seed)
+  double timeout = 300;         // seconds per program
+  std::string save;             // a directory for the programs of findings
+  bool show = false;            // --show SEED: print the program and run it here
+  bool verbose = false;         // print every program's verdict
+};
+
+Config ConfigOf(const Options& o, uint64_t seed) {
+  Config c;
+  c.sm80 = o.device == "host-sm80" || (o.device == "both" && seed % 2 == 1);
+  c.global = o.budget == "0" || (o.budget == "both" && (seed / 2) % 2 == 1);
+  c.zero = o.memory == "zero" || (o.memory == "both" && (seed / 4) % 2 == 1);
+  return c;
+}
+
+struct Child {
+  pid_t pid = -1;
+  int fd = -1;
+  uint64_t seed = 0;
+  std::string output;
+  std::chrono::steady_clock::time_point start;
+};
+
+// In the child: runs the seed, writes "category\ndetail" to fd, exits.
+[[noreturn]] void ChildMain(const Options& o, uint64_t seed, int fd) {
+  Config config = ConfigOf(o, seed);
+  // Read by the backend when it plans the first call (cuda_backend.h: SharedBudget).
+  if (config.global) setenv("PZ_CUDA_SHARED_BUDGET", "0", 1);
+  Verdict v;
+  try {
+    v = RunProgram(ProgramOf(seed), config);
+  } catch (const std::exception& e) {
+    v = {"engine", fmt::format("an exception left the run: {}", e.what())};
+  }
+  std::string text = v.category + "\n" + v.detail;
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  close(fd);
+  std::fflush(nullptr);
+  _exit(0);
+}
+
+Child Start(const Options& o, uint64_t seed) {
+  int fds[2];
+  if (pipe(fds) != 0) {
+    std::perror("pz_cuda_diff: pipe");
+    std::exit(2);
+  }
+  std::fflush(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    std::perror("pz_cuda_diff: fork");
+    std::exit(2);
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    ChildMain(o, seed, fds[1]);
+  }
+  close(fds[1]);
+  return {.pid = pid, .fd = fds[0], .seed = seed, .start = std::chrono::steady_clock::now()};
+}
+
+// Reads what is ready; true once the child closed its end.
+bool Drain(Child& c) {
+  char buffer[4096];
+  ssize_t n = read(c.fd, buffer, sizeof(buffer));
+  if (n > 0) {
+    c.output.append(buffer, static_cast<size_t>(n));
+    return false;
+  }
+  return true;
+}
+
+Verdict Finish(Child& c, bool timed_out) {
+  if (timed_out) kill(c.pid, SIGKILL);
+  close(c.fd);
+  int status = 0;
+  waitpid(c.pid, &status, 0);
+  if (timed_out) return {"hang", "the program ran past --timeout"};
+  if (WIFSIGNALED(status)) {
+    return {"crash", fmt::format("the child died of signal {} ({})", WTERMSIG(status),
+                                 strsignal(WTERMSIG(status)))};
+  }
+  size_t newline = c.output.find('\n');
+  if (newline == std::string::npos) {
+    return {"crash", fmt::format("the child exited with status {} without a verdict",
+                                 WIFEXITED(status) ? WEXITSTATUS(status) : -1)};
+  }
+  return {c.output.substr(0, newline), c.output.substr(newline + 1)};
+}
+
+// A message with its numbers and names kept: only the first line, for counting.
+std::string FirstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+void Report(const Options& o, uint64_t seed, const Verdict& v) {
+  Config config = ConfigOf(o, seed);
+  pz::fuzz::KernelProgram program = ProgramOf(seed);
+  std::printf("seed %llu [%s]: %s: %s\n", static_cast<unsigned long long>(seed),
+              config.Name().c_str(), v.category.c_str(), v.detail.c_str());
+  std::printf("  reproduce: pz_cuda_diff --show %llu --device %s --budget %s --memory %s\n",
+              static_cast<unsigned long long>(seed), config.sm80 ? "host-sm80" : "host",
+              config.global ? "0" : "default", config.zero ? "zero" : "poison");
+  if (!config.zero) {
+    // (Zeroed memory has no flag of `run`: the program would need InterpretParams.)
+    std::printf(
+        "  or save it as kernel.py: pallas-puzzles run kernel.py; %s pallas-puzzles run "
+        "--backend cuda kernel.py\n",
+        config.Environment().c_str());
+  }
+  if (!o.save.empty()) {
+    std::filesystem::create_directories(o.save);
+    std::string path = fmt::format("{}/seed-{}.py", o.save, seed);
+    std::ofstream out(path);
+    out << fmt::format("# pz_cuda_diff seed {} [{}]: {}\n# {}\n", seed, config.Name(), v.category,
+                       FirstLine(v.detail))
+        << program.source;
+    std::printf("  saved %s\n", path.c_str());
+  }
+}
+
+int Usage() {
+  std::fputs(
+      "usage: pz_cuda_diff [--first SEED] [--count N] [--jobs J] [--device host|host-sm80|both]\n"
+      "                    [--budget default|0|both] [--memory poison|zero|both]\n"
+      "                    [--timeout SECONDS] [--save DIR] [--verbose]\n"
+      "       pz_cuda_diff --show SEED [--device ...] [--budget ...]\n",
+      stderr);
+  return 2;
+}
+
+bool ParseArgs(int argc, char** argv, Options& o) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+    const char* v = nullptr;
+    if (arg == "--verbose") {
+      o.verbose = true;
+      continue;
+    }
+    if ((v = value()) == nullptr) return false;
+    if (arg == "--first") {
+      o.first = std::strtoull(v, nullptr, 10);
+    } else if (arg == "--show") {
+      o.first = std::strtoull(v, nullptr, 10);
+      o.show = true;
+    } else if (arg == "--count") {
+      o.count = std::strtoll(v, nullptr, 10);
+    } else if (arg == "--jobs") {
+      o.jobs = std::max(1, std::atoi(v));
+    } else if (arg == "--device") {
+      o.device = v;
+      if (o.device != "host" && o.device != "host-sm80" && o.device != "both") return false;
+    } else if (arg == "--budget") {
+      o.budget = v;
+      if (o.budget != "default" && o.budget != "0" && o.budget != "both") return false;
+    } else if (arg == "--memory") {
+      o.memory = v;
+      if (o.memory != "poison" && o.memory != "zero" && o.memory != "both") return false;
+    } else if (arg == "--timeout") {
+      o.timeout = std::atof(v);
+    } else if (arg == "--save") {
+      o.save = v;
+    } else {
+      return false;
+    }
+  }
+  return o.count >= 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  if (!ParseArgs(argc, argv, o)) return Usage();
+  // Traced kernels get the IR verifier's full type checks, as in the test suites.
+  setenv("PZ_CHECK_IR_TYPES", "1", 0);
+
+  if (o.show) {
+    Config config = ConfigOf(o, o.first);
+    pz::fuzz::KernelProgram program = ProgramOf(o.first);
+    std::printf("# seed %llu [%s]\n%s", static_cast<unsigned long long>(o.first),
+                config.Name().c_str(), program.source.c_str());
+    if (config.global) setenv("PZ_CUDA_SHARED_BUDGET", "0", 1);
+    Verdict v = RunProgram(program, config);
+    std::printf("# verdict: %s\n%s\n", v.category.c_str(), v.detail.c_str());
+    return IsFinding(v.category) ? 1 : 0;
+  }
+
+  std::map<std::string, int64_t> counts;
+  std::map<std::string, std::map<std::string, int64_t>> messages;  // per agreeing category
+  int64_t findings = 0;
+  std::vector<Child> running;
+  uint64_t next = o.first, end = o.first + static_cast<uint64_t>(o.count);
+  auto started = std::chrono::steady_clock::now();
+  while (next < end || !running.empty()) {
+    while (next < end && static_cast<int>(running.size()) < o.jobs)
+      running.push_back(Start(o, next++));
+    std::vector<pollfd> fds;
+    for (const Child& c : running) fds.push_back({.fd = c.fd, .events = POLLIN, .revents = 0});
+    poll(fds.data(), fds.size(), 1000);
+    for (size_t k = 0; k < running.size();) {
+      Child& c = running[k];
+      bool closed = (fds[k].revents & (POLLIN | POLLHUP | POLLERR)) != 0 && Drain(c);
+      double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
+      bool timed_out = !closed && seconds > o.timeout;
+      if (!closed && !timed_out) {
+        ++k;
+        continue;
+      }
+      Verdict v = Finish(c, timed_out);
+      ++counts[v.category];
+      if (IsFinding(v.category)) {
+        ++findings;
+        Report(o, c.seed, v);
+      } else {
+        ++messages[v.category][FirstLine(v.detail)];
+        if (o.verbose) {
+          std::printf("seed %llu [%s]: %s\n", static_cast<unsigned long long>(c.seed),
+                      ConfigOf(o, c.seed).Name().c_str(), v.category.c_str());
+        }
+      }
+      std::fflush(stdout);
+      // Keep fds and running in step: drop both entries.
+      fds.erase(fds.begin() + static_cast<std::ptrdiff_t>(k));
+      running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+  }
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  std::printf("pz_cuda_diff: seeds %llu..%llu (%lld programs, %.0f s, %d jobs)\n",
+              static_cast<unsigned long long>(o.first), static_cast<unsigned long long>(end - 1),
+              static_cast<long long>(o.count), seconds, o.jobs);
+  for (const auto& [category, n] : counts) {
+    std::printf("  %-22s %lld\n", category.c_str(), static_cast<long long>(n));
+  }
+  for (const char* category :
+       {"cuda-refuses", "tpu-only", "both-reject", "both-reject-elsewhere", "python-error"}) {
+    auto it = messages.find(category);
+    if (it == messages.end()) continue;
+    std::vector<std::pair<int64_t, std::string>> top;
+    for (const auto& [text, n] : it->second) top.push_back({n, text});
+    std::sort(top.rbegin(), top.rend());
+    std::printf("  %s, most common:\n", category);
+    for (size_t k = 0; k < top.size() && k < 6; ++k) {
+      std::printf("    %4lld  %s\n", static_cast<long long>(top[k].first),
+                  top[k].second.substr(0, 150).c_str());
+    }
+  }
+  std::printf("%lld finding%s\n", static_cast<long long>(findings), findings == 1 ? "" : "s");
+  return findings == 0 ? 0 : 1;
+}
