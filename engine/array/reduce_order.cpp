@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "array/isa.h"
@@ -70,11 +72,13 @@ std::vector<float> WindowLevel(const float* x, int64_t stride, std::vector<int64
 
 using Lanes = std::array<float, kLanes>;
 
-// total += x with Kahan's compensation (as YNNPACK adds whole tiles into a lane's total).
+// total += x with Kahan's compensation (as YNNPACK adds whole tiles into a lane's total). Once
+// the total is infinite or NaN the compensation means nothing and is dropped, so that it cannot
+// turn an infinite sum into NaN (inf - inf): JAX sums -inf and finite values to -inf.
 inline void KahanStep(float x, float& total, float& error) {
   float y = x - error;
   float t = total + y;
-  error = (t - total) - y;
+  error = std::isfinite(t) ? (t - total) - y : 0.0f;
   total = t;
 }
 
@@ -192,16 +196,23 @@ PZ_AVX2 [[gnu::always_inline]] inline void AddRow16(Lanes16& acc, const float* x
   acc.hi = _mm256_add_ps(acc.hi, _mm256_loadu_ps(x + 8));
 }
 
-// KahanStep, lane by lane.
+// Lanes of `t` that are finite: all ones there, zeros where t is infinite or NaN.
+PZ_AVX2 [[gnu::always_inline]] inline __m256 FiniteMask(__m256 t) {
+  __m256 magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), t);
+  return _mm256_cmp_ps(magnitude, _mm256_set1_ps(std::numeric_limits<float>::infinity()),
+                       _CMP_LT_OQ);
+}
+
+// KahanStep, lane by lane (the compensation dropped where the total is not finite).
 PZ_AVX2 [[gnu::always_inline]] inline void KahanAdd16(Lanes16& total, Lanes16& error,
                                                       const Lanes16& o) {
   __m256 y = _mm256_sub_ps(o.lo, error.lo);
   __m256 t = _mm256_add_ps(total.lo, y);
-  error.lo = _mm256_sub_ps(_mm256_sub_ps(t, total.lo), y);
+  error.lo = _mm256_and_ps(_mm256_sub_ps(_mm256_sub_ps(t, total.lo), y), FiniteMask(t));
   total.lo = t;
   y = _mm256_sub_ps(o.hi, error.hi);
   t = _mm256_add_ps(total.hi, y);
-  error.hi = _mm256_sub_ps(_mm256_sub_ps(t, total.hi), y);
+  error.hi = _mm256_and_ps(_mm256_sub_ps(_mm256_sub_ps(t, total.hi), y), FiniteMask(t));
   total.hi = t;
 }
 
