@@ -5,8 +5,10 @@
 // compiler and run on fibers). Outputs are compared element by element where the emulator's
 // write-backs defined them. Each program runs in a child process, so that a crash in a generated
 // unit is a finding rather than the end of the run. The seed also picks how the CUDA side runs:
-// the plain host device or the sm_80 forms, the default shared-memory plan or none (budget 0),
-// and fresh memory as poison or as zeros (both backends).
+// the plain host device or the sm_80 forms; the default shared-memory plan, none (budget 0) or
+// 40 KiB (operands in global memory, products staged in shared memory); fresh memory as poison
+// or as zeros (both backends); and, for one seed in four, the generator's matrices option
+// (products of 128-row blocks, the sizes the CUDA backend runs on tensor cores).
 //
 // Findings (exit status 1):
 //   mismatch      both ran, and an output differs beyond the dtype's tolerance
@@ -62,19 +64,25 @@ using pz::kernel::CallOutcome;
 
 // How the CUDA side of one seed runs.
 struct Config {
-  bool sm80 = false;    // PZ_CUDA_DEVICE=host-sm80: the sm_80 forms and a GPU's thread counts
-  bool global = false;  // PZ_CUDA_SHARED_BUDGET=0: arenas in global memory, direct windows
+  bool sm80 = false;  // PZ_CUDA_DEVICE=host-sm80: the sm_80 forms and a GPU's thread counts
+  // PZ_CUDA_SHARED_BUDGET: "" plans for the device's shared memory; "0" puts every arena in
+  // global memory and makes operands direct windows; "40960" leaves the operands in global memory
+  // so that products stage their tiles in shared memory.
+  std::string budget;
   // Fresh memory starts as zeros on both backends (InterpretParams(uninitialized_memory=
   // "zero")), so kernels that read it before writing it are compared too.
   bool zero = false;
+  // The generator's matrices option (kernel_program.h): a product of a 128-row block first.
+  bool matrices = false;
 
   std::string Name() const {
-    return fmt::format("{}{}{}", sm80 ? "host-sm80" : "host", global ? ", budget 0" : "",
-                       zero ? ", zeroed memory" : "");
+    return fmt::format("{}{}{}{}", sm80 ? "host-sm80" : "host",
+                       budget.empty() ? "" : ", budget " + budget, zero ? ", zeroed memory" : "",
+                       matrices ? ", matrices" : "");
   }
   std::string Environment() const {
     return fmt::format("PZ_CUDA_DEVICE={}{}", sm80 ? "host-sm80" : "host",
-                       global ? " PZ_CUDA_SHARED_BUDGET=0" : "");
+                       budget.empty() ? "" : " PZ_CUDA_SHARED_BUDGET=" + budget);
   }
 };
 
@@ -124,7 +132,7 @@ std::string IndexText(const pz::array::Shape& shape, int64_t flat) {
 // Compares one call's outputs on the emulator (`tpu`, whose write-backs say which elements are
 // defined) with another run's, named `other`; empty when they agree.
 std::string CompareOutputs(const CallOutcome& tpu, const CallOutcome& cuda,
-                           const char* other = "CUDA") {
+                           const char* other = "CUDA", int* differing = nullptr) {
   if (tpu.outputs.size() != cuda.outputs.size()) {
     return fmt::format("{} outputs on the emulated TPU, {} on {}", tpu.outputs.size(),
                        cuda.outputs.size(), other);
@@ -151,6 +159,7 @@ std::string CompareOutputs(const CallOutcome& tpu, const CallOutcome& cuda,
       }
     }
     if (differ > 0) {
+      if (differing != nullptr) *differing = static_cast<int>(k);
       return fmt::format(
           "output {} ({} {}): {} of {} defined elements differ; first at {}: emulated TPU {}, "
           "{} {}",
@@ -222,10 +231,15 @@ class DiffBackend final : public pz::kernel::Backend {
         Note({"uninitialized", "the emulator saw an uninitialised read"});
       } else if (!order.empty()) {
         Note({"order-dependent", order});
-      } else {
+      } else if (int k = -1; CompareOutputs(tpu, cuda, "CUDA", &k).empty()) {
+        Note({"same", ""});
+      } else if (std::string nudged =
+                     RoundingSensitivity(program, mapping, operands, options, tpu, k);
+                 !nudged.empty()) {
         std::string difference = CompareOutputs(tpu, cuda);
-        Note(difference.empty() ? Verdict{"same", ""}
-                                : Verdict{"mismatch", fmt::format("{}: {}", where, difference)});
+        Note({"rounding-sensitive", fmt::format("{}: {}; {}", where, difference, nudged)});
+      } else {
+        Note({"mismatch", fmt::format("{}: {}", where, CompareOutputs(tpu, cuda))});
       }
     }
     if (tpu_error) throw *tpu_error;
@@ -235,6 +249,42 @@ class DiffBackend final : public pz::kernel::Backend {
   const std::vector<Verdict>& verdicts() const { return verdicts_; }
 
  private:
+  // Products and sums on the two backends add in other orders, which float outputs absorb (the
+  // tolerance) but an output that jumps with a rounding does not: an integer or boolean made from
+  // floats. When output `k` is such an output and the emulator's own value of it changes with
+  // every float input nudged by about a unit in the last place, its mismatch is rounding, not a
+  // wrong answer: what changed is said here, else "". (Float outputs are never excused.)
+  std::string RoundingSensitivity(const pz::kernel::KernelProgram& program,
+                                  const pz::kernel::GridMapping& mapping,
+                                  const pz::kernel::CallOperands& operands,
+                                  const pz::kernel::RunOptions& options, const CallOutcome& tpu,
+                                  int k) {
+    if (k < 0 || static_cast<size_t>(k) >= tpu.outputs.size() ||
+        pz::array::IsFloating(tpu.outputs[static_cast<size_t>(k)].dtype())) {
+      return {};
+    }
+    pz::kernel::CallOperands nudged = operands;
+    bool any = false;
+    for (pz::array::Array& a : nudged.inputs) {
+      if (!pz::array::IsFloating(a.dtype())) continue;
+      double scale = a.dtype() == pz::array::DType::kFloat32 ? 1 + 0x1p-22 : 1 + 0x1p-7;
+      std::vector<double> values = a.ToDoubles();
+      for (double& v : values) v *= scale;
+      a = pz::array::Array::FromDoubles(a.dtype(), a.shape(), values);
+      any = true;
+    }
+    if (!any) return {};
+    try {
+      CallOutcome moved = pz::tpu::TpuBackend(tpu_options_).Run(program, mapping, nudged, options);
+      int changed = -1;
+      std::string difference = CompareOutputs(tpu, moved, "nudged", &changed);
+      if (changed != k) return {};
+      return "with the float inputs nudged, the emulator's " + difference;
+    } catch (const CallError& e) {
+      return "with the float inputs nudged, the emulator raises: " + e.message;
+    }
+  }
+
   // "parallel" promises that the grid's points along an axis may run in any order, or apart
   // (the CUDA backend runs them as separate chains, each starting afresh); a kernel that carries
   // state across them (scratch, a store into an input's buffer) breaks the promise, and its
@@ -280,9 +330,9 @@ class DiffBackend final : public pz::kernel::Backend {
 };
 
 // The program of a seed (the seed is spread first, so that neighbouring seeds differ at once).
-pz::fuzz::KernelProgram ProgramOf(uint64_t seed) {
+pz::fuzz::KernelProgram ProgramOf(uint64_t seed, const Config& config) {
   pz::fuzz::SeededChoices choices(seed * 0x2545f4914f6cdd1dULL + 1);
-  return pz::fuzz::GenerateKernelProgram(choices);
+  return pz::fuzz::GenerateKernelProgram(choices, {.matrices = config.matrices});
 }
 
 // One program in this process: the verdict of its first finding, else of its most telling call.
@@ -319,7 +369,8 @@ Verdict RunProgram(const pz::fuzz::KernelProgram& program, const Config& config)
   // The first finding wins; else the most telling agreement.
   static const char* const kOrder[] = {
       "engine",       "cuda-only",     "mismatch",        "both-reject-elsewhere", "tpu-only",
-      "cuda-refuses", "uninitialized", "order-dependent", "both-reject",           "same"};
+      "cuda-refuses", "uninitialized", "order-dependent", "rounding-sensitive",    "both-reject",
+      "same"};
   for (const char* category : kOrder) {
     for (const Verdict& v : diff->verdicts()) {
       if (v.category == category) return v;
@@ -335,20 +386,23 @@ struct Options {
   uint64_t first = 1;
   int64_t count = 100;
   int jobs = 1;
-  std::string device = "both";  // host, host-sm80, both (by seed)
-  std::string budget = "both";  // default, 0, both (by seed)
-  std::string memory = "both";  // poison, zero, both (by seed)
-  double timeout = 300;         // seconds per program
-  std::string save;             // a directory for the programs of findings
-  bool show = false;            // --show SEED: print the program and run it here
-  bool verbose = false;         // print every program's verdict
+  std::string device = "both";    // host, host-sm80, both (by seed)
+  std::string budget = "all";     // default, 0, 40960, all (by seed)
+  std::string memory = "both";    // poison, zero, both (by seed)
+  std::string matrices = "some";  // none, all, some (one seed in four, by seed)
+  double timeout = 300;           // seconds per program
+  std::string save;               // a directory for the programs of findings
+  bool show = false;              // --show SEED: print the program and run it here
+  bool verbose = false;           // print every program's verdict
 };
 
 Config ConfigOf(const Options& o, uint64_t seed) {
   Config c;
   c.sm80 = o.device == "host-sm80" || (o.device == "both" && seed % 2 == 1);
-  c.global = o.budget == "0" || (o.budget == "both" && (seed / 2) % 2 == 1);
-  c.zero = o.memory == "zero" || (o.memory == "both" && (seed / 4) % 2 == 1);
+  static const char* const kBudgets[] = {"", "0", "40960"};
+  c.budget = o.budget == "all" ? kBudgets[(seed / 2) % 3] : o.budget == "default" ? "" : o.budget;
+  c.zero = o.memory == "zero" || (o.memory == "both" && (seed / 6) % 2 == 1);
+  c.matrices = o.matrices == "all" || (o.matrices == "some" && (seed / 12) % 4 == 3);
   return c;
 }
 
@@ -364,10 +418,10 @@ struct Child {
 [[noreturn]] void ChildMain(const Options& o, uint64_t seed, int fd) {
   Config config = ConfigOf(o, seed);
   // Read by the backend when it plans the first call (cuda_backend.h: SharedBudget).
-  if (config.global) setenv("PZ_CUDA_SHARED_BUDGET", "0", 1);
+  if (!config.budget.empty()) setenv("PZ_CUDA_SHARED_BUDGET", config.budget.c_str(), 1);
   Verdict v;
   try {
-    v = RunProgram(ProgramOf(seed), config);
+    v = RunProgram(ProgramOf(seed, config), config);
   } catch (const std::exception& e) {
     v = {"engine", fmt::format("an exception left the run: {}", e.what())};
   }
@@ -437,12 +491,14 @@ std::string FirstLine(const std::string& text) { return text.substr(0, text.find
 
 void Report(const Options& o, uint64_t seed, const Verdict& v) {
   Config config = ConfigOf(o, seed);
-  pz::fuzz::KernelProgram program = ProgramOf(seed);
+  pz::fuzz::KernelProgram program = ProgramOf(seed, config);
   std::printf("seed %llu [%s]: %s: %s\n", static_cast<unsigned long long>(seed),
               config.Name().c_str(), v.category.c_str(), v.detail.c_str());
-  std::printf("  reproduce: pz_cuda_diff --show %llu --device %s --budget %s --memory %s\n",
-              static_cast<unsigned long long>(seed), config.sm80 ? "host-sm80" : "host",
-              config.global ? "0" : "default", config.zero ? "zero" : "poison");
+  std::printf(
+      "  reproduce: pz_cuda_diff --show %llu --device %s --budget %s --memory %s --matrices %s\n",
+      static_cast<unsigned long long>(seed), config.sm80 ? "host-sm80" : "host",
+      config.budget.empty() ? "default" : config.budget.c_str(), config.zero ? "zero" : "poison",
+      config.matrices ? "all" : "none");
   if (!config.zero) {
     // (Zeroed memory has no flag of `run`: the program would need InterpretParams.)
     std::printf(
@@ -464,7 +520,8 @@ void Report(const Options& o, uint64_t seed, const Verdict& v) {
 int Usage() {
   std::fputs(
       "usage: pz_cuda_diff [--first SEED] [--count N] [--jobs J] [--device host|host-sm80|both]\n"
-      "                    [--budget default|0|both] [--memory poison|zero|both]\n"
+      "                    [--budget default|0|40960|all] [--memory poison|zero|both]\n"
+      "                    [--matrices none|all|some]\n"
       "                    [--timeout SECONDS] [--save DIR] [--verbose]\n"
       "       pz_cuda_diff --show SEED [--device ...] [--budget ...]\n",
       stderr);
@@ -495,10 +552,15 @@ bool ParseArgs(int argc, char** argv, Options& o) {
       if (o.device != "host" && o.device != "host-sm80" && o.device != "both") return false;
     } else if (arg == "--budget") {
       o.budget = v;
-      if (o.budget != "default" && o.budget != "0" && o.budget != "both") return false;
+      if (o.budget != "default" && o.budget != "0" && o.budget != "40960" && o.budget != "all") {
+        return false;
+      }
     } else if (arg == "--memory") {
       o.memory = v;
       if (o.memory != "poison" && o.memory != "zero" && o.memory != "both") return false;
+    } else if (arg == "--matrices") {
+      o.matrices = v;
+      if (o.matrices != "none" && o.matrices != "all" && o.matrices != "some") return false;
     } else if (arg == "--timeout") {
       o.timeout = std::atof(v);
     } else if (arg == "--save") {
@@ -520,10 +582,10 @@ int main(int argc, char** argv) {
 
   if (o.show) {
     Config config = ConfigOf(o, o.first);
-    pz::fuzz::KernelProgram program = ProgramOf(o.first);
+    pz::fuzz::KernelProgram program = ProgramOf(o.first, config);
     std::printf("# seed %llu [%s]\n%s", static_cast<unsigned long long>(o.first),
                 config.Name().c_str(), program.source.c_str());
-    if (config.global) setenv("PZ_CUDA_SHARED_BUDGET", "0", 1);
+    if (!config.budget.empty()) setenv("PZ_CUDA_SHARED_BUDGET", config.budget.c_str(), 1);
     Verdict v = RunProgram(program, config);
     std::printf("# verdict: %s\n%s\n", v.category.c_str(), v.detail.c_str());
     return IsFinding(v.category) ? 1 : 0;

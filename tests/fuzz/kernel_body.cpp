@@ -414,7 +414,16 @@ std::string Generator::KernelBody() {
     if (ref.output || ref.smem || ref.name[0] == 't') continue;
     Add(ref.name + "[...]", ref.shape, ref.dtype);
   }
+  // A product of the matrix input first (it is the first 2-D value, and often the only one).
+  std::optional<Value> product;
+  if (options_.matrices && Dot(true)) product = values_.back();
   for (int k = 1 + Pick(12); k > 0; --k) Statement(0);
+  // The product reaches the first output (fitted to it), so that no backend may drop it.
+  if (product && !outputs_.empty() && outputs_[0].kind != OperandKind::kAny &&
+      outputs_[0].kind != OperandKind::kSmem) {
+    Line(fmt::format("o0_ref[...] = {}", Fit(*product, outputs_[0].ref, outputs_[0].dtype)));
+    stored_[0] = true;
+  }
   for (size_t k = 0; k < outputs_.size(); ++k) {
     const Operand& op = outputs_[k];
     if (!stored_[k] && Often(16)) {

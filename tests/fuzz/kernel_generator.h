@@ -72,7 +72,7 @@ struct RefInfo {
 
 class Generator {
  public:
-  explicit Generator(Choices& in) : in_(in) {}
+  Generator(Choices& in, const GeneratorOptions& options) : in_(in), options_(options) {}
   KernelProgram Generate();
 
  private:
@@ -88,6 +88,7 @@ class Generator {
   // ---- Operands and host code (kernel_program.cpp).
   std::string GridName(int axis) const;
   Operand PlanOperand(std::string name, bool output);
+  Operand PlanMatrix(std::string name);
   void PlanBlockedDim(Operand& op, int dim, int64_t& budget, bool output);
   std::string SpecText(const Operand& op) const;
   std::string InputText(const Operand& op, int seed);
@@ -110,7 +111,7 @@ class Generator {
   bool Compare();
   bool Where();
   bool Reduce();
-  bool Dot();
+  bool Dot(bool first_matrix = false);  // first_matrix: of the first 2-D value
   bool Reshape();
   bool Transpose();
   bool Expand();
@@ -127,6 +128,7 @@ class Generator {
   bool Unsupported();
 
   Choices& in_;
+  GeneratorOptions options_;
   std::vector<int64_t> grid_;
   int output_axes_ = 0;  // outputs' index maps use grid axes [0, output_axes_)
   bool prefetch_ = false;

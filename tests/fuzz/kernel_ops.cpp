@@ -125,13 +125,13 @@ bool Generator::Reduce() {
   return true;
 }
 
-bool Generator::Dot() {
+bool Generator::Dot(bool first_matrix) {
   std::vector<const Value*> matrices;
   for (const Value& v : values_) {
     if (v.shape.size() == 2) matrices.push_back(&v);
   }
   if (matrices.empty()) return false;
-  const Value a = *matrices[Pick(static_cast<int>(matrices.size()))];
+  const Value a = *matrices[first_matrix ? 0 : Pick(static_cast<int>(matrices.size()))];
   DType dt = a.dtype == DType::kBool ? DType::kF32 : a.dtype;
   DType preferred = IsFloat(dt) ? DType::kF32 : DType::kI32;
   std::string lhs = Cast(a.name, a.dtype, dt);

@@ -173,6 +173,25 @@ Operand Generator::PlanOperand(std::string name, bool output) {
   return op;
 }
 
+Operand Generator::PlanMatrix(std::string name) {
+  // bfloat16 most often (tensor cores), float32 too (the staged float form).
+  Operand op{.name = std::move(name), .dtype = Often(3) ? DType::kBF16 : DType::kF32};
+  constexpr int64_t kColumns[] = {32, 64, 128};
+  int64_t columns = kColumns[Pick(3)];
+  if (grid_.empty() || Rare(4)) {
+    op.kind = OperandKind::kWhole;
+    op.array = {128, columns};
+    op.ref = op.array;
+    return op;
+  }
+  // Row blocks of 128 along grid axis 0; the columns whole.
+  op.array = {128 * grid_[0], columns};
+  op.block = {"128", fmt::format("{}", columns)};
+  op.index = {GridName(0), "0"};
+  op.ref = {128, columns};
+  return op;
+}
+
 std::string Generator::SpecText(const Operand& op) const {
   switch (op.kind) {
     case OperandKind::kWhole:
@@ -245,7 +264,10 @@ KernelProgram Generator::Generate() {
   }
   int inputs = 1 + Pick(3);
   int outputs = Often(3) ? 1 : 2;
-  for (int k = 0; k < inputs; ++k) inputs_.push_back(PlanOperand(fmt::format("x{}", k), false));
+  for (int k = 0; k < inputs; ++k) {
+    std::string name = fmt::format("x{}", k);
+    inputs_.push_back(k == 0 && options_.matrices ? PlanMatrix(name) : PlanOperand(name, false));
+  }
   for (int k = 0; k < outputs; ++k) outputs_.push_back(PlanOperand(fmt::format("o{}", k), true));
   int scratch = Often(2) ? 0 : 1 + Pick(2);
   for (int k = 0; k < scratch; ++k) {
@@ -363,6 +385,8 @@ KernelProgram Generator::Generate() {
   return program;
 }
 
-KernelProgram GenerateKernelProgram(Choices& choices) { return Generator(choices).Generate(); }
+KernelProgram GenerateKernelProgram(Choices& choices, const GeneratorOptions& options) {
+  return Generator(choices, options).Generate();
+}
 
 }  // namespace pz::fuzz

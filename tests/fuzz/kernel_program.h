@@ -44,8 +44,15 @@ struct KernelProgram {
   std::string CommandLine(const std::string& file) const;
 };
 
+struct GeneratorOptions {
+  // The first input is a 2-D block of 128 rows and 32, 64 or 128 columns (bfloat16 mostly), and
+  // the body multiplies it early: products of the sizes whose tiles the CUDA backend stages and
+  // runs on tensor cores, which the small arrays otherwise hardly ever reach.
+  bool matrices = false;
+};
+
 // Draws every choice from `choices` (a byte source that runs out gives 0: every later choice is
 // the first).
-KernelProgram GenerateKernelProgram(Choices& choices);
+KernelProgram GenerateKernelProgram(Choices& choices, const GeneratorOptions& options = {});
 
 }  // namespace pz::fuzz

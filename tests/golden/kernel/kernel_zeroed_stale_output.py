@@ -1,8 +1,8 @@
 # A new output block's buffer is never filled from HBM: it holds what the last block left there.
 # With memory zeroed (InterpretParams(uninitialized_memory="zero")) both backends show the last
 # block's values where the odd steps read before writing, as JAX's TPU interpret mode does (JAX
-# 0.10.2 prints the same); the emulator once zeroed every new block, and without semantics the
-# CUDA backend once ran the steps as separate chains, each reading its own fresh buffer.
+# 0.10.2 prints the lines expected below); the emulator once zeroed every new block, and without
+# semantics the CUDA backend once ran the steps as separate chains, each with its own buffer.
 import jax
 import jax.numpy as jnp
 from jax.experimental import pallas as pl
@@ -22,5 +22,7 @@ spec = pl.BlockSpec((8, 128), lambda i: (i, 0))
 out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((32, 128), jnp.float32), grid=(4,),
                      in_specs=[spec], out_specs=spec,
                      interpret=pltpu.InterpretParams(uninitialized_memory="zero"))(x)
-print(out[::4, ::32])
+print(out[8, :4], out[12, :4])
 print(out.sum())
+# expect: [0.       0.015625 0.03125  0.046875] [1.       1.015625 1.03125  1.046875]
+# expect: 83936.0
