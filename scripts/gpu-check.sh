@@ -12,6 +12,8 @@
 #   wide       the solutions with 16-bit products staged again with warps of 64 x 64
 #              (PZ_CUDA_WARP_TILE, emit.h), the tile the benchmark compares with 32 x 32
 #   same       every kernel golden prints the same on the GPU as on the emulated TPU
+#   diff       pz_cuda_diff --device gpu: generated programs, every pallas_call on the GPU and on
+#              the emulated TPU, outputs compared (tests/fuzz/README.md); findings in diff.log
 #   bench      pz_bench_cuda, alone on the GPU
 #   memcheck   compute-sanitizer --tool memcheck on every solution and golden program
 #   racecheck  compute-sanitizer --tool racecheck on the same
@@ -44,8 +46,10 @@ programs="$programs tests/golden/ir/ir_tiled_matmul.py tests/golden/ir/ir_flash_
 tests/golden/ir/ir_splash_prefetch.py tests/golden/ir/ir_ragged_dot.py
 tests/golden/ir/ir_dma_double_buffer.py"
 # The kernel goldens CUDA also runs (tests/cuda/CMakeLists.txt leaves out the emulator-only ones).
-emulator_only=$(sed -n '/^set(pz_emulator_only/,/)/p' tests/cuda/CMakeLists.txt |
-                tr ' ()' '\n\n\n' | grep -v '^set$\|^pz_emulator_only$\|^$')
+# (and, on one line, those that print bits of the host C library's results: pz_host_libm)
+emulator_only=$( (sed -n '/^set(pz_emulator_only/,/)/p' tests/cuda/CMakeLists.txt
+                  grep -o '^set(pz_host_libm[^)]*)' tests/cuda/CMakeLists.txt) |
+                tr ' ()' '\n\n\n' | grep -v '^set$\|^pz_emulator_only$\|^pz_host_libm$\|^$')
 same=""
 for f in tests/golden/kernel/*.py tests/cuda/programs/*.py; do
   [ -e "$f" ] || continue
@@ -112,6 +116,18 @@ unset PZ_CUDA_SHARED_BUDGET PZ_CUDA_WARP_TILE
 
 # --- same: kernel goldens print the same on the GPU as on the emulated TPU
 parallel_stage same 120 "$same" "tests/cuda/cuda_test.sh gpusame $cli \$f"
+
+# --- diff: generated programs on the GPU against the emulated TPU (a minute at most)
+if [ ! -x gpu_run/pz_cuda_diff ]; then
+  say "diff: skipped, gpu_run/pz_cuda_diff missing"
+elif [ "$(left)" -gt 150 ]; then
+  timeout 75 gpu_run/pz_cuda_diff --device gpu --first 1 --count 400 --jobs "$jobs" \
+    --save "$out/logs/diff" >"$out/logs/diff.log" 2>&1
+  say "diff: exit $? ($(grep -m1 -o '[0-9]* programs, [0-9]* s' "$out/logs/diff.log"))"
+  grep -E '^  [a-z-]+ +[0-9]+$|finding' "$out/logs/diff.log" | tee -a "$summary"
+else
+  say "diff: skipped, out of time"
+fi
 
 # --- bench: alone on the GPU
 if [ "$(left)" -gt 90 ]; then

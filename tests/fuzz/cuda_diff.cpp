@@ -65,6 +65,7 @@ using pz::kernel::CallOutcome;
 // How the CUDA side of one seed runs.
 struct Config {
   bool sm80 = false;  // PZ_CUDA_DEVICE=host-sm80: the sm_80 forms and a GPU's thread counts
+  bool gpu = false;   // the first GPU (NVRTC and the driver) instead of the host device
   // PZ_CUDA_SHARED_BUDGET: "" plans for the device's shared memory; "0" puts every arena in
   // global memory and makes operands direct windows; "40960" leaves the operands in global memory
   // so that products stage their tiles in shared memory.
@@ -76,12 +77,12 @@ struct Config {
   bool matrices = false;
 
   std::string Name() const {
-    return fmt::format("{}{}{}{}", sm80 ? "host-sm80" : "host",
-                       budget.empty() ? "" : ", budget " + budget, zero ? ", zeroed memory" : "",
-                       matrices ? ", matrices" : "");
+    return fmt::format("{}{}{}{}", DeviceName(), budget.empty() ? "" : ", budget " + budget,
+                       zero ? ", zeroed memory" : "", matrices ? ", matrices" : "");
   }
+  std::string DeviceName() const { return gpu ? "gpu" : sm80 ? "host-sm80" : "host"; }
   std::string Environment() const {
-    return fmt::format("PZ_CUDA_DEVICE={}{}", sm80 ? "host-sm80" : "host",
+    return fmt::format("{}{}", gpu ? "" : "PZ_CUDA_DEVICE=" + DeviceName(),
                        budget.empty() ? "" : " PZ_CUDA_SHARED_BUDGET=" + budget);
   }
 };
@@ -356,10 +357,11 @@ Verdict RunProgram(const pz::fuzz::KernelProgram& program, const Config& config)
   pz::tpu::EmulatorOptions options = tpu;
   std::unique_ptr<pz::cuda::CudaBackend> cuda;
   try {
-    cuda = std::make_unique<pz::cuda::CudaBackend>(pz::cuda::CudaOptions{},
-                                                   pz::cuda::OpenHostDevice(4, config.sm80));
+    cuda = std::make_unique<pz::cuda::CudaBackend>(
+        pz::cuda::CudaOptions{},
+        config.gpu ? pz::cuda::OpenGpuDevice() : pz::cuda::OpenHostDevice(4, config.sm80));
   } catch (const pz::cuda::DeviceError& e) {
-    return {"engine", fmt::format("the host device did not open: {}", e.what())};
+    return {"no-device", e.what()};
   }
   auto diff = std::make_shared<DiffBackend>(tpu, std::move(cuda), sources);
   options.backend = diff;
@@ -386,7 +388,7 @@ struct Options {
   uint64_t first = 1;
   int64_t count = 100;
   int jobs = 1;
-  std::string device = "both";    // host, host-sm80, both (by seed)
+  std::string device = "both";    // host, host-sm80, both (by seed), gpu
   std::string budget = "all";     // default, 0, 40960, all (by seed)
   std::string memory = "both";    // poison, zero, both (by seed)
   std::string matrices = "some";  // none, all, some (one seed in four, by seed)
@@ -398,6 +400,7 @@ struct Options {
 
 Config ConfigOf(const Options& o, uint64_t seed) {
   Config c;
+  c.gpu = o.device == "gpu";
   c.sm80 = o.device == "host-sm80" || (o.device == "both" && seed % 2 == 1);
   static const char* const kBudgets[] = {"", "0", "40960"};
   c.budget = o.budget == "all" ? kBudgets[(seed / 2) % 3] : o.budget == "default" ? "" : o.budget;
@@ -496,7 +499,7 @@ void Report(const Options& o, uint64_t seed, const Verdict& v) {
               config.Name().c_str(), v.category.c_str(), v.detail.c_str());
   std::printf(
       "  reproduce: pz_cuda_diff --show %llu --device %s --budget %s --memory %s --matrices %s\n",
-      static_cast<unsigned long long>(seed), config.sm80 ? "host-sm80" : "host",
+      static_cast<unsigned long long>(seed), config.DeviceName().c_str(),
       config.budget.empty() ? "default" : config.budget.c_str(), config.zero ? "zero" : "poison",
       config.matrices ? "all" : "none");
   if (!config.zero) {
@@ -519,7 +522,8 @@ void Report(const Options& o, uint64_t seed, const Verdict& v) {
 
 int Usage() {
   std::fputs(
-      "usage: pz_cuda_diff [--first SEED] [--count N] [--jobs J] [--device host|host-sm80|both]\n"
+      "usage: pz_cuda_diff [--first SEED] [--count N] [--jobs J]\n"
+      "                    [--device host|host-sm80|both|gpu]\n"
       "                    [--budget default|0|40960|all] [--memory poison|zero|both]\n"
       "                    [--matrices none|all|some]\n"
       "                    [--timeout SECONDS] [--save DIR] [--verbose]\n"
@@ -549,7 +553,10 @@ bool ParseArgs(int argc, char** argv, Options& o) {
       o.jobs = std::max(1, std::atoi(v));
     } else if (arg == "--device") {
       o.device = v;
-      if (o.device != "host" && o.device != "host-sm80" && o.device != "both") return false;
+      if (o.device != "host" && o.device != "host-sm80" && o.device != "both" &&
+          o.device != "gpu") {
+        return false;
+      }
     } else if (arg == "--budget") {
       o.budget = v;
       if (o.budget != "default" && o.budget != "0" && o.budget != "40960" && o.budget != "all") {
@@ -588,6 +595,10 @@ int main(int argc, char** argv) {
     if (!config.budget.empty()) setenv("PZ_CUDA_SHARED_BUDGET", config.budget.c_str(), 1);
     Verdict v = RunProgram(program, config);
     std::printf("# verdict: %s\n%s\n", v.category.c_str(), v.detail.c_str());
+    if (v.category == "no-device") {
+      std::fprintf(stderr, "pz_cuda_diff: %s\n", v.detail.c_str());
+      return 70;
+    }
     return IsFinding(v.category) ? 1 : 0;
   }
 
@@ -614,6 +625,14 @@ int main(int argc, char** argv) {
         continue;
       }
       Verdict v = Finish(c, timed_out);
+      if (v.category == "no-device") {
+        // No GPU (or no driver, or no NVRTC): nothing can run; say why, as `run --backend cuda`.
+        for (Child& other : running) {
+          if (other.pid != c.pid) kill(other.pid, SIGKILL);
+        }
+        std::fprintf(stderr, "pz_cuda_diff: %s\n", v.detail.c_str());
+        return 70;
+      }
       ++counts[v.category];
       if (IsFinding(v.category)) {
         ++findings;
