@@ -227,7 +227,8 @@ print(bool(jnp.all(bits(o) == 0)), bool(jnp.all(bits(fused) == bits(apart))),
 // it (one pass, no separate multiply), x in either operand order, dying or read again later, the
 // scale read again later; beside it the same values with the fusion blocked (`* 1.0` changes no
 // bit). Over four grid steps the storage circulates. Scales with zeros of both signs, negative
-// values and an infinity (whose products with zeros are NaN). Left apart, and agreeing too: a
+// values and infinities, one of them times a zero of x (NaN; JAX 0.10.2 prints the same line
+// with interpret=True). Left apart, and agreeing too: a
 // (1, n) row scale, a mul read before the add, a mul of a loaded value whose ref is stored before
 // the add, and a product deeper than one panel (planned, then declined: the mul runs late, at the
 // product).
@@ -275,6 +276,7 @@ p = jnp.sin(jnp.arange(4 * n * n, dtype=jnp.float32).reshape(4 * n, n) * 0.37)
 v = jnp.cos(jnp.arange(n * n, dtype=jnp.float32).reshape(n, n) * 0.11)
 s = jnp.cos(jnp.arange(4 * n, dtype=jnp.float32).reshape(4 * n, 1) * 0.7) * 3.0
 s = s.at[3].set(0.0).at[4].set(-0.0).at[5].set(jnp.inf).at[70].set(-jnp.inf)
+p = p.at[5, 3].set(-1.0)  # x = p + 1 is 0 there, in the row the infinity scales
 block = pl.BlockSpec((n, n), lambda i: (i, 0))
 wide = pl.BlockSpec((n, 6 * n), lambda i: (i, 0))
 o, fused, apart = pl.pallas_call(
