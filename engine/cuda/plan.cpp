@@ -179,11 +179,8 @@ class FreshWalk {
           break;
         default:
           if (!kernel::IsPrim(instr.op)) {
-            // DMAs, semaphores, scoped buffers, PRNG.
-            if (only_ < 0) return false;
-            for (const kernel::RefPath* path : kernel::RefPathsOf(instr)) {
-              if (path->ref == only_) return false;
-            }
+            // DMAs, semaphores, scoped buffers (their regions too), PRNG.
+            if (only_ < 0 || Names(instr, only_)) return false;
             break;
           }
           Fold(instr);
@@ -197,6 +194,19 @@ class FreshWalk {
   kernel::RefId unwritten_read() const { return unwritten_read_; }
 
  private:
+  // Whether `instr` or an instruction of its regions names ref `r`.
+  static bool Names(const kernel::Instr& instr, kernel::RefId r) {
+    for (const kernel::RefPath* path : kernel::RefPathsOf(instr)) {
+      if (path->ref == r) return true;
+    }
+    for (const kernel::Region& region : instr.regions) {
+      for (const kernel::Instr& inner : region.body) {
+        if (Names(inner, r)) return true;
+      }
+    }
+    return false;
+  }
+
   bool Stateful(kernel::RefId r) const {
     if (only_ >= 0) return r == only_;
     kernel::RefRole role = f_.refs.at(static_cast<size_t>(r)).role;

@@ -378,5 +378,54 @@ out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((256, 128), jnp.floa
   EXPECT_EQ(plan.split.sequential, (std::vector<int>{0}));
 }
 
+// The output's ref among the kernel's refs (prefetch, inputs, then outputs).
+kernel::RefId OutputRef(const Traced& t, size_t output) {
+  return static_cast<kernel::RefId>(t.mapping.prefetch.size() + t.mapping.inputs.size() + output);
+}
+
+Traced TraceOutputBody(const std::string& body) {
+  return Trace(R"(
+def kernel(x_ref, o_ref):
+)" + body + R"(
+
+x = jnp.ones((32, 128), jnp.float32)
+spec = pl.BlockSpec((8, 128), lambda i: (i, 0))
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((32, 128), jnp.float32), grid=(4,),
+                     in_specs=[spec], out_specs=spec)(x)
+)");
+}
+
+TEST(WrittenWholeBeforeRead, AsksWhetherAStepCanSeeWhatTheLastOneLeft) {
+  // Stored whole, then read: nothing of the last block shows.
+  Traced whole = TraceOutputBody(
+      "    o_ref[...] = x_ref[...] * 2.0\n"
+      "    o_ref[0:1, :] = o_ref[1:2, :]");
+  EXPECT_TRUE(WrittenWholeBeforeRead(*whole.program.kernel, OutputRef(whole, 0)));
+  EXPECT_EQ(SplitGridForCuda(whole.program, whole.mapping).chains, 4);
+  // Read first, written in part, or written only on one branch: the buffer carries the last
+  // block's values into the step, so the grid runs in order without semantics.
+  for (const char* body : {"    o_ref[...] = o_ref[...] + x_ref[...]",
+                           "    o_ref[0:4, :] = x_ref[0:4, :]\n"
+                           "    o_ref[4:8, :] = o_ref[0:4, :]",
+                           "    @pl.when(pl.program_id(0) == 0)\n"
+                           "    def _():\n"
+                           "        o_ref[...] = x_ref[...]\n"
+                           "    o_ref[0:1, :] = o_ref[1:2, :] + 1.0"}) {
+    Traced t = TraceOutputBody(body);
+    EXPECT_FALSE(WrittenWholeBeforeRead(*t.program.kernel, OutputRef(t, 0))) << body;
+    GridSplit split = SplitGridForCuda(t.program, t.mapping);
+    EXPECT_EQ(split.chains, 1) << body;
+    EXPECT_NE(split.note.find("reads `o_ref` before writing all of it"), std::string::npos)
+        << split.note;
+  }
+  // A read inside a scoped region counts too.
+  Traced scoped = TraceOutputBody(
+      "    def body(t_ref):\n"
+      "        t_ref[...] = o_ref[...]\n"
+      "        o_ref[...] = t_ref[...] + x_ref[...]\n"
+      "    pl.run_scoped(body, pltpu.VMEM((8, 128), jnp.float32))");
+  EXPECT_FALSE(WrittenWholeBeforeRead(*scoped.program.kernel, OutputRef(scoped, 0)));
+}
+
 }  // namespace
 }  // namespace pz::cuda
