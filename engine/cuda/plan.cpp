@@ -17,37 +17,6 @@ namespace pz::cuda {
 
 namespace {
 
-kernel::RefId OutputReadBeforeWritten(const kernel::Function& f);
-
-// Whether the kernel keeps state from one grid step to the next: why, or "".
-std::string StatefulReason(const kernel::KernelProgram& program) {
-  const kernel::Function& f = *program.kernel;
-  for (const kernel::RefType& ref : f.refs) {
-    if (ref.role == kernel::RefRole::kScratch) return "it has scratch buffers";
-  }
-  std::string reason;
-  std::function<void(const kernel::Region&)> walk = [&](const kernel::Region& region) {
-    for (const kernel::Instr& instr : region.body) {
-      if (!reason.empty()) return;
-      if (instr.op == kernel::Op::kDmaStart) reason = "it starts DMAs";
-      if (instr.op == kernel::Op::kStore) {
-        kernel::RefRole role = f.refs.at(static_cast<size_t>(instr.ref.ref)).role;
-        if (role == kernel::RefRole::kInput || role == kernel::RefRole::kPrefetch) {
-          reason = "it stores into an input";
-        }
-      }
-      for (const kernel::Region& r : instr.regions) walk(r);
-    }
-  };
-  walk(f.body);
-  if (!reason.empty()) return reason;
-  if (kernel::RefId r = OutputReadBeforeWritten(f); r >= 0) {
-    return fmt::format("it reads `{}` before writing all of it",
-                       f.refs.at(static_cast<size_t>(r)).name);
-  }
-  return reason;
-}
-
 // An output block left and come back to in the grid's order is an error, as on the emulated TPU
 // (which runs the grid in row-major order whatever the split here).
 void CheckRevisits(const kernel::GridMapping& mapping, const StepTable& table,
@@ -127,10 +96,7 @@ class FreshWalk {
             known_[instr.results[0]] = it->second;
           break;
         case kernel::Op::kLoad:
-          if (Stateful(instr.ref.ref) && !written.count(instr.ref.ref)) {
-            unwritten_read_ = instr.ref.ref;
-            return false;
-          }
+          if (Stateful(instr.ref.ref) && !written.count(instr.ref.ref)) return false;
           break;
         case kernel::Op::kStore: {
           kernel::RefRole role = f_.refs.at(static_cast<size_t>(instr.ref.ref)).role;
@@ -189,9 +155,6 @@ class FreshWalk {
     }
     return true;
   }
-
-  // After a Walk that returned false for a load: the buffer it read before writing it whole.
-  kernel::RefId unwritten_read() const { return unwritten_read_; }
 
  private:
   // Whether `instr` or an instruction of its regions names ref `r`.
@@ -295,7 +258,6 @@ class FreshWalk {
   std::map<int, int64_t> ids_;
   std::map<kernel::ValueId, int64_t> known_;
   kernel::RefId only_ = -1;
-  kernel::RefId unwritten_read_ = -1;
 };
 
 // An output whose block buffer the kernel may read before writing it whole at some step: the
@@ -310,6 +272,35 @@ kernel::RefId OutputReadBeforeWritten(const kernel::Function& f) {
     }
   }
   return -1;
+}
+
+// Whether the kernel keeps state from one grid step to the next: why, or "".
+std::string StatefulReason(const kernel::KernelProgram& program) {
+  const kernel::Function& f = *program.kernel;
+  for (const kernel::RefType& ref : f.refs) {
+    if (ref.role == kernel::RefRole::kScratch) return "it has scratch buffers";
+  }
+  std::string reason;
+  std::function<void(const kernel::Region&)> walk = [&](const kernel::Region& region) {
+    for (const kernel::Instr& instr : region.body) {
+      if (!reason.empty()) return;
+      if (instr.op == kernel::Op::kDmaStart) reason = "it starts DMAs";
+      if (instr.op == kernel::Op::kStore) {
+        kernel::RefRole role = f.refs.at(static_cast<size_t>(instr.ref.ref)).role;
+        if (role == kernel::RefRole::kInput || role == kernel::RefRole::kPrefetch) {
+          reason = "it stores into an input";
+        }
+      }
+      for (const kernel::Region& r : instr.regions) walk(r);
+    }
+  };
+  walk(f.body);
+  if (!reason.empty()) return reason;
+  if (kernel::RefId r = OutputReadBeforeWritten(f); r >= 0) {
+    return fmt::format("it reads `{}` before writing all of it",
+                       f.refs.at(static_cast<size_t>(r)).name);
+  }
+  return reason;
 }
 
 }  // namespace
@@ -490,16 +481,7 @@ StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallO
         // A window wholly outside its array is the call's error, as on the emulated TPU (the
         // same message). Parts of a split point (past_edge) may lie past the end of a blocked
         // dimension: they run in the padding of their block and write nothing.
-        int outside = kernel::OutsideDimension(op, window);
-        if (outside >= 0 && past_edge) {
-          outside = -1;
-          for (size_t d = 0; d < op.block.size() && outside < 0; ++d) {
-            bool before = window.start[d] + window.size[d] <= 0;
-            bool after = window.start[d] >= op.shape[d] && op.shape[d] > 0 &&
-                         op.block[d].kind != kernel::BlockDim::Kind::kBlocked;
-            if (before || after) outside = static_cast<int>(d);
-          }
-        }
+        int outside = kernel::OutsideDimension(op, window, past_edge);
         if (outside >= 0) {
           kernel::BlockIndexError error =
               kernel::OutOfBoundsBlock(mapping, op, point, index, window, outside);

@@ -278,12 +278,12 @@ std::string GridMismatchMessage(const GridMapping& mapping, const std::vector<in
       op.is_output ? "output" : "input", op.name);
 }
 
-int OutsideDimension(const BlockMapping& op, const BlockWindow& window) {
+int OutsideDimension(const BlockMapping& op, const BlockWindow& window, bool blocked_past_end) {
   for (size_t d = 0; d < window.start.size(); ++d) {
     int64_t n = op.shape[d];
-    if (window.start[d] + window.size[d] <= 0 || (window.start[d] >= n && n > 0)) {
-      return static_cast<int>(d);
-    }
+    bool past = window.start[d] >= n && n > 0 &&
+                !(blocked_past_end && op.block[d].kind == BlockDim::Kind::kBlocked);
+    if (window.start[d] + window.size[d] <= 0 || past) return static_cast<int>(d);
   }
   return -1;
 }

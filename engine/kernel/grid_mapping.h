@@ -120,8 +120,11 @@ struct BlockWindow {
   std::vector<int64_t> start, size;
 };
 // The first dimension on which `window` lies wholly outside `op`'s array (it may overhang the
-// end, a ragged edge, but must overlap it), or -1 when none does.
-int OutsideDimension(const BlockMapping& op, const BlockWindow& window);
+// end, a ragged edge, but must overlap it), or -1 when none does. With `blocked_past_end`, a
+// window that starts at or past the end of a blocked dimension is allowed (the CUDA backend's
+// parts of a split block, which run in its padding).
+int OutsideDimension(const BlockMapping& op, const BlockWindow& window,
+                     bool blocked_past_end = false);
 
 // The error of an out-of-range block index, as every backend raises it: the grid as the mistake
 // when every BlockSpec agrees on another grid (at the call), else the block index (at the index
