@@ -119,6 +119,18 @@ EmittedKernel Emitter::Run() {
     ref_slot_[r] = AddSlot(std::max<int64_t>(Count(ref.shape), 1) * item * copies, true);
   }
   CollectRegion(f_.body);
+  // The partials of reductions that may take the block form (at most 1024 threads).
+  int64_t reduce_slot = -1;
+  for (const Instr* instr : instrs_) {
+    if (!kernel::IsPrim(instr->op) || FamilyOf(kernel::PrimOf(instr->op)) != Family::kReduction) {
+      continue;
+    }
+    int64_t reduced = Count(TypeOf(instr->operands[0]).shape);
+    int64_t results = std::max<int64_t>(Count(TypeOf(instr->results[0]).shape), 1);
+    if (ShapeReduce(results, reduced / results, 1024).block && reduce_slot < 0) {
+      reduce_slot = AddSlot(kReducePartialBytes, false);
+    }
+  }
   // Placement: everything in shared memory when it fits; else the refs there when they fit and
   // the values in global memory; else all global.
   int64_t ref_bytes = 0, value_bytes = 0;
@@ -185,6 +197,7 @@ EmittedKernel Emitter::Run() {
       out.staged_products && tensor_stages && out.threads == req_.warp_tile.Threads();
   out.warp_tile = req_.warp_tile;
   PlanResident();
+  threads_ = out.threads;
   out.shared_bytes = shared_at;
   out.global_bytes = global_at;
   auto slot_pointer = [&](int64_t s, const std::string& type) {
@@ -193,6 +206,7 @@ EmittedKernel Emitter::Run() {
                        slots_[static_cast<size_t>(s)].offset);
   };
 
+  if (reduce_slot >= 0) reduce_at_ = slot_pointer(reduce_slot, "char");
   // The step table's columns.
   TableLayout layout = LayoutOf(mapping_);
   out.table_columns = layout.columns;

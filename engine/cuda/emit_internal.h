@@ -241,7 +241,21 @@ class Emitter {
   std::string UnaryExpr(const Instr& instr, Prim prim, DType d, const std::string& x);
   std::string BinaryExpr(const Instr& instr, Prim prim, DType d, const std::string& a,
                          const std::string& b);
+  // Reductions (emit_moves.cpp). Each result element's partials are folded by one thread, by a
+  // group of 2 to 32 lanes of a warp (their partials merged by warp shuffles), or by the whole
+  // block (each warp's merged partial through shared memory, then merged by the first warp);
+  // ReduceShape picks the form from the counts of result elements and of elements each reduces.
   void EmitReduce(const Instr& instr);
+  struct ReduceShape {
+    bool block = false;  // the whole block per result element
+    int64_t group = 1;   // else the lanes per result element (1: one thread alone)
+  };
+  static ReduceShape ShapeReduce(int64_t results, int64_t reduced, int64_t threads);
+  // The block form's partials: 2 x 33 of up to 16 bytes (its offset expression), or empty when
+  // no reduction of the kernel can take the block form.
+  std::string reduce_at_;
+  static constexpr int64_t kReducePartialBytes = 2 * 33 * 16;
+  unsigned threads_ = 0;  // the block's threads (EmittedKernel::threads)
   void EmitDot(const Instr& instr);
   // A product as (batch,) M x K times K x N, with the operands' strides.
   struct MatrixProduct {

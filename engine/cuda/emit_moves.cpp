@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <variant>
@@ -11,6 +12,41 @@
 #include "cuda/emit_internal.h"
 
 namespace pz::cuda::detail {
+
+namespace {
+
+int64_t FloorPow2(int64_t n) {
+  int64_t p = 1;
+  while (p * 2 <= n) p *= 2;
+  return p;
+}
+
+int64_t CeilPow2(int64_t n) {
+  int64_t p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+}  // namespace
+
+Emitter::ReduceShape Emitter::ShapeReduce(int64_t results, int64_t reduced, int64_t threads) {
+  ReduceShape shape;
+  // The whole block per result when a warp each would leave most warps idle and each lane
+  // would fold many elements: a lane's R / 32 elements against the block's K (R / T + ~20) for
+  // its K results (the barriers and shuffles of each counted as some 20 elements).
+  if (threads >= 64 && 32 * results < threads &&
+      reduced * (threads - 32 * results) > 640 * results * threads) {
+    shape.block = true;
+    return shape;
+  }
+  // Else a group of lanes per result: as many as the block has threads for, or more where that
+  // leaves a lane more than 64 elements to fold (the groups then take turns); never more lanes
+  // than elements, nor more than a warp.
+  int64_t lanes = std::max(FloorPow2(std::max<int64_t>(threads / std::max<int64_t>(results, 1), 1)),
+                           CeilPow2((reduced + 63) / 64));
+  shape.group = std::min<int64_t>({lanes, CeilPow2(std::max<int64_t>(reduced, 1)), 32});
+  return shape;
+}
 
 void Emitter::EmitReduce(const Instr& instr) {
   Prim prim = kernel::PrimOf(instr.op);
@@ -23,22 +59,12 @@ void Emitter::EmitReduce(const Instr& instr) {
   DType id = TypeOf(in).dtype, od = TypeOf(out).dtype;
   std::vector<bool> reduced(shape.size(), true);
   bool arg = prim == Prim::kArgmax || prim == Prim::kArgmin;
-  if (arg) {
-    const auto& attrs = std::get<array::ReduceAttrs>(instr.prim.attrs);
-    if (attrs.axes && attrs.axes->size() == 1) {
-      int axis = (*attrs.axes)[0];
+  const auto& attrs = std::get<array::ReduceAttrs>(instr.prim.attrs);
+  if (attrs.axes && (!arg || attrs.axes->size() == 1)) {
+    reduced.assign(shape.size(), false);
+    for (int axis : *attrs.axes) {
       if (axis < 0) axis += static_cast<int>(shape.size());
-      reduced.assign(shape.size(), false);
       reduced[static_cast<size_t>(axis)] = true;
-    }
-  } else {
-    const auto& attrs = std::get<array::ReduceAttrs>(instr.prim.attrs);
-    if (attrs.axes) {
-      reduced.assign(shape.size(), false);
-      for (int axis : *attrs.axes) {
-        if (axis < 0) axis += static_cast<int>(shape.size());
-        reduced[static_cast<size_t>(axis)] = true;
-      }
     }
   }
   Shape kept_shape, red_shape;
@@ -48,88 +74,179 @@ void Emitter::EmitReduce(const Instr& instr) {
     (reduced[d] ? red_shape : kept_shape).push_back(shape[d]);
     (reduced[d] ? red_strides : kept_strides).push_back(strides[d]);
   }
+  // The partial's type and identity, the statement folding element pz_x (index pz_r) into
+  // pz_acc, the lambda merging two partials, and the result's register value from a partial.
   bool f = IsFloat(id);
-  std::string acc_type, init, combine;
+  std::string type, identity, fold, merge;
+  std::function<std::string(const std::string&)> result;
   std::string x = "pz_x";
   switch (prim) {
     case Prim::kReduceSum:
     case Prim::kReduceProd: {
       // Floats accumulate in float; integers in 64 bits, wrapping as the result dtype does.
       const char* op = prim == Prim::kReduceSum ? "+" : "*";
-      acc_type = IsFloat(od) ? "float" : "long long";
-      init = prim == Prim::kReduceSum ? "0" : "1";
-      combine = IsFloat(od) ? fmt::format("pz_acc = pz_acc {} {};", op, Cast(id, od, x))
-                            : fmt::format(
-                                  "pz_acc = (long long)((unsigned long long)pz_acc {} "
-                                  "(unsigned long long)({}));",
-                                  op, Cast(id, od, x));
+      identity = prim == Prim::kReduceSum ? "0" : "1";
+      if (IsFloat(od)) {
+        type = "float";
+        fold = fmt::format("pz_acc = pz_acc {} {};", op, Cast(id, od, x));
+        merge = fmt::format("[](float a, float b) {{ return a {} b; }}", op);
+        result = [od](const std::string& acc) { return Cast(DType::kFloat32, od, acc); };
+      } else {
+        type = "long long";
+        auto wrap = [op](const std::string& a, const std::string& b) {
+          return fmt::format("(long long)((unsigned long long)({}) {} (unsigned long long)({}))", a,
+                             op, b);
+        };
+        fold = fmt::format("pz_acc = {};", wrap("pz_acc", Cast(id, od, x)));
+        merge = fmt::format("[](long long a, long long b) {{ return {}; }}", wrap("a", "b"));
+        result = [od](const std::string& acc) { return Normalize(od, acc); };
+      }
       break;
     }
     case Prim::kReduceMax:
     case Prim::kReduceMin: {
       bool max = prim == Prim::kReduceMax;
-      acc_type = RegType(id);
       if (f) {
-        init = FloatLit(max ? -std::numeric_limits<float>::infinity()
-                            : std::numeric_limits<float>::infinity());
-        combine = fmt::format("pz_acc = {}(pz_acc, {});", max ? "pz_fmax" : "pz_fmin", x);
+        type = "float";
+        identity = FloatLit(max ? -std::numeric_limits<float>::infinity()
+                                : std::numeric_limits<float>::infinity());
+        const char* pick = max ? "pz_fmax" : "pz_fmin";
+        fold = fmt::format("pz_acc = {}(pz_acc, {});", pick, x);
+        merge = fmt::format("[](float a, float b) {{ return {}(a, b); }}", pick);
+        result = [id, od](const std::string& acc) { return Cast(id, od, acc); };
       } else {
-        init = id == DType::kBool ? (max ? "false" : "true") : IntLit(max ? MinOf(id) : MaxOf(id));
-        combine = fmt::format("if ({} {} pz_acc) pz_acc = {};", x, max ? ">" : "<", x);
+        // Booleans as int (0 or 1), which the shuffles carry.
+        bool boolean = id == DType::kBool;
+        type = boolean ? "int" : RegType(id);
+        identity = boolean ? (max ? "0" : "1") : IntLit(max ? MinOf(id) : MaxOf(id));
+        const char* better = max ? ">" : "<";
+        fold = fmt::format("if ({} {} pz_acc) pz_acc = {};", x, better, x);
+        merge = fmt::format("[]({0} a, {0} b) {{ return b {1} a ? b : a; }}", type, better);
+        result = [id, od, boolean](const std::string& acc) {
+          return Cast(id, od, boolean ? "(" + acc + " != 0)" : acc);
+        };
       }
       break;
     }
     case Prim::kReduceOr:
-      acc_type = "bool";
-      init = "false";
-      combine = "pz_acc = pz_acc || (" + x + ");";
+    case Prim::kReduceAnd: {
+      bool any = prim == Prim::kReduceOr;
+      const char* op = any ? "||" : "&&";
+      type = "int";
+      identity = any ? "0" : "1";
+      fold = fmt::format("pz_acc = pz_acc {} ({});", op, x);
+      merge = fmt::format("[](int a, int b) {{ return (int)(a {} b); }}", op);
+      result = [od](const std::string& acc) {
+        return Cast(DType::kBool, od, "(" + acc + " != 0)");
+      };
       break;
-    case Prim::kReduceAnd:
-      acc_type = "bool";
-      init = "true";
-      combine = "pz_acc = pz_acc && (" + x + ");";
-      break;
+    }
     case Prim::kArgmax:
     case Prim::kArgmin: {
-      bool max = prim == Prim::kArgmax;
-      acc_type = "long long";
-      init = "0";
-      // The first maximum; a NaN wins at once (numpy).
-      std::string best_init = f ? FloatLit(max ? -std::numeric_limits<float>::infinity()
-                                               : std::numeric_limits<float>::infinity())
-                                : IntLit(max ? MinOf(id) : MaxOf(id));
-      if (id == DType::kBool) best_init = max ? "false" : "true";
-      combine = fmt::format(
-          "if (!pz_nan) {{ if ({}) {{ pz_acc = pz_r; pz_nan = true; }} else if (pz_r == 0 || {} {} "
-          "pz_best) {{ pz_best = {}; pz_acc = pz_r; }} }}",
-          f ? "isnan(" + x + ")" : "false", x, max ? ">" : "<", x);
-      combine = "{ " + combine + " }";
-      init =
-          "0; " + RegType(id) + " pz_best = " + best_init + "; bool pz_nan = false; (void)pz_nan";
+      const char* max = prim == Prim::kArgmax ? "true" : "false";
+      std::string best = id == DType::kBool ? "int" : RegType(id);
+      type = fmt::format("pz_arg<{}>", best);
+      identity = type + "{0, 0, -1}";
+      fold = fmt::format("pz_acc = pz_arg_merge(pz_acc, {}{{({}){}, {}, pz_r}}, {});", type, best,
+                         x, f ? "(int)isnan(" + x + ")" : "0", max);
+      merge = fmt::format("[]({0} a, {0} b) {{ return pz_arg_merge(a, b, {1}); }}", type, max);
+      result = [od](const std::string& acc) {
+        return Cast(DType::kInt32, od, "(int)" + acc + ".at");
+      };
       break;
     }
     default:
       Fail(instr, fmt::format("the CUDA backend cannot run `{}` yet", array::PrimName(prim)));
   }
-  ForEachElement(out, [&](Writer& w) -> std::string {
-    std::vector<std::string> kc;
-    if (!TypeOf(out).shape.empty())
-      kc = Unravel(w, kept_shape, "pz_i", "k");
-    else
-      kc.assign(kept_shape.size(), "0");
-    w.Line(fmt::format("const long long pz_base = {};", Affine("", kc, kept_strides)));
-    w.Line(fmt::format("{} pz_acc = {};", acc_type, init));
-    w.Open(fmt::format("for (long long pz_r = 0; pz_r < {}; ++pz_r) {{", Count(red_shape)));
-    std::vector<std::string> rc = Unravel(w, red_shape, "pz_r", "r");
-    w.Line(fmt::format(
+  const int64_t results = Count(kept_shape), count = Count(red_shape);
+  const bool scalar = TypeOf(out).shape.empty();
+  // Folds the elements of result `o` from pz_r = `first` on, `step` apart, into pz_acc.
+  auto fold_elements = [&](const std::string& o, const std::string& first,
+                           const std::string& step) {
+    std::vector<std::string> kc = Unravel(w_, kept_shape, o, "k");
+    w_.Line(fmt::format("const long long pz_base = {};", Affine("", kc, kept_strides)));
+    w_.Open(fmt::format("for (long long pz_r = {}; pz_r < {}; pz_r += {}) {{", first, count, step));
+    std::vector<std::string> rc = Unravel(w_, red_shape, "pz_r", "r");
+    w_.Line(fmt::format(
         "const {} pz_x = {};", RegType(id),
         LoadExpr(id, fmt::format("{}[pz_base + {}]", Name(in), Affine("", rc, red_strides)))));
-    w.Line(combine);
-    w.Close();
-    if (arg) return Cast(DType::kInt32, od, "(int)pz_acc");
-    if (acc_type == "long long") return Normalize(od, "pz_acc");
-    return Cast(acc_type == "bool" ? DType::kBool : (IsFloat(od) ? DType::kFloat32 : id), od,
-                "pz_acc");
+    w_.Line(fold);
+    w_.Close();
+  };
+  auto store = [&](const std::string& o, const std::string& acc) {
+    return scalar ? fmt::format("{} = {};", Name(out), result(acc))
+                  : fmt::format("{}[{}] = {};", Name(out), o, StoreExpr(od, result(acc)));
+  };
+  // The forms are planned for the kernel's threads; they run with any block whose threads are a
+  // multiple of 32 or a power of two below 32 (the host device's blocks of 4), a warp then
+  // holding all of the block's threads.
+  ReduceShape form = ShapeReduce(results, count, threads_);
+  if (form.block && !reduce_at_.empty()) {
+    // The block per result: each thread folds every blockDim.x-th element, each warp merges its
+    // lanes' partials, the first warp those of the warps (through shared memory, alternate halves
+    // for consecutive results).
+    w_.Open("{");
+    w_.Line(fmt::format("{0}* const pz_part = ({0}*){1};", type, reduce_at_));
+    w_.Line("const int pz_lane = threadIdx.x & 31, pz_warp = threadIdx.x >> 5;");
+    w_.Line("const unsigned pz_width = blockDim.x < 32 ? blockDim.x : 32;");
+    w_.Open(fmt::format("for (long long pz_o = 0; pz_o < {}; ++pz_o) {{", results));
+    w_.Line(fmt::format("{}* const pz_half = pz_part + (pz_o & 1) * 33;", type));
+    w_.Line(fmt::format("{} pz_acc = {};", type, identity));
+    fold_elements("pz_o", "threadIdx.x", "blockDim.x");
+    w_.Line(fmt::format("pz_acc = pz_group_reduce(pz_acc, pz_width, {});", merge));
+    w_.Line("if (pz_lane == 0) pz_half[pz_warp] = pz_acc;");
+    Sync();
+    w_.Open("if (pz_warp == 0) {");
+    w_.Line(fmt::format("pz_acc = pz_lane < (int)((blockDim.x + 31) >> 5) ? pz_half[pz_lane] : {};",
+                        identity));
+    w_.Line(fmt::format("pz_acc = pz_group_reduce(pz_acc, pz_width, {});", merge));
+    w_.Line(scalar ? "if (pz_lane == 0) pz_half[32] = pz_acc;"
+                   : "if (pz_lane == 0) " + store("pz_o", "pz_acc"));
+    w_.Close();
+    if (scalar) {
+      Sync();
+      w_.Line(store("pz_o", "pz_half[32]"));
+    }
+    w_.Close();
+    w_.Close();
+    if (!scalar) Sync();
+    return;
+  }
+  if (form.group > 1 || form.block) {
+    // A group of lanes per result, each lane folding every group-th element; the groups take
+    // turns where there are more results than groups. A scalar is computed by every group, so
+    // that each thread has it.
+    int64_t g = form.block ? 32 : form.group;
+    w_.Open("{");
+    w_.Line(fmt::format("const unsigned pz_width = blockDim.x < {0} ? blockDim.x : {0};", g));
+    w_.Line("const int pz_lane = threadIdx.x & (pz_width - 1);");
+    if (scalar) {
+      w_.Open("{");
+    } else {
+      w_.Open(fmt::format(
+          "for (long long pz_o0 = 0; pz_o0 < {}; pz_o0 += blockDim.x / pz_width) {{", results));
+    }
+    w_.Line(scalar ? "const long long pz_o = 0;"
+                   : "const long long pz_o = pz_o0 + threadIdx.x / pz_width;");
+    w_.Line(fmt::format("{} pz_acc = {};", type, identity));
+    w_.Open(fmt::format("if (pz_o < {}) {{", results));
+    fold_elements("pz_o", "pz_lane", "pz_width");
+    w_.Close();
+    w_.Line(fmt::format("pz_acc = pz_group_reduce(pz_acc, pz_width, {});", merge));
+    w_.Line(scalar ? store("pz_o", "pz_acc")
+                   : fmt::format("if (pz_lane == 0 && pz_o < {}) {}", results,
+                                 store("pz_o", "pz_acc")));
+    w_.Close();
+    w_.Close();
+    if (!scalar) Sync();
+    return;
+  }
+  // One thread per result, folding its elements in order.
+  ForEachElement(out, [&](Writer& w) -> std::string {
+    w.Line(fmt::format("{} pz_acc = {};", type, identity));
+    w.Line(fmt::format("const long long pz_o = {};", scalar ? "0" : "pz_i"));
+    fold_elements("pz_o", "0", "1");
+    return result("pz_acc");
   });
 }
 

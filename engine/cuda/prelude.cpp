@@ -86,10 +86,13 @@ struct pz_host_thread {
   unsigned* warp_slots;
   pz_host_list<pz_host_copy> copies;  // issued, not landed, in order
   pz_host_list<size_t> copy_groups;   // committed: each one's end
+  unsigned reduce_half = 0;           // the half of its slots pz_group_reduce uses next
 };
 static thread_local pz_host_thread* pz_host_self = nullptr;
 // The words of the warp's slots each lane has; the host device reads how many from the unit.
-#define PZ_HOST_SLOT_WORDS 16
+// Words 0 to 9 carry tensor-core fragments and ldmatrix rows, 16 to 23 (two halves of 4) the
+// partials of pz_group_reduce.
+#define PZ_HOST_SLOT_WORDS 24
 extern "C" const unsigned pz_host_slot_words = PZ_HOST_SLOT_WORDS;
 #define threadIdx (pz_host_self->thread_idx)
 #define blockIdx (pz_host_self->block_idx)
@@ -443,6 +446,78 @@ PZ_DEVICE void pz_fault(long long* status, long long code, long long instr, long
   status[5] = c;
   status[6] = d;
 }
+// ---- reductions across the lanes of a warp ------------------------------------------------------
+// Argmax and argmin partials: the best value so far, whether it is a NaN (the first NaN wins, as
+// in numpy), and its index; `at` < 0 when the partial has seen no element yet.
+template <typename T>
+struct pz_arg {
+  T best;
+  int nan;
+  long long at;
+};
+// Two partials over disjoint elements: the NaN, else the larger (smaller) value, ties to the
+// lower index.
+template <typename T>
+PZ_DEVICE pz_arg<T> pz_arg_merge(pz_arg<T> a, pz_arg<T> b, bool max) {
+  if (a.at < 0) return b;
+  if (b.at < 0) return a;
+  if (a.nan || b.nan) return a.nan && b.nan ? (a.at < b.at ? a : b) : (a.nan ? a : b);
+  if (max ? b.best > a.best : b.best < a.best) return b;
+  if (max ? a.best > b.best : a.best < b.best) return a;
+  return a.at < b.at ? a : b;
+}
+// pz_group_reduce(v, width, merge): each aligned group of `width` lanes (a power of two, at most
+// 32) combines its lanes' values as a tree, merge(lower, upper) at each level: lane 0 of the
+// group takes lane width / 2's partial, then width / 4's, and so on down to lane 1's, where each
+// of those lanes has done the same with the lanes above it. Every lane of the group returns
+// lane 0's result. All 32 lanes of the warp call it together.
+#ifdef __CUDACC__
+#define PZ_SHUFFLES(type)                                                                        \
+  PZ_DEVICE type pz_shfl_xor(type v, unsigned m) { return __shfl_xor_sync(0xffffffffu, v, m); } \
+  PZ_DEVICE type pz_shfl_first(type v, unsigned width) {                                        \
+    return __shfl_sync(0xffffffffu, v, 0, width);                                                \
+  }
+PZ_SHUFFLES(float)
+PZ_SHUFFLES(int)
+PZ_SHUFFLES(unsigned)
+PZ_SHUFFLES(long long)
+template <typename T>
+PZ_DEVICE pz_arg<T> pz_shfl_xor(pz_arg<T> v, unsigned m) {
+  return pz_arg<T>{pz_shfl_xor(v.best, m), pz_shfl_xor(v.nan, m), pz_shfl_xor(v.at, m)};
+}
+template <typename T>
+PZ_DEVICE pz_arg<T> pz_shfl_first(pz_arg<T> v, unsigned width) {
+  return pz_arg<T>{pz_shfl_first(v.best, width), pz_shfl_first(v.nan, width),
+                   pz_shfl_first(v.at, width)};
+}
+template <typename T, typename F>
+PZ_DEVICE T pz_group_reduce(T v, unsigned width, F merge) {
+  for (unsigned m = width >> 1; m > 0; m >>= 1) v = merge(v, pz_shfl_xor(v, m));
+  return pz_shfl_first(v, width);
+}
+#else
+// The host's form: the lanes post their values in the warp's slots (alternate halves, so that
+// a lane still reading one call's values is never overwritten by the next call), meet at the
+// warp's barrier once, and each computes its group's tree from the posted values.
+template <typename T, typename F>
+static inline T pz_group_reduce(T v, unsigned width, F merge) {
+  static_assert(sizeof(T) <= 16, "a partial fits half of a lane's reduction words");
+  pz_host_thread* const self = pz_host_self;
+  const unsigned lane = threadIdx.x & 31, at = 16 + 4 * self->reduce_half;
+  self->reduce_half ^= 1u;
+  memcpy(pz_host_warp_slots + lane * PZ_HOST_SLOT_WORDS + at, &v, sizeof v);
+  pz_host_warp_sync();
+  T values[32];
+  const unsigned first = lane & ~(width - 1);
+  for (unsigned i = 0; i < width; ++i) {
+    memcpy(&values[i], pz_host_warp_slots + (first + i) * PZ_HOST_SLOT_WORDS + at, sizeof v);
+  }
+  for (unsigned m = width >> 1; m > 0; m >>= 1) {
+    for (unsigned l = 0; l < m; ++l) values[l] = merge(values[l], values[l + m]);
+  }
+  return values[0];
+}
+#endif
 // ---- end of prelude -------------------------------------------------------------------------------
 )PRELUDE";
 

@@ -594,6 +594,7 @@ int main(int argc, char** argv) {
     pz::fuzz::KernelProgram program = ProgramOf(o.first, config);
     std::printf("# seed %llu [%s]\n%s", static_cast<unsigned long long>(o.first),
                 config.Name().c_str(), program.source.c_str());
+    std::fflush(stdout);  // the program is out even if the run hangs and is killed
     if (!config.budget.empty()) setenv("PZ_CUDA_SHARED_BUDGET", config.budget.c_str(), 1);
     Verdict v = RunProgram(program, config);
     std::printf("# verdict: %s\n%s\n", v.category.c_str(), v.detail.c_str());

@@ -3,10 +3,13 @@
 // with PZ_HOST_SM80 (which carries them out lane by lane) and, where one is present, on a GPU, and
 // its result is checked against what PTX defines for the instruction. The fragment layouts the
 // kernels write by hand are the ones the emitter writes (emit_dot.cpp), so a host that agrees
-// with these tests runs the emitter's tensor-core forms as a GPU does.
+// with these tests runs the emitter's tensor-core forms as a GPU does. The reductions across a
+// warp's lanes (pz_group_reduce, which every generation has) are checked the same way.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -101,6 +104,34 @@ extern "C" __global__ void async_copy(const unsigned long long* args) {
 #else
   PZ_TRAP();
 #endif
+}
+)";
+
+// pz_group_reduce with a merge that is neither commutative nor associative (2 a + b, exact on
+// small integers), so that the result shows which partials were merged in which order: thread t
+// writes the result its group of args[2] lanes returns to it.
+constexpr const char* kGroupReduce = R"(
+extern "C" __global__ void group_reduce(const unsigned long long* args) {
+  const float* in = (const float*)args[0];
+  float* out = (float*)args[1];
+  const unsigned width = (unsigned)args[2];
+  out[threadIdx.x] =
+      pz_group_reduce(in[threadIdx.x], width, [](float a, float b) { return 2.0f * a + b; });
+}
+)";
+
+// The argmax partials of a warp's lanes (one element each, at the lane's index; -1 for a lane
+// with none) merged by pz_arg_merge; thread t writes the index its warp finds.
+constexpr const char* kGroupArgmax = R"(
+extern "C" __global__ void group_argmax(const unsigned long long* args) {
+  const float* in = (const float*)args[0];
+  long long* out = (long long*)args[1];
+  const float x = in[threadIdx.x];
+  pz_arg<float> a{x, (int)isnan(x), x == -1.0f ? -1 : (long long)(threadIdx.x & 31)};
+  a = pz_group_reduce(a, 32, [](pz_arg<float> p, pz_arg<float> q) {
+    return pz_arg_merge(p, q, true);
+  });
+  out[threadIdx.x] = a.at;
 }
 )";
 
@@ -231,6 +262,68 @@ TEST_P(Devices, AsynchronousCopiesLandByTheWaitForTheirGroup) {
     }
   }
   for (DevicePtr p : {ps, out, args}) device->Free(p);
+}
+
+// The order pz_group_reduce documents: lane 0 of a group merges the partial of lane width / 2,
+// then width / 4, ..., each of those lanes having done the same with the lanes above it.
+float GroupTree(const std::vector<float>& values, size_t first, size_t width) {
+  std::vector<float> v(values.begin() + static_cast<std::ptrdiff_t>(first),
+                       values.begin() + static_cast<std::ptrdiff_t>(first + width));
+  for (size_t m = width / 2; m > 0; m /= 2) {
+    for (size_t l = 0; l < m; ++l) v[l] = 2.0f * v[l] + v[l + m];
+  }
+  return v[0];
+}
+
+TEST_P(Devices, GroupReduceMergesEachGroupAsATreeFromItsFirstLane) {
+  std::unique_ptr<Device> device = Open();
+  if (!device) GTEST_SKIP() << skip_;
+  ModuleId module = device->Load(Unit(kGroupReduce), "group_reduce");
+  // Two warps of 32, and a block of 4 threads (what the plain host device runs).
+  for (unsigned threads : {64u, 4u}) {
+    std::vector<float> in(threads);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>((i * 7 + 3) % 4);
+    for (unsigned width = 2; width <= std::min(threads, 32u); width *= 2) {
+      DevicePtr pin = Upload(*device, in), out = device->Alloc(threads * sizeof(float));
+      DevicePtr args = Upload<uint64_t>(*device, {pin, out, width});
+      device->Launch(module, {.kernel = "group_reduce", .grid = 1, .block = threads, .args = args});
+      std::vector<float> result = Download<float>(*device, out, threads);
+      for (size_t t = 0; t < threads; ++t) {
+        EXPECT_EQ(result[t], GroupTree(in, t / width * width, width))
+            << threads << " threads, groups of " << width << ", thread " << t;
+      }
+      for (DevicePtr p : {pin, out, args}) device->Free(p);
+    }
+  }
+}
+
+TEST_P(Devices, ArgMergeTakesTheFirstNanElseTheFirstMaximum) {
+  std::unique_ptr<Device> device = Open();
+  if (!device) GTEST_SKIP() << skip_;
+  ModuleId module = device->Load(Unit(kGroupArgmax), "group_argmax");
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // Per warp: ties of the maximum (lanes 20 and 7), two NaNs (25 and 9) besides a larger
+  // value, a single element (lane 31) among lanes without one, and -0 tying +0.
+  std::vector<float> in(128, -1.0f);
+  for (int l = 0; l < 32; ++l) {
+    in[static_cast<size_t>(l)] = static_cast<float>(l % 5);
+    in[static_cast<size_t>(32 + l)] = static_cast<float>(l);
+    in[static_cast<size_t>(96 + l)] = -3.0f;
+  }
+  in[20] = in[7] = 9.0f;
+  in[32 + 25] = in[32 + 9] = nan;
+  in[64 + 31] = 2.0f;
+  in[96 + 12] = -0.0f;
+  in[96 + 3] = 0.0f;
+  DevicePtr pin = Upload(*device, in), out = device->Alloc(128 * sizeof(long long));
+  DevicePtr args = Upload<uint64_t>(*device, {pin, out});
+  device->Launch(module, {.kernel = "group_argmax", .grid = 1, .block = 128, .args = args});
+  std::vector<long long> result = Download<long long>(*device, out, 128);
+  const long long expected[4] = {7, 9, 31, 3};
+  for (size_t t = 0; t < 128; ++t) {
+    EXPECT_EQ(result[t], expected[t / 32]) << "thread " << t;
+  }
+  for (DevicePtr p : {pin, out, args}) device->Free(p);
 }
 
 INSTANTIATE_TEST_SUITE_P(WarpForms, Devices, ::testing::Values(false, true),
