@@ -3,6 +3,7 @@
 #include "cuda/cuda_backend.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -241,6 +242,42 @@ void CheckPrefetchWrites(const kernel::KernelProgram& program, const kernel::Gri
 
 }  // namespace
 
+// The warning for a scratch ref whose value a chain's first step would take over from another
+// chain (PlannedCall::carried), at the ref's first read.
+kernel::CallWarning CarriedWarning(const kernel::KernelProgram& program,
+                                   const kernel::GridMapping& mapping, const GridSplit& split,
+                                   kernel::RefId carried) {
+  const kernel::Function& f = *program.kernel;
+  const kernel::RefType& ref = f.refs.at(static_cast<size_t>(carried));
+  const kernel::Instr* read = kernel::FirstReadOf(f.body, carried);
+  std::vector<std::string> axes;
+  for (int a : split.parallel) {
+    if (mapping.grid[static_cast<size_t>(a)] > 1) axes.push_back(std::to_string(a));
+  }
+  std::string named =
+      fmt::format("{} {}", axes.size() == 1 ? "axis" : "axes", fmt::join(axes, ", "));
+  std::string first = split.sequential.empty()
+                          ? "at every grid step"
+                          : "at the first step of a point of the \"parallel\" " + named;
+  return kernel::CallWarning{
+      .message = fmt::format(
+          "scratch `{}` is read {} before that step writes all of it: on the emulated TPU, "
+          "which runs every step in order, it holds what the point before left there, but the "
+          "CUDA backend runs each point of the \"parallel\" {} as a chain of its own, on its "
+          "own CUDA block, and this read sees something else",
+          ref.name, first, named),
+      .span = read != nullptr ? read->span : mapping.span,
+      .notes = {split.sequential.empty()
+                    ? "write the whole buffer in each step before reading it, or mark the axes "
+                      "the steps depend on \"arbitrary\""
+                    : "write the whole buffer before reading it when the step starts a point "
+                      "(under `@pl.when` on the \"arbitrary\" axes' program ids being 0), or "
+                      "mark the axes its value flows along \"arbitrary\"",
+                "a megacore TPU (v4, v5p) splits \"parallel\" axes between its two TensorCores, "
+                "each with scratch of its own: `pallas-puzzles run --cores 2` shows what that "
+                "does to this kernel"}};
+}
+
 PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
                      const kernel::CallOperands& operands, const kernel::RunOptions& run,
                      int serial, int64_t shared_budget, const WarpTile& warp_tile) {
@@ -257,6 +294,9 @@ PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMap
     table = BuildStepTable(mapping, operands, split, layout.columns, layout.operand_column, run);
   }
   PlannedCall plan;
+  if (kernel::RefId r = CarriedAcrossChains(*program.kernel, mapping, split); r >= 0) {
+    plan.carried = CarriedWarning(program, mapping, split, r);
+  }
   plan.parts = SplitGridPoints(program, mapping, split);
   if (plan.parts) {
     // The parts run only where they spread the call further. A part wholly past the array's
@@ -550,6 +590,7 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_p
   report->peak_kind = compared.kind;
   report->peak_gbps = peaks.gbps;
   outcome.report = std::move(report);
+  if (plan.carried) outcome.warnings.push_back(*plan.carried);
   return outcome;
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -308,6 +309,42 @@ std::string StatefulReason(const kernel::KernelProgram& program) {
 bool WrittenWholeBeforeRead(const kernel::Function& kernel, kernel::RefId r) {
   std::set<kernel::RefId> written;
   return FreshWalk(kernel, {}, r).Walk(kernel.body, written);
+}
+
+kernel::RefId CarriedAcrossChains(const kernel::Function& kernel,
+                                  const kernel::GridMapping& mapping, const GridSplit& split) {
+  if (split.chains <= 1) return -1;
+  // A chain's first step: its sequential axes at 0, as is every axis of one point.
+  std::map<int, int64_t> first;
+  for (int a : split.sequential) first[a] = 0;
+  for (size_t a = 0; a < mapping.grid.size(); ++a) {
+    if (mapping.grid[a] == 1) first[static_cast<int>(a)] = 0;
+  }
+  std::function<bool(const kernel::Region&, kernel::RefId)> moved_otherwise =
+      [&](const kernel::Region& region, kernel::RefId r) {
+        for (const kernel::Instr& instr : region.body) {
+          if (instr.op != kernel::Op::kLoad && instr.op != kernel::Op::kStore) {
+            for (const kernel::RefPath* path : kernel::RefPathsOf(instr)) {
+              if (path->ref == r) return true;
+            }
+          }
+          for (const kernel::Region& inner : instr.regions) {
+            if (moved_otherwise(inner, r)) return true;
+          }
+        }
+        return false;
+      };
+  for (size_t r = 0; r < kernel.refs.size(); ++r) {
+    const kernel::RefType& ref = kernel.refs[r];
+    auto id = static_cast<kernel::RefId>(r);
+    if (ref.role != kernel::RefRole::kScratch || ref.space == kernel::MemorySpace::kSemaphore ||
+        moved_otherwise(kernel.body, id)) {
+      continue;
+    }
+    std::set<kernel::RefId> written;
+    if (!FreshWalk(kernel, first, id).Walk(kernel.body, written)) return id;
+  }
+  return -1;
 }
 
 bool FreshStart(const kernel::Function& kernel, int axis, const std::vector<int>& sequential) {

@@ -41,6 +41,13 @@ GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::G
 // buffers, the core's random numbers or stores into inputs never do.
 bool FreshStart(const kernel::Function& kernel, int axis, const std::vector<int>& sequential);
 
+// A scratch ref that the first step of some chain of `split` may read before writing it whole
+// (so that it would see what another chain left there), when the split has chains of parallel
+// axes; -1 when there is none. Refs that DMAs or semaphores name are not judged (a DMA's
+// writes are not followed).
+kernel::RefId CarriedAcrossChains(const kernel::Function& kernel,
+                                  const kernel::GridMapping& mapping, const GridSplit& split);
+
 // Whether, at every grid step and on every path, the body stores all of ref `r` before it loads
 // any of it (and nothing else reaches it: a DMA or semaphore naming it answers no), so that no
 // step can see what the ref held before it.

@@ -75,6 +75,13 @@ class CallReport {
   virtual std::string Summary() const { return {}; }
 };
 
+// What a backend warns of while running a kernel that still ran (shown as a warning at `span`).
+struct CallWarning {
+  std::string message;
+  SourceSpan span;
+  std::vector<std::string> notes;
+};
+
 struct CallOutcome {
   std::vector<array::Array> outputs;  // one per GridMapping::outputs
   // Per output: int32 per element, the linearised grid step (row-major over the grid) whose
@@ -82,6 +89,7 @@ struct CallOutcome {
   // holds the aliased input's value.
   std::vector<array::Array> writer;
   std::unique_ptr<CallReport> report;
+  std::vector<CallWarning> warnings;
 };
 
 class Backend {

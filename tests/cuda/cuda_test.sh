@@ -12,6 +12,9 @@
 #   cuda_test.sh golden CLI FILE GOLDEN   --emit-cuda prints GOLDEN exactly (PZ_UPDATE_GOLDEN=1
 #                                   rewrites it)
 #   cuda_test.sh error CLI FILE     fails on the host device at the line marked `# cuda-error: TEXT`
+#   cuda_test.sh warning CLI FILE   runs on the host device (exit 0) with one warning per line
+#                                   marked `# cuda-warning: TEXT`, there, and no other; the
+#                                   emulated TPU runs it without a warning
 #   cuda_test.sh nogpu CLI FILE     without a CUDA driver: exit 70 and the backend's message
 #   cuda_test.sh same CLI FILE      stdout is the same on the emulated TPU and on the host device;
 #                                   a program the emulator rejects fails at the same place
@@ -133,6 +136,34 @@ case $mode in
       cat "$tmp/err"
       exit 1
     fi
+    ;;
+  warning)
+    "$cli" run "$file" >"$tmp/out" 2>"$tmp/tpu.err"
+    rc=$?
+    if [ $rc -ne 0 ] || grep -q 'warning:' "$tmp/tpu.err"; then
+      echo "--- $file: the emulated TPU should run it without a warning; got exit $rc:"
+      cat "$tmp/tpu.err"
+      exit 1
+    fi
+    PZ_CUDA_DEVICE=host "$cli" run --backend cuda "$file" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    expected=$(grep -c '# cuda-warning: ' "$file")
+    got=$(grep -c '^[^ ]*:[0-9]*:[0-9]*: warning: ' "$tmp/err")
+    if [ $rc -ne 0 ] || [ "$got" -ne "$expected" ]; then
+      echo "--- $file: expected exit 0 and $expected warnings on CUDA; got exit $rc, $got:"
+      cat "$tmp/err"
+      exit 1
+    fi
+    grep -n '# cuda-warning: ' "$file" | while IFS= read -r marked; do
+      line=${marked%%:*}
+      text=${marked#*# cuda-warning: }
+      if ! grep -qF "$file:$line:" "$tmp/err" ||
+         ! grep "^$file:$line:[0-9]*: warning: " "$tmp/err" | grep -qF "$text"; then
+        echo "--- $file: no warning at line $line with: $text"
+        cat "$tmp/err"
+        exit 1
+      fi
+    done || exit 1
     ;;
   nogpu)
     # Where the machine has no CUDA driver, --backend cuda says so and exits 70.

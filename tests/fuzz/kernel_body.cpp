@@ -46,12 +46,18 @@ std::optional<Value> Generator::PickBroadcastable(const Shape& shape) {
 std::string Generator::Literal(DType dtype) {
   static const char* const kFloats[] = {"2.0", "0.5", "-1.5", "3.0", "1e-3", "0.0"};
   static const char* const kInts[] = {"2", "3", "-1", "0", "7"};
+  static const char* const kUnsigned[] = {"2", "3", "1", "0", "7"};
   switch (dtype) {
     case DType::kF32:
     case DType::kBF16:
+    case DType::kF16:
       return kFloats[Pick(6)];
     case DType::kI32:
+    case DType::kI8:
       return kInts[Pick(5)];
+    case DType::kU8:
+    case DType::kU32:
+      return kUnsigned[Pick(5)];
     case DType::kBool:
       return Often(2) ? "True" : "False";
   }
@@ -308,8 +314,10 @@ void Generator::Statement(int depth) {
         done = Reduce();
         break;
       case 11:
-      case 12:
         done = Dot();
+        break;
+      case 12:
+        done = Often(2) ? Dot() : BatchedDot();
         break;
       case 13:
         done = Reshape();
@@ -414,11 +422,43 @@ std::string Generator::KernelBody() {
     if (ref.output || ref.smem || ref.name[0] == 't') continue;
     Add(ref.name + "[...]", ref.shape, ref.dtype);
   }
-  // A product of the matrix input first (it is the first 2-D value, and often the only one).
+  // A product of the matrix input first (it is the first 2-D value, and often the only one):
+  // as it is, split into batches, or added into the accumulator.
   std::optional<Value> product;
-  if (options_.matrices && Dot(true)) product = values_.back();
+  // The accumulator read only at the last step of the last axis (when the outputs' blocks do
+  // not move along it), so that its sum may stay in registers across the steps; else at once.
+  bool read_late = false;
+  if (accumulator_) {
+    const Value m = values_.front();
+    size_t last = grid_.size() - 1;
+    if (grid_.empty()) {
+      Line("tacc_ref[...] = jnp.zeros((128, 128), jnp.float32)");
+    } else {
+      Line(fmt::format("@pl.when(pl.program_id({}) == 0)", last));
+      Line("def _():");
+      Line("    tacc_ref[...] = jnp.zeros((128, 128), jnp.float32)");
+    }
+    Line(fmt::format("tacc_ref[...] += jnp.dot({0}, {0}.T, preferred_element_type=jnp.float32)",
+                     m.name));
+    read_late = !grid_.empty() && output_axes_ <= static_cast<int>(last) && Often(2);
+    if (!read_late) product = Add("tacc_ref[...]", {128, 128}, DType::kF32);
+  } else if (options_.matrices && (Rare(3) ? BatchedDot(true) : Dot(true))) {
+    product = values_.back();
+  }
   for (int k = 1 + Pick(12); k > 0; --k) Statement(0);
   // The product reaches the first output (fitted to it), so that no backend may drop it.
+  if (read_late && !outputs_.empty() && outputs_[0].kind != OperandKind::kAny &&
+      outputs_[0].kind != OperandKind::kSmem) {
+    size_t last = grid_.size() - 1;
+    Line(fmt::format("@pl.when(pl.program_id({0}) == pl.num_programs({0}) - 1)", last));
+    Line("def _():");
+    ++indent_;
+    const Value& sum = Add("tacc_ref[...]", {128, 128}, DType::kF32);
+    Line(fmt::format("o0_ref[...] = {}", Fit(sum, outputs_[0].ref, outputs_[0].dtype)));
+    --indent_;
+    values_.pop_back();
+    stored_[0] = true;
+  }
   if (product && !outputs_.empty() && outputs_[0].kind != OperandKind::kAny &&
       outputs_[0].kind != OperandKind::kSmem) {
     Line(fmt::format("o0_ref[...] = {}", Fit(*product, outputs_[0].ref, outputs_[0].dtype)));

@@ -12,7 +12,7 @@
 
 namespace pz::fuzz {
 
-enum class DType { kF32, kBF16, kI32, kBool };
+enum class DType { kF32, kBF16, kF16, kI32, kI8, kU8, kU32, kBool };
 using Shape = std::vector<int64_t>;
 
 // Arrays stay small so each run is fast: most at most kSoftElements, none above kMaxElements.
@@ -23,6 +23,9 @@ std::string DTypeName(DType dtype);
 std::string ShapeText(const Shape& shape);  // Python tuple: "()", "(3,)", "(2, 4)"
 int64_t Elements(const Shape& shape);
 bool IsFloat(DType dtype);
+bool IsUnsigned(DType dtype);
+// Whether SMEM may hold it (32-bit words): float32 and 32-bit integers.
+bool Is32Bit(DType dtype);
 // NumPy broadcasting of two shapes, or nullopt when they do not broadcast.
 std::optional<Shape> Broadcast(const Shape& a, const Shape& b);
 // `expr` converted with `.astype` when the dtypes differ.
@@ -112,6 +115,9 @@ class Generator {
   bool Where();
   bool Reduce();
   bool Dot(bool first_matrix = false);  // first_matrix: of the first 2-D value
+  // A product with a batch dimension: of a 3-D value and another (or its own transpose), or
+  // (first_matrix) of the first 2-D value split into two batches of 64 rows.
+  bool BatchedDot(bool first_matrix = false);
   bool Reshape();
   bool Transpose();
   bool Expand();
@@ -137,6 +143,10 @@ class Generator {
   std::vector<Operand> inputs_, outputs_;
   std::vector<Scratch> scratch_;
   bool uses_semaphore_ = false;
+  // The matrices option's accumulator (`tacc_ref`, 128 x 128 float32 scratch): zeroed at the
+  // first step of the last grid axis, the product of the matrix added into it at every step,
+  // and stored to the first output (the epilogue the CUDA backend keeps in registers).
+  bool accumulator_ = false;
 
   std::vector<std::string> params_;  // the kernel's parameters
   std::vector<RefInfo> refs_;

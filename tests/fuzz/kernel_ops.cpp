@@ -165,6 +165,58 @@ bool Generator::Dot(bool first_matrix) {
   return true;
 }
 
+bool Generator::BatchedDot(bool first_matrix) {
+  std::optional<Value> a;
+  std::vector<const Value*> cubes;
+  for (const Value& v : values_) {
+    if (v.shape.size() == 3) cubes.push_back(&v);
+  }
+  if (first_matrix) {
+    const Value* m = nullptr;
+    for (const Value& v : values_) {
+      if (v.shape.size() == 2 && v.shape[0] % 2 == 0) {
+        m = &v;
+        break;
+      }
+    }
+    if (m == nullptr) return false;
+    Shape split = {2, m->shape[0] / 2, m->shape[1]};
+    a = Add(fmt::format("{}.reshape({})", m->name, ShapeText(split)), split, m->dtype);
+  } else {
+    if (cubes.empty()) return false;
+    a = *cubes[Pick(static_cast<int>(cubes.size()))];
+  }
+  if (Elements(a->shape) > kMaxElements) return false;
+  DType dt = a->dtype == DType::kBool ? DType::kF32 : a->dtype;
+  DType preferred = IsFloat(dt) ? DType::kF32 : DType::kI32;
+  std::string lhs = Cast(a->name, a->dtype, dt);
+  int64_t batch = a->shape[0], m = a->shape[1], k = a->shape[2];
+  // The other operand: a 3-D value of (batch, k, n), else the lhs's own transpose (batch, k, m).
+  std::string rhs = fmt::format("jnp.swapaxes({}, 1, 2)", lhs);
+  int64_t n = m;
+  std::vector<const Value*> fits;
+  for (const Value& v : values_) {
+    if (v.shape.size() == 3 && v.shape[0] == batch && v.shape[1] == k) fits.push_back(&v);
+  }
+  if (!fits.empty() && Often(2)) {
+    const Value* b = fits[Pick(static_cast<int>(fits.size()))];
+    rhs = Cast(b->name, b->dtype, dt);
+    n = b->shape[2];
+  }
+  if (batch * m * n > kMaxElements) return false;
+  if (Often(2)) {
+    Add(fmt::format("jnp.einsum(\"bmk,bkn->bmn\", {}, {}, preferred_element_type={})", lhs, rhs,
+                    DTypeName(preferred)),
+        {batch, m, n}, preferred);
+  } else {
+    Add(fmt::format("lax.dot_general({}, {}, (((2,), (1,)), ((0,), (0,))), "
+                    "preferred_element_type={})",
+                    lhs, rhs, DTypeName(preferred)),
+        {batch, m, n}, preferred);
+  }
+  return true;
+}
+
 bool Generator::Reshape() {
   const Value a = PickValue();
   int64_t n = Elements(a.shape);
@@ -364,10 +416,12 @@ bool Generator::Random() {
       Add(fmt::format("jax.random.bits({}, {}).astype(jnp.int32)", key, shape), a.shape,
           DType::kI32);
       return true;
-    default:  // 16-bit draws, which a TPU cannot lower
-      Add(fmt::format("jax.random.uniform({}, {}, jnp.bfloat16)", key, shape), a.shape,
-          DType::kBF16);
+    default: {  // 16-bit draws, which a TPU cannot lower
+      DType half = Often(3) ? DType::kBF16 : DType::kF16;
+      Add(fmt::format("jax.random.uniform({}, {}, {})", key, shape, DTypeName(half)), a.shape,
+          half);
       return true;
+    }
   }
 }
 

@@ -25,6 +25,14 @@ std::string DTypeName(DType dtype) {
       return "jnp.float32";
     case DType::kBF16:
       return "jnp.bfloat16";
+    case DType::kF16:
+      return "jnp.float16";
+    case DType::kI8:
+      return "jnp.int8";
+    case DType::kU8:
+      return "jnp.uint8";
+    case DType::kU32:
+      return "jnp.uint32";
     case DType::kI32:
       return "jnp.int32";
     case DType::kBool:
@@ -44,7 +52,15 @@ int64_t Elements(const Shape& shape) {
   return n;
 }
 
-bool IsFloat(DType dtype) { return dtype == DType::kF32 || dtype == DType::kBF16; }
+bool IsFloat(DType dtype) {
+  return dtype == DType::kF32 || dtype == DType::kBF16 || dtype == DType::kF16;
+}
+
+bool IsUnsigned(DType dtype) { return dtype == DType::kU8 || dtype == DType::kU32; }
+
+bool Is32Bit(DType dtype) {
+  return dtype == DType::kF32 || dtype == DType::kI32 || dtype == DType::kU32;
+}
 
 // NumPy broadcasting of two shapes, or nullopt when they do not broadcast.
 std::optional<Shape> Broadcast(const Shape& a, const Shape& b) {
@@ -80,8 +96,11 @@ int SeededChoices::Pick(int n) {
 
 DType Generator::PickDType() {
   // float32 most often: it is what kernels compute in; the others exercise promotion and casts.
+  // One pick in six is one of the rarer types (float16, 8-bit and unsigned integers).
   constexpr DType kChoices[] = {DType::kF32, DType::kF32,  DType::kF32,
                                 DType::kI32, DType::kBF16, DType::kBool};
+  constexpr DType kRarer[] = {DType::kF16, DType::kI8, DType::kU8, DType::kU32};
+  if (Rare(6)) return kRarer[Pick(4)];
   return kChoices[Pick(6)];
 }
 
@@ -174,8 +193,10 @@ Operand Generator::PlanOperand(std::string name, bool output) {
 }
 
 Operand Generator::PlanMatrix(std::string name) {
-  // bfloat16 most often (tensor cores), float32 too (the staged float form).
-  Operand op{.name = std::move(name), .dtype = Often(3) ? DType::kBF16 : DType::kF32};
+  // bfloat16 most often (tensor cores), float16 (their other form) and float32 (the staged
+  // float form) too.
+  constexpr DType kMatrixTypes[] = {DType::kBF16, DType::kBF16, DType::kF16, DType::kF32};
+  Operand op{.name = std::move(name), .dtype = kMatrixTypes[Pick(4)]};
   constexpr int64_t kColumns[] = {32, 64, 128};
   int64_t columns = kColumns[Pick(3)];
   if (grid_.empty() || Rare(4)) {
@@ -220,7 +241,8 @@ std::string Generator::InputText(const Operand& op, int seed) {
   std::string shape = ShapeText(op.array);
   switch (op.dtype) {
     case DType::kF32:
-    case DType::kBF16: {
+    case DType::kBF16:
+    case DType::kF16: {
       std::string base;
       switch (Pick(3)) {
         case 0:
@@ -234,13 +256,19 @@ std::string Generator::InputText(const Operand& op, int seed) {
               fmt::format("jax.random.uniform(jax.random.PRNGKey({}), {}, minval=-2.0, maxval=2.0)",
                           seed, shape);
       }
-      return op.dtype == DType::kBF16 ? base + ".astype(jnp.bfloat16)" : base;
+      return op.dtype == DType::kF32 ? base : Cast(base, DType::kF32, op.dtype);
     }
     case DType::kI32:
-      if (Often(2))
-        return fmt::format("(jnp.arange({}, dtype=jnp.int32) % 7 - 3).reshape({})", n, shape);
-      return fmt::format("jax.random.randint(jax.random.key({}), {}, -5, 6, jnp.int32)", seed,
-                         shape);
+    case DType::kI8:
+    case DType::kU8:
+    case DType::kU32: {
+      // (Negative values wrap into the unsigned types.)
+      std::string base =
+          Often(2) ? fmt::format("(jnp.arange({}, dtype=jnp.int32) % 7 - 3).reshape({})", n, shape)
+                   : fmt::format("jax.random.randint(jax.random.key({}), {}, -5, 6, jnp.int32)",
+                                 seed, shape);
+      return Cast(base, DType::kI32, op.dtype);
+    }
     case DType::kBool:
       if (Often(2)) return fmt::format("(jnp.arange({}) % 3 == 0).reshape({})", n, shape);
       return fmt::format("jax.random.bernoulli(jax.random.key({}), 0.5, {})", seed, shape);
@@ -276,8 +304,14 @@ KernelProgram Generator::Generate() {
     s.smem = Rare(5);
     int rank = s.smem ? 1 : 1 + Pick(2);
     for (int d = 0; d < rank; ++d) s.shape.push_back(PickDim(s.smem ? 8 : 256));
-    if (s.smem && s.dtype == DType::kBF16) s.dtype = DType::kI32;
+    if (s.smem && !Is32Bit(s.dtype)) s.dtype = DType::kI32;
     scratch_.push_back(s);
+  }
+  // The accumulator, for a 16-bit matrix (whose products may stage, and keep their sum in the
+  // tensor cores' registers).
+  if (options_.matrices && inputs_[0].dtype != DType::kF32 && Rare(3)) {
+    accumulator_ = true;
+    scratch_.push_back({.name = "tacc_ref", .dtype = DType::kF32, .shape = {128, 128}});
   }
 
   program.flags = {.interpret = Rare(4), .lint = Rare(8), .stats = Rare(8), .eager_dma = Rare(4)};
