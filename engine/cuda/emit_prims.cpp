@@ -232,6 +232,14 @@ std::string Emitter::BinaryExpr(const Instr& instr, Prim prim, DType d, const st
     case Prim::kMul:
       return f ? infix("*") : boolean ? infix("&&") : ua + " * " + ub;
     case Prim::kDiv:
+      if (f && Count(TypeOf(instr.operands[1]).shape) < Count(TypeOf(instr.results[0]).shape)) {
+        // A divisor broadcast over the result: XLA (and the emulator, elementwise_binary.cpp)
+        // multiplies by its reciprocal, rounded to the operands' precision where that is float16
+        // (bfloat16 stays in float32 until the result is rounded).
+        std::string reciprocal = fmt::format("1.0f / ({})", b);
+        if (d == DType::kFloat16) reciprocal = "pz_round_f16(" + reciprocal + ")";
+        return fmt::format("({}) * ({})", a, reciprocal);
+      }
       if (f) return infix("/");
       return IsUnsignedInt(d) ? fmt::format("({} == 0 ? ~0ull : {} / {})", ub, ua, ub)
                               : fmt::format("pz_idiv({}, {})", la, lb);

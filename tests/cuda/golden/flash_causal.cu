@@ -999,7 +999,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_causal_kernel_0(const unsig
           {
             [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
             [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            e52 = (float)((v50[pz_i]) / (v51[pz_c0]));
+            e52 = (float)((v50[pz_i]) * (1.0f / (v51[pz_c0])));
           }
           {
             r3[pz_i] = e52;

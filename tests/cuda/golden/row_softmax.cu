@@ -626,7 +626,7 @@ extern "C" __global__ void __launch_bounds__(1024) pz_softmax_kernel_0(const uns
         {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 256);
           [[maybe_unused]] const long long pz_c1 = pz_i % 256;
-          e5 = (float)((v3[pz_i]) / (v4[pz_c0]));
+          e5 = (float)((v3[pz_i]) * (1.0f / (v4[pz_c0])));
         }
         {
           r1[pz_i] = e5;
@@ -756,7 +756,7 @@ extern "C" __global__ void __launch_bounds__(1024) pz_softmax_kernel_1(const uns
         {
           [[maybe_unused]] const long long pz_c0 = (pz_i / 384);
           [[maybe_unused]] const long long pz_c1 = pz_i % 384;
-          e5 = (float)((v3[pz_i]) / (v4[pz_c0]));
+          e5 = (float)((v3[pz_i]) * (1.0f / (v4[pz_c0])));
         }
         {
           r1[pz_i] = e5;

@@ -930,7 +930,7 @@ extern "C" __global__ void __launch_bounds__(512) pz_splash_kernel_0(const unsig
           {
             [[maybe_unused]] const long long pz_c0 = (pz_i / 128);
             [[maybe_unused]] const long long pz_c1 = pz_i % 128;
-            e34 = (float)((v32[pz_i]) / (v33[pz_c0]));
+            e34 = (float)((v32[pz_i]) * (1.0f / (v33[pz_c0])));
           }
           {
             r5[pz_i] = e34;
