@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernel/backend.h"
+#include "kernel/fresh.h"
 #include "kernel/grid_mapping.h"
 #include "kernel/program.h"
 
@@ -32,14 +33,9 @@ struct GridSplit {
 GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
                            bool fresh_starts = true);
 
-// Whether every iteration of grid axis `axis` starts afresh, given the axes stepped in order
-// (`sequential`): at each grid step where the sequential axes after it are 0, the body writes
-// every scratch and output buffer whole before it reads it, on every path (conditions on
-// program ids folded with those axes at 0). Its iterations then share nothing and may run as
-// chains of their own (an attention kernel's query blocks, "arbitrary" but re-initialising their
-// running statistics when the key axis starts again). Kernels with DMAs, semaphores, scoped
-// buffers, the core's random numbers or stores into inputs never do.
-bool FreshStart(const kernel::Function& kernel, int axis, const std::vector<int>& sequential);
+// FreshStart and WrittenWholeBeforeRead (kernel/fresh.h) decide which axes start afresh.
+using kernel::FreshStart;
+using kernel::WrittenWholeBeforeRead;
 
 // A scratch ref that the first step of some chain of `split` may read before writing it whole
 // (so that it would see what another chain left there), when the split has chains of parallel
@@ -47,11 +43,6 @@ bool FreshStart(const kernel::Function& kernel, int axis, const std::vector<int>
 // writes are not followed).
 kernel::RefId CarriedAcrossChains(const kernel::Function& kernel,
                                   const kernel::GridMapping& mapping, const GridSplit& split);
-
-// Whether, at every grid step and on every path, the body stores all of ref `r` before it loads
-// any of it (and nothing else reaches it: a DMA or semaphore naming it answers no), so that no
-// step can see what the ref held before it.
-bool WrittenWholeBeforeRead(const kernel::Function& kernel, kernel::RefId r);
 
 // Row layout of the step table: the grid indices, then per pipelined operand (inputs, then
 // outputs) its window start per dimension; `operand_column[k]` is -1 for operands in pl.ANY (not

@@ -347,7 +347,7 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   // ---- The kernel --------------------------------------------------------------------------
   kernel::KernelProgram program = kernel::TraceKernel(ctx, kernel_fn, mapping, signature);
   if (options.dump_ir || debug) kernel::PrintProgram(interp, program, mapping);
-  if (options.lint) Lint(mapping, *session);
+  if (options.lint) Lint(program, mapping, *session);
 
   // ---- Run ---------------------------------------------------------------------------------
   kernel::RunOptions run{

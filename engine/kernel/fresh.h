@@ -1,0 +1,35 @@
+// What a kernel's body may see of its buffers' earlier contents at a grid step: walks of the
+// body (with program ids known at that step folded into its conditions) that ask whether every
+// path writes a buffer whole before it reads it. The CUDA backend splits grids by them
+// (cuda/plan.h); the emulator's lint warns with them (tpu/lint.h).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "kernel/ir.h"
+
+namespace pz::kernel {
+
+// Whether, at every grid step and on every path, the body stores all of ref `r` before it loads
+// any of it (and nothing else reaches it: a DMA or semaphore naming it answers no), so that no
+// step can see what the ref held before it.
+bool WrittenWholeBeforeRead(const Function& kernel, RefId r);
+
+// Whether every iteration of grid axis `axis` starts afresh, given the axes stepped in order
+// (`sequential`): at each grid step where the sequential axes after it are 0, the body writes
+// every scratch and output buffer whole before it reads it, on every path (conditions on
+// program ids folded with those axes at 0). Its iterations then share nothing and may run as
+// chains of their own (an attention kernel's query blocks, "arbitrary" but re-initialising their
+// running statistics when the key axis starts again). Kernels with DMAs, semaphores, scoped
+// buffers, the core's random numbers or stores into inputs never do.
+bool FreshStart(const Function& kernel, int axis, const std::vector<int>& sequential);
+
+// A scratch ref that the body may read before writing it whole at a grid step where the program
+// ids of `known_ids` (axis -> id) hold, so that the step sees what an earlier step left there;
+// -1 when there is none. Refs that DMAs or semaphores name are not judged (a DMA's writes are not
+// followed), nor semaphores.
+RefId ScratchReadBeforeWritten(const Function& kernel, const std::map<int, int64_t>& known_ids);
+
+}  // namespace pz::kernel
