@@ -10,6 +10,7 @@
 
 #include "array/creation.h"
 #include "cuda/emit_internal.h"
+#include "support/check.h"
 
 namespace pz::cuda::detail {
 
@@ -181,7 +182,8 @@ void Emitter::EmitReduce(const Instr& instr) {
   // multiple of 32 or a power of two below 32 (the host device's blocks of 4), a warp then
   // holding all of the block's threads.
   ReduceShape form = ShapeReduce(results, count, threads_);
-  if (form.block && !reduce_at_.empty()) {
+  if (form.block) {
+    PZ_CHECK(!reduce_at_.empty());  // Run() reserves the partials for every block form
     // The block per result: each thread folds every blockDim.x-th element, each warp merges its
     // lanes' partials, the first warp those of the warps (through shared memory, alternate halves
     // for consecutive results).
@@ -212,11 +214,11 @@ void Emitter::EmitReduce(const Instr& instr) {
     if (!scalar) Sync();
     return;
   }
-  if (form.group > 1 || form.block) {
+  if (form.group > 1) {
     // A group of lanes per result, each lane folding every group-th element; the groups take
     // turns where there are more results than groups. A scalar is computed by every group, so
     // that each thread has it.
-    int64_t g = form.block ? 32 : form.group;
+    int64_t g = form.group;
     w_.Open("{");
     w_.Line(fmt::format("const unsigned pz_width = blockDim.x < {0} ? blockDim.x : {0};", g));
     w_.Line("const int pz_lane = threadIdx.x & (pz_width - 1);");

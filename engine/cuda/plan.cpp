@@ -119,14 +119,7 @@ std::string StatefulReason(const kernel::KernelProgram& program) {
 
 kernel::RefId CarriedAcrossChains(const kernel::Function& kernel,
                                   const kernel::GridMapping& mapping, const GridSplit& split) {
-  if (split.chains <= 1) return -1;
-  // A chain's first step: its sequential axes at 0, as is every axis of one point.
-  std::map<int, int64_t> first;
-  for (int a : split.sequential) first[a] = 0;
-  for (size_t a = 0; a < mapping.grid.size(); ++a) {
-    if (mapping.grid[a] == 1) first[static_cast<int>(a)] = 0;
-  }
-  return kernel::ScratchReadBeforeWritten(kernel, first);
+  return kernel::ScratchCarriedAcrossPoints(kernel, mapping.grid, split.parallel);
 }
 
 GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,

@@ -234,7 +234,18 @@ bool FreshStart(const Function& kernel, int axis, const std::vector<int>& sequen
   return FreshWalk(kernel, std::move(ids)).Walk(kernel.body, written);
 }
 
-RefId ScratchReadBeforeWritten(const Function& kernel, const std::map<int, int64_t>& known_ids) {
+RefId ScratchCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
+                                 const std::vector<int>& point_axes) {
+  // A point's first step: every other axis at 0, as is every axis of one point.
+  std::map<int, int64_t> known_ids;
+  bool points = false;
+  for (size_t a = 0; a < grid.size(); ++a) {
+    bool point =
+        std::find(point_axes.begin(), point_axes.end(), static_cast<int>(a)) != point_axes.end();
+    points = points || (point && grid[a] > 1);
+    if (!point || grid[a] == 1) known_ids[static_cast<int>(a)] = 0;
+  }
+  if (!points) return -1;
   for (size_t r = 0; r < kernel.refs.size(); ++r) {
     const RefType& ref = kernel.refs[r];
     auto id = static_cast<RefId>(r);

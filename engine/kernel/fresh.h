@@ -26,10 +26,13 @@ bool WrittenWholeBeforeRead(const Function& kernel, RefId r);
 // buffers, the core's random numbers or stores into inputs never do.
 bool FreshStart(const Function& kernel, int axis, const std::vector<int>& sequential);
 
-// A scratch ref that the body may read before writing it whole at a grid step where the program
-// ids of `known_ids` (axis -> id) hold, so that the step sees what an earlier step left there;
-// -1 when there is none. Refs that DMAs or semaphores name are not judged (a DMA's writes are not
-// followed), nor semaphores.
-RefId ScratchReadBeforeWritten(const Function& kernel, const std::map<int, int64_t>& known_ids);
+// A scratch ref that the first step of a point of `point_axes` (the other axes of `grid` at 0)
+// may read before writing it whole, so that it would see what the point before left there; -1
+// when there is none, or when no axis of `point_axes` has more than one point. Those points are
+// what a megacore chip splits between its TensorCores and the CUDA backend runs as chains apart.
+// Refs that DMAs or semaphores name are not judged (a DMA's writes are not followed), nor
+// semaphores.
+RefId ScratchCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
+                                 const std::vector<int>& point_axes);
 
 }  // namespace pz::kernel

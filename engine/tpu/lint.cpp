@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <map>
 #include <string>
 #include <vector>
 
@@ -110,31 +109,27 @@ void Lint(const kernel::KernelProgram& program, const kernel::GridMapping& mappi
   // Megacore hazard: scratch that the first step of a point of the leading "parallel" axes reads
   // before writing it whole carries a value over from the point before; split between two
   // TensorCores, the second core's first point has scratch of its own, never written.
+  std::vector<int> leading;
   std::vector<std::string> split_axes;
   for (int a = 0; a < parallel; ++a) {
+    leading.push_back(a);
     if (mapping.grid[static_cast<size_t>(a)] > 1) split_axes.push_back(std::to_string(a));
   }
-  if (!split_axes.empty()) {
-    std::map<int, int64_t> first;  // the first step of a point: the other axes at 0
-    for (size_t a = 0; a < mapping.grid.size(); ++a) {
-      if (static_cast<int>(a) >= parallel || mapping.grid[a] == 1) first[static_cast<int>(a)] = 0;
-    }
-    const kernel::Function& f = *program.kernel;
-    if (kernel::RefId r = kernel::ScratchReadBeforeWritten(f, first); r >= 0) {
-      const kernel::Instr* read = kernel::FirstReadOf(f.body, r);
-      std::string axes = fmt::format("{} {}", split_axes.size() == 1 ? "axis" : "axes",
-                                     fmt::join(split_axes, ", "));
-      warn(read != nullptr ? read->span : mapping.span,
-           fmt::format("scratch `{}` is read at the first step of a point of the \"parallel\" {} "
-                       "before that step writes all of it, so it carries a value over from the "
-                       "point before: on a megacore chip (TPU v4, v5p) the two TensorCores split "
-                       "the points between them, each with scratch of its own, and the second "
-                       "core's first point reads what was never written there",
-                       f.refs.at(static_cast<size_t>(r)).name, axes),
-           "write the whole buffer when a point starts (under `@pl.when` on the \"arbitrary\" "
-           "axes' program ids being 0), or mark the axes its value flows along \"arbitrary\"; "
-           "`pallas-puzzles run --cores 2` shows the race");
-    }
+  const kernel::Function& f = *program.kernel;
+  if (kernel::RefId r = kernel::ScratchCarriedAcrossPoints(f, mapping.grid, leading); r >= 0) {
+    const kernel::Instr* read = kernel::FirstReadOf(f.body, r);
+    std::string axes =
+        fmt::format("{} {}", split_axes.size() == 1 ? "axis" : "axes", fmt::join(split_axes, ", "));
+    warn(read != nullptr ? read->span : mapping.span,
+         fmt::format("scratch `{}` is read at the first step of a point of the \"parallel\" {} "
+                     "before that step writes all of it, so it carries a value over from the "
+                     "point before: on a megacore chip (TPU v4, v5p) the two TensorCores split "
+                     "the points between them, each with scratch of its own, and the second "
+                     "core's first point reads what was never written there",
+                     f.refs.at(static_cast<size_t>(r)).name, axes),
+         "write the whole buffer when a point starts (under `@pl.when` on the \"arbitrary\" "
+         "axes' program ids being 0), or mark the axes its value flows along \"arbitrary\"; "
+         "`pallas-puzzles run --cores 2` shows the race");
   }
   if (mapping.vmem_limit_bytes > 0) {
     // The call raised (or lowered) its scoped limit; a limit beyond the chip's VMEM is an error
