@@ -66,7 +66,10 @@ struct pz_host_list {
   ~pz_host_list() { free(items); }
 };
 // One CUDA thread's state, on its fiber's stack. The fibers of a block take turns on one OS
-// thread, so pz_host_self is set again after every wait.
+// thread, so pz_host_self is set again after every wait. It is a plain static, not thread_local:
+// a unit belongs to one host device, which runs one launch at a time on its caller's thread, and
+// a thread_local of a dlopen'ed library costs a __tls_get_addr call at every use (and its
+// blocks, which the sanitizers' runtime tracks, made LeakSanitizer crash at exit).
 struct pz_host_thread {
   pz_dim3 thread_idx, block_idx, block_dim, grid_dim;
   char* shared;
@@ -80,7 +83,7 @@ struct pz_host_thread {
   pz_host_list<size_t> copy_groups;   // committed: each one's end
   unsigned reduce_half = 0;           // the half of its slots pz_group_reduce uses next
 };
-static thread_local pz_host_thread* pz_host_self = nullptr;
+static pz_host_thread* pz_host_self = nullptr;
 // The words of the warp's slots each lane has; the host device reads how many from the unit.
 // Words 0 to 9 carry tensor-core fragments and ldmatrix rows, 16 to 23 (two halves of 4) the
 // partials of pz_group_reduce.
