@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 
 #include "array/creation.h"
 #include "cuda/plan.h"
+#include "kernel/fresh.h"
 #include "support/check.h"
 #include "tpu/executor.h"
 #include "tpu/memory.h"
@@ -240,6 +242,53 @@ void CheckPrefetchWrites(const kernel::KernelProgram& program, const kernel::Gri
   }
 }
 
+// Refuses a kernel whose wait, at the first step of a chain of `split`, takes a DMA or a signal
+// of the chain before (kernel::WaitCarriedAcrossPoints): the CUDA blocks run their chains apart,
+// so that the wait would never end.
+void CheckWaitsWithinChains(const kernel::KernelProgram& program,
+                            const kernel::GridMapping& mapping, const GridSplit& split) {
+  const kernel::Function& f = *program.kernel;
+  kernel::CarriedWait carried = kernel::WaitCarriedAcrossPoints(f, mapping.grid, split.parallel);
+  if (carried.wait == nullptr) return;
+  const kernel::RefId sem = carried.wait->ref.ref;
+  bool dma = carried.wait->op == kernel::Op::kDmaWait;
+  std::vector<std::string> axes;
+  for (int a : split.parallel) {
+    if (mapping.grid[static_cast<size_t>(a)] > 1) axes.push_back(std::to_string(a));
+  }
+  kernel::CallError error{
+      .kind = kernel::CallError::Kind::kRuntimeError,
+      .message = fmt::format(
+          "the CUDA backend cannot run this wait: it runs each point of the \"parallel\" {} {} "
+          "as a CUDA block of its own, and at grid step {}, where a point starts, this waits for "
+          "{} `{}` that no earlier instruction of the step {}, so it would wait for another "
+          "block",
+          axes.size() == 1 ? "axis" : "axes", fmt::join(axes, ", "), tpu::TupleString(carried.step),
+          dma ? "a DMA on semaphore" : "a signal of semaphore",
+          f.refs.at(static_cast<size_t>(sem)).name, dma ? "started" : "sent"),
+      .span = carried.wait->span,
+      .notes = {"start every copy (or send every signal) a step waits for within its own point, "
+                "the first of a chain that runs ahead under `@pl.when` at the point's first "
+                "step; or mark the axes the chain runs along \"arbitrary\", which the CUDA "
+                "backend runs in order in one block",
+                "a megacore TPU (v4, v5p) splits \"parallel\" axes between its two TensorCores "
+                "and hangs on this kernel: `pallas-puzzles run --cores 2` runs it on two cores"}};
+  // Where the point before may have signalled it: each start or signal naming the semaphore.
+  std::function<void(const kernel::Region&)> signals = [&](const kernel::Region& region) {
+    for (const kernel::Instr& instr : region.body) {
+      if ((instr.op == kernel::Op::kDmaStart || instr.op == kernel::Op::kSemaphoreSignal) &&
+          instr.ref.ref == sem && error.related.size() < 3) {
+        error.related.push_back(
+            {.message = dma ? "a DMA on that semaphore starts here" : "it is signalled here",
+             .span = instr.span});
+      }
+      for (const kernel::Region& inner : instr.regions) signals(inner);
+    }
+  };
+  signals(f.body);
+  throw error;
+}
+
 }  // namespace
 
 // The warning for a scratch ref whose value a chain's first step would take over from another
@@ -293,6 +342,7 @@ PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMap
     split = SplitGridForCuda(program, mapping, false);
     table = BuildStepTable(mapping, operands, split, layout.columns, layout.operand_column, run);
   }
+  CheckWaitsWithinChains(program, mapping, split);
   PlannedCall plan;
   if (kernel::RefId r = CarriedAcrossChains(*program.kernel, mapping, split); r >= 0) {
     plan.carried = CarriedWarning(program, mapping, split, r);

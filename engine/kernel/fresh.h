@@ -35,4 +35,20 @@ bool FreshStart(const Function& kernel, int axis, const std::vector<int>& sequen
 RefId ScratchCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
                                  const std::vector<int>& point_axes);
 
+// A wait (a DMA's, or a semaphore's) that at the first step of some point of `point_axes` (the
+// other axes of `grid` at 0) takes what an earlier step signalled: on some path through that
+// step nothing before the wait can have started its DMA or signalled its semaphore, so it waits
+// for the point before. Split between a megacore chip's TensorCores, or into CUDA blocks, that
+// point's wait is never satisfied. The walk tries each axis's first, second, middle and last
+// points; where it cannot tell two slots of a semaphore apart, or cannot tell whether a branch
+// or a loop signals, it takes the signal as made. Semaphores that are not the kernel's scratch,
+// barrier semaphores and those remote copies name are not judged; neither is a wait that the
+// grid's very first step cannot satisfy either (an error of every run).
+struct CarriedWait {
+  const Instr* wait = nullptr;  // null when there is none
+  std::vector<int64_t> step;    // the grid step where it waits for the point before
+};
+CarriedWait WaitCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
+                                    const std::vector<int>& point_axes);
+
 }  // namespace pz::kernel

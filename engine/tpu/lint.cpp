@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernel/fresh.h"
+#include "tpu/executor.h"
 #include "tpu/megacore.h"
 #include "tpu/tpu_info.h"
 
@@ -130,6 +131,29 @@ void Lint(const kernel::KernelProgram& program, const kernel::GridMapping& mappi
          "write the whole buffer when a point starts (under `@pl.when` on the \"arbitrary\" "
          "axes' program ids being 0), or mark the axes its value flows along \"arbitrary\"; "
          "`pallas-puzzles run --cores 2` shows the race");
+  }
+  // Megacore hazard: a wait at the first step of a point that takes what the point before
+  // started or signalled; on the second core that signal never comes.
+  if (kernel::CarriedWait carried = kernel::WaitCarriedAcrossPoints(f, mapping.grid, leading);
+      carried.wait != nullptr) {
+    bool dma = carried.wait->op == kernel::Op::kDmaWait;
+    std::string what =
+        dma ? std::string("a DMA that no earlier instruction of the step started")
+            : fmt::format("a signal of semaphore `{}` that no earlier instruction of the step sent",
+                          f.refs.at(static_cast<size_t>(carried.wait->ref.ref)).name);
+    std::string axes =
+        fmt::format("{} {}", split_axes.size() == 1 ? "axis" : "axes", fmt::join(split_axes, ", "));
+    warn(carried.wait->span,
+         fmt::format("at grid step {}, where a point of the \"parallel\" {} starts, this waits "
+                     "for {}, so it takes what the point before {}: on a megacore chip (TPU v4, "
+                     "v5p) the two TensorCores split the points between them, and the second "
+                     "core's first point waits for what its core never {} (it hangs)",
+                     TupleString(carried.step), axes, what, dma ? "started" : "signalled",
+                     dma ? "started" : "signalled"),
+         "start every copy (or send every signal) a step waits for within its own point, the "
+         "first of a chain that runs ahead under `@pl.when` at the point's first step; or mark "
+         "the axes the chain runs along \"arbitrary\"; `pallas-puzzles run --cores 2` runs it "
+         "on two cores");
   }
   if (mapping.vmem_limit_bytes > 0) {
     // The call raised (or lowered) its scoped limit; a limit beyond the chip's VMEM is an error

@@ -5,6 +5,10 @@
 // interpret mode (contiguous chunks of ceil(points / cores) points of the parallel sub-grid).
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <string>
+#include <string_view>
+
 #include "tpu/megacore.h"
 #include "unit/tpu/run_kernel.h"
 
@@ -295,6 +299,131 @@ out = pl.pallas_call(
   EXPECT_NE(r.rendered.find("|     compiler_params=pltpu.CompilerParams(dimension_semantics="),
             std::string::npos)
       << r.rendered;
+}
+
+// ---- Waits for what the point before started (kernel::WaitCarriedAcrossPoints) --------------
+
+// A call of grid (4,) whose body is `body`, with a DMA input `x_hbm` of 4 chunks of 128 floats,
+// a block of 128 of the output (zeros: the copies land in scratch nothing reads) and scratch
+// `buf` (2, 128), `sems` (2 DMA semaphores) and `flag` (a regular one).
+KernelRun LintDmaBody(const std::string& body, const std::string& semantics = "\"parallel\"") {
+  EmulatorOptions options = Tpu();
+  options.lint = true;
+  return RunKernelProgram(R"(
+def kernel(x_hbm, o_ref, buf, sems, flag):
+    i = pl.program_id(0)
+    n = pl.num_programs(0)
+
+    def copy(chunk, slot):
+        return pltpu.make_async_copy(x_hbm.at[pl.ds(chunk * 128, 128)], buf.at[slot],
+                                     sems.at[slot])
+
+)" + body + R"(
+    o_ref[...] = jnp.zeros_like(o_ref)
+
+
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((512,), jnp.float32), grid=(4,),
+    in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+    out_specs=pl.BlockSpec((128,), lambda i: (i,)),
+    scratch_shapes=[pltpu.VMEM((2, 128), jnp.float32), pltpu.SemaphoreType.DMA((2,)),
+                    pltpu.SemaphoreType.REGULAR],
+    compiler_params=pltpu.CompilerParams(dimension_semantics=()" +
+                              semantics + R"(,)))(
+        jnp.arange(512, dtype=jnp.float32))
+)",
+                          options);
+}
+
+constexpr const char* kDoubleBuffer = R"(
+    @pl.when(i == 0)
+    def _():
+        copy(0, 0).start()
+
+    @pl.when(i + 1 < n)
+    def _():
+        copy(i + 1, (i + 1) % 2).start()
+
+    copy(i, i % 2).wait()
+)";
+
+TEST(MegacoreHazard, LintWarnsOfAWaitForACopyThePointBeforeStarted) {
+  KernelRun r = LintDmaBody(kDoubleBuffer);
+  ASSERT_FALSE(r.error) << r.rendered;  // one core runs the steps in order
+  ASSERT_EQ(r.warnings.size(), 1u) << r.rendered;
+  EXPECT_EQ(r.warnings[0].message,
+            "at grid step (1,), where a point of the \"parallel\" axis 0 starts, this waits for a "
+            "DMA that no earlier instruction of the step started, so it takes what the point "
+            "before started: on a megacore chip (TPU v4, v5p) the two TensorCores split the "
+            "points between them, and the second core's first point waits for what its core "
+            "never started (it hangs)");
+  EXPECT_NE(r.rendered.find("|     copy(i, i % 2).wait()"), std::string::npos) << r.rendered;
+  // Along an "arbitrary" axis the chain is the kernel's own business.
+  KernelRun arbitrary = LintDmaBody(kDoubleBuffer, "\"arbitrary\"");
+  ASSERT_FALSE(arbitrary.error) << arbitrary.rendered;
+  EXPECT_EQ(arbitrary.WarningText(), "");
+}
+
+TEST(MegacoreHazard, CopiesStartedAndWaitedWithinTheStepAreFine) {
+  for (const char* body : {
+           // One descriptor, started and waited.
+           "    c = copy(i, 0)\n    c.start()\n    c.wait()\n",
+           // Two slots at once, waited in the other order.
+           "    copy(i, 0).start()\n    copy(i, 1).start()\n    copy(i, 1).wait()\n"
+           "    copy(i, 0).wait()\n",
+           // Started in a branch either way, waited after it.
+           "    @pl.when(i % 2 == 0)\n    def _():\n        copy(i, 0).start()\n\n"
+           "    @pl.when(i % 2 == 1)\n    def _():\n        copy(i, 0).start()\n\n"
+           "    copy(i, 0).wait()\n",
+           // A chain inside a loop: each iteration waits for what the one before started.
+           "    copy(0, 0).start()\n\n    def body(k, carry):\n"
+           "        @pl.when(k + 1 < 2)\n        def _():\n            copy(k + 1, (k + 1) % "
+           "2).start()\n\n"
+           "        copy(k, k % 2).wait()\n        return carry\n\n"
+           "    jax.lax.fori_loop(0, 2, body, 0)\n",
+           // The other way round: a wait for the iteration before, the last waited after.
+           "    def body(k, carry):\n        @pl.when(k > 0)\n        def _():\n"
+           "            copy(k - 1, (k - 1) % 2).wait()\n\n"
+           "        copy(k, k % 2).start()\n        return carry\n\n"
+           "    jax.lax.fori_loop(0, 2, body, 0)\n    copy(1, 1).wait()\n",
+       }) {
+    // As it is, and only in the steps after the first, so that the first step (whose waits the
+    // walk leaves to the run when they fail there too) does not hide what the walk finds.
+    std::string later = "    @pl.when(i > 0)\n    def _():\n";
+    for (size_t at = 0, end; at < std::strlen(body); at = end + 1) {
+      end = std::string_view(body).find('\n', at);
+      std::string line(body + at, end - at);
+      later += line.empty() ? "\n" : "    " + line + "\n";
+    }
+    for (const std::string& text : {std::string(body), later}) {
+      KernelRun r = LintDmaBody(text);
+      ASSERT_FALSE(r.error) << text << r.rendered;
+      EXPECT_EQ(r.WarningText(), "") << text;
+    }
+  }
+}
+
+TEST(MegacoreHazard, LintWarnsOfAWaitForASignalThePointBeforeSent) {
+  KernelRun r = LintDmaBody(R"(
+    @pl.when(i > 0)
+    def _():
+        pltpu.semaphore_wait(flag, 1)
+
+    @pl.when(i + 1 < n)
+    def _():
+        pltpu.semaphore_signal(flag, 1)
+
+    c = copy(i, 0)
+    c.start()
+    c.wait()
+)");
+  ASSERT_FALSE(r.error) << r.rendered;
+  ASSERT_EQ(r.warnings.size(), 1u) << r.rendered;
+  EXPECT_NE(r.warnings[0].message.find(
+                "this waits for a signal of semaphore `flag` that no earlier instruction of the "
+                "step sent, so it takes what the point before signalled"),
+            std::string::npos)
+      << r.warnings[0].message;
 }
 
 TEST(MegacoreRace, ReadingAnAliasedBlockTheOtherCoreWritesIsReported) {
