@@ -53,9 +53,11 @@ std::string Generator::Literal(DType dtype) {
     case DType::kF16:
       return kFloats[Pick(6)];
     case DType::kI32:
+    case DType::kI16:
     case DType::kI8:
       return kInts[Pick(5)];
     case DType::kU8:
+    case DType::kU16:
     case DType::kU32:
       return kUnsigned[Pick(5)];
     case DType::kBool:

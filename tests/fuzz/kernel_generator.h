@@ -12,7 +12,7 @@
 
 namespace pz::fuzz {
 
-enum class DType { kF32, kBF16, kF16, kI32, kI8, kU8, kU32, kBool };
+enum class DType { kF32, kBF16, kF16, kI32, kI16, kI8, kU8, kU16, kU32, kBool };
 using Shape = std::vector<int64_t>;
 
 // Arrays stay small so each run is fast: most at most kSoftElements, none above kMaxElements.

@@ -27,10 +27,14 @@ std::string DTypeName(DType dtype) {
       return "jnp.bfloat16";
     case DType::kF16:
       return "jnp.float16";
+    case DType::kI16:
+      return "jnp.int16";
     case DType::kI8:
       return "jnp.int8";
     case DType::kU8:
       return "jnp.uint8";
+    case DType::kU16:
+      return "jnp.uint16";
     case DType::kU32:
       return "jnp.uint32";
     case DType::kI32:
@@ -56,7 +60,9 @@ bool IsFloat(DType dtype) {
   return dtype == DType::kF32 || dtype == DType::kBF16 || dtype == DType::kF16;
 }
 
-bool IsUnsigned(DType dtype) { return dtype == DType::kU8 || dtype == DType::kU32; }
+bool IsUnsigned(DType dtype) {
+  return dtype == DType::kU8 || dtype == DType::kU16 || dtype == DType::kU32;
+}
 
 bool Is32Bit(DType dtype) {
   return dtype == DType::kF32 || dtype == DType::kI32 || dtype == DType::kU32;
@@ -96,11 +102,12 @@ int SeededChoices::Pick(int n) {
 
 DType Generator::PickDType() {
   // float32 most often: it is what kernels compute in; the others exercise promotion and casts.
-  // One pick in six is one of the rarer types (float16, 8-bit and unsigned integers).
+  // One pick in six is one of the rarer types (float16, 8- and 16-bit and unsigned integers).
   constexpr DType kChoices[] = {DType::kF32, DType::kF32,  DType::kF32,
                                 DType::kI32, DType::kBF16, DType::kBool};
-  constexpr DType kRarer[] = {DType::kF16, DType::kI8, DType::kU8, DType::kU32};
-  if (Rare(6)) return kRarer[Pick(4)];
+  constexpr DType kRarer[] = {DType::kF16, DType::kI8,  DType::kU8,
+                              DType::kU32, DType::kI16, DType::kU16};
+  if (Rare(6)) return kRarer[Pick(6)];
   return kChoices[Pick(6)];
 }
 
@@ -259,8 +266,10 @@ std::string Generator::InputText(const Operand& op, int seed) {
       return op.dtype == DType::kF32 ? base : Cast(base, DType::kF32, op.dtype);
     }
     case DType::kI32:
+    case DType::kI16:
     case DType::kI8:
     case DType::kU8:
+    case DType::kU16:
     case DType::kU32: {
       // (Negative values wrap into the unsigned types.)
       std::string base =
