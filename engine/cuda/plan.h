@@ -39,8 +39,8 @@ using kernel::WrittenWholeBeforeRead;
 
 // A scratch ref that the first step of some chain of `split` may read before writing it whole
 // (so that it would see what another chain left there), when the split has chains of parallel
-// axes; -1 when there is none. Refs that DMAs or semaphores name are not judged (a DMA's
-// writes are not followed).
+// axes; -1 when there is none (kernel::ScratchCarriedAcrossPoints: DMAs of this device out of
+// a ref or into all of it are followed, refs other DMAs name are not judged).
 kernel::RefId CarriedAcrossChains(const kernel::Function& kernel,
                                   const kernel::GridMapping& mapping, const GridSplit& split);
 

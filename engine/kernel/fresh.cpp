@@ -143,14 +143,23 @@ size_t PickedRegion(const Instr& instr, int64_t pick) {
              : static_cast<size_t>(std::clamp<int64_t>(pick, 0, static_cast<int64_t>(n) - 1));
 }
 
+// A DMA start or wait between two buffers of this device (not a remote copy).
+bool LocalDma(const Instr& instr) {
+  return (instr.op == Op::kDmaStart || instr.op == Op::kDmaWait) && instr.send_sem.ref < 0 &&
+         instr.device_operands == 0;
+}
+
 // The walk of FreshStart: scalars folded where the known program ids decide them, and the
 // buffers written whole so far on every path.
 class FreshWalk {
  public:
   // With `only`, the walk asks about that ref alone: whether it is written whole before it is
   // read (other refs, stores into inputs and instructions that do not name it do not matter).
-  FreshWalk(const Function& f, std::map<int, int64_t> known_ids, RefId only = -1)
-      : f_(f), folder_(f, std::move(known_ids)), only_(only) {}
+  // With `local_dmas` too, a DMA of this device out of that ref reads it at its start, and one
+  // into it writes it (whole, when its destination covers it) at its wait.
+  FreshWalk(const Function& f, std::map<int, int64_t> known_ids, RefId only = -1,
+            bool local_dmas = false)
+      : f_(f), folder_(f, std::move(known_ids)), only_(only), local_dmas_(local_dmas) {}
 
   // False when the region reads a stateful buffer before writing it whole, or does something
   // that keeps state of its own.
@@ -205,6 +214,17 @@ class FreshWalk {
           break;
         default:
           if (!IsPrim(instr.op)) {
+            if (only_ >= 0 && local_dmas_ && LocalDma(instr)) {
+              if (instr.op == Op::kDmaStart && instr.copy[0].ref == only_ &&
+                  !written.count(only_)) {
+                return false;
+              }
+              if (instr.op == Op::kDmaWait && instr.copy[1].ref == only_ &&
+                  CoversRef(f_, instr.copy[1])) {
+                written.insert(only_);
+              }
+              break;
+            }
             // DMAs, semaphores, scoped buffers (their regions too), PRNG.
             if (only_ < 0 || Names(instr, only_)) return false;
             break;
@@ -238,19 +258,24 @@ class FreshWalk {
   const Function& f_;
   Folder folder_;
   RefId only_ = -1;
+  bool local_dmas_ = false;
 };
 
 // Whether an instruction other than a load or a store (a DMA, a semaphore operation) names ref
 // `r`, in `region` or the regions inside it.
-bool MovedOtherwise(const Region& region, RefId r) {
+bool MovedOtherwise(const Function& f, const Region& region, RefId r) {
   for (const Instr& instr : region.body) {
-    if (instr.op != Op::kLoad && instr.op != Op::kStore) {
+    // A DMA of this device out of `r`, or into all of it, is followed (FreshWalk's local_dmas).
+    bool followed = instr.op == Op::kLoad || instr.op == Op::kStore ||
+                    (LocalDma(instr) && instr.copy.size() == 2 &&
+                     (instr.copy[1].ref != r || CoversRef(f, instr.copy[1])));
+    if (!followed) {
       for (const RefPath* path : RefPathsOf(instr)) {
         if (path->ref == r) return true;
       }
     }
     for (const Region& inner : instr.regions) {
-      if (MovedOtherwise(inner, r)) return true;
+      if (MovedOtherwise(f, inner, r)) return true;
     }
   }
   return false;
@@ -464,11 +489,13 @@ RefId ScratchCarriedAcrossPoints(const Function& kernel, const std::vector<int64
     const RefType& ref = kernel.refs[r];
     auto id = static_cast<RefId>(r);
     if (ref.role != RefRole::kScratch || ref.space == MemorySpace::kSemaphore ||
-        MovedOtherwise(kernel.body, id)) {
+        MovedOtherwise(kernel, kernel.body, id)) {
       continue;
     }
     std::set<RefId> written;
-    if (!FreshWalk(kernel, known_ids, id).Walk(kernel.body, written)) return id;
+    if (!FreshWalk(kernel, known_ids, id, /*local_dmas=*/true).Walk(kernel.body, written)) {
+      return id;
+    }
   }
   return -1;
 }

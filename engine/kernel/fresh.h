@@ -30,8 +30,9 @@ bool FreshStart(const Function& kernel, int axis, const std::vector<int>& sequen
 // may read before writing it whole, so that it would see what the point before left there; -1
 // when there is none, or when no axis of `point_axes` has more than one point. Those points are
 // what a megacore chip splits between its TensorCores and the CUDA backend runs as chains apart.
-// Refs that DMAs or semaphores name are not judged (a DMA's writes are not followed), nor
-// semaphores.
+// A DMA of this device out of a ref reads it at its start, and one into all of it writes it at
+// its wait; refs that other DMAs name (into a part of the ref, remote copies) are not judged,
+// nor semaphores.
 RefId ScratchCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
                                  const std::vector<int>& point_axes);
 

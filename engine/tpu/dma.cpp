@@ -151,6 +151,12 @@ void DmaEngine::Fail(SourceSpan span, std::string message, std::vector<std::stri
                        .related = std::move(related)};
 }
 
+void DmaEngine::FailSplit(SourceSpan span, std::string message, std::vector<std::string> notes,
+                          std::vector<Note> related) const {
+  if (!core_share_.empty()) notes.push_back(core_share_);
+  Fail(span, std::move(message), std::move(notes), std::move(related));
+}
+
 Note DmaEngine::StartedHere(const Copy& copy) const {
   return Note{.message = fmt::format("the DMA {} started here in grid step {}", Describe(copy),
                                      TupleString(copy.point)),
@@ -321,12 +327,13 @@ void DmaEngine::Wait(const Instr& instr, SemaphoreSlot sem, int64_t bytes) {
     notes.push_back(
         "each wait consumes the bytes of one copy: a DMA waited twice, or waited with a "
         "descriptor of another size or semaphore, blocks forever on a TPU");
-    Fail(instr.span,
-         fmt::format("deadlock: this wait on DMA semaphore {} (grid step {}) needs {} bytes but "
-                     "the semaphore holds {} and no other DMA in flight signals it, so it can "
-                     "never complete",
-                     SemName(sem), Step(), bytes, state.count),
-         std::move(notes), std::move(related));
+    FailSplit(
+        instr.span,
+        fmt::format("deadlock: this wait on DMA semaphore {} (grid step {}) needs {} bytes but "
+                    "the semaphore holds {} and no other DMA in flight signals it, so it can "
+                    "never complete",
+                    SemName(sem), Step(), bytes, state.count),
+        std::move(notes), std::move(related));
   }
   state.count -= bytes;
   state.last_span = instr.span;
@@ -376,14 +383,16 @@ void DmaEngine::SemaphoreWait(const Instr& instr, SemaphoreSlot sem, int64_t val
                                                 SemName(sem), TupleString(state.last_point)),
                          .span = state.last_span});
     }
-    notes.push_back(
-        "the emulator runs one core, so nothing else can signal the semaphore while this wait "
-        "blocks; signal it (pl.semaphore_signal) before waiting");
-    Fail(instr.span,
-         fmt::format("deadlock: this wait on semaphore {} (grid step {}) needs {} but the "
-                     "semaphore holds {}, so it can never complete",
-                     SemName(sem), Step(), value, state.count),
-         std::move(notes), std::move(related));
+    notes.push_back(core_share_.empty()
+                        ? "the emulator runs one core, so nothing else can signal the semaphore "
+                          "while this wait blocks; signal it (pl.semaphore_signal) before waiting"
+                        : "nothing else on this core can signal the semaphore while this wait "
+                          "blocks; signal it (pl.semaphore_signal) before waiting");
+    FailSplit(instr.span,
+              fmt::format("deadlock: this wait on semaphore {} (grid step {}) needs {} but the "
+                          "semaphore holds {}, so it can never complete",
+                          SemName(sem), Step(), value, state.count),
+              std::move(notes), std::move(related));
   }
   if (decrement) state.count -= value;
   state.last_span = instr.span;
@@ -513,27 +522,29 @@ void DmaEngine::Finish() const {
   if (!detect()) return;
   if (!inflight_.empty()) {
     const Copy& copy = inflight_.front();
-    Fail(copy.span,
-         fmt::format("the DMA {} started here in grid step {} was never waited: its semaphore "
-                     "{} is non-zero when the kernel ends",
-                     Describe(copy), TupleString(copy.point), SemName(copy.sem)),
-         {"every DMA must be waited (`.wait()` on its descriptor, or on an equivalent one built "
-          "in a later grid step) before the kernel ends; on a TPU a non-zero semaphore at exit "
-          "crashes the program",
-          inflight_.size() > 1 ? fmt::format("{} DMAs are still in flight", inflight_.size())
-                               : "it is the only DMA still in flight"});
+    FailSplit(
+        copy.span,
+        fmt::format("the DMA {} started here in grid step {} was never waited: its semaphore "
+                    "{} is non-zero when the kernel ends",
+                    Describe(copy), TupleString(copy.point), SemName(copy.sem)),
+        {"every DMA must be waited (`.wait()` on its descriptor, or on an equivalent one built "
+         "in a later grid step) before the kernel ends; on a TPU a non-zero semaphore at exit "
+         "crashes the program",
+         inflight_.size() > 1 ? fmt::format("{} DMAs are still in flight", inflight_.size())
+                              : "it is the only DMA still in flight"});
   }
   for (size_t r = 0; r < semaphores_.size(); ++r) {
     for (size_t i = 0; i < semaphores_[r].size(); ++i) {
       const SemaphoreState& state = semaphores_[r][i];
       if (state.count == 0) continue;
       SemaphoreSlot slot{.ref = static_cast<RefId>(r), .index = static_cast<int64_t>(i)};
-      Fail(state.signal_span,
-           fmt::format("semaphore {} holds {} when the kernel ends (last signalled here in grid "
-                       "step {})",
-                       SemName(slot), state.count, TupleString(state.signal_point)),
-           {"every pl.semaphore_signal must be matched by a pl.semaphore_wait; on a TPU a "
-            "non-zero semaphore at exit crashes the program"});
+      FailSplit(
+          state.signal_span,
+          fmt::format("semaphore {} holds {} when the kernel ends (last signalled here in grid "
+                      "step {})",
+                      SemName(slot), state.count, TupleString(state.signal_point)),
+          {"every pl.semaphore_signal must be matched by a pl.semaphore_wait; on a TPU a "
+           "non-zero semaphore at exit crashes the program"});
     }
   }
 }

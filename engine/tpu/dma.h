@@ -88,6 +88,9 @@ class DmaEngine {
   void EndStep(const std::vector<kernel::RefId>& pipelined) const;
   // End of the kernel: every copy waited, every semaphore zero.
   void Finish() const;
+  // With `--cores 2`: which part of the grid this core runs, for the errors a chain of copies
+  // or signals broken by the split gives (a wait that never completes, a copy never waited).
+  void SetCoreShare(std::string note) { core_share_ = std::move(note); }
 
   // Called when a copy's data lands (after it is written), with the linearised grid step that
   // started it: the pipeline stamps pl.ANY outputs' writers and the megacore HBM accesses.
@@ -134,6 +137,11 @@ class DmaEngine {
   std::string Step() const;
   void Record(DmaEvent::Kind kind, const kernel::Instr& instr, int64_t amount, std::string what);
   // `related` points at a second place (the DMA still in flight, the last signal).
+  // Fail, with the core's share of the grid as a last note under `--cores 2`.
+  [[noreturn]] void FailSplit(SourceSpan span, std::string message,
+                              std::vector<std::string> notes = {},
+                              std::vector<Note> related = {}) const;
+  std::string core_share_;
   [[noreturn]] void Fail(SourceSpan span, std::string message, std::vector<std::string> notes = {},
                          std::vector<Note> related = {}) const;
   // A note at the start of `copy`: "the DMA `x` -> `buf` (512 bytes) started here in grid step

@@ -180,6 +180,15 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
   // The grid points of this step and the next, advanced like an odometer (no allocation per
   // step).
   std::vector<int64_t> this_point = Unravel(first), next_point = this_point;
+  int64_t grid_steps = 1;
+  for (int64_t n : mapping_.grid) grid_steps *= n;
+  if (first < total && (first > 0 || total < grid_steps)) {
+    dma.SetCoreShare(fmt::format(
+        "TensorCore {} runs grid steps {} to {} of this call, with semaphores and DMAs of its "
+        "own: a chain of copies or signals from one step to the next breaks where the cores "
+        "split the grid, as it would on a megacore chip (TPU v4, v5p)",
+        core_.core, TupleString(this_point), TupleString(Unravel(total - 1))));
+  }
   // InterpretParams(random_seed=...): each "parallel" axis visits its coordinates in a shuffled
   // order; the kernel and the index maps see the shuffled coordinate.
   std::vector<std::vector<int64_t>> order = ParallelOrder();

@@ -21,11 +21,13 @@
 //   crash, hang   the child died of a signal, or ran past --timeout
 //   generator     the generated program did not parse
 // Counted, not compared: calls that read uninitialised memory (poison on the emulator, whatever
-// the buffer held on CUDA). Counted, not findings: differences in calls whose outputs change
-// when the emulator runs their "parallel" axes in another order or on two cores (they carry
-// state across the points that the CUDA backend runs apart: a broken promise of the kernel's,
-// not of either backend), and differences in integer or boolean outputs that move with the
-// emulator's own float inputs nudged by a unit in the last place (rounding).
+// the buffer held on CUDA), and with zeroed memory, calls whose differing outputs change when
+// the emulator poisons fresh memory instead (elements no store wrote). Counted, not findings:
+// differences in calls whose outputs change when the emulator runs their "parallel" axes in another
+// order or on two cores (they carry state across the points that the CUDA backend runs apart: a
+// broken promise of the kernel's, not of either backend), and differences in integer or boolean
+// outputs that move with the emulator's own float inputs nudged by a unit in the last place
+// (rounding).
 #include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
@@ -44,6 +46,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -236,6 +239,9 @@ class DiffBackend final : public pz::kernel::Backend {
       std::string excuse;
       if (difference.empty()) {
         Note({"same", ""});
+      } else if (!(excuse = FreshMemoryDependence(program, mapping, operands, options, tpu))
+                      .empty()) {
+        Note({"uninitialized", fmt::format("{}: {}; {}", where, difference, excuse)});
       } else if (!(excuse = OrderDependence(program, mapping, operands, options, tpu)).empty()) {
         Note({"order-dependent", fmt::format("{}: {}; {}", where, difference, excuse)});
       } else if (!(excuse = RoundingSensitivity(program, mapping, operands, options, tpu, k))
@@ -324,6 +330,32 @@ class DiffBackend final : public pz::kernel::Backend {
     return {};
   }
 
+  // With fresh memory zeroed, an output block's elements that no store of its steps wrote keep
+  // what the buffer held (the last block's values, as in JAX's interpret mode), where the CUDA
+  // backend, running the blocks as chains apart, has zeros: garbage by Pallas's rules either way.
+  // When the emulator's own outputs change with fresh memory poisoned instead, the outputs
+  // depend on memory nothing wrote: what changed is said here, else "".
+  std::string FreshMemoryDependence(const pz::kernel::KernelProgram& program,
+                                    const pz::kernel::GridMapping& mapping,
+                                    const pz::kernel::CallOperands& operands,
+                                    const pz::kernel::RunOptions& options, const CallOutcome& tpu) {
+    if (!tpu_options_.zero_uninitialized) return {};
+    pz::tpu::EmulatorOptions poisoned = tpu_options_;
+    poisoned.zero_uninitialized = false;
+    poisoned.track_uninitialized = true;
+    try {
+      CallOutcome again = pz::tpu::TpuBackend(poisoned).Run(program, mapping, operands, options);
+      if (pz::tpu::TpuReportOf(again).uninitialized.seen) {
+        return "with fresh memory poisoned, the emulator sees an uninitialised read";
+      }
+      std::string difference = CompareOutputs(tpu, again, "poisoned");
+      if (!difference.empty()) return "with fresh memory poisoned: " + difference;
+    } catch (const CallError& e) {
+      return "with fresh memory poisoned: " + e.message;
+    }
+    return {};
+  }
+
   void Note(Verdict v) { verdicts_.push_back(std::move(v)); }
 
   const pz::tpu::EmulatorOptions& tpu_options_;
@@ -397,6 +429,7 @@ struct Options {
   double timeout = 300;           // seconds per program
   std::string save;               // a directory for the programs of findings
   bool show = false;              // --show SEED: print the program and run it here
+  std::string file;               // --file PROGRAM: judge a saved program here
   bool verbose = false;           // print every program's verdict
 };
 
@@ -529,7 +562,8 @@ int Usage() {
       "                    [--budget default|0|40960|all] [--memory poison|zero|both]\n"
       "                    [--matrices none|all|some]\n"
       "                    [--timeout SECONDS] [--save DIR] [--verbose]\n"
-      "       pz_cuda_diff --show SEED [--device ...] [--budget ...]\n",
+      "       pz_cuda_diff --show SEED [--device ...] [--budget ...]\n"
+      "       pz_cuda_diff --file SAVED.py [--device ...] [--budget ...] [--memory ...]\n",
       stderr);
   return 2;
 }
@@ -549,6 +583,8 @@ bool ParseArgs(int argc, char** argv, Options& o) {
     } else if (arg == "--show") {
       o.first = std::strtoull(v, nullptr, 10);
       o.show = true;
+    } else if (arg == "--file") {
+      o.file = v;
     } else if (arg == "--count") {
       o.count = std::strtoll(v, nullptr, 10);
     } else if (arg == "--jobs") {
@@ -588,6 +624,32 @@ int main(int argc, char** argv) {
   if (!ParseArgs(argc, argv, o)) return Usage();
   // Traced kernels get the IR verifier's full type checks, as in the test suites.
   setenv("PZ_CHECK_IR_TYPES", "1", 0);
+
+  if (!o.file.empty()) {
+    // A program --save wrote (or any program of one or more pallas_calls): judged again with the
+    // configuration its first line names ("# pz_cuda_diff seed N"), as far as the options leave
+    // it to the seed.
+    std::ifstream in(o.file);
+    if (!in) {
+      std::fprintf(stderr, "pz_cuda_diff: cannot read %s\n", o.file.c_str());
+      return 2;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    pz::fuzz::KernelProgram program{.source = text.str()};
+    uint64_t seed = 1;
+    const std::string header = "# pz_cuda_diff seed ";
+    if (program.source.rfind(header, 0) == 0) {
+      seed = std::strtoull(program.source.c_str() + header.size(), nullptr, 10);
+    }
+    Config config = ConfigOf(o, seed);
+    if (!config.budget.empty()) setenv("PZ_CUDA_SHARED_BUDGET", config.budget.c_str(), 1);
+    Verdict v = RunProgram(program, config);
+    std::printf("# %s [%s]\n# verdict: %s\n%s\n", o.file.c_str(), config.Name().c_str(),
+                v.category.c_str(), v.detail.c_str());
+    if (v.category == "no-device") return 70;
+    return IsFinding(v.category) ? 1 : 0;
+  }
 
   if (o.show) {
     Config config = ConfigOf(o, o.first);

@@ -306,10 +306,8 @@ out = pl.pallas_call(
 // A call of grid (4,) whose body is `body`, with a DMA input `x_hbm` of 4 chunks of 128 floats,
 // a block of 128 of the output (zeros: the copies land in scratch nothing reads) and scratch
 // `buf` (2, 128), `sems` (2 DMA semaphores) and `flag` (a regular one).
-KernelRun LintDmaBody(const std::string& body, const std::string& semantics = "\"parallel\"") {
-  EmulatorOptions options = Tpu();
-  options.lint = true;
-  return RunKernelProgram(R"(
+std::string LintDmaProgram(const std::string& body, const std::string& semantics) {
+  return R"(
 def kernel(x_hbm, o_ref, buf, sems, flag):
     i = pl.program_id(0)
     n = pl.num_programs(0)
@@ -318,7 +316,8 @@ def kernel(x_hbm, o_ref, buf, sems, flag):
         return pltpu.make_async_copy(x_hbm.at[pl.ds(chunk * 128, 128)], buf.at[slot],
                                      sems.at[slot])
 
-)" + body + R"(
+)" + body +
+         R"(
     o_ref[...] = jnp.zeros_like(o_ref)
 
 
@@ -329,10 +328,15 @@ out = pl.pallas_call(
     scratch_shapes=[pltpu.VMEM((2, 128), jnp.float32), pltpu.SemaphoreType.DMA((2,)),
                     pltpu.SemaphoreType.REGULAR],
     compiler_params=pltpu.CompilerParams(dimension_semantics=()" +
-                              semantics + R"(,)))(
+         semantics + R"(,)))(
         jnp.arange(512, dtype=jnp.float32))
-)",
-                          options);
+)";
+}
+
+KernelRun LintDmaBody(const std::string& body, const std::string& semantics = "\"parallel\"") {
+  EmulatorOptions options = Tpu();
+  options.lint = true;
+  return RunKernelProgram(LintDmaProgram(body, semantics), options);
 }
 
 constexpr const char* kDoubleBuffer = R"(
@@ -358,6 +362,17 @@ TEST(MegacoreHazard, LintWarnsOfAWaitForACopyThePointBeforeStarted) {
             "points between them, and the second core's first point waits for what its core "
             "never started (it hangs)");
   EXPECT_NE(r.rendered.find("|     copy(i, i % 2).wait()"), std::string::npos) << r.rendered;
+  // On two cores the chain breaks where they split the grid, and the error says so.
+  EmulatorOptions two = TwoCores();
+  two.lint = true;
+  std::string program = LintDmaProgram(kDoubleBuffer, "\"parallel\"");
+  KernelRun split = RunKernelProgram(program, two);
+  ASSERT_TRUE(split.error) << split.rendered;
+  EXPECT_NE(split.error_message.find("was never waited"), std::string::npos) << split.rendered;
+  EXPECT_NE(split.rendered.find("note: TensorCore 0 runs grid steps (0,) to (1,) of this call, "
+                                "with semaphores and DMAs of its own"),
+            std::string::npos)
+      << split.rendered;
   // Along an "arbitrary" axis the chain is the kernel's own business.
   KernelRun arbitrary = LintDmaBody(kDoubleBuffer, "\"arbitrary\"");
   ASSERT_FALSE(arbitrary.error) << arbitrary.rendered;
@@ -401,6 +416,55 @@ TEST(MegacoreHazard, CopiesStartedAndWaitedWithinTheStepAreFine) {
       EXPECT_EQ(r.WarningText(), "") << text;
     }
   }
+}
+
+TEST(MegacoreHazard, LintFollowsDmasIntoAndOutOfScratch) {
+  // Weights copied into scratch at the grid's first step only: the second core never has them.
+  // Copied in when each point starts, or into a part of the scratch (not judged), no warning.
+  const std::string program = R"(
+def once(w_hbm, x_ref, o_ref, w_vmem, sem):
+    @pl.when(COND)
+    def _():
+        copy = pltpu.make_async_copy(w_hbm.at[ROWS], w_vmem.at[ROWS], sem)
+        copy.start()
+        copy.wait()
+
+    o_ref[...] = x_ref[...] * w_vmem[...]
+
+
+out = pl.pallas_call(
+    once, out_shape=jax.ShapeDtypeStruct((32, 128), jnp.float32), grid=(4,),
+    in_specs=[pl.BlockSpec(memory_space=pl.ANY), pl.BlockSpec((8, 128), lambda i: (i, 0))],
+    out_specs=pl.BlockSpec((8, 128), lambda i: (i, 0)),
+    scratch_shapes=[pltpu.VMEM((8, 128), jnp.float32), pltpu.SemaphoreType.DMA],
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)))(
+        jnp.full((8, 128), 3.0), jnp.ones((32, 128)))
+print(out[::8, 0])
+)";
+  auto run = [&](const std::string& cond, const std::string& rows) {
+    std::string text = program;
+    text.replace(text.find("COND"), 4, cond);
+    for (size_t at; (at = text.find("ROWS")) != std::string::npos;) text.replace(at, 4, rows);
+    EmulatorOptions options = Tpu();
+    options.lint = true;
+    return RunKernelProgram(text, options);
+  };
+  KernelRun once = run("pl.program_id(0) == 0", ":");
+  ASSERT_FALSE(once.error) << once.rendered;
+  EXPECT_EQ(once.output, "[3. 3. 3. 3.]\n");
+  EXPECT_NE(once.WarningText().find("scratch `w_vmem` is read at the first step of a point of "
+                                    "the \"parallel\" axis 0 before that step writes all of it"),
+            std::string::npos)
+      << once.rendered;
+  // Every step copies them in: fine.
+  KernelRun every = run("True", ":");
+  ASSERT_FALSE(every.error) << every.rendered;
+  EXPECT_EQ(every.WarningText(), "");
+  // A copy into the scratch's first rows only leaves it unjudged (its reads are the
+  // uninitialised-memory detector's business: rows 1 to 7 are never written).
+  KernelRun part = run("True", "0:1");
+  EXPECT_EQ(part.WarningText().find("is read at the first step of a point"), std::string::npos)
+      << part.rendered;
 }
 
 TEST(MegacoreHazard, LintWarnsOfAWaitForASignalThePointBeforeSent) {
