@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
-#include <random>
 
 #include "array/creation.h"
 #include "array/random.h"
@@ -260,12 +259,21 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
 std::vector<std::vector<int64_t>> CoreMachine::ParallelOrder() const {
   std::vector<std::vector<int64_t>> order(mapping_.grid.size());
   if (!options_.parallel_order_seed || interpret_) return order;
-  std::mt19937_64 random(*options_.parallel_order_seed);
+  // As JAX's TPU interpret mode draws them: key(seed); for each "parallel" axis in turn, the
+  // key splits into the next key and a subkey, and the axis visits jax.random.permutation(subkey,
+  // n) of its coordinates.
+  array::Array key = array::Key(static_cast<int64_t>(*options_.parallel_order_seed));
   for (size_t d = 0; d < order.size() && d < mapping_.dimension_semantics.size(); ++d) {
     if (mapping_.dimension_semantics[d] != "parallel") continue;
-    order[d].resize(static_cast<size_t>(mapping_.grid[d]));
-    std::iota(order[d].begin(), order[d].end(), int64_t{0});
-    std::shuffle(order[d].begin(), order[d].end(), random);
+    array::Array keys = array::SplitKey(key, 2).Contiguous();
+    const uint32_t* words = keys.data<uint32_t>();
+    array::Array next = array::Array::Empty(array::DType::kUInt32, {2});
+    array::Array subkey = array::Array::Empty(array::DType::kUInt32, {2});
+    std::memcpy(next.raw(), words, 2 * sizeof(uint32_t));
+    std::memcpy(subkey.raw(), words + 2, 2 * sizeof(uint32_t));
+    key = next;
+    array::Array perm = array::Permutation(subkey, mapping_.grid[d]).Contiguous();
+    order[d].assign(perm.data<int32_t>(), perm.data<int32_t>() + perm.size());
   }
   return order;
 }

@@ -202,9 +202,10 @@ EmulatorOptions OptionsForCall(Interpreter& interp, const EmulatorSession& sessi
   if (StrField(*params, "out_of_bounds_reads") == "uninitialized") {
     options.out_of_bounds_reads_uninitialized = true;
   }
-  if (const Value& seed = params->Get("random_seed"); seed.is_int()) {
-    options.parallel_order_seed = static_cast<uint64_t>(seed.as_int());
-  }
+  // JAX's TPU interpret mode always visits the "parallel" axes in a shuffled order, drawn from
+  // key(random_seed or 0).
+  const Value& seed = params->Get("random_seed");
+  options.parallel_order_seed = seed.is_int() ? static_cast<uint64_t>(seed.as_int()) : 0;
   int64_t cores = params->Get("num_cores_or_threads").as_int();
   if (cores > 2) {
     interp.RaiseWithNotes(

@@ -64,8 +64,8 @@ struct EmulatorOptions {
   // Backends read it from kernel::RunOptions, where pallas_call copies it.
   bool zero_uninitialized = false;
   // When set, the grid visits the coordinates of each "parallel" axis in an order shuffled by
-  // this seed (InterpretParams(random_seed=...)): a kernel whose result depends on the order of
-  // parallel steps gives another answer.
+  // this seed, as JAX's TPU interpret mode does (InterpretParams: random_seed, or 0 without
+  // one): a kernel whose result depends on the order of parallel steps gives another answer.
   std::optional<uint64_t> parallel_order_seed;
   // Record a time-line of DMA starts and waits and semaphore operations per grid step in the
   // counters (`--stats --timeline` prints it).

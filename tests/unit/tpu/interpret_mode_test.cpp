@@ -1,6 +1,7 @@
-// pltpu's interpret-mode switches mapped onto the emulator: InterpretParams' random_seed shuffles
-// the order of "parallel" grid axes (and only those), uninitialized_memory="zero" starts buffers
-// at zero, and the scoped mode ends with its `with` block.
+// pltpu's interpret-mode switches mapped onto the emulator: InterpretParams shuffle the order of
+// "parallel" grid axes (and only those) by their random_seed, or 0 without one, as JAX does,
+// uninitialized_memory="zero" starts buffers at zero, and the scoped mode ends with its `with`
+// block. The orders expected here are what JAX 0.10.2 prints for the same programs.
 #include <gtest/gtest.h>
 
 #include "unit/tpu/run_kernel.h"
@@ -19,27 +20,46 @@ def kernel(o_ref, n_ref):
     o_ref[n] = pl.program_id(0) * 10 + pl.program_id(1)
     n_ref[0] = n + 1
 
-def run(semantics):
+def run(semantics, grid):
     return pl.pallas_call(
-        kernel, out_shape=jax.ShapeDtypeStruct((12,), jnp.int32), grid=(4, 3),
+        kernel, out_shape=jax.ShapeDtypeStruct((grid[0] * grid[1],), jnp.int32), grid=grid,
         out_specs=pl.BlockSpec(memory_space=pltpu.SMEM),
         scratch_shapes=[pltpu.SMEM((1,), jnp.int32)],
         compiler_params=pltpu.CompilerParams(dimension_semantics=semantics))()
 )";
 
-std::string Log(std::string_view setup, std::string_view semantics) {
+std::string Log(std::string_view setup, std::string_view semantics,
+                std::string_view grid = "(4, 3)") {
   std::string program = std::string(kOrderLog) + std::string(setup) + "\nprint(run(" +
-                        std::string(semantics) + ").tolist())\n";
+                        std::string(semantics) + ", " + std::string(grid) + ").tolist())\n";
   KernelRun run = RunKernelProgram(program);
   EXPECT_FALSE(run.error) << run.rendered;
   return run.output;
 }
 
-TEST(InterpretMode, WithoutASeedTheGridRunsInRowMajorOrder) {
-  EXPECT_EQ(
-      Log("pltpu.set_tpu_interpret_mode(pltpu.InterpretParams(uninitialized_memory=\"zero\"))",
-          "(\"parallel\", \"arbitrary\")"),
-      "[0, 1, 2, 10, 11, 12, 20, 21, 22, 30, 31, 32]\n");
+TEST(InterpretMode, WithoutASeedTheParallelAxesRunInTheOrderOfSeedZero) {
+  const std::string plain =
+      "pltpu.set_tpu_interpret_mode(pltpu.InterpretParams(uninitialized_memory=\"zero\"))";
+  EXPECT_EQ(Log(plain, "(\"parallel\", \"arbitrary\")"),
+            "[0, 1, 2, 30, 31, 32, 10, 11, 12, 20, 21, 22]\n");
+  EXPECT_EQ(Log(plain, "(\"parallel\", \"parallel\")"),
+            "[1, 0, 2, 31, 30, 32, 11, 10, 12, 21, 20, 22]\n");
+  EXPECT_EQ(Log(plain, "(\"parallel\", \"arbitrary\")", "(9, 1)"),
+            "[0, 30, 50, 10, 80, 40, 60, 20, 70]\n");
+  EXPECT_EQ(Log("pltpu.set_tpu_interpret_mode(pltpu.InterpretParams(random_seed=0, "
+                "uninitialized_memory=\"zero\"))",
+                "(\"parallel\", \"parallel\")"),
+            "[1, 0, 2, 31, 30, 32, 11, 10, 12, 21, 20, 22]\n");
+}
+
+TEST(InterpretMode, ARandomSeedGivesJaxsPermutations) {
+  const std::string seeded =
+      "pltpu.set_tpu_interpret_mode(pltpu.InterpretParams(random_seed=12345, "
+      "uninitialized_memory=\"zero\"))";
+  EXPECT_EQ(Log(seeded, "(\"parallel\", \"parallel\")"),
+            "[22, 21, 20, 32, 31, 30, 2, 1, 0, 12, 11, 10]\n");
+  EXPECT_EQ(Log(seeded, "(\"parallel\", \"arbitrary\")", "(9, 1)"),
+            "[70, 50, 40, 20, 30, 80, 0, 60, 10]\n");
 }
 
 TEST(InterpretMode, ARandomSeedShufflesOnlyTheParallelAxis) {
