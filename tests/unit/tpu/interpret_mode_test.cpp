@@ -62,6 +62,30 @@ TEST(InterpretMode, ARandomSeedGivesJaxsPermutations) {
             "[70, 50, 40, 20, 30, 80, 0, 60, 10]\n");
 }
 
+TEST(InterpretMode, TwoCoresSplitTheShuffledPointsInHalves) {
+  // Each step writes how many steps its core has run, with that core's counter: which points
+  // each core ran, and in what order (what JAX prints for this program).
+  KernelRun run = RunKernelProgram(R"(
+def kernel(o_ref, c_ref):
+    c_ref[0] = c_ref[0] + 1
+    o_ref[...] = jnp.full(o_ref.shape, c_ref[0], jnp.int32)
+
+for n in (4, 5, 8):
+    out = pl.pallas_call(
+        kernel,
+        out_shape=jax.ShapeDtypeStruct((n, 8, 128), jnp.int32),
+        grid=(n,),
+        out_specs=pl.BlockSpec((None, 8, 128), lambda i: (i, 0, 0)),
+        scratch_shapes=[pltpu.SMEM((1,), jnp.int32)],
+        compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)),
+        interpret=pltpu.InterpretParams(num_cores_or_threads=2, uninitialized_memory="zero"),
+    )()
+    print(n, out[:, 0, 0])
+)");
+  ASSERT_FALSE(run.error) << run.rendered;
+  EXPECT_EQ(run.output, "4 [1 1 2 2]\n5 [1 3 2 2 1]\n8 [1 4 3 2 1 3 2 4]\n");
+}
+
 TEST(InterpretMode, ARandomSeedShufflesOnlyTheParallelAxis) {
   std::string seeded =
       "pltpu.set_tpu_interpret_mode(pltpu.InterpretParams(random_seed=3, "
