@@ -457,6 +457,40 @@ void CollectSkipped(const Function& f, const Region& region, std::set<RefId>& sk
   }
 }
 
+// The first steps of the points of `point_axes` that the walks try, the grid's very first step
+// left out: along each axis of more than one point its second, middle and last points as well as
+// its first, in every combination, every other axis at 0. Empty when no axis of `point_axes` has
+// more than one point.
+std::vector<std::vector<int64_t>> PointFirstSteps(const std::vector<int64_t>& grid,
+                                                  const std::vector<int>& point_axes) {
+  std::vector<std::vector<int64_t>> values(grid.size(), std::vector<int64_t>{0});
+  bool points = false;
+  for (int a : point_axes) {
+    if (a < 0 || static_cast<size_t>(a) >= grid.size() || grid[static_cast<size_t>(a)] <= 1) {
+      continue;
+    }
+    int64_t n = grid[static_cast<size_t>(a)];
+    std::set<int64_t> picks = {0, 1, n / 2, n - 1};
+    values[static_cast<size_t>(a)].assign(picks.begin(), picks.end());
+    points = true;
+  }
+  std::vector<std::vector<int64_t>> steps;
+  if (!points) return steps;
+  std::vector<size_t> at(grid.size(), 0);
+  while (true) {
+    size_t a = 0;
+    for (; a < grid.size(); ++a) {
+      if (++at[a] < values[a].size()) break;
+      at[a] = 0;
+    }
+    if (a == grid.size()) break;
+    std::vector<int64_t> step(grid.size());
+    for (size_t d = 0; d < grid.size(); ++d) step[d] = values[d][at[d]];
+    steps.push_back(std::move(step));
+  }
+  return steps;
+}
+
 }  // namespace
 
 bool WrittenWholeBeforeRead(const Function& kernel, RefId r) {
@@ -475,16 +509,14 @@ bool FreshStart(const Function& kernel, int axis, const std::vector<int>& sequen
 
 RefId ScratchCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
                                  const std::vector<int>& point_axes) {
-  // A point's first step: every other axis at 0, as is every axis of one point.
-  std::map<int, int64_t> known_ids;
-  bool points = false;
-  for (size_t a = 0; a < grid.size(); ++a) {
-    bool point =
-        std::find(point_axes.begin(), point_axes.end(), static_cast<int>(a)) != point_axes.end();
-    points = points || (point && grid[a] > 1);
-    if (!point || grid[a] == 1) known_ids[static_cast<int>(a)] = 0;
-  }
-  if (!points) return -1;
+  std::vector<std::vector<int64_t>> steps = PointFirstSteps(grid, point_axes);
+  if (steps.empty()) return -1;
+  auto walk = [&](RefId r, const std::vector<int64_t>& step) {
+    std::map<int, int64_t> ids;
+    for (size_t a = 0; a < step.size(); ++a) ids[static_cast<int>(a)] = step[a];
+    std::set<RefId> written;
+    return FreshWalk(kernel, std::move(ids), r, /*local_dmas=*/true).Walk(kernel.body, written);
+  };
   for (size_t r = 0; r < kernel.refs.size(); ++r) {
     const RefType& ref = kernel.refs[r];
     auto id = static_cast<RefId>(r);
@@ -492,17 +524,15 @@ RefId ScratchCarriedAcrossPoints(const Function& kernel, const std::vector<int64
         MovedOtherwise(kernel, kernel.body, id)) {
       continue;
     }
-    std::set<RefId> written;
-    if (!FreshWalk(kernel, known_ids, id, /*local_dmas=*/true).Walk(kernel.body, written)) {
-      return id;
+    // Read unwritten at the grid's very first step too: nothing was carried there (the
+    // uninitialised-memory detector's business).
+    if (!walk(id, std::vector<int64_t>(grid.size(), 0))) continue;
+    for (const std::vector<int64_t>& step : steps) {
+      if (!walk(id, step)) return id;
     }
   }
   return -1;
 }
-
-}  // namespace pz::kernel
-
-namespace pz::kernel {
 
 CarriedWait WaitCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
                                     const std::vector<int>& point_axes) {
@@ -516,20 +546,8 @@ CarriedWait WaitCarriedAcrossPoints(const Function& kernel, const std::vector<in
   }
   CollectSkipped(kernel, kernel.body, skipped);
   if (skipped.size() == kernel.refs.size()) return {};
-  // The points tried: along each axis of more than one point, its first, second, middle and
-  // last; every other axis at 0 (a point's first step).
-  std::vector<std::vector<int64_t>> values(grid.size(), std::vector<int64_t>{0});
-  bool points = false;
-  for (int a : point_axes) {
-    if (a < 0 || static_cast<size_t>(a) >= grid.size() || grid[static_cast<size_t>(a)] <= 1) {
-      continue;
-    }
-    int64_t n = grid[static_cast<size_t>(a)];
-    std::set<int64_t> picks = {0, 1, n / 2, n - 1};
-    values[static_cast<size_t>(a)].assign(picks.begin(), picks.end());
-    points = true;
-  }
-  if (!points) return {};
+  std::vector<std::vector<int64_t>> steps = PointFirstSteps(grid, point_axes);
+  if (steps.empty()) return {};
   auto walk = [&](const std::vector<int64_t>& step) {
     std::map<int, int64_t> ids;
     for (size_t a = 0; a < step.size(); ++a) ids[static_cast<int>(a)] = step[a];
@@ -539,16 +557,7 @@ CarriedWait WaitCarriedAcrossPoints(const Function& kernel, const std::vector<in
   // A wait the very first step cannot satisfy either is an error of every run, not a value
   // carried over from another point.
   const Instr* first = walk(std::vector<int64_t>(grid.size(), 0));
-  std::vector<int64_t> step(grid.size(), 0);
-  std::vector<size_t> at(grid.size(), 0);
-  while (true) {
-    size_t a = 0;
-    for (; a < grid.size(); ++a) {
-      if (++at[a] < values[a].size()) break;
-      at[a] = 0;
-    }
-    if (a == grid.size()) break;
-    for (size_t d = 0; d < grid.size(); ++d) step[d] = values[d][at[d]];
+  for (const std::vector<int64_t>& step : steps) {
     const Instr* w = walk(step);
     if (w != nullptr && w != first) return {.wait = w, .step = step};
   }

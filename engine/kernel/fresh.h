@@ -28,7 +28,9 @@ bool FreshStart(const Function& kernel, int axis, const std::vector<int>& sequen
 
 // A scratch ref that the first step of a point of `point_axes` (the other axes of `grid` at 0)
 // may read before writing it whole, so that it would see what the point before left there; -1
-// when there is none, or when no axis of `point_axes` has more than one point. Those points are
+// when there is none, or when no axis of `point_axes` has more than one point. The points tried
+// are WaitCarriedAcrossPoints's; a ref the grid's very first step reads unwritten too is not
+// judged (nothing was carried: that read sees uninitialised memory). Those points are
 // what a megacore chip splits between its TensorCores and the CUDA backend runs as chains apart.
 // A DMA of this device out of a ref reads it at its start, and one into all of it writes it at
 // its wait; refs that other DMAs name (into a part of the ref, remote copies) are not judged,

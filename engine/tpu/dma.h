@@ -137,16 +137,17 @@ class DmaEngine {
   std::string Step() const;
   void Record(DmaEvent::Kind kind, const kernel::Instr& instr, int64_t amount, std::string what);
   // `related` points at a second place (the DMA still in flight, the last signal).
-  // Fail, with the core's share of the grid as a last note under `--cores 2`.
+  [[noreturn]] void Fail(SourceSpan span, std::string message, std::vector<std::string> notes = {},
+                         std::vector<Note> related = {}) const;
+  // Fail, with the core's share of the grid (SetCoreShare) as a last note under `--cores 2`.
   [[noreturn]] void FailSplit(SourceSpan span, std::string message,
                               std::vector<std::string> notes = {},
                               std::vector<Note> related = {}) const;
-  std::string core_share_;
-  [[noreturn]] void Fail(SourceSpan span, std::string message, std::vector<std::string> notes = {},
-                         std::vector<Note> related = {}) const;
   // A note at the start of `copy`: "the DMA `x` -> `buf` (512 bytes) started here in grid step
   // (0,)".
   Note StartedHere(const Copy& copy) const;
+
+  std::string core_share_;  // SetCoreShare
 
   // A copy whose signal a wait of the current grid step took: when a read then races with a
   // copy on another semaphore, the note names the wait that took the wrong signal.

@@ -456,10 +456,13 @@ print(out[::8, 0])
                                     "the \"parallel\" axis 0 before that step writes all of it"),
             std::string::npos)
       << once.rendered;
-  // Every step copies them in: fine.
-  KernelRun every = run("True", ":");
-  ASSERT_FALSE(every.error) << every.rendered;
-  EXPECT_EQ(every.WarningText(), "");
+  // Every step copies them in: fine, whether the condition is static or only holds at every
+  // point the walk tries with its program id known.
+  for (const char* cond : {"True", "pl.program_id(0) >= 0"}) {
+    KernelRun every = run(cond, ":");
+    ASSERT_FALSE(every.error) << every.rendered;
+    EXPECT_EQ(every.WarningText(), "") << cond;
+  }
   // A copy into the scratch's first rows only leaves it unjudged (its reads are the
   // uninitialised-memory detector's business: rows 1 to 7 are never written).
   KernelRun part = run("True", "0:1");
