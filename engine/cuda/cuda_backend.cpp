@@ -11,6 +11,7 @@
 #include <functional>
 
 #include "array/creation.h"
+#include "cuda/hazards.h"
 #include "cuda/plan.h"
 #include "kernel/fresh.h"
 #include "support/check.h"
@@ -210,123 +211,6 @@ int64_t SharedBudget(const DeviceInfo* device) {
   return 48 * 1024;
 }
 
-namespace {
-
-// Every grid step's block indices are computed before the kernel starts (plan.h's step table),
-// from the scalar-prefetch arrays as the call passed them: a kernel that writes one that an index
-// map reads would steer later steps on the emulated TPU (as on a TPU), and not here. Refused at
-// the write, before the table's own errors.
-void CheckPrefetchWrites(const kernel::KernelProgram& program, const kernel::GridMapping& mapping) {
-  for (size_t p = 0; p < mapping.prefetch.size(); ++p) {
-    const kernel::Instr* write =
-        kernel::FirstWriteTo(program.kernel->body, static_cast<kernel::RefId>(p));
-    if (write == nullptr) continue;
-    for (size_t k = 0; k < mapping.inputs.size() + mapping.outputs.size(); ++k) {
-      const kernel::BlockMapping& op = mapping.operand(k);
-      if (!op.index_map ||
-          !kernel::FirstReadOf(op.index_map->body, static_cast<kernel::RefId>(p))) {
-        continue;
-      }
-      throw kernel::CallError{
-          .kind = kernel::CallError::Kind::kRuntimeError,
-          .message = fmt::format(
-              "the CUDA backend cannot run a kernel that writes the scalar-prefetch ref `{}`: the "
-              "index map of `{}` reads it, and the CUDA backend computes every grid step's block "
-              "indices before the kernel runs",
-              mapping.prefetch[p].name, op.name),
-          .span = write->span,
-          .notes = {"keep state the kernel updates in a scratch ref (pltpu.SMEM(...) in "
-                    "scratch_shapes), or run this kernel on the emulated TPU (without `--backend "
-                    "cuda`)"}};
-    }
-  }
-}
-
-// Refuses a kernel whose wait, at the first step of a chain of `split`, takes a DMA or a signal
-// of the chain before (kernel::WaitCarriedAcrossPoints): the CUDA blocks run their chains apart,
-// so that the wait would never end.
-void CheckWaitsWithinChains(const kernel::KernelProgram& program,
-                            const kernel::GridMapping& mapping, const GridSplit& split) {
-  const kernel::Function& f = *program.kernel;
-  kernel::CarriedWait carried = kernel::WaitCarriedAcrossPoints(f, mapping.grid, split.parallel);
-  if (carried.wait == nullptr) return;
-  const kernel::RefId sem = carried.wait->ref.ref;
-  bool dma = carried.wait->op == kernel::Op::kDmaWait;
-  std::vector<std::string> axes;
-  for (int a : split.parallel) {
-    if (mapping.grid[static_cast<size_t>(a)] > 1) axes.push_back(std::to_string(a));
-  }
-  kernel::CallError error{
-      .kind = kernel::CallError::Kind::kRuntimeError,
-      .message = fmt::format(
-          "the CUDA backend cannot run this wait: it runs each point of the \"parallel\" {} {} "
-          "as a CUDA block of its own, and at grid step {}, where a point starts, this waits for "
-          "{} `{}` that no earlier instruction of the step {}, so it would wait for another "
-          "block",
-          axes.size() == 1 ? "axis" : "axes", fmt::join(axes, ", "), tpu::TupleString(carried.step),
-          dma ? "a DMA on semaphore" : "a signal of semaphore",
-          f.refs.at(static_cast<size_t>(sem)).name, dma ? "started" : "sent"),
-      .span = carried.wait->span,
-      .notes = {"start every copy (or send every signal) a step waits for within its own point, "
-                "the first of a chain that runs ahead under `@pl.when` at the point's first "
-                "step; or mark the axes the chain runs along \"arbitrary\", which the CUDA "
-                "backend runs in order in one block",
-                "a megacore TPU (v4, v5p) splits \"parallel\" axes between its two TensorCores "
-                "and hangs on this kernel: `pallas-puzzles run --cores 2` runs it on two cores"}};
-  // Where the point before may have signalled it: each start or signal naming the semaphore.
-  std::function<void(const kernel::Region&)> signals = [&](const kernel::Region& region) {
-    for (const kernel::Instr& instr : region.body) {
-      if ((instr.op == kernel::Op::kDmaStart || instr.op == kernel::Op::kSemaphoreSignal) &&
-          instr.ref.ref == sem && error.related.size() < 3) {
-        error.related.push_back(
-            {.message = dma ? "a DMA on that semaphore starts here" : "it is signalled here",
-             .span = instr.span});
-      }
-      for (const kernel::Region& inner : instr.regions) signals(inner);
-    }
-  };
-  signals(f.body);
-  throw error;
-}
-
-}  // namespace
-
-// The warning for a scratch ref whose value a chain's first step would take over from another
-// chain (PlannedCall::carried), at the ref's first read.
-kernel::CallWarning CarriedWarning(const kernel::KernelProgram& program,
-                                   const kernel::GridMapping& mapping, const GridSplit& split,
-                                   kernel::RefId carried) {
-  const kernel::Function& f = *program.kernel;
-  const kernel::RefType& ref = f.refs.at(static_cast<size_t>(carried));
-  const kernel::Instr* read = kernel::FirstReadOf(f.body, carried);
-  std::vector<std::string> axes;
-  for (int a : split.parallel) {
-    if (mapping.grid[static_cast<size_t>(a)] > 1) axes.push_back(std::to_string(a));
-  }
-  std::string named =
-      fmt::format("{} {}", axes.size() == 1 ? "axis" : "axes", fmt::join(axes, ", "));
-  std::string first = split.sequential.empty()
-                          ? "at every grid step"
-                          : "at the first step of a point of the \"parallel\" " + named;
-  return kernel::CallWarning{
-      .message = fmt::format(
-          "scratch `{}` is read {} before that step writes all of it: on the emulated TPU, "
-          "which runs every step in order, it holds what the point before left there, but the "
-          "CUDA backend runs each point of the \"parallel\" {} as a chain of its own, on its "
-          "own CUDA block, and this read sees something else",
-          ref.name, first, named),
-      .span = read != nullptr ? read->span : mapping.span,
-      .notes = {split.sequential.empty()
-                    ? "write the whole buffer in each step before reading it, or mark the axes "
-                      "the steps depend on \"arbitrary\""
-                    : "write the whole buffer before reading it when the step starts a point "
-                      "(under `@pl.when` on the \"arbitrary\" axes' program ids being 0), or "
-                      "mark the axes its value flows along \"arbitrary\"",
-                "a megacore TPU (v4, v5p) splits \"parallel\" axes between its two TensorCores, "
-                "each with scratch of its own: `pallas-puzzles run --cores 2` shows what that "
-                "does to this kernel"}};
-}
-
 PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
                      const kernel::CallOperands& operands, const kernel::RunOptions& run,
                      int serial, int64_t shared_budget, const WarpTile& warp_tile) {
@@ -344,9 +228,7 @@ PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMap
   }
   CheckWaitsWithinChains(program, mapping, split);
   PlannedCall plan;
-  if (kernel::RefId r = CarriedAcrossChains(*program.kernel, mapping, split); r >= 0) {
-    plan.carried = CarriedWarning(program, mapping, split, r);
-  }
+  plan.warnings = ChainWarnings(program, mapping, split, table, layout);
   plan.parts = SplitGridPoints(program, mapping, split);
   if (plan.parts) {
     // The parts run only where they spread the call further. A part wholly past the array's
@@ -640,7 +522,7 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_p
   report->peak_kind = compared.kind;
   report->peak_gbps = peaks.gbps;
   outcome.report = std::move(report);
-  if (plan.carried) outcome.warnings.push_back(*plan.carried);
+  for (const kernel::CallWarning& w : plan.warnings) outcome.warnings.push_back(w);
   return outcome;
 }
 

@@ -57,9 +57,9 @@ struct PlannedCall {
   GridSplit split;
   StepTable table;
   std::optional<PointSplit> parts;
-  // The warning of a scratch ref that a chain's first step reads before writing it
-  // (CarriedAcrossChains of the call's own split).
-  std::optional<kernel::CallWarning> carried;
+  // What the call's own chains may see otherwise than the emulated TPU does (ChainWarnings of
+  // hazards.h, for the call's own split).
+  std::vector<kernel::CallWarning> warnings;
   // The kernel and mapping the plan runs: the split ones, or the call's own.
   const kernel::KernelProgram& Program(const kernel::KernelProgram& call) const {
     return parts ? parts->program : call;

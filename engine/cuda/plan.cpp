@@ -117,11 +117,6 @@ std::string StatefulReason(const kernel::KernelProgram& program) {
 
 }  // namespace
 
-kernel::RefId CarriedAcrossChains(const kernel::Function& kernel,
-                                  const kernel::GridMapping& mapping, const GridSplit& split) {
-  return kernel::ScratchCarriedAcrossPoints(kernel, mapping.grid, split.parallel);
-}
-
 GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
                            bool fresh_starts) {
   GridSplit split;

@@ -37,13 +37,6 @@ GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::G
 using kernel::FreshStart;
 using kernel::WrittenWholeBeforeRead;
 
-// A scratch ref that the first step of some chain of `split` may read before writing it whole
-// (so that it would see what another chain left there), when the split has chains of parallel
-// axes; -1 when there is none (kernel::ScratchCarriedAcrossPoints: DMAs of this device out of
-// a ref or into all of it are followed, refs other DMAs name are not judged).
-kernel::RefId CarriedAcrossChains(const kernel::Function& kernel,
-                                  const kernel::GridMapping& mapping, const GridSplit& split);
-
 // Row layout of the step table: the grid indices, then per pipelined operand (inputs, then
 // outputs) its window start per dimension; `operand_column[k]` is -1 for operands in pl.ANY (not
 // pipelined).

@@ -9,6 +9,7 @@ namespace pz::cuda {
 
 namespace {
 using array::Prim;
+using array::Shape;
 using kernel::Instr;
 using kernel::Op;
 using kernel::RefId;

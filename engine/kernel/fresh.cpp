@@ -8,140 +8,11 @@
 #include <set>
 
 #include "array/dtype.h"
+#include "kernel/folder.h"
 
 namespace pz::kernel {
 
 namespace {
-
-// The integer scalars of a body that the known program ids (and its constants) decide, folded
-// as a walk meets their instructions in program order.
-class Folder {
- public:
-  Folder(const Function& f, std::map<int, int64_t> known_ids) : f_(f), ids_(std::move(known_ids)) {}
-
-  // Records what `instr` (a constant, a program id or a scalar primitive) makes known.
-  void Note(const Instr& instr) {
-    if (instr.op == Op::kConstant) {
-      if (instr.constant && instr.constant->size() == 1 &&
-          !array::IsFloating(instr.constant->dtype())) {
-        known_[instr.results[0]] = instr.constant->GetInt(0);
-      }
-    } else if (instr.op == Op::kProgramId) {
-      if (auto it = ids_.find(instr.axis); it != ids_.end()) known_[instr.results[0]] = it->second;
-    } else if (IsPrim(instr.op)) {
-      Fold(instr);
-    }
-  }
-
-  std::optional<int64_t> Known(ValueId v) const {
-    auto it = known_.find(v);
-    if (it == known_.end()) return std::nullopt;
-    return it->second;
-  }
-
- private:
-  void Fold(const Instr& instr) {
-    if (instr.results.size() != 1 ||
-        !f_.values[static_cast<size_t>(instr.results[0])].shape.empty()) {
-      return;
-    }
-    std::vector<int64_t> x;
-    for (ValueId v : instr.operands) {
-      std::optional<int64_t> k = Known(v);
-      if (!k || !f_.values[static_cast<size_t>(v)].shape.empty()) return;
-      x.push_back(*k);
-    }
-    using array::Prim;
-    std::optional<int64_t> r;
-    switch (PrimOf(instr.op)) {
-      case Prim::kEq:
-        r = x[0] == x[1];
-        break;
-      case Prim::kNe:
-        r = x[0] != x[1];
-        break;
-      case Prim::kLt:
-        r = x[0] < x[1];
-        break;
-      case Prim::kLe:
-        r = x[0] <= x[1];
-        break;
-      case Prim::kGt:
-        r = x[0] > x[1];
-        break;
-      case Prim::kGe:
-        r = x[0] >= x[1];
-        break;
-      case Prim::kAdd:
-        r = x[0] + x[1];
-        break;
-      case Prim::kSub:
-        r = x[0] - x[1];
-        break;
-      case Prim::kMul:
-        r = x[0] * x[1];
-        break;
-      case Prim::kNeg:
-        r = -x[0];
-        break;
-      case Prim::kFloorDivide:
-      case Prim::kRemainder:
-        // Python's: the quotient rounded down, the remainder with the divisor's sign.
-        if (x[1] != 0) {
-          int64_t q = x[0] / x[1];
-          if ((x[0] % x[1] != 0) && ((x[0] < 0) != (x[1] < 0))) --q;
-          r = PrimOf(instr.op) == Prim::kFloorDivide ? q : x[0] - q * x[1];
-        }
-        break;
-      case Prim::kSelectN:
-        if (x.size() == 3) r = x[0] != 0 ? x[2] : x[1];
-        break;
-      case Prim::kAnd:
-      case Prim::kLogicalAnd:
-        r = x[0] & x[1];
-        break;
-      case Prim::kOr:
-      case Prim::kLogicalOr:
-        r = x[0] | x[1];
-        break;
-      case Prim::kLogicalNot:
-        r = x[0] == 0;
-        break;
-      case Prim::kMax:
-        r = std::max(x[0], x[1]);
-        break;
-      case Prim::kMin:
-        r = std::min(x[0], x[1]);
-        break;
-      case Prim::kCopy:
-        r = x[0];
-        break;
-      case Prim::kConvertElementType:
-        if (!array::IsFloating(f_.values[static_cast<size_t>(instr.results[0])].dtype)) {
-          r = f_.values[static_cast<size_t>(instr.results[0])].dtype == array::DType::kBool
-                  ? int64_t{x[0] != 0}
-                  : x[0];
-        }
-        break;
-      default:
-        break;
-    }
-    if (r) known_[instr.results[0]] = *r;
-  }
-
-  const Function& f_;
-  std::map<int, int64_t> ids_;
-  std::map<ValueId, int64_t> known_;
-};
-
-// The region of a Cond or Switch that `pick` (its first operand, when known) selects: a cond's
-// region 0 when true; a switch's index clamped into range.
-size_t PickedRegion(const Instr& instr, int64_t pick) {
-  size_t n = instr.regions.size();
-  return instr.op == Op::kCond
-             ? (pick != 0 ? 0 : 1)
-             : static_cast<size_t>(std::clamp<int64_t>(pick, 0, static_cast<int64_t>(n) - 1));
-}
 
 // A DMA start or wait between two buffers of this device (not a remote copy).
 bool LocalDma(const Instr& instr) {
@@ -439,6 +310,26 @@ class WaitWalk {
   int64_t serial_ = 0;
 };
 
+// Whether some path through `region` may store into ref `r` (or copy into it by a DMA of this
+// device), with the program ids the folder knows deciding the branches they decide.
+bool MayStoreInto(const Function& f, Folder& folder, const Region& region, RefId r) {
+  for (const Instr& instr : region.body) {
+    if (instr.op == Op::kStore && instr.ref.ref == r) return true;
+    if (instr.op == Op::kDmaStart && instr.copy.size() == 2 && instr.copy[1].ref == r) return true;
+    if ((instr.op == Op::kCond || instr.op == Op::kSwitch) && !instr.regions.empty()) {
+      if (std::optional<int64_t> pick = folder.Known(instr.operands[0])) {
+        if (MayStoreInto(f, folder, instr.regions[PickedRegion(instr, *pick)], r)) return true;
+        continue;
+      }
+    }
+    for (const Region& inner : instr.regions) {
+      if (MayStoreInto(f, folder, inner, r)) return true;
+    }
+    folder.Note(instr);
+  }
+  return false;
+}
+
 // The semaphores WaitCarriedAcrossPoints does not judge: those not in the kernel's scratch,
 // barrier semaphores, and those a remote copy or a signal to another device names (another
 // device's signals reach them).
@@ -512,10 +403,8 @@ RefId ScratchCarriedAcrossPoints(const Function& kernel, const std::vector<int64
   std::vector<std::vector<int64_t>> steps = PointFirstSteps(grid, point_axes);
   if (steps.empty()) return -1;
   auto walk = [&](RefId r, const std::vector<int64_t>& step) {
-    std::map<int, int64_t> ids;
-    for (size_t a = 0; a < step.size(); ++a) ids[static_cast<int>(a)] = step[a];
     std::set<RefId> written;
-    return FreshWalk(kernel, std::move(ids), r, /*local_dmas=*/true).Walk(kernel.body, written);
+    return FreshWalk(kernel, IdsOf(step), r, /*local_dmas=*/true).Walk(kernel.body, written);
   };
   for (size_t r = 0; r < kernel.refs.size(); ++r) {
     const RefType& ref = kernel.refs[r];
@@ -549,10 +438,8 @@ CarriedWait WaitCarriedAcrossPoints(const Function& kernel, const std::vector<in
   std::vector<std::vector<int64_t>> steps = PointFirstSteps(grid, point_axes);
   if (steps.empty()) return {};
   auto walk = [&](const std::vector<int64_t>& step) {
-    std::map<int, int64_t> ids;
-    for (size_t a = 0; a < step.size(); ++a) ids[static_cast<int>(a)] = step[a];
     std::vector<Signal> pending;
-    return WaitWalk(kernel, std::move(ids), skipped).Walk(kernel.body, pending);
+    return WaitWalk(kernel, IdsOf(step), skipped).Walk(kernel.body, pending);
   };
   // A wait the very first step cannot satisfy either is an error of every run, not a value
   // carried over from another point.
@@ -560,6 +447,58 @@ CarriedWait WaitCarriedAcrossPoints(const Function& kernel, const std::vector<in
   for (const std::vector<int64_t>& step : steps) {
     const Instr* w = walk(step);
     if (w != nullptr && w != first) return {.wait = w, .step = step};
+  }
+  return {};
+}
+
+CarriedInput InputCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
+                                      const std::vector<int>& point_axes,
+                                      const BlockIndexAt& block_at) {
+  std::vector<RefId> stored;
+  for (size_t r = 0; r < kernel.refs.size(); ++r) {
+    const RefType& ref = kernel.refs[r];
+    auto id = static_cast<RefId>(r);
+    if (ref.role != RefRole::kInput || ref.space == MemorySpace::kAny ||
+        ref.space == MemorySpace::kSemaphore || MovedOtherwise(kernel, kernel.body, id)) {
+      continue;
+    }
+    Folder none(kernel, {});
+    if (MayStoreInto(kernel, none, kernel.body, id)) stored.push_back(id);
+  }
+  if (stored.empty()) return {};
+  std::vector<std::vector<int64_t>> steps = PointFirstSteps(grid, point_axes);
+  // The grid step before `step` in row-major order (`step` is never the very first).
+  auto before = [&](std::vector<int64_t> step) {
+    for (size_t a = step.size(); a-- > 0;) {
+      if (step[a] > 0) {
+        --step[a];
+        break;
+      }
+      step[a] = grid[a] - 1;
+    }
+    return step;
+  };
+  // How far back the walk looks for a store into a block that stayed resident.
+  constexpr int kResidentSteps = 64;
+  for (RefId r : stored) {
+    for (const std::vector<int64_t>& step : steps) {
+      std::optional<std::vector<int64_t>> block = block_at(r, step);
+      if (!block) continue;
+      std::set<RefId> written;
+      if (FreshWalk(kernel, IdsOf(step), r, /*local_dmas=*/true).Walk(kernel.body, written)) {
+        continue;  // the step writes the buffer whole before reading it
+      }
+      std::vector<int64_t> t = step;
+      for (int back = 0; back < kResidentSteps; ++back) {
+        if (std::all_of(t.begin(), t.end(), [](int64_t i) { return i == 0; })) break;
+        t = before(t);
+        if (block_at(r, t) != block) break;  // fetched afresh at the step after `t`
+        Folder folder(kernel, IdsOf(t));
+        if (MayStoreInto(kernel, folder, kernel.body, r)) {
+          return {.ref = r, .step = step, .store = t};
+        }
+      }
+    }
   }
   return {};
 }

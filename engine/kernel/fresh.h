@@ -5,7 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "kernel/ir.h"
@@ -47,11 +50,45 @@ RefId ScratchCarriedAcrossPoints(const Function& kernel, const std::vector<int64
 // or a loop signals, it takes the signal as made. Semaphores that are not the kernel's scratch,
 // barrier semaphores and those remote copies name are not judged; neither is a wait that the
 // grid's very first step cannot satisfy either (an error of every run).
+//
+// The hint both backends give with it (the CUDA backend adds how it runs "arbitrary" axes).
+inline constexpr std::string_view kCarriedWaitHint =
+    "start every copy (or send every signal) a step waits for within its own point, the first of "
+    "a chain that runs ahead under `@pl.when` at the point's first step; or mark the axes the "
+    "chain runs along \"arbitrary\"";
 struct CarriedWait {
   const Instr* wait = nullptr;  // null when there is none
   std::vector<int64_t> step;    // the grid step where it waits for the point before
 };
 CarriedWait WaitCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
                                     const std::vector<int>& point_axes);
+
+// The block index an input's index map gives at a grid step; nullopt where it cannot be told
+// (an index map that reads scalar-prefetch values the caller does not have).
+using BlockIndexAt = std::function<std::optional<std::vector<int64_t>>(
+    RefId input, const std::vector<int64_t>& step)>;
+
+// An input block buffer that the body stores into and that the first step of a point of
+// `point_axes` (the other axes of `grid` at 0; the points of ScratchCarriedAcrossPoints) may read
+// before writing it whole, while its block is the one the steps just before it (in the grid's
+// row-major order) had resident and may have stored into. A TPU fetches a block only when its
+// index changes, so on the emulated TPU, which runs every step in order, that read sees the
+// point before's stores; a megacore chip's second TensorCore, or a CUDA block running the point
+// as a chain of its own, fetches the block afresh. Inputs that a DMA or semaphore names, or
+// whose block `block_at` cannot tell, are not judged.
+//
+// The hint both backends give with it.
+inline constexpr std::string_view kCarriedInputHint =
+    "treat input blocks as read-only (a TPU drops what is stored into them when the block "
+    "changes): keep what changes in a value, or in scratch written whole when the point starts; "
+    "or mark the axes along which the block carries it \"arbitrary\"";
+struct CarriedInput {
+  RefId ref = -1;              // -1 when there is none
+  std::vector<int64_t> step;   // the first step of the point that reads it
+  std::vector<int64_t> store;  // a step before it that may store into the same block
+};
+CarriedInput InputCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
+                                      const std::vector<int>& point_axes,
+                                      const BlockIndexAt& block_at);
 
 }  // namespace pz::kernel

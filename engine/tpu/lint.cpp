@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "kernel/fresh.h"
+#include "kernel/shared_writes.h"
 #include "tpu/executor.h"
 #include "tpu/megacore.h"
 #include "tpu/tpu_info.h"
@@ -14,6 +16,46 @@
 namespace pz::tpu {
 
 using kernel::MemorySpace;
+
+namespace {
+
+// The block an input's index map picks at a grid step, for the megacore hazards: a map that
+// passes grid indices through (or returns constants) directly, any other run on the reference
+// executor where the call has no scalar-prefetch operands (which the lint does not have).
+kernel::BlockIndexAt LintBlockIndexAt(const kernel::GridMapping& mapping) {
+  return [&mapping](kernel::RefId r,
+                    const std::vector<int64_t>& step) -> std::optional<std::vector<int64_t>> {
+    int64_t k = static_cast<int64_t>(r) - static_cast<int64_t>(mapping.prefetch.size());
+    if (k < 0 || k >= static_cast<int64_t>(mapping.inputs.size())) return std::nullopt;
+    const kernel::BlockMapping& op = mapping.inputs[static_cast<size_t>(k)];
+    if (!op.index_map) return std::vector<int64_t>(op.block.size(), 0);
+    kernel::DirectMap direct = kernel::AnalyzeIndexMap(*op.index_map);
+    std::vector<int64_t> index;
+    if (direct.ok) {
+      for (const auto& [axis, value] : direct.entries) {
+        index.push_back(axis >= 0 ? step[static_cast<size_t>(axis)] : value);
+      }
+      return index;
+    }
+    if (!mapping.prefetch.empty()) return std::nullopt;
+    try {
+      std::vector<int64_t> point = step;
+      ExecContext ctx;
+      ctx.grid_point = &point;
+      Executor map(*op.index_map, ctx);
+      std::vector<array::Array> params;
+      for (int64_t g : step) {
+        params.push_back(array::Array::Scalar(array::DType::kInt32, static_cast<double>(g)));
+      }
+      for (const array::Array& a : map.Run(params)) index.push_back(a.GetInt(0));
+    } catch (...) {  // an index map the reference executor cannot run without the call
+      return std::nullopt;
+    }
+    return index;
+  };
+}
+
+}  // namespace
 
 // Warnings for what compiles in interpret mode but not on a TPU (pallas-semantics.md §2.9) and
 // for VMEM use above the budget.
@@ -132,6 +174,76 @@ void Lint(const kernel::KernelProgram& program, const kernel::GridMapping& mappi
          "axes' program ids being 0), or mark the axes its value flows along \"arbitrary\"; "
          "`pallas-puzzles run --cores 2` shows the race");
   }
+  // Megacore hazard: an input block the kernel stores into, which stays resident from the point
+  // before into a point's first step and is read there; the second core fetches it afresh.
+  if (kernel::CarriedInput carried =
+          kernel::InputCarriedAcrossPoints(f, mapping.grid, leading, LintBlockIndexAt(mapping));
+      carried.ref >= 0) {
+    const kernel::Instr* read = kernel::FirstReadOf(f.body, carried.ref);
+    const kernel::Instr* store = kernel::FirstWriteTo(f.body, carried.ref);
+    std::string axes =
+        fmt::format("{} {}", split_axes.size() == 1 ? "axis" : "axes", fmt::join(split_axes, ", "));
+    Diagnostic d{
+        .severity = Severity::kWarning,
+        .phase = Phase::kLint,
+        .message = fmt::format(
+            "input `{}` is read at grid step {}, where a point of the \"parallel\" {} starts, "
+            "with the block grid step {} may have stored into still in its buffer (a TPU fetches "
+            "a block again only when its index changes): on a megacore chip (TPU v4, v5p) the "
+            "two TensorCores split the points between them, and the core that starts at this "
+            "point fetches the block afresh, without those stores",
+            f.refs.at(static_cast<size_t>(carried.ref)).name, TupleString(carried.step), axes,
+            TupleString(carried.store)),
+        .span = read != nullptr ? read->span : mapping.span};
+    if (store != nullptr && (read == nullptr || !(store->span == read->span))) {
+      d.notes.push_back({.message = "it is stored into here", .span = store->span});
+    }
+    d.notes.push_back({.message = fmt::format("{}; `pallas-puzzles run --cores 2` shows the "
+                                              "difference",
+                                              kernel::kCarriedInputHint)});
+    session.warnings.push_back(std::move(d));
+  }
+  // Megacore hazard: DMAs of steps the two cores split between them into the same elements of
+  // an array in HBM.
+  if (parallel > 0) {
+    int64_t points = 1;
+    for (int a = 0; a < parallel; ++a) points *= mapping.grid[static_cast<size_t>(a)];
+    int64_t chunk = (points + 1) / 2;  // each core's contiguous share of the points
+    auto core_of = [&](const std::vector<int64_t>& step) {
+      int64_t linear = 0;
+      for (int a = 0; a < parallel; ++a) {
+        linear = linear * mapping.grid[static_cast<size_t>(a)] + step[static_cast<size_t>(a)];
+      }
+      return linear / std::max<int64_t>(chunk, 1);
+    };
+    kernel::SharedWrite shared = kernel::AnyWrittenApart(
+        f, mapping.grid, [&](const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+          return core_of(a) != core_of(b);
+        });
+    if (shared.ref >= 0) {
+      std::string axes = fmt::format("{} {}", split_axes.size() == 1 ? "axis" : "axes",
+                                     fmt::join(split_axes, ", "));
+      Diagnostic d{
+          .severity = Severity::kWarning,
+          .phase = Phase::kLint,
+          .message = fmt::format(
+              "the DMAs of grid steps {} and {} both write element {} of `{}` in HBM: on a "
+              "megacore chip (TPU v4, v5p) the two TensorCores split the points of the "
+              "\"parallel\" {} between them, so the two copies race and which data ends up "
+              "there depends on timing (one core, running every step in order, keeps the later)",
+              TupleString(shared.first_step), TupleString(shared.second_step),
+              TupleString(shared.element), f.refs.at(static_cast<size_t>(shared.ref)).name, axes),
+          .span = shared.second->span};
+      if (!(shared.first->span == shared.second->span)) {
+        d.notes.push_back(
+            {.message = fmt::format("the DMA of grid step {}", TupleString(shared.first_step)),
+             .span = shared.first->span});
+      }
+      d.notes.push_back({.message = fmt::format("{}; `pallas-puzzles run --cores 2` shows the race",
+                                                kernel::kSharedWriteHint)});
+      session.warnings.push_back(std::move(d));
+    }
+  }
   // Megacore hazard: a wait at the first step of a point that takes what the point before
   // started or signalled; on the second core that signal never comes.
   if (kernel::CarriedWait carried = kernel::WaitCarriedAcrossPoints(f, mapping.grid, leading);
@@ -150,10 +262,8 @@ void Lint(const kernel::KernelProgram& program, const kernel::GridMapping& mappi
                      "core's first point waits for what its core never {} (it hangs)",
                      TupleString(carried.step), axes, what, dma ? "started" : "signalled",
                      dma ? "started" : "signalled"),
-         "start every copy (or send every signal) a step waits for within its own point, the "
-         "first of a chain that runs ahead under `@pl.when` at the point's first step; or mark "
-         "the axes the chain runs along \"arbitrary\"; `pallas-puzzles run --cores 2` runs it "
-         "on two cores");
+         fmt::format("{}; `pallas-puzzles run --cores 2` runs it on two cores",
+                     kernel::kCarriedWaitHint));
   }
   if (mapping.vmem_limit_bytes > 0) {
     // The call raised (or lowered) its scoped limit; a limit beyond the chip's VMEM is an error

@@ -493,6 +493,73 @@ TEST(MegacoreHazard, LintWarnsOfAWaitForASignalThePointBeforeSent) {
       << r.warnings[0].message;
 }
 
+TEST(MegacoreHazard, LintWarnsOfAnInputBlockStoredIntoAcrossPoints) {
+  // A block a TPU keeps resident (its index does not change) carries what the kernel stores
+  // into it from one point to the next on one core; the core that starts a point fetches it
+  // afresh.
+  const std::string program = R"(
+def bump(x_ref, o_ref):
+    v = x_ref[...]
+
+    @pl.when(COND)
+    def _():
+        x_ref[...] = v + 1.0
+
+    o_ref[...] = x_ref[...]
+
+
+out = pl.pallas_call(
+    bump, out_shape=jax.ShapeDtypeStruct((32, 128), jnp.float32), grid=(4,),
+    in_specs=[pl.BlockSpec((8, 128), lambda i: MAP)],
+    out_specs=pl.BlockSpec((8, 128), lambda i: (i, 0)),
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)))(
+        jnp.zeros((32, 128)))
+print(out[::8, 0])
+)";
+  auto text = [&](const std::string& cond, const std::string& map) {
+    std::string t = program;
+    t.replace(t.find("COND"), 4, cond);
+    t.replace(t.find("MAP"), 3, map);
+    return t;
+  };
+  auto lint = [&](const std::string& cond, const std::string& map) {
+    EmulatorOptions options = Tpu();
+    options.lint = true;
+    return RunKernelProgram(text(cond, map), options);
+  };
+  KernelRun every = lint("True", "(0, 0)");
+  ASSERT_FALSE(every.error) << every.rendered;
+  EXPECT_EQ(every.output, "[1. 2. 3. 4.]\n");
+  EXPECT_NE(every.WarningText().find("input `x_ref` is read at grid step (1,), where a point of "
+                                     "the \"parallel\" axis 0 starts, with the block grid step "
+                                     "(0,) may have stored into still in its buffer"),
+            std::string::npos)
+      << every.rendered;
+  EXPECT_NE(every.rendered.find("note: it is stored into here"), std::string::npos)
+      << every.rendered;
+  // Two cores: the second fetches the block afresh at its first point.
+  KernelRun split = RunKernelProgram(text("True", "(0, 0)"), TwoCores());
+  ASSERT_FALSE(split.error) << split.rendered;
+  EXPECT_EQ(split.output, "[1. 2. 1. 2.]\n");
+  // Stored into only at the first point: the walk folds the condition at each step before.
+  KernelRun first = lint("pl.program_id(0) == 0", "(0, 0)");
+  EXPECT_NE(first.WarningText().find("where a point of the \"parallel\" axis 0 starts"),
+            std::string::npos)
+      << first.rendered;
+  // Stored into only at the last point: nothing is carried into a point.
+  KernelRun last = lint("pl.program_id(0) == 3", "(0, 0)");
+  ASSERT_FALSE(last.error) << last.rendered;
+  EXPECT_EQ(last.output, "[0. 0. 0. 1.]\n");
+  EXPECT_EQ(last.WarningText(), "");
+  // A block that moves with each point is fetched afresh anyway, on one core too.
+  EXPECT_EQ(lint("True", "(i, 0)").WarningText(), "");
+  // An index map that computes its block (run on the reference executor): the same block...
+  EXPECT_NE(lint("True", "(i // 4, 0)").WarningText().find("input `x_ref` is read"),
+            std::string::npos);
+  // ... or a new one at every point.
+  EXPECT_EQ(lint("True", "(3 - i, 0)").WarningText(), "");
+}
+
 TEST(MegacoreRace, ReadingAnAliasedBlockTheOtherCoreWritesIsReported) {
   // In place with the blocks swapped: core 0 reads block 0 and writes block 1, core 1 the
   // reverse, through one HBM buffer.
@@ -583,6 +650,60 @@ out = pl.pallas_call(
   EXPECT_NE(r.WarningText().find("8 of 16 elements of output o_hbm were never written"),
             std::string::npos)
       << r.rendered;
+}
+
+TEST(MegacoreHazard, LintWarnsOfDmasOfBothCoresIntoOneWindow) {
+  const std::string program = R"(
+def copy_out(x_ref, o_hbm, buf, sem):
+    i = pl.program_id(0)
+    buf[...] = x_ref[...] + 1.0
+
+    @pl.when(COND)
+    def _():
+        copy = pltpu.make_async_copy(buf, o_hbm.at[pl.ds(START, 8)], sem)
+        copy.start()
+        copy.wait()
+
+
+out = pl.pallas_call(
+    copy_out, out_shape=jax.ShapeDtypeStruct((32, 128), jnp.float32), grid=(4,),
+    in_specs=[pl.BlockSpec((8, 128), lambda i: (i, 0))],
+    out_specs=pl.BlockSpec(memory_space=pl.ANY),
+    scratch_shapes=[pltpu.VMEM((8, 128), jnp.float32), pltpu.SemaphoreType.DMA],
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)))(
+        jnp.zeros((32, 128)))
+print(out[0, 0])
+)";
+  auto text = [&](const std::string& cond, const std::string& start) {
+    std::string t = program;
+    t.replace(t.find("COND"), 4, cond);
+    t.replace(t.find("START"), 5, start);
+    return t;
+  };
+  auto lint = [&](const std::string& cond, const std::string& start) {
+    EmulatorOptions options = Tpu();
+    options.lint = true;
+    return RunKernelProgram(text(cond, start), options);
+  };
+  // Every point into the first rows: steps 0 and 2 run on different cores.
+  KernelRun same = lint("True", "0");
+  ASSERT_FALSE(same.error) << same.rendered;
+  EXPECT_NE(same.WarningText().find("the DMAs of grid steps (0,) and (2,) both write element "
+                                    "(0, 0) of `o_hbm` in HBM"),
+            std::string::npos)
+      << same.rendered;
+  EXPECT_NE(same.rendered.find("|         copy.start()"), std::string::npos) << same.rendered;
+  // Which two cores report as a race when they run it.
+  KernelRun split = RunKernelProgram(text("True", "0"), TwoCores());
+  ASSERT_TRUE(split.error) << split.rendered;
+  EXPECT_NE(split.error_message.find("megacore race"), std::string::npos) << split.rendered;
+  // Windows of their own; windows shared only by points of one core; a copy only one point
+  // makes: no race.
+  for (auto [cond, start] : std::vector<std::pair<std::string, std::string>>{
+           {"True", "i * 8"}, {"True", "(i // 2) * 8"}, {"i == 0", "0"}, {"i < 0", "0"}}) {
+    EXPECT_EQ(lint(cond, start).WarningText().find("both write"), std::string::npos)
+        << cond << " " << start;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,225 @@
+// What the CUDA backend refuses, or warns of, because it runs the points of a call's parallel
+// axes as chains apart (hazards.h).
+#include "cuda/hazards.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "kernel/fresh.h"
+#include "kernel/shared_writes.h"
+#include "tpu/executor.h"
+
+namespace pz::cuda {
+
+namespace {
+
+// "axis 0" or "axes 0, 1": the parallel axes of `split` with more than one point.
+std::string PointAxes(const kernel::GridMapping& mapping, const GridSplit& split) {
+  std::vector<std::string> axes;
+  for (int a : split.parallel) {
+    if (mapping.grid[static_cast<size_t>(a)] > 1) axes.push_back(std::to_string(a));
+  }
+  return fmt::format("{} {}", axes.size() == 1 ? "axis" : "axes", fmt::join(axes, ", "));
+}
+
+// The warning for a scratch ref whose value a chain's first step would take over from another
+// chain, at the ref's first read.
+kernel::CallWarning CarriedScratchWarning(const kernel::KernelProgram& program,
+                                          const kernel::GridMapping& mapping,
+                                          const GridSplit& split, kernel::RefId carried) {
+  const kernel::Function& f = *program.kernel;
+  const kernel::RefType& ref = f.refs.at(static_cast<size_t>(carried));
+  const kernel::Instr* read = kernel::FirstReadOf(f.body, carried);
+  std::string named = PointAxes(mapping, split);
+  std::string first = split.sequential.empty()
+                          ? "at every grid step"
+                          : "at the first step of a point of the \"parallel\" " + named;
+  return kernel::CallWarning{
+      .message = fmt::format(
+          "scratch `{}` is read {} before that step writes all of it: on the emulated TPU, "
+          "which runs every step in order, it holds what the point before left there, but the "
+          "CUDA backend runs each point of the \"parallel\" {} as a chain of its own, on its "
+          "own CUDA block, and this read sees something else",
+          ref.name, first, named),
+      .span = read != nullptr ? read->span : mapping.span,
+      .notes = {split.sequential.empty()
+                    ? "write the whole buffer in each step before reading it, or mark the axes "
+                      "the steps depend on \"arbitrary\""
+                    : "write the whole buffer before reading it when the step starts a point "
+                      "(under `@pl.when` on the \"arbitrary\" axes' program ids being 0), or "
+                      "mark the axes its value flows along \"arbitrary\"",
+                "a megacore TPU (v4, v5p) splits \"parallel\" axes between its two TensorCores, "
+                "each with scratch of its own: `pallas-puzzles run --cores 2` shows what that "
+                "does to this kernel"}};
+}
+
+// The warning for an input block that a chain's first step reads with the stores of the chain
+// before still in it on the emulated TPU, at the input's first read.
+kernel::CallWarning CarriedInputWarning(const kernel::KernelProgram& program,
+                                        const kernel::GridMapping& mapping, const GridSplit& split,
+                                        const kernel::CarriedInput& carried) {
+  const kernel::Function& f = *program.kernel;
+  const kernel::Instr* read = kernel::FirstReadOf(f.body, carried.ref);
+  std::string named = PointAxes(mapping, split);
+  return kernel::CallWarning{
+      .message = fmt::format(
+          "input `{}` is read at grid step {}, where a point of the \"parallel\" {} starts, "
+          "with the block grid step {} may have stored into still in its buffer: on the "
+          "emulated TPU, which runs every step in order and fetches a block again only when its "
+          "index changes, this read sees those stores, but the CUDA backend runs each point of "
+          "the \"parallel\" {} as a chain of its own, on its own CUDA block, which fetches the "
+          "block afresh",
+          f.refs.at(static_cast<size_t>(carried.ref)).name, tpu::TupleString(carried.step), named,
+          tpu::TupleString(carried.store), named),
+      .span = read != nullptr ? read->span : mapping.span,
+      .notes = {std::string(kernel::kCarriedInputHint),
+                "a megacore TPU (v4, v5p) splits \"parallel\" axes between its two TensorCores, "
+                "each with block buffers of its own: `pallas-puzzles run --cores 2` shows what "
+                "that does to this kernel"}};
+}
+
+}  // namespace
+
+// Every grid step's block indices are computed before the kernel starts (plan.h's step table),
+// from the scalar-prefetch arrays as the call passed them: a kernel that writes one that an index
+// map reads would steer later steps on the emulated TPU (as on a TPU), and not here. Refused at
+// the write, before the table's own errors.
+void CheckPrefetchWrites(const kernel::KernelProgram& program, const kernel::GridMapping& mapping) {
+  for (size_t p = 0; p < mapping.prefetch.size(); ++p) {
+    const kernel::Instr* write =
+        kernel::FirstWriteTo(program.kernel->body, static_cast<kernel::RefId>(p));
+    if (write == nullptr) continue;
+    for (size_t k = 0; k < mapping.inputs.size() + mapping.outputs.size(); ++k) {
+      const kernel::BlockMapping& op = mapping.operand(k);
+      if (!op.index_map ||
+          !kernel::FirstReadOf(op.index_map->body, static_cast<kernel::RefId>(p))) {
+        continue;
+      }
+      throw kernel::CallError{
+          .kind = kernel::CallError::Kind::kRuntimeError,
+          .message = fmt::format(
+              "the CUDA backend cannot run a kernel that writes the scalar-prefetch ref `{}`: the "
+              "index map of `{}` reads it, and the CUDA backend computes every grid step's block "
+              "indices before the kernel runs",
+              mapping.prefetch[p].name, op.name),
+          .span = write->span,
+          .notes = {"keep state the kernel updates in a scratch ref (pltpu.SMEM(...) in "
+                    "scratch_shapes), or run this kernel on the emulated TPU (without `--backend "
+                    "cuda`)"}};
+    }
+  }
+}
+
+// Refuses a kernel whose wait, at the first step of a chain of `split`, takes a DMA or a signal
+// of the chain before (kernel::WaitCarriedAcrossPoints): the CUDA blocks run their chains apart,
+// so that the wait would never end.
+void CheckWaitsWithinChains(const kernel::KernelProgram& program,
+                            const kernel::GridMapping& mapping, const GridSplit& split) {
+  const kernel::Function& f = *program.kernel;
+  kernel::CarriedWait carried = kernel::WaitCarriedAcrossPoints(f, mapping.grid, split.parallel);
+  if (carried.wait == nullptr) return;
+  const kernel::RefId sem = carried.wait->ref.ref;
+  bool dma = carried.wait->op == kernel::Op::kDmaWait;
+  std::vector<std::string> axes;
+  for (int a : split.parallel) {
+    if (mapping.grid[static_cast<size_t>(a)] > 1) axes.push_back(std::to_string(a));
+  }
+  kernel::CallError error{
+      .kind = kernel::CallError::Kind::kRuntimeError,
+      .message = fmt::format(
+          "the CUDA backend cannot run this wait: it runs each point of the \"parallel\" {} {} "
+          "as a CUDA block of its own, and at grid step {}, where a point starts, this waits for "
+          "{} `{}` that no earlier instruction of the step {}, so it would wait for another "
+          "block",
+          axes.size() == 1 ? "axis" : "axes", fmt::join(axes, ", "), tpu::TupleString(carried.step),
+          dma ? "a DMA on semaphore" : "a signal of semaphore",
+          f.refs.at(static_cast<size_t>(sem)).name, dma ? "started" : "sent"),
+      .span = carried.wait->span,
+      .notes = {fmt::format("{}, which the CUDA backend runs in order in one block",
+                            kernel::kCarriedWaitHint),
+                "a megacore TPU (v4, v5p) splits \"parallel\" axes between its two TensorCores "
+                "and hangs on this kernel: `pallas-puzzles run --cores 2` runs it on two cores"}};
+  // Where the point before may have signalled it: each start or signal naming the semaphore.
+  std::function<void(const kernel::Region&)> signals = [&](const kernel::Region& region) {
+    for (const kernel::Instr& instr : region.body) {
+      if ((instr.op == kernel::Op::kDmaStart || instr.op == kernel::Op::kSemaphoreSignal) &&
+          instr.ref.ref == sem && error.related.size() < 3) {
+        error.related.push_back(
+            {.message = dma ? "a DMA on that semaphore starts here" : "it is signalled here",
+             .span = instr.span});
+      }
+      for (const kernel::Region& inner : instr.regions) signals(inner);
+    }
+  };
+  signals(f.body);
+  throw error;
+}
+
+std::vector<kernel::CallWarning> ChainWarnings(const kernel::KernelProgram& program,
+                                               const kernel::GridMapping& mapping,
+                                               const GridSplit& split, const StepTable& table,
+                                               const TableLayout& layout) {
+  std::vector<kernel::CallWarning> warnings;
+  if (split.chains <= 1) return warnings;
+  const kernel::Function& f = *program.kernel;
+  if (kernel::RefId r = kernel::ScratchCarriedAcrossPoints(f, mapping.grid, split.parallel);
+      r >= 0) {
+    warnings.push_back(CarriedScratchWarning(program, mapping, split, r));
+  }
+  // An input's block at a grid step: its window's starts in the step table.
+  std::vector<int64_t> row_of(table.linear_step.size(), -1);
+  for (size_t row = 0; row < table.linear_step.size(); ++row) {
+    row_of[static_cast<size_t>(table.linear_step[row])] = static_cast<int64_t>(row);
+  }
+  auto block_at = [&](kernel::RefId r,
+                      const std::vector<int64_t>& step) -> std::optional<std::vector<int64_t>> {
+    int64_t k = static_cast<int64_t>(r) - static_cast<int64_t>(mapping.prefetch.size());
+    if (k < 0 || k >= static_cast<int64_t>(mapping.inputs.size())) return std::nullopt;
+    int64_t column = layout.operand_column[static_cast<size_t>(k)];
+    if (column < 0) return std::nullopt;
+    int64_t linear = 0;
+    for (size_t a = 0; a < mapping.grid.size(); ++a) linear = linear * mapping.grid[a] + step[a];
+    if (linear < 0 || static_cast<size_t>(linear) >= row_of.size() ||
+        row_of[static_cast<size_t>(linear)] < 0) {
+      return std::nullopt;
+    }
+    const int64_t* starts =
+        table.rows.data() + row_of[static_cast<size_t>(linear)] * table.columns + column;
+    return std::vector<int64_t>(starts,
+                                starts + mapping.inputs[static_cast<size_t>(k)].shape.size());
+  };
+  if (kernel::CarriedInput carried =
+          kernel::InputCarriedAcrossPoints(f, mapping.grid, split.parallel, block_at);
+      carried.ref >= 0) {
+    warnings.push_back(CarriedInputWarning(program, mapping, split, carried));
+  }
+  // DMAs of two chains into the same elements of an array in HBM.
+  kernel::SharedWrite shared = kernel::AnyWrittenApart(
+      f, mapping.grid, [&](const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+        for (int axis : split.parallel) {
+          if (a[static_cast<size_t>(axis)] != b[static_cast<size_t>(axis)]) return true;
+        }
+        return false;
+      });
+  if (shared.ref >= 0) {
+    std::string named = PointAxes(mapping, split);
+    warnings.push_back(kernel::CallWarning{
+        .message = fmt::format(
+            "the DMAs of grid steps {} and {} both write element {} of `{}` in HBM: on the "
+            "emulated TPU, which runs every step in order, the later copy's data stays, but the "
+            "CUDA backend runs each point of the \"parallel\" {} as a chain of its own, on its "
+            "own CUDA block, so the two copies race and which data ends up there depends on "
+            "timing",
+            tpu::TupleString(shared.first_step), tpu::TupleString(shared.second_step),
+            tpu::TupleString(shared.element), f.refs.at(static_cast<size_t>(shared.ref)).name,
+            named),
+        .span = shared.second->span,
+        .notes = {std::string(kernel::kSharedWriteHint),
+                  "a megacore TPU (v4, v5p) splits \"parallel\" axes between its two "
+                  "TensorCores, which race the same way: `pallas-puzzles run --cores 2` reports "
+                  "it"}});
+  }
+  return warnings;
+}
+
+}  // namespace pz::cuda

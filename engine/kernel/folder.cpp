@@ -1,0 +1,125 @@
+// Folding a body's integer scalars (folder.h).
+#include "kernel/folder.h"
+
+#include <algorithm>
+
+#include "array/dtype.h"
+
+namespace pz::kernel {
+
+void Folder::Note(const Instr& instr) {
+  if (instr.op == Op::kConstant) {
+    if (instr.constant && instr.constant->size() == 1 &&
+        !array::IsFloating(instr.constant->dtype())) {
+      known_[instr.results[0]] = instr.constant->GetInt(0);
+    }
+  } else if (instr.op == Op::kProgramId) {
+    if (auto it = ids_.find(instr.axis); it != ids_.end()) known_[instr.results[0]] = it->second;
+  } else if (IsPrim(instr.op)) {
+    Fold(instr);
+  }
+}
+
+void Folder::Fold(const Instr& instr) {
+  if (instr.results.size() != 1 ||
+      !f_.values[static_cast<size_t>(instr.results[0])].shape.empty()) {
+    return;
+  }
+  std::vector<int64_t> x;
+  for (ValueId v : instr.operands) {
+    std::optional<int64_t> k = Known(v);
+    if (!k || !f_.values[static_cast<size_t>(v)].shape.empty()) return;
+    x.push_back(*k);
+  }
+  using array::Prim;
+  std::optional<int64_t> r;
+  switch (PrimOf(instr.op)) {
+    case Prim::kEq:
+      r = x[0] == x[1];
+      break;
+    case Prim::kNe:
+      r = x[0] != x[1];
+      break;
+    case Prim::kLt:
+      r = x[0] < x[1];
+      break;
+    case Prim::kLe:
+      r = x[0] <= x[1];
+      break;
+    case Prim::kGt:
+      r = x[0] > x[1];
+      break;
+    case Prim::kGe:
+      r = x[0] >= x[1];
+      break;
+    case Prim::kAdd:
+      r = x[0] + x[1];
+      break;
+    case Prim::kSub:
+      r = x[0] - x[1];
+      break;
+    case Prim::kMul:
+      r = x[0] * x[1];
+      break;
+    case Prim::kNeg:
+      r = -x[0];
+      break;
+    case Prim::kFloorDivide:
+    case Prim::kRemainder:
+      // Python's: the quotient rounded down, the remainder with the divisor's sign.
+      if (x[1] != 0) {
+        int64_t q = x[0] / x[1];
+        if ((x[0] % x[1] != 0) && ((x[0] < 0) != (x[1] < 0))) --q;
+        r = PrimOf(instr.op) == Prim::kFloorDivide ? q : x[0] - q * x[1];
+      }
+      break;
+    case Prim::kSelectN:
+      if (x.size() == 3) r = x[0] != 0 ? x[2] : x[1];
+      break;
+    case Prim::kAnd:
+    case Prim::kLogicalAnd:
+      r = x[0] & x[1];
+      break;
+    case Prim::kOr:
+    case Prim::kLogicalOr:
+      r = x[0] | x[1];
+      break;
+    case Prim::kLogicalNot:
+      r = x[0] == 0;
+      break;
+    case Prim::kMax:
+      r = std::max(x[0], x[1]);
+      break;
+    case Prim::kMin:
+      r = std::min(x[0], x[1]);
+      break;
+    case Prim::kCopy:
+      r = x[0];
+      break;
+    case Prim::kConvertElementType:
+      if (!array::IsFloating(f_.values[static_cast<size_t>(instr.results[0])].dtype)) {
+        r = f_.values[static_cast<size_t>(instr.results[0])].dtype == array::DType::kBool
+                ? int64_t{x[0] != 0}
+                : x[0];
+      }
+      break;
+    default:
+      break;
+  }
+  if (r) known_[instr.results[0]] = *r;
+}
+
+size_t PickedRegion(const Instr& instr, int64_t pick) {
+  size_t n = instr.regions.size();
+  return instr.op == Op::kCond
+             ? (pick != 0 ? 0 : 1)
+             : static_cast<size_t>(std::clamp<int64_t>(pick, 0, static_cast<int64_t>(n) - 1));
+}
+
+std::map<int, int64_t> IdsOf(const std::vector<int64_t>& step) {
+  std::map<int, int64_t> ids;
+  for (size_t a = 0; a < step.size(); ++a) ids[static_cast<int>(a)] = step[a];
+  return ids;
+}
+
+}  // namespace pz::kernel

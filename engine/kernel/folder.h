@@ -1,0 +1,43 @@
+// The integer scalars of a kernel body that known program ids (and its constants) decide, for
+// the static walks that ask what a grid step does (fresh.h, shared_writes.h).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "kernel/ir.h"
+
+namespace pz::kernel {
+
+// Folds a body's integer scalars as a walk meets their instructions in program order.
+class Folder {
+ public:
+  Folder(const Function& f, std::map<int, int64_t> known_ids) : f_(f), ids_(std::move(known_ids)) {}
+
+  // Records what `instr` (a constant, a program id or a scalar primitive) makes known.
+  void Note(const Instr& instr);
+
+  std::optional<int64_t> Known(ValueId v) const {
+    auto it = known_.find(v);
+    if (it == known_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  void Fold(const Instr& instr);
+
+  const Function& f_;
+  std::map<int, int64_t> ids_;
+  std::map<ValueId, int64_t> known_;
+};
+
+// The region of a Cond or Switch that `pick` (its first operand, when known) selects: a cond's
+// region 0 when true; a switch's index clamped into range.
+size_t PickedRegion(const Instr& instr, int64_t pick);
+
+// The program ids of grid step `step`, for a folder.
+std::map<int, int64_t> IdsOf(const std::vector<int64_t>& step);
+
+}  // namespace pz::kernel
