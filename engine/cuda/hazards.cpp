@@ -61,6 +61,24 @@ kernel::CallWarning CarriedInputWarning(const kernel::KernelProgram& program,
   const kernel::Function& f = *program.kernel;
   const kernel::Instr* read = kernel::FirstReadOf(f.body, carried.ref);
   std::string named = PointAxes(mapping, split);
+  const kernel::RefType& ref = f.refs.at(static_cast<size_t>(carried.ref));
+  if (ref.role == kernel::RefRole::kPrefetch) {
+    return kernel::CallWarning{
+        .message = fmt::format(
+            "scalar-prefetch ref `{}` is read at grid step {}, where a point of the "
+            "\"parallel\" {} starts, after grid step {} may have stored into it: on the "
+            "emulated TPU, which runs every step in order, this read sees that store, but the "
+            "CUDA backend runs each point of the \"parallel\" {} as a chain of its own, on its "
+            "own CUDA block, and keeps scalar-prefetch operands in HBM, shared by the chains: "
+            "which of their stores this read sees depends on timing",
+            ref.name, tpu::TupleString(carried.step), named, tpu::TupleString(carried.store),
+            named),
+        .span = read != nullptr ? read->span : mapping.span,
+        .notes = {std::string(kernel::kCarriedPrefetchHint),
+                  "a megacore TPU (v4, v5p) splits \"parallel\" axes between its two "
+                  "TensorCores, each with SMEM of its own: `pallas-puzzles run --cores 2` shows "
+                  "what that does to this kernel"}};
+  }
   return kernel::CallWarning{
       .message = fmt::format(
           "input `{}` is read at grid step {}, where a point of the \"parallel\" {} starts, "
@@ -69,8 +87,7 @@ kernel::CallWarning CarriedInputWarning(const kernel::KernelProgram& program,
           "index changes, this read sees those stores, but the CUDA backend runs each point of "
           "the \"parallel\" {} as a chain of its own, on its own CUDA block, which fetches the "
           "block afresh",
-          f.refs.at(static_cast<size_t>(carried.ref)).name, tpu::TupleString(carried.step), named,
-          tpu::TupleString(carried.store), named),
+          ref.name, tpu::TupleString(carried.step), named, tpu::TupleString(carried.store), named),
       .span = read != nullptr ? read->span : mapping.span,
       .notes = {std::string(kernel::kCarriedInputHint),
                 "a megacore TPU (v4, v5p) splits \"parallel\" axes between its two TensorCores, "
@@ -174,7 +191,8 @@ std::vector<kernel::CallWarning> ChainWarnings(const kernel::KernelProgram& prog
   auto block_at = [&](kernel::RefId r,
                       const std::vector<int64_t>& step) -> std::optional<std::vector<int64_t>> {
     int64_t k = static_cast<int64_t>(r) - static_cast<int64_t>(mapping.prefetch.size());
-    if (k < 0 || k >= static_cast<int64_t>(mapping.inputs.size())) return std::nullopt;
+    if (k < 0) return std::vector<int64_t>{};  // a scalar-prefetch ref: all of it, all along
+    if (k >= static_cast<int64_t>(mapping.inputs.size())) return std::nullopt;
     int64_t column = layout.operand_column[static_cast<size_t>(k)];
     if (column < 0) return std::nullopt;
     int64_t linear = 0;

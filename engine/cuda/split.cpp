@@ -169,6 +169,11 @@ std::optional<PointSplit> SplitGridPoints(const kernel::KernelProgram& program,
                                           const GridSplit& split) {
   if (split.chains >= kTargetChains || mapping.outputs.empty()) return std::nullopt;
   const kernel::Function& f = *program.kernel;
+  // Scalar-prefetch refs are the arrays in HBM, which every part shares: a part storing into one
+  // would make the store once per part, and the others would read it.
+  for (size_t p = 0; p < mapping.prefetch.size(); ++p) {
+    if (kernel::FirstWriteTo(f.body, static_cast<RefId>(p)) != nullptr) return std::nullopt;
+  }
   Dimensions dims(f);
   if (!dims.Walk(f.body)) return std::nullopt;
   size_t num_prefetch = mapping.prefetch.size();

@@ -458,8 +458,9 @@ CarriedInput InputCarriedAcrossPoints(const Function& kernel, const std::vector<
   for (size_t r = 0; r < kernel.refs.size(); ++r) {
     const RefType& ref = kernel.refs[r];
     auto id = static_cast<RefId>(r);
-    if (ref.role != RefRole::kInput || ref.space == MemorySpace::kAny ||
-        ref.space == MemorySpace::kSemaphore || MovedOtherwise(kernel, kernel.body, id)) {
+    if ((ref.role != RefRole::kInput && ref.role != RefRole::kPrefetch) ||
+        ref.space == MemorySpace::kAny || ref.space == MemorySpace::kSemaphore ||
+        MovedOtherwise(kernel, kernel.body, id)) {
       continue;
     }
     Folder none(kernel, {});

@@ -74,14 +74,20 @@ using BlockIndexAt = std::function<std::optional<std::vector<int64_t>>(
 // row-major order) had resident and may have stored into. A TPU fetches a block only when its
 // index changes, so on the emulated TPU, which runs every step in order, that read sees the
 // point before's stores; a megacore chip's second TensorCore, or a CUDA block running the point
-// as a chain of its own, fetches the block afresh. Inputs that a DMA or semaphore names, or
-// whose block `block_at` cannot tell, are not judged.
+// as a chain of its own, fetches the block afresh. A scalar-prefetch ref counts as an input
+// whose block never changes (`block_at` gives it one index throughout): SMEM keeps the kernel's
+// stores into it for the whole grid. Inputs that a DMA or semaphore names, or whose block
+// `block_at` cannot tell, are not judged.
 //
 // The hint both backends give with it.
 inline constexpr std::string_view kCarriedInputHint =
     "treat input blocks as read-only (a TPU drops what is stored into them when the block "
     "changes): keep what changes in a value, or in scratch written whole when the point starts; "
     "or mark the axes along which the block carries it \"arbitrary\"";
+inline constexpr std::string_view kCarriedPrefetchHint =
+    "keep state the kernel updates from step to step in a scratch ref (pltpu.SMEM(...) in "
+    "scratch_shapes) written when the point starts; or mark the axes along which it carries "
+    "\"arbitrary\"";
 struct CarriedInput {
   RefId ref = -1;              // -1 when there is none
   std::vector<int64_t> step;   // the first step of the point that reads it

@@ -26,7 +26,8 @@ kernel::BlockIndexAt LintBlockIndexAt(const kernel::GridMapping& mapping) {
   return [&mapping](kernel::RefId r,
                     const std::vector<int64_t>& step) -> std::optional<std::vector<int64_t>> {
     int64_t k = static_cast<int64_t>(r) - static_cast<int64_t>(mapping.prefetch.size());
-    if (k < 0 || k >= static_cast<int64_t>(mapping.inputs.size())) return std::nullopt;
+    if (k < 0) return std::vector<int64_t>{};  // a scalar-prefetch ref: all of it, all along
+    if (k >= static_cast<int64_t>(mapping.inputs.size())) return std::nullopt;
     const kernel::BlockMapping& op = mapping.inputs[static_cast<size_t>(k)];
     if (!op.index_map) return std::vector<int64_t>(op.block.size(), 0);
     kernel::DirectMap direct = kernel::AnalyzeIndexMap(*op.index_map);
@@ -183,24 +184,35 @@ void Lint(const kernel::KernelProgram& program, const kernel::GridMapping& mappi
     const kernel::Instr* store = kernel::FirstWriteTo(f.body, carried.ref);
     std::string axes =
         fmt::format("{} {}", split_axes.size() == 1 ? "axis" : "axes", fmt::join(split_axes, ", "));
+    const kernel::RefType& ref = f.refs.at(static_cast<size_t>(carried.ref));
+    bool prefetch = ref.role == kernel::RefRole::kPrefetch;
     Diagnostic d{
         .severity = Severity::kWarning,
         .phase = Phase::kLint,
-        .message = fmt::format(
-            "input `{}` is read at grid step {}, where a point of the \"parallel\" {} starts, "
-            "with the block grid step {} may have stored into still in its buffer (a TPU fetches "
-            "a block again only when its index changes): on a megacore chip (TPU v4, v5p) the "
-            "two TensorCores split the points between them, and the core that starts at this "
-            "point fetches the block afresh, without those stores",
-            f.refs.at(static_cast<size_t>(carried.ref)).name, TupleString(carried.step), axes,
-            TupleString(carried.store)),
+        .message =
+            prefetch
+                ? fmt::format(
+                      "scalar-prefetch ref `{}` is read at grid step {}, where a point of the "
+                      "\"parallel\" {} starts, after grid step {} may have stored into it: on a "
+                      "megacore chip (TPU v4, v5p) the two TensorCores split the points between "
+                      "them, each with SMEM of its own, and the core that starts at this point "
+                      "reads the operand's own values, without that store",
+                      ref.name, TupleString(carried.step), axes, TupleString(carried.store))
+                : fmt::format(
+                      "input `{}` is read at grid step {}, where a point of the \"parallel\" {} "
+                      "starts, with the block grid step {} may have stored into still in its "
+                      "buffer (a TPU fetches a block again only when its index changes): on a "
+                      "megacore chip (TPU v4, v5p) the two TensorCores split the points between "
+                      "them, and the core that starts at this point fetches the block afresh, "
+                      "without those stores",
+                      ref.name, TupleString(carried.step), axes, TupleString(carried.store)),
         .span = read != nullptr ? read->span : mapping.span};
     if (store != nullptr && (read == nullptr || !(store->span == read->span))) {
       d.notes.push_back({.message = "it is stored into here", .span = store->span});
     }
-    d.notes.push_back({.message = fmt::format("{}; `pallas-puzzles run --cores 2` shows the "
-                                              "difference",
-                                              kernel::kCarriedInputHint)});
+    d.notes.push_back({.message = fmt::format(
+                           "{}; `pallas-puzzles run --cores 2` shows the difference",
+                           prefetch ? kernel::kCarriedPrefetchHint : kernel::kCarriedInputHint)});
     session.warnings.push_back(std::move(d));
   }
   // Megacore hazard: DMAs of steps the two cores split between them into the same elements of

@@ -18,6 +18,8 @@
 #   cuda_test.sh nogpu CLI FILE     without a CUDA driver: exit 70 and the backend's message
 #   cuda_test.sh same CLI FILE      stdout is the same on the emulated TPU and on the host device;
 #                                   a program the emulator rejects fails at the same place
+#   cuda_test.sh same_stats CLI FILE the same with --stats on the host device (its timed launches
+#                                   must not change what the program prints)
 #   cuda_test.sh same_sm80 CLI FILE the same with the host device running the forms of sm_80
 #   cuda_test.sh gpusame CLI FILE   the same on a GPU; skipped (77) where there is none
 set -u
@@ -78,7 +80,7 @@ case $mode in
       exit 1
     fi
     ;;
-  same|same_sm80|gpusame)
+  same|same_stats|same_sm80|gpusame)
     if [ "$mode" = gpusame ] && [ ! -e /dev/nvidia0 ] &&
        ! ldconfig -p 2>/dev/null | grep -q 'libcuda.so.1'; then
       echo "skipped: no CUDA driver on this machine"
@@ -88,6 +90,9 @@ case $mode in
     rc_tpu=$?
     if [ "$mode" = same ]; then
       PZ_CUDA_DEVICE=host "$cli" run --backend cuda "$file" >"$tmp/cuda" 2>"$tmp/cuda.err"
+    elif [ "$mode" = same_stats ]; then
+      # Timed: the timing launches run after the outputs are down.
+      PZ_CUDA_DEVICE=host "$cli" run --backend cuda --stats "$file" >"$tmp/cuda" 2>"$tmp/cuda.err"
     elif [ "$mode" = same_sm80 ]; then
       PZ_CUDA_DEVICE=host-sm80 "$cli" run --backend cuda "$file" >"$tmp/cuda" 2>"$tmp/cuda.err"
     else

@@ -243,7 +243,18 @@ class DiffBackend final : public pz::kernel::Backend {
                       .empty()) {
         Note({"uninitialized", fmt::format("{}: {}; {}", where, difference, excuse)});
       } else if (!(excuse = OrderDependence(program, mapping, operands, options, tpu)).empty()) {
-        Note({"order-dependent", fmt::format("{}: {}; {}", where, difference, excuse)});
+        // Told at the user's line (a hazard of chains run apart), or silent.
+        if (!cuda.warnings.empty()) {
+          Note({"cuda-warns", fmt::format("{}: {}; {}; CUDA warned: {}", where, difference, excuse,
+                                          cuda.warnings[0].message)});
+        } else {
+          Note({"order-dependent", fmt::format("{}: {}; {}", where, difference, excuse)});
+        }
+      } else if (!cuda.warnings.empty()) {
+        // A hazard the emulator's other orders cannot show (parallel axes after an "arbitrary"
+        // one, which neither its shuffle nor its two cores split), told at the user's line.
+        Note({"cuda-warns",
+              fmt::format("{}: {}; CUDA warned: {}", where, difference, cuda.warnings[0].message)});
       } else if (!(excuse = RoundingSensitivity(program, mapping, operands, options, tpu, k))
                       .empty()) {
         Note({"rounding-sensitive", fmt::format("{}: {}; {}", where, difference, excuse)});
@@ -404,9 +415,9 @@ Verdict RunProgram(const pz::fuzz::KernelProgram& program, const Config& config)
 
   // The first finding wins; else the most telling agreement.
   static const char* const kOrder[] = {
-      "engine",       "cuda-only",     "mismatch",        "both-reject-elsewhere", "tpu-only",
-      "cuda-refuses", "uninitialized", "order-dependent", "rounding-sensitive",    "both-reject",
-      "same"};
+      "engine",     "cuda-only",          "mismatch",      "both-reject-elsewhere",
+      "tpu-only",   "cuda-refuses",       "uninitialized", "order-dependent",
+      "cuda-warns", "rounding-sensitive", "both-reject",   "same"};
   for (const char* category : kOrder) {
     for (const Verdict& v : diff->verdicts()) {
       if (v.category == category) return v;

@@ -558,6 +558,33 @@ print(out[::8, 0])
             std::string::npos);
   // ... or a new one at every point.
   EXPECT_EQ(lint("True", "(3 - i, 0)").WarningText(), "");
+  // A scalar-prefetch ref keeps the kernel's stores for the whole grid: a counter in one.
+  EmulatorOptions options = Tpu();
+  options.lint = true;
+  KernelRun counter = RunKernelProgram(R"(
+def count(c_ref, x_ref, o_ref):
+    c_ref[0] += 1
+    o_ref[...] = x_ref[...] + c_ref[0].astype(jnp.float32)
+
+
+out = pl.pallas_call(
+    count, out_shape=jax.ShapeDtypeStruct((32, 128), jnp.float32),
+    grid_spec=pltpu.PrefetchScalarGridSpec(
+        num_scalar_prefetch=1, grid=(4,),
+        in_specs=[pl.BlockSpec((8, 128), lambda i, c: (i, 0))],
+        out_specs=pl.BlockSpec((8, 128), lambda i, c: (i, 0))),
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)))(
+        jnp.zeros((1,), jnp.int32), jnp.zeros((32, 128)))
+print(out[::8, 0])
+)",
+                                       options);
+  ASSERT_FALSE(counter.error) << counter.rendered;
+  EXPECT_EQ(counter.output, "[1. 2. 3. 4.]\n");
+  EXPECT_NE(counter.WarningText().find("scalar-prefetch ref `c_ref` is read at grid step (1,), "
+                                       "where a point of the \"parallel\" axis 0 starts, after "
+                                       "grid step (0,) may have stored into it"),
+            std::string::npos)
+      << counter.rendered;
 }
 
 TEST(MegacoreRace, ReadingAnAliasedBlockTheOtherCoreWritesIsReported) {
