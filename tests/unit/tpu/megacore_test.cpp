@@ -8,6 +8,8 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "tpu/megacore.h"
 #include "unit/tpu/run_kernel.h"
@@ -333,10 +335,27 @@ out = pl.pallas_call(
 )";
 }
 
-KernelRun LintDmaBody(const std::string& body, const std::string& semantics = "\"parallel\"") {
+// `text` with every occurrence of each hole (COND, ROWS, ...) replaced by its value.
+std::string Filled(std::string text,
+                   const std::vector<std::pair<std::string, std::string>>& holes) {
+  for (const auto& [hole, value] : holes) {
+    for (size_t at = text.find(hole); at != std::string::npos;
+         at = text.find(hole, at + value.size())) {
+      text.replace(at, hole.size(), value);
+    }
+  }
+  return text;
+}
+
+// A program run on one core with --lint.
+KernelRun Linted(const std::string& text) {
   EmulatorOptions options = Tpu();
   options.lint = true;
-  return RunKernelProgram(LintDmaProgram(body, semantics), options);
+  return RunKernelProgram(text, options);
+}
+
+KernelRun LintDmaBody(const std::string& body, const std::string& semantics = "\"parallel\"") {
+  return Linted(LintDmaProgram(body, semantics));
 }
 
 constexpr const char* kDoubleBuffer = R"(
@@ -442,12 +461,7 @@ out = pl.pallas_call(
 print(out[::8, 0])
 )";
   auto run = [&](const std::string& cond, const std::string& rows) {
-    std::string text = program;
-    text.replace(text.find("COND"), 4, cond);
-    for (size_t at; (at = text.find("ROWS")) != std::string::npos;) text.replace(at, 4, rows);
-    EmulatorOptions options = Tpu();
-    options.lint = true;
-    return RunKernelProgram(text, options);
+    return Linted(Filled(program, {{"COND", cond}, {"ROWS", rows}}));
   };
   KernelRun once = run("pl.program_id(0) == 0", ":");
   ASSERT_FALSE(once.error) << once.rendered;
@@ -517,15 +531,10 @@ out = pl.pallas_call(
 print(out[::8, 0])
 )";
   auto text = [&](const std::string& cond, const std::string& map) {
-    std::string t = program;
-    t.replace(t.find("COND"), 4, cond);
-    t.replace(t.find("MAP"), 3, map);
-    return t;
+    return Filled(program, {{"COND", cond}, {"MAP", map}});
   };
   auto lint = [&](const std::string& cond, const std::string& map) {
-    EmulatorOptions options = Tpu();
-    options.lint = true;
-    return RunKernelProgram(text(cond, map), options);
+    return Linted(text(cond, map));
   };
   KernelRun every = lint("True", "(0, 0)");
   ASSERT_FALSE(every.error) << every.rendered;
@@ -559,9 +568,7 @@ print(out[::8, 0])
   // ... or a new one at every point.
   EXPECT_EQ(lint("True", "(3 - i, 0)").WarningText(), "");
   // A scalar-prefetch ref keeps the kernel's stores for the whole grid: a counter in one.
-  EmulatorOptions options = Tpu();
-  options.lint = true;
-  KernelRun counter = RunKernelProgram(R"(
+  KernelRun counter = Linted(R"(
 def count(c_ref, x_ref, o_ref):
     c_ref[0] += 1
     o_ref[...] = x_ref[...] + c_ref[0].astype(jnp.float32)
@@ -576,8 +583,7 @@ out = pl.pallas_call(
     compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)))(
         jnp.zeros((1,), jnp.int32), jnp.zeros((32, 128)))
 print(out[::8, 0])
-)",
-                                       options);
+)");
   ASSERT_FALSE(counter.error) << counter.rendered;
   EXPECT_EQ(counter.output, "[1. 2. 3. 4.]\n");
   EXPECT_NE(counter.WarningText().find("scalar-prefetch ref `c_ref` is read at grid step (1,), "
@@ -702,15 +708,10 @@ out = pl.pallas_call(
 print(out[0, 0])
 )";
   auto text = [&](const std::string& cond, const std::string& start) {
-    std::string t = program;
-    t.replace(t.find("COND"), 4, cond);
-    t.replace(t.find("START"), 5, start);
-    return t;
+    return Filled(program, {{"COND", cond}, {"START", start}});
   };
   auto lint = [&](const std::string& cond, const std::string& start) {
-    EmulatorOptions options = Tpu();
-    options.lint = true;
-    return RunKernelProgram(text(cond, start), options);
+    return Linted(text(cond, start));
   };
   // Every point into the first rows: steps 0 and 2 run on different cores.
   KernelRun same = lint("True", "0");
