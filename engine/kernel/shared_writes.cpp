@@ -141,7 +141,9 @@ SharedWrite AnyWrittenApart(const Function& kernel, const std::vector<int64_t>& 
       judged.insert(static_cast<RefId>(r));
     }
   }
-  if (judged.empty()) return {};
+  if (judged.empty() || std::any_of(grid.begin(), grid.end(), [](int64_t n) { return n <= 0; })) {
+    return {};  // nothing to judge, or a grid of no steps
+  }
   // Every combination of each axis's first, second, middle and last index.
   std::vector<std::vector<int64_t>> picks;
   for (int64_t n : grid) {
