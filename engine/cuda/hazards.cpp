@@ -183,13 +183,17 @@ std::vector<kernel::CallWarning> ChainWarnings(const kernel::KernelProgram& prog
       r >= 0) {
     warnings.push_back(CarriedScratchWarning(program, mapping, split, r));
   }
-  // An input's block at a grid step: its window's starts in the step table.
-  std::vector<int64_t> row_of(table.linear_step.size(), -1);
-  for (size_t row = 0; row < table.linear_step.size(); ++row) {
-    row_of[static_cast<size_t>(table.linear_step[row])] = static_cast<int64_t>(row);
-  }
+  // An input's block at a grid step: its window's starts in the step table (rows found by their
+  // grid step, indexed only when a kernel stores into an input and asks).
+  std::vector<int64_t> row_of;
   auto block_at = [&](kernel::RefId r,
                       const std::vector<int64_t>& step) -> std::optional<std::vector<int64_t>> {
+    if (row_of.empty()) {
+      row_of.assign(table.linear_step.size(), -1);
+      for (size_t row = 0; row < table.linear_step.size(); ++row) {
+        row_of[static_cast<size_t>(table.linear_step[row])] = static_cast<int64_t>(row);
+      }
+    }
     int64_t k = static_cast<int64_t>(r) - static_cast<int64_t>(mapping.prefetch.size());
     if (k < 0) return std::vector<int64_t>{};  // a scalar-prefetch ref: all of it, all along
     if (k >= static_cast<int64_t>(mapping.inputs.size())) return std::nullopt;

@@ -463,8 +463,7 @@ CarriedInput InputCarriedAcrossPoints(const Function& kernel, const std::vector<
         MovedOtherwise(kernel, kernel.body, id)) {
       continue;
     }
-    Folder none(kernel, {});
-    if (MayStoreInto(kernel, none, kernel.body, id)) stored.push_back(id);
+    if (FirstWriteTo(kernel.body, id) != nullptr) stored.push_back(id);
   }
   if (stored.empty()) return {};
   std::vector<std::vector<int64_t>> steps = PointFirstSteps(grid, point_axes);

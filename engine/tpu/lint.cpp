@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,37 +24,42 @@ namespace {
 // passes grid indices through (or returns constants) directly, any other run on the reference
 // executor where the call has no scalar-prefetch operands (which the lint does not have).
 kernel::BlockIndexAt LintBlockIndexAt(const kernel::GridMapping& mapping) {
-  return [&mapping](kernel::RefId r,
-                    const std::vector<int64_t>& step) -> std::optional<std::vector<int64_t>> {
-    int64_t k = static_cast<int64_t>(r) - static_cast<int64_t>(mapping.prefetch.size());
-    if (k < 0) return std::vector<int64_t>{};  // a scalar-prefetch ref: all of it, all along
-    if (k >= static_cast<int64_t>(mapping.inputs.size())) return std::nullopt;
-    const kernel::BlockMapping& op = mapping.inputs[static_cast<size_t>(k)];
-    if (!op.index_map) return std::vector<int64_t>(op.block.size(), 0);
-    kernel::DirectMap direct = kernel::AnalyzeIndexMap(*op.index_map);
-    std::vector<int64_t> index;
-    if (direct.ok) {
-      for (const auto& [axis, value] : direct.entries) {
-        index.push_back(axis >= 0 ? step[static_cast<size_t>(axis)] : value);
-      }
-      return index;
-    }
-    if (!mapping.prefetch.empty()) return std::nullopt;
-    try {
-      std::vector<int64_t> point = step;
-      ExecContext ctx;
-      ctx.grid_point = &point;
-      Executor map(*op.index_map, ctx);
-      std::vector<array::Array> params;
-      for (int64_t g : step) {
-        params.push_back(array::Array::Scalar(array::DType::kInt32, static_cast<double>(g)));
-      }
-      for (const array::Array& a : map.Run(params)) index.push_back(a.GetInt(0));
-    } catch (...) {  // an index map the reference executor cannot run without the call
-      return std::nullopt;
-    }
-    return index;
-  };
+  // Each input's map analysed once; the executor of one that is not direct made on first use.
+  auto direct = std::make_shared<std::vector<kernel::DirectMap>>();
+  for (const kernel::BlockMapping& op : mapping.inputs) {
+    direct->push_back(op.index_map ? kernel::AnalyzeIndexMap(*op.index_map) : kernel::DirectMap{});
+  }
+  return
+      [&mapping, direct](kernel::RefId r,
+                         const std::vector<int64_t>& step) -> std::optional<std::vector<int64_t>> {
+        int64_t k = static_cast<int64_t>(r) - static_cast<int64_t>(mapping.prefetch.size());
+        if (k < 0) return std::vector<int64_t>{};  // a scalar-prefetch ref: all of it, all along
+        if (k >= static_cast<int64_t>(mapping.inputs.size())) return std::nullopt;
+        const kernel::BlockMapping& op = mapping.inputs[static_cast<size_t>(k)];
+        if (!op.index_map) return std::vector<int64_t>(op.block.size(), 0);
+        std::vector<int64_t> index;
+        if (const kernel::DirectMap& map = (*direct)[static_cast<size_t>(k)]; map.ok) {
+          for (const auto& [axis, value] : map.entries) {
+            index.push_back(axis >= 0 ? step[static_cast<size_t>(axis)] : value);
+          }
+          return index;
+        }
+        if (!mapping.prefetch.empty()) return std::nullopt;
+        try {
+          std::vector<int64_t> point = step;
+          ExecContext ctx;
+          ctx.grid_point = &point;
+          Executor map(*op.index_map, ctx);
+          std::vector<array::Array> params;
+          for (int64_t g : step) {
+            params.push_back(array::Array::Scalar(array::DType::kInt32, static_cast<double>(g)));
+          }
+          for (const array::Array& a : map.Run(params)) index.push_back(a.GetInt(0));
+        } catch (...) {  // an index map the reference executor cannot run without the call
+          return std::nullopt;
+        }
+        return index;
+      };
 }
 
 }  // namespace
@@ -159,11 +165,12 @@ void Lint(const kernel::KernelProgram& program, const kernel::GridMapping& mappi
     leading.push_back(a);
     if (mapping.grid[static_cast<size_t>(a)] > 1) split_axes.push_back(std::to_string(a));
   }
+  // "axis 0" or "axes 0, 1": the leading parallel axes the cores would split.
+  const std::string axes =
+      fmt::format("{} {}", split_axes.size() == 1 ? "axis" : "axes", fmt::join(split_axes, ", "));
   const kernel::Function& f = *program.kernel;
   if (kernel::RefId r = kernel::ScratchCarriedAcrossPoints(f, mapping.grid, leading); r >= 0) {
     const kernel::Instr* read = kernel::FirstReadOf(f.body, r);
-    std::string axes =
-        fmt::format("{} {}", split_axes.size() == 1 ? "axis" : "axes", fmt::join(split_axes, ", "));
     warn(read != nullptr ? read->span : mapping.span,
          fmt::format("scratch `{}` is read at the first step of a point of the \"parallel\" {} "
                      "before that step writes all of it, so it carries a value over from the "
@@ -182,8 +189,6 @@ void Lint(const kernel::KernelProgram& program, const kernel::GridMapping& mappi
       carried.ref >= 0) {
     const kernel::Instr* read = kernel::FirstReadOf(f.body, carried.ref);
     const kernel::Instr* store = kernel::FirstWriteTo(f.body, carried.ref);
-    std::string axes =
-        fmt::format("{} {}", split_axes.size() == 1 ? "axis" : "axes", fmt::join(split_axes, ", "));
     const kernel::RefType& ref = f.refs.at(static_cast<size_t>(carried.ref));
     bool prefetch = ref.role == kernel::RefRole::kPrefetch;
     Diagnostic d{
@@ -218,23 +223,18 @@ void Lint(const kernel::KernelProgram& program, const kernel::GridMapping& mappi
   // Megacore hazard: DMAs of steps the two cores split between them into the same elements of
   // an array in HBM.
   if (parallel > 0) {
-    int64_t points = 1;
-    for (int a = 0; a < parallel; ++a) points *= mapping.grid[static_cast<size_t>(a)];
-    int64_t chunk = (points + 1) / 2;  // each core's contiguous share of the points
+    // Which core runs a step, as `--cores 2` splits the grid.
+    std::vector<std::pair<int64_t, int64_t>> chunks = SplitGrid(mapping.grid, parallel, 2);
     auto core_of = [&](const std::vector<int64_t>& step) {
       int64_t linear = 0;
-      for (int a = 0; a < parallel; ++a) {
-        linear = linear * mapping.grid[static_cast<size_t>(a)] + step[static_cast<size_t>(a)];
-      }
-      return linear / std::max<int64_t>(chunk, 1);
+      for (size_t a = 0; a < step.size(); ++a) linear = linear * mapping.grid[a] + step[a];
+      return linear < chunks[0].second ? 0 : 1;
     };
     kernel::SharedWrite shared = kernel::AnyWrittenApart(
         f, mapping.grid, [&](const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
           return core_of(a) != core_of(b);
         });
     if (shared.ref >= 0) {
-      std::string axes = fmt::format("{} {}", split_axes.size() == 1 ? "axis" : "axes",
-                                     fmt::join(split_axes, ", "));
       Diagnostic d{
           .severity = Severity::kWarning,
           .phase = Phase::kLint,
@@ -265,8 +265,6 @@ void Lint(const kernel::KernelProgram& program, const kernel::GridMapping& mappi
         dma ? std::string("a DMA that no earlier instruction of the step started")
             : fmt::format("a signal of semaphore `{}` that no earlier instruction of the step sent",
                           f.refs.at(static_cast<size_t>(carried.wait->ref.ref)).name);
-    std::string axes =
-        fmt::format("{} {}", split_axes.size() == 1 ? "axis" : "axes", fmt::join(split_axes, ", "));
     warn(carried.wait->span,
          fmt::format("at grid step {}, where a point of the \"parallel\" {} starts, this waits "
                      "for {}, so it takes what the point before {}: on a megacore chip (TPU v4, "
