@@ -83,6 +83,12 @@ EmittedKernel Emitter::Run() {
     return r >= num_prefetch && r < num_prefetch + num_operands &&
            f_.refs[r].space != kernel::MemorySpace::kAny;
   };
+  // A scalar-prefetch ref the kernel writes gets a copy per CUDA block, filled from HBM when the
+  // block starts: the HBM array is every block's, and on a GPU one block's store would reach
+  // another's reads of it (SMEM is a TensorCore's own on a TPU).
+  auto local_copy = [&](size_t r) {
+    return r < num_prefetch && kernel::FirstWriteTo(f_.body, static_cast<kernel::RefId>(r));
+  };
   // Block buffers that do not fit in shared memory: the operands that allow it become direct
   // windows instead of buffers in global memory (one copy less each way).
   direct_.assign(f_.refs.size(), false);
@@ -91,7 +97,8 @@ EmittedKernel Emitter::Run() {
   int64_t window_bytes = 0, local_bytes = 0;
   for (size_t r = 0; r < f_.refs.size(); ++r) {
     const kernel::RefType& ref = f_.refs[r];
-    bool local = ref.role == kernel::RefRole::kScratch || ref.role == kernel::RefRole::kScoped;
+    bool local = ref.role == kernel::RefRole::kScratch || ref.role == kernel::RefRole::kScoped ||
+                 local_copy(r);
     if (!pipelined(r) && !local) continue;
     int64_t item = ref.space == kernel::MemorySpace::kSemaphore
                        ? 24
@@ -108,7 +115,8 @@ EmittedKernel Emitter::Run() {
   }
   for (size_t r = 0; r < f_.refs.size(); ++r) {
     const kernel::RefType& ref = f_.refs[r];
-    bool local = ref.role == kernel::RefRole::kScratch || ref.role == kernel::RefRole::kScoped;
+    bool local = ref.role == kernel::RefRole::kScratch || ref.role == kernel::RefRole::kScoped ||
+                 local_copy(r);
     if ((!pipelined(r) || direct_[r]) && !local) continue;
     int64_t item = ref.space == kernel::MemorySpace::kSemaphore
                        ? 8
@@ -273,12 +281,14 @@ EmittedKernel Emitter::Run() {
     }
   }
   // Block and scratch buffers start as the emulator's poison (so reading them before writing
-  // shows as it does there), semaphores at zero.
+  // shows as it does there), semaphores at zero, a block's copies of scalar-prefetch refs as the
+  // arrays in HBM.
   for (size_t r = 0; r < f_.refs.size(); ++r) {
     const kernel::RefType& ref = f_.refs[r];
     if (ref_slot_[r] < 0 || ref.space == kernel::MemorySpace::kSemaphore) continue;
     w_.Line(ElementLoop(std::max<int64_t>(Count(ref.shape), 1)) +
-            fmt::format(" r{}[pz_i] = {};", r, Fresh(ref.dtype)));
+            (r < num_prefetch ? fmt::format(" r{}[pz_i] = {}[pz_i];", r, hbm.at(r))
+                              : fmt::format(" r{}[pz_i] = {};", r, Fresh(ref.dtype))));
   }
   for (size_t r = 0; r < f_.refs.size(); ++r) {
     if (f_.refs[r].space != kernel::MemorySpace::kSemaphore || ref_slot_[r] < 0) continue;

@@ -173,6 +173,52 @@ out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((256, 256), jnp.floa
 )")));
 }
 
+// A kernel that counts its steps in a scalar-prefetch ref (STORE), or only reads it.
+constexpr const char* kPrefetchCounter = R"(
+def kernel(c_ref, x_ref, o_ref):
+    STORE
+    o_ref[...] = x_ref[...] + c_ref[0].astype(jnp.float32)
+
+x = jnp.ones((256, 256), jnp.float32)
+out = pl.pallas_call(
+    kernel, out_shape=jax.ShapeDtypeStruct((256, 256), jnp.float32),
+    grid_spec=pltpu.PrefetchScalarGridSpec(
+        num_scalar_prefetch=1, grid=(2,),
+        in_specs=[pl.BlockSpec((256, 128), lambda j, c: (0, j))],
+        out_specs=pl.BlockSpec((256, 128), lambda j, c: (0, j))),
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("arbitrary",)))(
+        jnp.full((1,), 3, jnp.int32), x)
+)";
+
+TEST(GridPointSplit, NeverSplitsKernelsThatStoreIntoAScalarPrefetchRef) {
+  // The CUDA backend keeps scalar-prefetch operands in HBM, which the parts would share: each
+  // part would count again.
+  std::string counts = kPrefetchCounter, reads = kPrefetchCounter;
+  Replace(counts, "STORE", "c_ref[0] += 1");
+  Replace(reads, "STORE", "pass");
+  EXPECT_FALSE(Split(Trace(counts)));
+  std::optional<PointSplit> split = Split(Trace(reads));
+  ASSERT_TRUE(split);
+  EXPECT_GT(split->parts, 1);
+}
+
+TEST(ScalarPrefetchCopy, EachCudaBlockWritesACopyOfItsOwn) {
+  // On a GPU the blocks run at once: a store into the HBM array would reach the other blocks'
+  // reads. The copy starts as the array; a ref the kernel only reads stays the array itself.
+  std::string counts = kPrefetchCounter, reads = kPrefetchCounter;
+  Replace(counts, "STORE", "c_ref[0] += 1");
+  Replace(reads, "STORE", "pass");
+  Traced t = Trace(counts);
+  PlannedCall plan = PlanCall(t.program, t.mapping, t.operands, {}, 0, 48 * 1024, WarpTile{});
+  const std::string& source = plan.kernel.source;
+  EXPECT_EQ(source.find("* const r0 = pz_hbm0;"), std::string::npos) << source;
+  EXPECT_NE(source.find(" r0[pz_i] = pz_hbm0[pz_i];"), std::string::npos) << source;
+  Traced r = Trace(reads);
+  PlannedCall read_plan = PlanCall(r.program, r.mapping, r.operands, {}, 0, 48 * 1024, WarpTile{});
+  EXPECT_NE(read_plan.kernel.source.find("* const r0 = pz_hbm0;"), std::string::npos)
+      << read_plan.kernel.source;
+}
+
 TEST(GridPointSplit, LeavesCallsWithChainsEnoughAlone) {
   // 1024 parallel points already.
   EXPECT_FALSE(Split(Trace(R"(
