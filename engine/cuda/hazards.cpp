@@ -69,8 +69,8 @@ kernel::CallWarning CarriedInputWarning(const kernel::KernelProgram& program,
             "\"parallel\" {} starts, after grid step {} may have stored into it: on the "
             "emulated TPU, which runs every step in order, this read sees that store, but the "
             "CUDA backend runs each point of the \"parallel\" {} as a chain of its own, on its "
-            "own CUDA block, and keeps scalar-prefetch operands in HBM, shared by the chains: "
-            "which of their stores this read sees depends on timing",
+            "own CUDA block, which starts from a copy of its own of the operand as the call "
+            "passed it: this read does not see that store",
             ref.name, tpu::TupleString(carried.step), named, tpu::TupleString(carried.store),
             named),
         .span = read != nullptr ? read->span : mapping.span,

@@ -169,8 +169,8 @@ std::optional<PointSplit> SplitGridPoints(const kernel::KernelProgram& program,
                                           const GridSplit& split) {
   if (split.chains >= kTargetChains || mapping.outputs.empty()) return std::nullopt;
   const kernel::Function& f = *program.kernel;
-  // Scalar-prefetch refs are the arrays in HBM, which every part shares: a part storing into one
-  // would make the store once per part, and the others would read it.
+  // A scalar-prefetch ref the kernel stores into is a copy of each CUDA block's own: each part of
+  // a point would start from the operand again, and miss the stores of the parts before it.
   for (size_t p = 0; p < mapping.prefetch.size(); ++p) {
     if (kernel::FirstWriteTo(f.body, static_cast<RefId>(p)) != nullptr) return std::nullopt;
   }

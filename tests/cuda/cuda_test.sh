@@ -14,7 +14,8 @@
 #   cuda_test.sh error CLI FILE     fails on the host device at the line marked `# cuda-error: TEXT`
 #   cuda_test.sh warning CLI FILE   runs on the host device (exit 0) with one warning per line
 #                                   marked `# cuda-warning: TEXT`, there, and no other; the
-#                                   emulated TPU runs it without a warning
+#                                   emulated TPU runs it without a warning; --emit-cuda warns
+#                                   as the host device does
 #   cuda_test.sh nogpu CLI FILE     without a CUDA driver: exit 70 and the backend's message
 #   cuda_test.sh same CLI FILE      stdout is the same on the emulated TPU and on the host device;
 #                                   a program the emulator rejects fails at the same place
@@ -169,6 +170,16 @@ case $mode in
         exit 1
       fi
     done || exit 1
+    # --emit-cuda (the calls run on the emulator) warns of the same, at the same lines.
+    "$cli" run --emit-cuda "$file" >"$tmp/unit.cu" 2>"$tmp/emit.err"
+    rc=$?
+    grep '^[^ ]*:[0-9]*:[0-9]*: warning: ' "$tmp/err" >"$tmp/warned"
+    grep '^[^ ]*:[0-9]*:[0-9]*: warning: ' "$tmp/emit.err" >"$tmp/emit.warned"
+    if [ $rc -ne 0 ] || ! diff -u "$tmp/warned" "$tmp/emit.warned"; then
+      echo "--- $file: --emit-cuda (exit $rc) should warn as --backend cuda does:"
+      cat "$tmp/emit.err"
+      exit 1
+    fi
     ;;
   nogpu)
     # Where the machine has no CUDA driver, --backend cuda says so and exits 70.

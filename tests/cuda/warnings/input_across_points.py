@@ -5,8 +5,8 @@
 # and warns at the read. `rows_kernel` bumps a block that changes with every point of axis 0
 # (only its "arbitrary" axis 1 carries the stores) and `scaled_kernel` writes its block whole
 # before reading it: neither is warned of. A scalar-prefetch ref is an input whose block never
-# changes (SMEM keeps what the kernel stores there for the whole grid), which the CUDA backend
-# keeps in HBM, shared by the chains: `counter_kernel` counts its steps there.
+# changes (SMEM keeps what the kernel stores there for the whole grid), of which each CUDA block
+# starts from a copy of its own: `counter_kernel` counts its steps there.
 import jax
 import jax.numpy as jnp
 from jax.experimental import pallas as pl

@@ -191,8 +191,8 @@ out = pl.pallas_call(
 )";
 
 TEST(GridPointSplit, NeverSplitsKernelsThatStoreIntoAScalarPrefetchRef) {
-  // The CUDA backend keeps scalar-prefetch operands in HBM, which the parts would share: each
-  // part would count again.
+  // The parts of a point run on CUDA blocks of their own, each with a copy of the ref: each part
+  // would count from the start again.
   std::string counts = kPrefetchCounter, reads = kPrefetchCounter;
   Replace(counts, "STORE", "c_ref[0] += 1");
   Replace(reads, "STORE", "pass");
