@@ -13,6 +13,7 @@
 #include "eval/interpreter.h"
 #include "lang/ast_printer.h"
 #include "lang/parser.h"
+#include "tpu/call_report.h"
 #include "tpu/tpu_info.h"
 
 namespace pz::cli {
@@ -274,11 +275,7 @@ int RunCommand(const std::vector<std::string>& args) {
     return kExitIo;
   }
   for (const kernel::CallWarning& w : cuda_warnings) {
-    Diagnostic d{.severity = Severity::kWarning,
-                 .phase = Phase::kEmulate,
-                 .message = w.message,
-                 .span = w.span};
-    for (const std::string& note : w.notes) d.notes.push_back({.message = note});
+    Diagnostic d = tpu::WarningDiagnostic(w);
     d.notes.push_back({.message = "the emulator ran this call; `--backend cuda` on a machine with "
                                   "an NVIDIA GPU runs it the way this warning describes"});
     run.warnings.push_back(std::move(d));
