@@ -13,7 +13,6 @@
 #include "eval/interpreter.h"
 #include "lang/ast_printer.h"
 #include "lang/parser.h"
-#include "tpu/call_report.h"
 #include "tpu/tpu_info.h"
 
 namespace pz::cli {
@@ -230,28 +229,26 @@ int RunCommand(const std::vector<std::string>& args) {
   // program's own output goes to stderr then). With --backend cuda, planned for the device the
   // calls run on (its shared memory), so the unit is the one it compiled.
   std::vector<cuda::EmittedKernel> kernels;
-  // What the CUDA backend would warn of when the calls ran on it (on the emulator, which does not
-  // see those hazards; with --backend cuda the run warns of them itself).
-  std::vector<kernel::CallWarning> cuda_warnings;
   if (options.emit_cuda) {
     const auto* device = dynamic_cast<const cuda::CudaBackend*>(options.emulator.backend.get());
     int64_t budget = cuda::SharedBudget(device ? &device->device_info() : nullptr);
+    // The warnings the CUDA backend would give where the calls run on the emulator (which does
+    // not see those hazards); with --backend cuda the calls give them themselves.
     bool on_cuda = options.cuda;
     options.emulator.on_trace =
-        [&kernels, &cuda_warnings, budget, warps, on_cuda](
+        [&kernels, budget, warps, on_cuda](
             const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
             const kernel::CallOperands& operands, const kernel::RunOptions& run) {
           cuda::PlannedCall plan = cuda::PlanCall(program, mapping, operands, run,
                                                   static_cast<int>(kernels.size()), budget, warps);
           kernels.push_back(std::move(plan.kernel));
-          if (on_cuda) return;
+          if (on_cuda) return std::vector<kernel::CallWarning>{};
           for (kernel::CallWarning& w : plan.warnings) {
-            bool repeated = false;
-            for (const kernel::CallWarning& seen : cuda_warnings) {
-              repeated |= seen.message == w.message && seen.span == w.span;
-            }
-            if (!repeated) cuda_warnings.push_back(std::move(w));
+            w.notes.push_back(
+                "the emulator ran this call; `--backend cuda` on a machine with an "
+                "NVIDIA GPU runs it the way this warning describes");
           }
+          return std::move(plan.warnings);
         };
   }
   FILE* program_out = options.emit_cuda ? stderr : stdout;
@@ -273,12 +270,6 @@ int RunCommand(const std::vector<std::string>& args) {
   if (run.status == course::RunStatus::kIoError) {
     std::fprintf(stderr, "pallas-puzzles run: cannot read `%s`\n", options.file.c_str());
     return kExitIo;
-  }
-  for (const kernel::CallWarning& w : cuda_warnings) {
-    Diagnostic d = tpu::WarningDiagnostic(w);
-    d.notes.push_back({.message = "the emulator ran this call; `--backend cuda` on a machine with "
-                                  "an NVIDIA GPU runs it the way this warning describes"});
-    run.warnings.push_back(std::move(d));
   }
   std::fputs(run.Diagnostics(UseColor(stderr)).c_str(), stderr);
   // A program without checks that ran to the end succeeded.

@@ -86,9 +86,13 @@ EmittedKernel Emitter::Run() {
   // A scalar-prefetch ref the kernel writes gets a copy per CUDA block, filled from HBM when the
   // block starts: the HBM array is every block's, and on a GPU one block's store would reach
   // another's reads of it (SMEM is a TensorCore's own on a TPU).
-  auto local_copy = [&](size_t r) {
-    return r < num_prefetch && kernel::FirstWriteTo(f_.body, static_cast<kernel::RefId>(r));
-  };
+  // The refs with a buffer of each block's own: scratch, scoped refs and those copies.
+  std::vector<bool> local(f_.refs.size());
+  for (size_t r = 0; r < f_.refs.size(); ++r) {
+    kernel::RefRole role = f_.refs[r].role;
+    local[r] = role == kernel::RefRole::kScratch || role == kernel::RefRole::kScoped ||
+               (r < num_prefetch && kernel::FirstWriteTo(f_.body, static_cast<kernel::RefId>(r)));
+  }
   // Block buffers that do not fit in shared memory: the operands that allow it become direct
   // windows instead of buffers in global memory (one copy less each way).
   direct_.assign(f_.refs.size(), false);
@@ -97,13 +101,11 @@ EmittedKernel Emitter::Run() {
   int64_t window_bytes = 0, local_bytes = 0;
   for (size_t r = 0; r < f_.refs.size(); ++r) {
     const kernel::RefType& ref = f_.refs[r];
-    bool local = ref.role == kernel::RefRole::kScratch || ref.role == kernel::RefRole::kScoped ||
-                 local_copy(r);
-    if (!pipelined(r) && !local) continue;
+    if (!pipelined(r) && !local[r]) continue;
     int64_t item = ref.space == kernel::MemorySpace::kSemaphore
                        ? 24
                        : static_cast<int64_t>(array::ItemSize(ref.dtype));
-    (local ? local_bytes : window_bytes) +=
+    (local[r] ? local_bytes : window_bytes) +=
         SlotBytes(std::max<int64_t>(Count(ref.shape), 1) * item);
   }
   if (window_bytes + local_bytes > req_.shared_budget) {
@@ -115,9 +117,7 @@ EmittedKernel Emitter::Run() {
   }
   for (size_t r = 0; r < f_.refs.size(); ++r) {
     const kernel::RefType& ref = f_.refs[r];
-    bool local = ref.role == kernel::RefRole::kScratch || ref.role == kernel::RefRole::kScoped ||
-                 local_copy(r);
-    if ((!pipelined(r) || direct_[r]) && !local) continue;
+    if ((!pipelined(r) || direct_[r]) && !local[r]) continue;
     int64_t item = ref.space == kernel::MemorySpace::kSemaphore
                        ? 8
                        : static_cast<int64_t>(array::ItemSize(ref.dtype));

@@ -28,20 +28,16 @@ CallRecord RecordCall(const kernel::KernelProgram& program, const kernel::GridMa
   return record;
 }
 
-Diagnostic WarningDiagnostic(const kernel::CallWarning& warning) {
-  Diagnostic d{.severity = Severity::kWarning,
-               .phase = Phase::kEmulate,
-               .message = warning.message,
-               .span = warning.span};
-  for (const std::string& note : warning.notes) d.notes.push_back({.message = note});
-  return d;
-}
-
 void ReportWarnings(const kernel::Function& kernel, const kernel::GridMapping& mapping,
                     const kernel::CallOutcome& outcome, const TpuReport& report, SourceSpan span,
                     EmulatorSession& session) {
   for (const kernel::CallWarning& warning : outcome.warnings) {
-    session.warnings.push_back(WarningDiagnostic(warning));
+    Diagnostic d{.severity = Severity::kWarning,
+                 .phase = Phase::kEmulate,
+                 .message = warning.message,
+                 .span = warning.span};
+    for (const std::string& note : warning.notes) d.notes.push_back({.message = note});
+    session.warnings.push_back(std::move(d));
   }
   for (size_t o = 0; o < mapping.outputs.size(); ++o) {
     const kernel::BlockMapping& op = mapping.outputs[o];

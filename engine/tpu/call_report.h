@@ -17,9 +17,6 @@ namespace pz::tpu {
 // that reaches past the end of the array.
 bool InputPadding(const kernel::GridMapping& mapping, const std::string& ref);
 
-// A backend's warning as the run prints it (a warning of the emulation phase, its notes after it).
-Diagnostic WarningDiagnostic(const kernel::CallWarning& warning);
-
 // Appends the call's warnings to `session.warnings`; `span` is the pallas_call.
 void ReportWarnings(const kernel::Function& kernel, const kernel::GridMapping& mapping,
                     const kernel::CallOutcome& outcome, const TpuReport& report, SourceSpan span,

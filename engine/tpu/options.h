@@ -7,11 +7,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "support/source.h"
 
 namespace pz::kernel {
 class Backend;
+struct CallWarning;
 struct GridMapping;
 struct KernelProgram;
 struct RunOptions;
@@ -97,9 +99,10 @@ struct EmulatorOptions {
   // where NaN are born or tries comparisons flipped.
   std::shared_ptr<Probe> probe;
   // Called with every traced call before it runs, and how to name a source line ("line 12"):
-  // `--emit-cuda` collects the kernels.
-  std::function<void(const kernel::KernelProgram&, const kernel::GridMapping&,
-                     const kernel::CallOperands&, const kernel::RunOptions&)>
+  // `--emit-cuda` collects the kernels. What it returns the call warns of, as of its backend's.
+  std::function<std::vector<kernel::CallWarning>(
+      const kernel::KernelProgram&, const kernel::GridMapping&, const kernel::CallOperands&,
+      const kernel::RunOptions&)>
       on_trace;
 };
 

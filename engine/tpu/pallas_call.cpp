@@ -367,9 +367,11 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   kernel::CallOutcome outcome;
   try {
     // (`--emit-cuda` fails where the call cannot become CUDA: an error at the call like the run's.)
-    if (options.on_trace) options.on_trace(program, mapping, operands, run);
+    std::vector<kernel::CallWarning> traced;
+    if (options.on_trace) traced = options.on_trace(program, mapping, operands, run);
     outcome = options.backend ? options.backend->Run(program, mapping, operands, run)
                               : TpuBackend(options).Run(program, mapping, operands, run);
+    for (kernel::CallWarning& w : traced) outcome.warnings.push_back(std::move(w));
   } catch (kernel::CallError& error) {
     Raise(interp, error);
   }

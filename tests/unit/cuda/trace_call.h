@@ -30,6 +30,7 @@ inline Traced Trace(const std::string& source) {
                               const kernel::GridMapping& mapping,
                               const kernel::CallOperands& operands, const kernel::RunOptions&) {
     *traced = Traced{program, mapping, operands, {}};
+    return std::vector<kernel::CallWarning>{};
   };
   tpu::testing::KernelRun run = tpu::testing::RunKernelProgram(source, options);
   EXPECT_EQ(run.error_message, "") << run.rendered;
