@@ -52,10 +52,8 @@ Axis AxisOf(const kernel::BlockMapping& op, size_t d, int64_t index) {
   int64_t n = op.shape[d];
   Axis a;
   int64_t cell = b.kind == BlockDim::Kind::kSqueezed ? 1 : std::max<int64_t>(b.size, 1);
-  a.size = b.kind == BlockDim::Kind::kSqueezed ? 1 : b.size;
-  a.start = b.kind == BlockDim::Kind::kBlocked    ? index * b.size
-            : b.kind == BlockDim::Kind::kSqueezed ? index
-                                                  : index - b.pad_lo;
+  a.size = b.WindowSize();
+  a.start = b.WindowStart(index);
   int64_t blocks = std::max<int64_t>((n + cell - 1) / cell, 1);
   a.group = (blocks + kMaxCells - 1) / kMaxCells;
   a.cells = (blocks + a.group - 1) / a.group;

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "support/check.h"
+#include "tpu/block_index.h"
 #include "tpu/executor.h"
 
 namespace pz::cuda {
@@ -39,12 +40,7 @@ void CheckRevisits(const kernel::GridMapping& mapping, const StepTable& table,
       const int64_t* r = table.rows.data() + row_of[static_cast<size_t>(step)] * table.columns;
       Point point(r, r + rank), block;
       for (size_t d = 0; d < op.block.size(); ++d) {
-        const kernel::BlockDim& b = op.block[d];
-        int64_t start = r[operand_column[k] + static_cast<int64_t>(d)];
-        block.push_back(b.kind == kernel::BlockDim::Kind::kBlocked
-                            ? start / std::max<int64_t>(b.size, 1)
-                        : b.kind == kernel::BlockDim::Kind::kElement ? start + b.pad_lo
-                                                                     : start);
+        block.push_back(op.block[d].IndexOfStart(r[operand_column[k] + static_cast<int64_t>(d)]));
       }
       if (step > 0 && block == current) {
         seen[block].second = point;
@@ -214,14 +210,8 @@ StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallO
   ctx.tick = run.tick;
   for (tpu::RefBuffer& b : prefetch) ctx.refs.push_back(&b);
   size_t num_operands = mapping.inputs.size() + mapping.outputs.size();
-  std::vector<std::unique_ptr<tpu::Executor>> maps(num_operands);
-  std::vector<kernel::DirectMap> direct(num_operands);
-  for (size_t k = 0; k < num_operands; ++k) {
-    const kernel::BlockMapping& op = mapping.operand(k);
-    if (operand_column[k] < 0 || !op.index_map) continue;
-    direct[k] = kernel::AnalyzeIndexMap(*op.index_map);
-    if (!direct[k].ok) maps[k] = std::make_unique<tpu::Executor>(*op.index_map, ctx);
-  }
+  std::vector<tpu::BlockIndexer> indexers;
+  for (size_t k = 0; k < num_operands; ++k) indexers.emplace_back(mapping.operand(k), ctx);
 
   auto fill = [&](StepTable& table) {
     table.columns = columns;
@@ -250,30 +240,13 @@ StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallO
       for (size_t k = 0; k < num_operands; ++k) {
         if (operand_column[k] < 0) continue;
         const kernel::BlockMapping& op = mapping.operand(k);
-        index.clear();
-        if (!op.index_map) {
-          index.assign(op.block.size(), 0);
-        } else if (direct[k].ok) {
-          for (const auto& [axis, value] : direct[k].entries) {
-            index.push_back(axis >= 0 ? point[static_cast<size_t>(axis)] : value);
-          }
-        } else {
-          std::vector<array::Array> params;
-          for (int64_t g : point) {
-            params.push_back(array::Array::Scalar(array::DType::kInt32, static_cast<double>(g)));
-          }
-          for (const array::Array& a : maps[k]->Run(params)) index.push_back(a.GetInt(0));
-        }
+        indexers[k].At(point, index);
         window.start.clear();
         window.size.clear();
         for (size_t d = 0; d < op.block.size(); ++d) {
-          const kernel::BlockDim& b = op.block[d];
-          bool squeezed = b.kind == kernel::BlockDim::Kind::kSqueezed;
-          int64_t start = b.kind == kernel::BlockDim::Kind::kBlocked   ? index[d] * b.size
-                          : b.kind == kernel::BlockDim::Kind::kElement ? index[d] - b.pad_lo
-                                                                       : index[d];
+          int64_t start = op.block[d].WindowStart(index[d]);
           window.start.push_back(start);
-          window.size.push_back(squeezed ? 1 : b.size);
+          window.size.push_back(op.block[d].WindowSize());
           r[operand_column[k] + static_cast<int64_t>(d)] = start;
         }
         // A window wholly outside its array is the call's error, as on the emulated TPU (the

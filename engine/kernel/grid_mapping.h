@@ -5,6 +5,7 @@
 // structs, with JAX's errors; backends (backend.h) run kernels over it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -28,6 +29,20 @@ struct BlockDim {
   Kind kind = Kind::kBlocked;
   int64_t size = 1;    // kBlocked, kElement: elements per block (kSqueezed: 1)
   int64_t pad_lo = 0;  // kElement: virtual padding before the dimension
+
+  // The first element of the window block index `index` picks along this dimension (before the
+  // array's start for an element window in the padding), and the index of a window starting at
+  // `start`.
+  int64_t WindowStart(int64_t index) const {
+    return kind == Kind::kBlocked ? index * size : kind == Kind::kElement ? index - pad_lo : index;
+  }
+  int64_t IndexOfStart(int64_t start) const {
+    return kind == Kind::kBlocked   ? start / std::max<int64_t>(size, 1)
+           : kind == Kind::kElement ? start + pad_lo
+                                    : start;
+  }
+  // Elements of the window along this dimension (1 when squeezed).
+  int64_t WindowSize() const { return kind == Kind::kSqueezed ? 1 : size; }
 };
 
 // A blocked input or output of the call (JAX's BlockMapping).

@@ -17,6 +17,7 @@
 #include "array/array.h"
 #include "kernel/backend.h"
 #include "kernel/grid_mapping.h"
+#include "tpu/block_index.h"
 #include "tpu/core.h"
 #include "tpu/dma.h"
 #include "tpu/executor.h"
@@ -78,8 +79,6 @@ class CoreMachine {
   std::vector<int64_t> Unravel(int64_t t) const { return UnravelIndex(t, mapping_.grid); }
 
   // ---- grid_loop.cpp --------------------------------------------------------------------------
-  // The block index of operand `k` at grid point `point_`, into `index` (reusing its storage).
-  void BlockIndex(size_t k, std::vector<int64_t>& index);
   // The stamps of HBM buffer `b` in `arrays`, allocated (all -1) on first use.
   static array::Array& AccessArray(std::vector<array::Array>& arrays, int b,
                                    const array::Shape& shape);
@@ -149,10 +148,9 @@ class CoreMachine {
   std::vector<RefBuffer> scratch_;
   std::vector<int64_t> point_;
   ExecContext map_ctx_;
-  ExecContext* kctx_ = nullptr;        // the kernel's, while Run runs
-  std::vector<uint64_t> seen_writes_;  // per ref: RefBuffer::writes at its last snapshot
-  std::vector<std::unique_ptr<Executor>> map_executors_;
-  std::vector<kernel::DirectMap> direct_;
+  ExecContext* kctx_ = nullptr;         // the kernel's, while Run runs
+  std::vector<uint64_t> seen_writes_;   // per ref: RefBuffer::writes at its last snapshot
+  std::vector<BlockIndexer> indexers_;  // per operand, over map_ctx_
 };
 
 }  // namespace pz::tpu

@@ -166,12 +166,7 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
   map_ctx_.tick = tick_;
   map_ctx_.callbacks = core_.callbacks;
   for (RefBuffer& b : prefetch_) map_ctx_.refs.push_back(&b);
-  for (size_t k = 0; k < states_.size(); ++k) {
-    const BlockMapping& op = OperandAt(k);
-    map_executors_.push_back(op.index_map ? std::make_unique<Executor>(*op.index_map, map_ctx_)
-                                          : nullptr);
-    direct_.push_back(op.index_map ? kernel::AnalyzeIndexMap(*op.index_map) : kernel::DirectMap{});
-  }
+  for (size_t k = 0; k < states_.size(); ++k) indexers_.emplace_back(OperandAt(k), map_ctx_);
 
   // This core's share of the grid, in row-major order.
   const int64_t first = core_.first, total = core_.end;
@@ -200,7 +195,7 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
   std::vector<int64_t> next_visible;
   if (first < total) {
     visible(this_point, point_);
-    for (size_t k = 0; k < states_.size(); ++k) BlockIndex(k, index[k]);
+    for (size_t k = 0; k < states_.size(); ++k) indexers_[k].At(point_, index[k]);
   }
   if (trace_) trace_->total_steps = total;
   for (int64_t t = first; t < total; ++t) {
@@ -228,7 +223,7 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
       }
       visible(next_point, next_visible);
       point_.swap(next_visible);
-      for (size_t k = 0; k < states_.size(); ++k) BlockIndex(k, next_index[k]);
+      for (size_t k = 0; k < states_.size(); ++k) indexers_[k].At(point_, next_index[k]);
       point_.swap(next_visible);
     }
     for (size_t k = 0; k < states_.size(); ++k) Enter(k, index[k], t);
@@ -326,27 +321,6 @@ void CoreMachine::Track(RefBuffer& b) {
   if (!options_.track_uninitialized) return;
   b.tracked = true;
   b.initialized = array::Zeros(b.data.shape(), array::DType::kUInt8);
-}
-
-void CoreMachine::BlockIndex(size_t k, std::vector<int64_t>& index) {
-  const BlockMapping& op = OperandAt(k);
-  if (!op.index_map) {
-    index.assign(op.block.size(), 0);
-    return;
-  }
-  if (direct_[k].ok) {
-    const auto& entries = direct_[k].entries;
-    index.resize(entries.size());  // (no allocation after the first step)
-    for (size_t d = 0; d < entries.size(); ++d) {
-      index[d] = entries[d].first >= 0 ? point_[entries[d].first] : entries[d].second;
-    }
-    return;
-  }
-  std::vector<Array> params;
-  for (int64_t g : point_) params.push_back(Array::Scalar(array::DType::kInt32, double(g)));
-  std::vector<Array> out = map_executors_[k]->Run(params);
-  index.clear();
-  for (const Array& a : out) index.push_back(a.GetInt(0));
 }
 
 Array& CoreMachine::AccessArray(std::vector<Array>& arrays, int b, const array::Shape& shape) {

@@ -10,6 +10,7 @@
 
 #include "kernel/fresh.h"
 #include "kernel/shared_writes.h"
+#include "tpu/block_index.h"
 #include "tpu/executor.h"
 #include "tpu/megacore.h"
 #include "tpu/tpu_info.h"
@@ -20,41 +21,30 @@ using kernel::MemorySpace;
 
 namespace {
 
-// The block an input's index map picks at a grid step, for the megacore hazards: a map that
-// passes grid indices through (or returns constants) directly, any other run on the reference
-// executor where the call has no scalar-prefetch operands (which the lint does not have).
+// The block an input's index map picks at a grid step, for the megacore hazards: read off the
+// grid point for a map that passes grid indices through (or returns constants), any other run on
+// the reference executor where the call has no scalar-prefetch operands (which the lint does not
+// have).
 kernel::BlockIndexAt LintBlockIndexAt(const kernel::GridMapping& mapping) {
-  // Each input's map analysed once; the executor of one that is not direct made on first use.
-  auto direct = std::make_shared<std::vector<kernel::DirectMap>>();
+  struct Indexers {
+    ExecContext context;  // no refs: maps that read prefetch values are not judged
+    std::vector<BlockIndexer> inputs;
+  };
+  auto shared = std::make_shared<Indexers>();
   for (const kernel::BlockMapping& op : mapping.inputs) {
-    direct->push_back(op.index_map ? kernel::AnalyzeIndexMap(*op.index_map) : kernel::DirectMap{});
+    shared->inputs.emplace_back(op, shared->context);
   }
   return
-      [&mapping, direct](kernel::RefId r,
+      [&mapping, shared](kernel::RefId r,
                          const std::vector<int64_t>& step) -> std::optional<std::vector<int64_t>> {
         int64_t k = static_cast<int64_t>(r) - static_cast<int64_t>(mapping.prefetch.size());
         if (k < 0) return std::vector<int64_t>{};  // a scalar-prefetch ref: all of it, all along
         if (k >= static_cast<int64_t>(mapping.inputs.size())) return std::nullopt;
-        const kernel::BlockMapping& op = mapping.inputs[static_cast<size_t>(k)];
-        if (!op.index_map) return std::vector<int64_t>(op.block.size(), 0);
+        BlockIndexer& indexer = shared->inputs[static_cast<size_t>(k)];
+        if (!indexer.direct() && !mapping.prefetch.empty()) return std::nullopt;
         std::vector<int64_t> index;
-        if (const kernel::DirectMap& map = (*direct)[static_cast<size_t>(k)]; map.ok) {
-          for (const auto& [axis, value] : map.entries) {
-            index.push_back(axis >= 0 ? step[static_cast<size_t>(axis)] : value);
-          }
-          return index;
-        }
-        if (!mapping.prefetch.empty()) return std::nullopt;
         try {
-          std::vector<int64_t> point = step;
-          ExecContext ctx;
-          ctx.grid_point = &point;
-          Executor map(*op.index_map, ctx);
-          std::vector<array::Array> params;
-          for (int64_t g : step) {
-            params.push_back(array::Array::Scalar(array::DType::kInt32, static_cast<double>(g)));
-          }
-          for (const array::Array& a : map.Run(params)) index.push_back(a.GetInt(0));
+          indexer.At(step, index);
         } catch (...) {  // an index map the reference executor cannot run without the call
           return std::nullopt;
         }

@@ -19,21 +19,8 @@ Window WindowOf(const kernel::BlockMapping& op, const std::vector<int64_t>& inde
   Window w;
   w.rank = op.block.size();
   for (size_t d = 0; d < op.block.size(); ++d) {
-    const kernel::BlockDim& b = op.block[d];
-    switch (b.kind) {
-      case kernel::BlockDim::Kind::kBlocked:
-        w.start[d] = index[d] * b.size;
-        w.size[d] = b.size;
-        break;
-      case kernel::BlockDim::Kind::kSqueezed:
-        w.start[d] = index[d];
-        w.size[d] = 1;
-        break;
-      case kernel::BlockDim::Kind::kElement:
-        w.start[d] = index[d] - b.pad_lo;
-        w.size[d] = b.size;
-        break;
-    }
+    w.start[d] = op.block[d].WindowStart(index[d]);
+    w.size[d] = op.block[d].WindowSize();
   }
   return w;
 }
