@@ -1,10 +1,12 @@
 #include "tpu/call_report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 
+#include "kernel/fresh.h"
 #include "tpu/dma.h"
 
 namespace pz::tpu {
@@ -38,6 +40,35 @@ void ReportWarnings(const kernel::Function& kernel, const kernel::GridMapping& m
                  .span = warning.span};
     for (const std::string& note : warning.notes) d.notes.push_back({.message = note});
     session.warnings.push_back(std::move(d));
+  }
+  // A carry the static walks could not see (they warn of the others at trace time): the stores
+  // that fill the scratch depend on loaded values.
+  if (const CarriedRead& carried = report.carried;
+      carried.seen &&
+      kernel::ScratchCarriedAcrossPoints(kernel, mapping.grid, report.carry_axes) != carried.ref) {
+    std::vector<std::string> axes;
+    for (int a : report.carry_axes) axes.push_back(std::to_string(a));
+    std::string named =
+        fmt::format("{} {}", axes.size() == 1 ? "axis" : "axes", fmt::join(axes, ", "));
+    const std::string& ref = kernel.refs.at(static_cast<size_t>(carried.ref)).name;
+    session.warnings.push_back(Diagnostic{
+        .severity = Severity::kWarning,
+        .phase = Phase::kEmulate,
+        .message = fmt::format(
+            "scratch `{}` is read at grid step {} where it still holds what an earlier point of "
+            "the \"parallel\" {} stored: on the emulated TPU, which runs every step in order, "
+            "this read sees that value, but a megacore TPU (v4, v5p) splits the leading "
+            "\"parallel\" axes between its two TensorCores and the CUDA backend runs each point "
+            "on a CUDA block of its own, each with scratch of its own, and there it sees "
+            "something else",
+            ref, TupleString(carried.grid_point), named),
+        .span = carried.span,
+        .notes = {{.message = fmt::format(
+                       "this run's data decided it: the stores that fill `{}` did not cover "
+                       "what this step reads (a `pl.when` on loaded values, or indices read from "
+                       "memory); write all of it at each point before reading it, or mark the "
+                       "axes its value flows along \"arbitrary\"",
+                       ref)}}});
   }
   for (size_t o = 0; o < mapping.outputs.size(); ++o) {
     const kernel::BlockMapping& op = mapping.outputs[o];

@@ -28,6 +28,7 @@ struct CallResult {
   std::vector<array::Array> writer;
   Counters counters;
   UninitializedRead uninitialized;
+  CarriedRead carried;
   // Per output in pl.ANY: the block shape of the DMAs that wrote it, when they all wrote boxes of
   // one shape at multiples of it (so `check` can draw a block map); empty otherwise.
   std::vector<std::vector<int64_t>> dma_blocks;

@@ -76,6 +76,9 @@ class CoreMachine {
   }
   // Gives `b` a shadow when uninitialised reads are tracked.
   void Track(RefBuffer& b);
+  // Where `point_` lies at another point of the carry axes than `previous`: marks what the
+  // scratch under the carry check holds as an earlier point's (2 in its shadow).
+  void MarkCarried(const std::vector<int64_t>& previous);
   std::vector<int64_t> Unravel(int64_t t) const { return UnravelIndex(t, mapping_.grid); }
 
   // ---- grid_loop.cpp --------------------------------------------------------------------------
@@ -148,9 +151,11 @@ class CoreMachine {
   std::vector<RefBuffer> scratch_;
   std::vector<int64_t> point_;
   ExecContext map_ctx_;
-  ExecContext* kctx_ = nullptr;         // the kernel's, while Run runs
-  std::vector<uint64_t> seen_writes_;   // per ref: RefBuffer::writes at its last snapshot
-  std::vector<BlockIndexer> indexers_;  // per operand, over map_ctx_
+  ExecContext* kctx_ = nullptr;        // the kernel's, while Run runs
+  std::vector<uint64_t> seen_writes_;  // per ref: RefBuffer::writes at its last snapshot
+  std::vector<BlockIndexer> indexers_;
+  std::vector<bool>
+      carries_;  // per scratch_ buffer: under the carry check  // per operand, over map_ctx_
 };
 
 }  // namespace pz::tpu

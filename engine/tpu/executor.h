@@ -54,6 +54,9 @@ struct RefBuffer {
   // search.
   SourceSpan last_write;
   uint64_t writes = 0;  // stores and DMAs into the buffer so far (with `last_write`)
+  // Scratch under the carry check (EmulatorOptions::carry_axes): its shadow marks with 2 what an
+  // earlier point of those axes stored, and this is set while any such element may be left.
+  bool stale = false;
 };
 
 // The first read of uninitialised memory seen during a pallas_call.
@@ -61,6 +64,15 @@ struct UninitializedRead {
   bool seen = false;
   SourceSpan span;
   std::string ref;
+  std::vector<int64_t> grid_point;
+};
+
+// The first read, during a pallas_call, of scratch holding what an earlier point of the carry
+// axes (EmulatorOptions::carry_axes) stored there.
+struct CarriedRead {
+  bool seen = false;
+  SourceSpan span;
+  kernel::RefId ref = -1;
   std::vector<int64_t> grid_point;
 };
 
@@ -103,6 +115,7 @@ struct ExecContext {
   std::vector<RefBuffer*> refs;                      // per RefId of the function
   Semantics semantics = Semantics::kTpu;
   UninitializedRead* uninitialized = nullptr;  // null: not tracked
+  CarriedRead* carried = nullptr;              // null: not tracked
   Counters* counters = nullptr;
   DmaEngine* dma = nullptr;  // DMAs and semaphores; null in index maps
   // Called once per loop iteration and grid step; may throw to stop a runaway kernel.
@@ -175,12 +188,15 @@ class Executor {
     array::Array data;
     array::Array initialized;  // only when `tracked`
     bool tracked = false;
+    bool stale = false;  // RefBuffer::stale
   };
   Window Resolve(const kernel::Instr& instr, const kernel::RefPath& path, bool is_write);
   static array::Array DataView(const Place& place);
-  // Records the first read of uninitialised memory (a load, or the source of a DMA).
+  // Records the first read of uninitialised memory (a load, or the source of a DMA), and the
+  // first of what an earlier point of the carry axes left in scratch (CarriedRead).
   void NoteRead(const kernel::Instr& instr, kernel::RefId ref, const Window& window);
   void NoteRead(const kernel::Instr& instr, kernel::RefId ref, const Place& place);
+  void NoteCarried(const kernel::Instr& instr, kernel::RefId ref);
   // `may_take`: RegionPlan::takes holds the load.
   void Load(const kernel::Instr& instr, bool may_take = false);
   void Store(const kernel::Instr& instr);

@@ -188,7 +188,8 @@ Array Executor::DataView(const Place& place) {
 
 Executor::Window Executor::Resolve(const Instr& instr, const kernel::RefPath& path, bool is_write) {
   Place place = Locate(instr, path, is_write);
-  Window window{.data = DataView(place), .tracked = place.buffer->tracked};
+  Window window{
+      .data = DataView(place), .tracked = place.buffer->tracked, .stale = place.buffer->stale};
   if (window.tracked) {
     window.initialized = place.buffer->initialized.View(window.data.shape(), window.data.strides(),
                                                         window.data.offset());
@@ -260,6 +261,19 @@ bool AllSet(const Array& shadow, size_t rank, const int64_t* shape, const int64_
   return all;
 }
 
+// True when an element of the box of a shadow is 2: stored at an earlier point of the carry axes
+// (RefBuffer::stale).
+bool AnyStale(const Array& shadow, size_t rank, const int64_t* shape, const int64_t* strides,
+              int64_t offset) {
+  const auto* base = reinterpret_cast<const uint8_t*>(shadow.raw()) - shadow.offset();
+  bool any = false;
+  ForEachRun(rank, shape, strides, offset, [&](int64_t o, int64_t n, int64_t stride) {
+    const uint8_t* p = base + o;
+    for (int64_t i = 0; i < n && !any; ++i) any = p[i * stride] == 2;
+  });
+  return any;
+}
+
 // Marks the box as initialised.
 void SetAll(Array& shadow, size_t rank, const int64_t* shape, const int64_t* strides,
             int64_t offset) {
@@ -281,6 +295,12 @@ void SetAll(Array& shadow, size_t rank, const int64_t* shape, const int64_t* str
 }  // namespace
 
 void Executor::NoteRead(const Instr& instr, kernel::RefId ref, const Window& window) {
+  if (window.stale && context_.carried != nullptr && !context_.carried->seen &&
+      AnyStale(window.initialized, window.initialized.shape().size(),
+               window.initialized.shape().data(), window.initialized.strides().data(),
+               window.initialized.offset())) {
+    NoteCarried(instr, ref);
+  }
   if (context_.uninitialized != nullptr && !context_.uninitialized->seen && window.tracked &&
       !AllSet(window.initialized, window.initialized.shape().size(),
               window.initialized.shape().data(), window.initialized.strides().data(),
@@ -293,7 +313,22 @@ void Executor::NoteRead(const Instr& instr, kernel::RefId ref, const Window& win
   }
 }
 
+void Executor::NoteCarried(const Instr& instr, kernel::RefId ref) {
+  context_.carried->seen = true;
+  context_.carried->span = instr.span;
+  context_.carried->ref = ref;
+  context_.carried->grid_point =
+      context_.grid_point ? *context_.grid_point : std::vector<int64_t>{};
+}
+
 void Executor::NoteRead(const Instr& instr, kernel::RefId ref, const Place& place) {
+  if (place.buffer->stale && context_.carried != nullptr && !context_.carried->seen &&
+      (place.whole ? std::memchr(place.buffer->initialized.data<uint8_t>(), 2,
+                                 static_cast<size_t>(place.buffer->initialized.size())) != nullptr
+                   : AnyStale(place.buffer->initialized, place.rank, place.shape.data(),
+                              place.strides.data(), place.offset))) {
+    NoteCarried(instr, ref);
+  }
   if (context_.uninitialized == nullptr || context_.uninitialized->seen || !place.buffer->tracked ||
       place.buffer->borrowed) {  // (a borrowed window is data throughout)
     return;
@@ -356,6 +391,7 @@ void Executor::Store(const Instr& instr) {
     Array& shadow = place.buffer->initialized;
     if (place.whole) {
       std::memset(shadow.data<uint8_t>(), 1, static_cast<size_t>(shadow.size()));
+      place.buffer->stale = false;
     } else {
       SetAll(shadow, place.rank, place.shape.data(), place.strides.data(), place.offset);
     }

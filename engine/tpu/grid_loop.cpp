@@ -111,6 +111,8 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
     RefBuffer b{.data = Poison(ref.shape, ref.dtype, run_.zero_uninitialized)};
     Track(b);
     scratch_.push_back(std::move(b));
+    carries_.push_back(ref.role == kernel::RefRole::kScratch &&
+                       ref.space != kernel::MemorySpace::kSemaphore && scratch_.back().tracked);
   }
   int64_t vmem = 0;
   for (size_t k = 0; k < states_.size(); ++k) {
@@ -136,6 +138,9 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
   kctx.out_of_bounds_reads_uninitialized = options_.out_of_bounds_reads_uninitialized;
   kctx.semantics = options_.semantics;
   kctx.uninitialized = options_.track_uninitialized ? &result_.uninitialized : nullptr;
+  bool carry_check = options_.track_uninitialized && !options_.carry_axes.empty() && !interpret_ &&
+                     std::find(carries_.begin(), carries_.end(), true) != carries_.end();
+  kctx.carried = carry_check ? &result_.carried : nullptr;
   kctx.probe = options_.probe.get();
   kctx.counters = &result_.counters;
   kctx.tick = tick_;
@@ -192,7 +197,7 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
       if (!order[d].empty()) out[d] = order[d][static_cast<size_t>(odometer[d])];
     }
   };
-  std::vector<int64_t> next_visible;
+  std::vector<int64_t> next_visible, previous_point;
   if (first < total) {
     visible(this_point, point_);
     for (size_t k = 0; k < states_.size(); ++k) indexers_[k].At(point_, index[k]);
@@ -202,6 +207,8 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
     if (tick_) tick_();
     step_ = t;
     visible(this_point, point_);
+    if (carry_check && t > first) MarkCarried(previous_point);
+    if (carry_check) previous_point = point_;
     if (trace_ && t < kernel::BlockTrace::kMaxSteps) trace_->steps.push_back(index);
     if (recording != nullptr) {
       branches.SetStep(t);
@@ -321,6 +328,27 @@ void CoreMachine::Track(RefBuffer& b) {
   if (!options_.track_uninitialized) return;
   b.tracked = true;
   b.initialized = array::Zeros(b.data.shape(), array::DType::kUInt8);
+}
+
+void CoreMachine::MarkCarried(const std::vector<int64_t>& previous) {
+  bool moved = false;
+  for (int a : options_.carry_axes) {
+    if (static_cast<size_t>(a) < point_.size()) moved |= point_[a] != previous[a];
+  }
+  if (!moved) return;
+  for (size_t i = 0; i < scratch_.size(); ++i) {
+    if (!carries_[i]) continue;
+    RefBuffer& b = scratch_[i];
+    uint8_t* p = b.initialized.data<uint8_t>();
+    bool any = false;
+    for (int64_t e = 0, n = b.initialized.size(); e < n; ++e) {
+      if (p[e] == 1) {
+        p[e] = 2;
+        any = true;
+      }
+    }
+    b.stale = b.stale || any;
+  }
 }
 
 Array& CoreMachine::AccessArray(std::vector<Array>& arrays, int b, const array::Shape& shape) {

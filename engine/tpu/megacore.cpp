@@ -68,6 +68,17 @@ int LeadingParallelAxes(const std::vector<std::string>& dimension_semantics) {
   return n;
 }
 
+std::vector<int> ParallelAxes(const kernel::GridMapping& mapping, bool leading) {
+  std::vector<int> axes;
+  const std::vector<std::string>& semantics = mapping.dimension_semantics;
+  size_t n = leading ? static_cast<size_t>(LeadingParallelAxes(semantics)) : semantics.size();
+  for (size_t a = 0; a < n && a < mapping.grid.size(); ++a) {
+    bool parallel = semantics[a] == "parallel" || semantics[a] == "core_parallel";
+    if (parallel && mapping.grid[a] > 1) axes.push_back(static_cast<int>(a));
+  }
+  return axes;
+}
+
 namespace {
 
 std::string SemanticsString(const std::vector<std::string>& semantics) {
@@ -294,6 +305,7 @@ CallResult Merge(const kernel::GridMapping& mapping, std::vector<CoreResult>& co
     if (result.dma_blocks[o].empty()) result.dma_blocks[o] = other.dma_blocks[o];
   }
   if (!result.uninitialized.seen) result.uninitialized = other.uninitialized;
+  if (!result.carried.seen) result.carried = other.carried;
   result.core_counters = {result.counters, other.counters};
   Counters total;
   for (const Counters& c : result.core_counters) AddCounters(total, c);

@@ -23,6 +23,10 @@ std::vector<std::pair<int64_t, int64_t>> SplitGrid(const std::vector<int64_t>& g
                                                    int parallel_axes, int cores);
 // The number of leading "parallel" entries of `dimension_semantics`.
 int LeadingParallelAxes(const std::vector<std::string>& dimension_semantics);
+// The grid axes with more than one point marked "parallel" (or "core_parallel") in the mapping's
+// dimension_semantics; with `leading`, only the leading "parallel" ones, which a megacore splits.
+// What EmulatorOptions::carry_axes holds for `--lint` (leading) and `--emit-cuda` (all).
+std::vector<int> ParallelAxes(const kernel::GridMapping& mapping, bool leading);
 
 // Why a run asked for several cores runs on one ("" when `chunks` split the grid).
 std::string NoSplitReason(const kernel::GridMapping& mapping, const EmulatorOptions& options,

@@ -51,6 +51,11 @@ struct EmulatorOptions {
   // Record the first read of uninitialised memory (poisoned buffers, padding) and report it when
   // an output ends up holding poison. Costs a byte of shadow state per buffer element.
   bool track_uninitialized = true;
+  // Grid axes whose points must not pass values to each other in scratch (set by pallas_call for
+  // `--lint` and `--emit-cuda`): when one of their coordinates changes, what scratch holds is
+  // marked as an earlier point's, and the first read of it is reported (TpuReport::carried). Needs
+  // `track_uninitialized`.
+  std::vector<int> carry_axes;
   // Hardware lint warnings: block shapes breaking the (8, 128) rule, VMEM use above the budget.
   bool lint = false;
   // Scoped VMEM budget for the lint (bytes); 16 MiB is the default scoped limit on v5e.

@@ -20,6 +20,7 @@
 #include "tpu/call_report.h"
 #include "tpu/interpret_mode.h"
 #include "tpu/lint.h"
+#include "tpu/megacore.h"
 #include "tpu/tpu_backend.h"
 #include "tpu/tpu_info.h"
 
@@ -316,7 +317,7 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
     interp.Raise(interp.types().type_error,
                  "a pallas_call takes its operands positionally (no keyword arguments)");
   }
-  const EmulatorOptions options = OptionsForCall(interp, *session, interpret, session->options);
+  EmulatorOptions options = OptionsForCall(interp, *session, interpret, session->options);
   const SpecContext ctx{.interp = interp,
                         .span = span,
                         .call_name = name,
@@ -348,6 +349,11 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   kernel::KernelProgram program = kernel::TraceKernel(ctx, kernel_fn, mapping, signature);
   if (options.dump_ir || debug) kernel::PrintProgram(interp, program, mapping);
   if (options.lint) Lint(program, mapping, *session);
+  // The emulated run checks the points of "parallel" axes for values passed on in scratch: the
+  // leading ones, which a megacore splits, for `--lint`; every one, each point a CUDA block of its
+  // own, for `--emit-cuda`.
+  options.carry_axes = options.lint || options.on_trace ? ParallelAxes(mapping, !options.on_trace)
+                                                        : std::vector<int>{};
 
   // ---- Run ---------------------------------------------------------------------------------
   kernel::RunOptions run{

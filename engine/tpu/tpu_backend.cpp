@@ -57,6 +57,8 @@ kernel::CallOutcome TpuBackend::Run(const kernel::KernelProgram& program,
   auto report = std::make_unique<TpuReport>();
   report->counters = std::move(result.counters);
   report->uninitialized = std::move(result.uninitialized);
+  report->carried = std::move(result.carried);
+  report->carry_axes = options_.carry_axes;
   report->dma_blocks = std::move(result.dma_blocks);
   report->core_counters = std::move(result.core_counters);
   report->core_steps = std::move(result.core_steps);

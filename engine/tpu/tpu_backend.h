@@ -17,6 +17,10 @@ namespace pz::tpu {
 struct TpuReport final : kernel::CallReport {
   Counters counters;  // all cores together
   UninitializedRead uninitialized;
+  // The first read of scratch holding what an earlier point of the carry axes stored there
+  // (EmulatorOptions::carry_axes), and those axes.
+  CarriedRead carried;
+  std::vector<int> carry_axes;
   // Per output in pl.ANY: the block shape of the DMAs that wrote it, when they all wrote boxes of
   // one shape at multiples of it (so `check` can draw a block map); empty otherwise.
   std::vector<std::vector<int64_t>> dma_blocks;

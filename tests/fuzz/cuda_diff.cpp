@@ -59,6 +59,7 @@
 #include "lang/parser.h"
 #include "support/diagnostic.h"
 #include "support/source.h"
+#include "tpu/megacore.h"
 #include "tpu/pallas_call.h"
 #include "tpu/tpu_backend.h"
 
@@ -190,8 +191,11 @@ class DiffBackend final : public pz::kernel::Backend {
     std::string where = pz::FormatLocation(mapping.span, sources_);
     std::optional<CallError> tpu_error;
     CallOutcome tpu;
+    // With the run-time carry check of `--emit-cuda` (every "parallel" axis).
+    pz::tpu::EmulatorOptions checked = tpu_options_;
+    checked.carry_axes = pz::tpu::ParallelAxes(mapping, false);
     try {
-      tpu = pz::tpu::TpuBackend(tpu_options_).Run(program, mapping, operands, options);
+      tpu = pz::tpu::TpuBackend(checked).Run(program, mapping, operands, options);
     } catch (const CallError& e) {
       tpu_error = e;
     }
@@ -247,6 +251,11 @@ class DiffBackend final : public pz::kernel::Backend {
         if (!cuda.warnings.empty()) {
           Note({"cuda-warns", fmt::format("{}: {}; {}; CUDA warned: {}", where, difference, excuse,
                                           cuda.warnings[0].message)});
+        } else if (const pz::tpu::CarriedRead& carried = pz::tpu::TpuReportOf(tpu).carried;
+                   carried.seen) {
+          Note({"carry-warns",
+                fmt::format("{}: {}; {}; the emulated run's carry check warned at {}", where,
+                            difference, excuse, pz::FormatLocation(carried.span, sources_))});
         } else {
           Note({"order-dependent", fmt::format("{}: {}; {}", where, difference, excuse)});
         }
@@ -415,9 +424,10 @@ Verdict RunProgram(const pz::fuzz::KernelProgram& program, const Config& config)
 
   // The first finding wins; else the most telling agreement.
   static const char* const kOrder[] = {
-      "engine",     "cuda-only",          "mismatch",      "both-reject-elsewhere",
-      "tpu-only",   "cuda-refuses",       "uninitialized", "order-dependent",
-      "cuda-warns", "rounding-sensitive", "both-reject",   "same"};
+      "engine",     "cuda-only",    "mismatch",           "both-reject-elsewhere",
+      "tpu-only",   "cuda-refuses", "uninitialized",      "order-dependent",
+      "cuda-warns", "carry-warns",  "rounding-sensitive", "both-reject",
+      "same"};
   for (const char* category : kOrder) {
     for (const Verdict& v : diff->verdicts()) {
       if (v.category == category) return v;

@@ -173,5 +173,165 @@ print(out.tolist())
   EXPECT_EQ(r.output, "[1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0]\n");
 }
 
+// ---- The run-time carry check (EmulatorOptions::carry_axes) --------------------------------
+// With `--lint` (the leading "parallel" axes) or `--emit-cuda` (every "parallel" axis), the run
+// marks what scratch holds whenever a point of those axes ends, and reports the first read of a
+// marked element: a value one point passed to another, which the static walks cannot see when
+// the stores that fill the scratch depend on loaded values.
+
+// The options `--emit-cuda` runs the emulator with: its trace hook is set (and adds nothing).
+EmulatorOptions EmitCuda() {
+  EmulatorOptions options = Tpu();
+  options.on_trace = [](const kernel::KernelProgram&, const kernel::GridMapping&,
+                        const kernel::CallOperands&,
+                        const kernel::RunOptions&) { return std::vector<kernel::CallWarning>{}; };
+  return options;
+}
+
+// Scratch of two rows: row 0 stored at every point, row 1 only where the block's sum is positive
+// (points 0, 1 and 3 of the four); the kernel reads the row `row` names. Point 2 reads row 1
+// unwritten by itself, holding what point 1 stored.
+std::string RowsProgram(int row, const std::string& semantics) {
+  return fmt::format(R"(
+def kernel(x_ref, o_ref, rows_ref):
+    rows_ref[0:1, :] = x_ref[0:1, :]
+
+    @pl.when(jnp.sum(x_ref[...]) > 0)
+    def _():
+        rows_ref[1:2, :] = x_ref[0:1, :] * 2
+
+    o_ref[...] = rows_ref[{0}:{1}, :]
+
+
+x = jnp.ones((4, 8, 128), jnp.float32) * jnp.array([1.0, 2.0, -1.0, 3.0]).reshape(4, 1, 1)
+out = pl.pallas_call(
+    kernel,
+    out_shape=jax.ShapeDtypeStruct((4, 1, 128), jnp.float32),
+    grid=(4,),
+    in_specs=[pl.BlockSpec((None, 8, 128), lambda i: (i, 0, 0))],
+    out_specs=pl.BlockSpec((None, 1, 128), lambda i: (i, 0, 0)),
+    scratch_shapes=[pltpu.VMEM((2, 128), jnp.float32)],
+    compiler_params=pltpu.CompilerParams(dimension_semantics=({2},)),
+)(x)
+print(out[:, 0, 0])
+)",
+                     row, row + 1, semantics);
+}
+
+TEST(CarryCheck, ReportsTheFirstReadOfWhatAnEarlierPointStored) {
+  KernelRun r = RunKernelProgram(RowsProgram(1, "\"parallel\""), EmitCuda());
+  ASSERT_FALSE(r.error) << r.rendered;
+  EXPECT_EQ(r.output, "[2. 4. 4. 6.]\n");  // point 2 sees point 1's row: 2 * 2
+  ASSERT_EQ(r.warnings.size(), 1u) << r.rendered;
+  EXPECT_EQ(r.warnings[0].message,
+            "scratch `rows_ref` is read at grid step (2,) where it still holds what an earlier "
+            "point of the \"parallel\" axis 0 stored: on the emulated TPU, which runs every step "
+            "in order, this read sees that value, but a megacore TPU (v4, v5p) splits the "
+            "leading \"parallel\" axes between its two TensorCores and the CUDA backend runs "
+            "each point on a CUDA block of its own, each with scratch of its own, and there it "
+            "sees something else");
+  // At the read, `o_ref[...] = rows_ref[1:2, :]` (line 9 of the program, after the prelude).
+  EXPECT_NE(r.rendered.find(fmt::format("test.py:{}:18: warning", 9 + testing::kPreludeLines)),
+            std::string::npos)
+      << r.rendered;
+}
+
+TEST(CarryCheck, JudgesTheElementsReadNotTheWholeBuffer) {
+  // Row 0 is stored at every point before it is read: the stale row 1 is never read.
+  KernelRun r = RunKernelProgram(RowsProgram(0, "\"parallel\""), EmitCuda());
+  ASSERT_FALSE(r.error) << r.rendered;
+  EXPECT_EQ(r.output, "[ 1.  2. -1.  3.]\n");
+  EXPECT_TRUE(r.warnings.empty()) << r.rendered;
+}
+
+TEST(CarryCheck, LeavesArbitraryAxesAndRunsWithoutTheFlagsAlone) {
+  // Along an "arbitrary" axis a value may flow from step to step.
+  KernelRun arbitrary = RunKernelProgram(RowsProgram(1, "\"arbitrary\""), EmitCuda());
+  ASSERT_FALSE(arbitrary.error) << arbitrary.rendered;
+  EXPECT_EQ(arbitrary.output, "[2. 4. 4. 6.]\n");
+  EXPECT_TRUE(arbitrary.warnings.empty()) << arbitrary.rendered;
+  // A plain run does not check.
+  KernelRun plain = RunKernelProgram(RowsProgram(1, "\"parallel\""));
+  ASSERT_FALSE(plain.error) << plain.rendered;
+  EXPECT_TRUE(plain.warnings.empty()) << plain.rendered;
+}
+
+TEST(CarryCheck, LintChecksOnlyTheLeadingParallelAxes) {
+  // Grid (2, 4): the carry runs along axis 1, "parallel" after an "arbitrary" axis 0. A megacore
+  // splits only leading "parallel" axes, so `--lint` says nothing; each CUDA block runs one point
+  // of axis 1, so `--emit-cuda` warns.
+  const std::string program = R"(
+def kernel(x_ref, o_ref, best_ref):
+    @pl.when(jnp.sum(x_ref[...]) > 0)
+    def _():
+        best_ref[...] = x_ref[0:1, :]
+
+    o_ref[...] = best_ref[...]
+
+
+x = jnp.ones((2, 4, 8, 128), jnp.float32) * jnp.array([1.0, 2.0, -1.0, 3.0]).reshape(1, 4, 1, 1)
+out = pl.pallas_call(
+    kernel,
+    out_shape=jax.ShapeDtypeStruct((2, 4, 1, 128), jnp.float32),
+    grid=(2, 4),
+    in_specs=[pl.BlockSpec((None, None, 8, 128), lambda a, p: (a, p, 0, 0))],
+    out_specs=pl.BlockSpec((None, None, 1, 128), lambda a, p: (a, p, 0, 0)),
+    scratch_shapes=[pltpu.VMEM((1, 128), jnp.float32)],
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("arbitrary", "parallel")),
+)(x)
+print(out[0, :, 0, 0])
+)";
+  EmulatorOptions lint = Tpu();
+  lint.lint = true;
+  KernelRun linted = RunKernelProgram(program, lint);
+  ASSERT_FALSE(linted.error) << linted.rendered;
+  EXPECT_EQ(linted.output, "[1. 2. 2. 3.]\n");
+  EXPECT_TRUE(linted.warnings.empty()) << linted.rendered;
+  KernelRun emitted = RunKernelProgram(program, EmitCuda());
+  ASSERT_FALSE(emitted.error) << emitted.rendered;
+  ASSERT_EQ(emitted.warnings.size(), 1u) << emitted.rendered;
+  EXPECT_NE(emitted.warnings[0].message.find(
+                "`best_ref` is read at grid step (0, 2) where it still holds what an earlier "
+                "point of the \"parallel\" axis 1 stored"),
+            std::string::npos)
+      << emitted.warnings[0].message;
+}
+
+TEST(CarryCheck, DoesNotRepeatWhatTheStaticCheckSaid) {
+  // The usual accumulator carried into the next point of a "parallel" axis: the lint's static
+  // warning tells it at the read, and the run adds nothing.
+  const std::string program = R"(
+def kernel(x_ref, o_ref, total_ref):
+    @pl.when(pl.program_id(0) == 0)
+    def _():
+        total_ref[...] = jnp.zeros_like(total_ref)
+
+    total_ref[...] += x_ref[...]
+    o_ref[...] = total_ref[...]
+
+
+x = jnp.ones((32, 128), jnp.float32)
+spec = pl.BlockSpec((8, 128), lambda i: (i, 0))
+out = pl.pallas_call(
+    kernel,
+    out_shape=jax.ShapeDtypeStruct((32, 128), jnp.float32),
+    grid=(4,),
+    in_specs=[spec],
+    out_specs=spec,
+    scratch_shapes=[pltpu.VMEM((8, 128), jnp.float32)],
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)),
+)(x)
+print(out[::8, 0])
+)";
+  EmulatorOptions lint = Tpu();
+  lint.lint = true;
+  KernelRun r = RunKernelProgram(program, lint);
+  ASSERT_FALSE(r.error) << r.rendered;
+  EXPECT_EQ(r.output, "[1. 2. 3. 4.]\n");
+  ASSERT_EQ(r.warnings.size(), 1u) << r.rendered;
+  EXPECT_NE(r.warnings[0].message.find("is read at the first step of a point"), std::string::npos)
+      << r.warnings[0].message;
+}
+
 }  // namespace
 }  // namespace pz::tpu
