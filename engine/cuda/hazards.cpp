@@ -8,6 +8,7 @@
 #include "kernel/fresh.h"
 #include "kernel/shared_writes.h"
 #include "tpu/executor.h"
+#include "tpu/megacore.h"
 
 namespace pz::cuda {
 
@@ -15,11 +16,7 @@ namespace {
 
 // "axis 0" or "axes 0, 1": the parallel axes of `split` with more than one point.
 std::string PointAxes(const kernel::GridMapping& mapping, const GridSplit& split) {
-  std::vector<std::string> axes;
-  for (int a : split.parallel) {
-    if (mapping.grid[static_cast<size_t>(a)] > 1) axes.push_back(std::to_string(a));
-  }
-  return fmt::format("{} {}", axes.size() == 1 ? "axis" : "axes", fmt::join(axes, ", "));
+  return tpu::AxesPhrase(mapping, split.parallel);
 }
 
 // The warning for a scratch ref whose value a chain's first step would take over from another
@@ -137,18 +134,14 @@ void CheckWaitsWithinChains(const kernel::KernelProgram& program,
   if (carried.wait == nullptr) return;
   const kernel::RefId sem = carried.wait->ref.ref;
   bool dma = carried.wait->op == kernel::Op::kDmaWait;
-  std::vector<std::string> axes;
-  for (int a : split.parallel) {
-    if (mapping.grid[static_cast<size_t>(a)] > 1) axes.push_back(std::to_string(a));
-  }
   kernel::CallError error{
       .kind = kernel::CallError::Kind::kRuntimeError,
       .message = fmt::format(
-          "the CUDA backend cannot run this wait: it runs each point of the \"parallel\" {} {} "
+          "the CUDA backend cannot run this wait: it runs each point of the \"parallel\" {} "
           "as a CUDA block of its own, and at grid step {}, where a point starts, this waits for "
           "{} `{}` that no earlier instruction of the step {}, so it would wait for another "
           "block",
-          axes.size() == 1 ? "axis" : "axes", fmt::join(axes, ", "), tpu::TupleString(carried.step),
+          PointAxes(mapping, split), tpu::TupleString(carried.step),
           dma ? "a DMA on semaphore" : "a signal of semaphore",
           f.refs.at(static_cast<size_t>(sem)).name, dma ? "started" : "sent"),
       .span = carried.wait->span,

@@ -8,6 +8,7 @@
 
 #include "kernel/fresh.h"
 #include "tpu/dma.h"
+#include "tpu/megacore.h"
 
 namespace pz::tpu {
 
@@ -46,10 +47,7 @@ void ReportWarnings(const kernel::Function& kernel, const kernel::GridMapping& m
   if (const CarriedRead& carried = report.carried;
       carried.seen &&
       kernel::ScratchCarriedAcrossPoints(kernel, mapping.grid, report.carry_axes) != carried.ref) {
-    std::vector<std::string> axes;
-    for (int a : report.carry_axes) axes.push_back(std::to_string(a));
-    std::string named =
-        fmt::format("{} {}", axes.size() == 1 ? "axis" : "axes", fmt::join(axes, ", "));
+    std::string named = AxesPhrase(mapping, report.carry_axes);
     const std::string& ref = kernel.refs.at(static_cast<size_t>(carried.ref)).name;
     session.warnings.push_back(Diagnostic{
         .severity = Severity::kWarning,

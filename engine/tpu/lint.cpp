@@ -150,14 +150,9 @@ void Lint(const kernel::KernelProgram& program, const kernel::GridMapping& mappi
   // before writing it whole carries a value over from the point before; split between two
   // TensorCores, the second core's first point has scratch of its own, never written.
   std::vector<int> leading;
-  std::vector<std::string> split_axes;
-  for (int a = 0; a < parallel; ++a) {
-    leading.push_back(a);
-    if (mapping.grid[static_cast<size_t>(a)] > 1) split_axes.push_back(std::to_string(a));
-  }
+  for (int a = 0; a < parallel; ++a) leading.push_back(a);
   // "axis 0" or "axes 0, 1": the leading parallel axes the cores would split.
-  const std::string axes =
-      fmt::format("{} {}", split_axes.size() == 1 ? "axis" : "axes", fmt::join(split_axes, ", "));
+  const std::string axes = AxesPhrase(mapping, leading);
   const kernel::Function& f = *program.kernel;
   if (kernel::RefId r = kernel::ScratchCarriedAcrossPoints(f, mapping.grid, leading); r >= 0) {
     const kernel::Instr* read = kernel::FirstReadOf(f.body, r);

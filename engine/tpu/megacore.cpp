@@ -20,6 +20,7 @@
 // two cores interleave by timing (as on hardware). Everything else, and the result, is
 // deterministic.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstring>
@@ -77,6 +78,14 @@ std::vector<int> ParallelAxes(const kernel::GridMapping& mapping, bool leading) 
     if (parallel && mapping.grid[a] > 1) axes.push_back(static_cast<int>(a));
   }
   return axes;
+}
+
+std::string AxesPhrase(const kernel::GridMapping& mapping, const std::vector<int>& axes) {
+  std::vector<std::string> named;
+  for (int a : axes) {
+    if (mapping.grid.at(static_cast<size_t>(a)) > 1) named.push_back(std::to_string(a));
+  }
+  return fmt::format("{} {}", named.size() == 1 ? "axis" : "axes", fmt::join(named, ", "));
 }
 
 namespace {

@@ -27,6 +27,8 @@ int LeadingParallelAxes(const std::vector<std::string>& dimension_semantics);
 // dimension_semantics; with `leading`, only the leading "parallel" ones, which a megacore splits.
 // What EmulatorOptions::carry_axes holds for `--lint` (leading) and `--emit-cuda` (all).
 std::vector<int> ParallelAxes(const kernel::GridMapping& mapping, bool leading);
+// "axis 0" or "axes 0, 1": those of `axes` with more than one point, for messages.
+std::string AxesPhrase(const kernel::GridMapping& mapping, const std::vector<int>& axes);
 
 // Why a run asked for several cores runs on one ("" when `chunks` split the grid).
 std::string NoSplitReason(const kernel::GridMapping& mapping, const EmulatorOptions& options,
