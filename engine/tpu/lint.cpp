@@ -23,14 +23,25 @@ namespace {
 
 // The block an input's index map picks at a grid step, for the megacore hazards: read off the
 // grid point for a map that passes grid indices through (or returns constants), any other run on
-// the reference executor where the call has no scalar-prefetch operands (which the lint does not
-// have).
-kernel::BlockIndexAt LintBlockIndexAt(const kernel::GridMapping& mapping) {
+// the reference executor over the call's scalar-prefetch operands as it passed them. Not told
+// (nullopt) for a map that runs where the kernel stores into a scalar-prefetch ref (on a TPU its
+// stores steer the later steps' maps), nor for one the executor cannot run.
+kernel::BlockIndexAt LintBlockIndexAt(const kernel::KernelProgram& program,
+                                      const kernel::GridMapping& mapping,
+                                      const kernel::CallOperands& operands) {
   struct Indexers {
-    ExecContext context;  // no refs: maps that read prefetch values are not judged
+    std::vector<RefBuffer> prefetch;
+    ExecContext context;  // its refs: `prefetch`
     std::vector<BlockIndexer> inputs;
+    bool prefetch_stored = false;
   };
   auto shared = std::make_shared<Indexers>();
+  for (const array::Array& a : operands.prefetch) shared->prefetch.push_back({.data = Copy(a)});
+  for (RefBuffer& b : shared->prefetch) shared->context.refs.push_back(&b);
+  for (size_t p = 0; p < mapping.prefetch.size(); ++p) {
+    shared->prefetch_stored |=
+        kernel::FirstWriteTo(program.kernel->body, static_cast<kernel::RefId>(p)) != nullptr;
+  }
   for (const kernel::BlockMapping& op : mapping.inputs) {
     shared->inputs.emplace_back(op, shared->context);
   }
@@ -41,7 +52,7 @@ kernel::BlockIndexAt LintBlockIndexAt(const kernel::GridMapping& mapping) {
         if (k < 0) return std::vector<int64_t>{};  // a scalar-prefetch ref: all of it, all along
         if (k >= static_cast<int64_t>(mapping.inputs.size())) return std::nullopt;
         BlockIndexer& indexer = shared->inputs[static_cast<size_t>(k)];
-        if (!indexer.direct() && !mapping.prefetch.empty()) return std::nullopt;
+        if (!indexer.direct() && shared->prefetch_stored) return std::nullopt;
         std::vector<int64_t> index;
         try {
           indexer.At(step, index);
@@ -57,7 +68,7 @@ kernel::BlockIndexAt LintBlockIndexAt(const kernel::GridMapping& mapping) {
 // Warnings for what compiles in interpret mode but not on a TPU (pallas-semantics.md §2.9) and
 // for VMEM use above the budget.
 void Lint(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
-          EmulatorSession& session) {
+          const kernel::CallOperands& operands, EmulatorSession& session) {
   auto warn = [&](SourceSpan span, std::string message, std::string hint) {
     session.warnings.push_back(Diagnostic{.severity = Severity::kWarning,
                                           .phase = Phase::kLint,
@@ -169,8 +180,8 @@ void Lint(const kernel::KernelProgram& program, const kernel::GridMapping& mappi
   }
   // Megacore hazard: an input block the kernel stores into, which stays resident from the point
   // before into a point's first step and is read there; the second core fetches it afresh.
-  if (kernel::CarriedInput carried =
-          kernel::InputCarriedAcrossPoints(f, mapping.grid, leading, LintBlockIndexAt(mapping));
+  if (kernel::CarriedInput carried = kernel::InputCarriedAcrossPoints(
+          f, mapping.grid, leading, LintBlockIndexAt(program, mapping, operands));
       carried.ref >= 0) {
     const kernel::Instr* read = kernel::FirstReadOf(f.body, carried.ref);
     const kernel::Instr* store = kernel::FirstWriteTo(f.body, carried.ref);

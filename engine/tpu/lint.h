@@ -5,14 +5,16 @@
 // each TensorCore scratch of its own). Findings are warnings in the session.
 #pragma once
 
+#include "kernel/backend.h"
 #include "kernel/grid_mapping.h"
 #include "kernel/program.h"
 #include "tpu/pallas_call.h"
 
 namespace pz::tpu {
 
-// Appends the lint warnings of the call (its traced kernel and `mapping`) to `session.warnings`.
+// Appends the lint warnings of the call (its traced kernel, `mapping` and the operands it passes,
+// whose scalar-prefetch arrays index maps may read) to `session.warnings`.
 void Lint(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
-          EmulatorSession& session);
+          const kernel::CallOperands& operands, EmulatorSession& session);
 
 }  // namespace pz::tpu

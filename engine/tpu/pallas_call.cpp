@@ -348,7 +348,7 @@ std::optional<Value> PallasCallObject::Call(Interpreter& interp, CallArgs& args)
   // ---- The kernel --------------------------------------------------------------------------
   kernel::KernelProgram program = kernel::TraceKernel(ctx, kernel_fn, mapping, signature);
   if (options.dump_ir || debug) kernel::PrintProgram(interp, program, mapping);
-  if (options.lint) Lint(program, mapping, *session);
+  if (options.lint) Lint(program, mapping, operands, *session);
   // The emulated run checks the points of "parallel" axes for values passed on in scratch: the
   // leading ones, which a megacore splits, for `--lint`; every one, each point a CUDA block of its
   // own, for `--emit-cuda`.

@@ -586,6 +586,36 @@ print(out[::8, 0])
 )");
   ASSERT_FALSE(counter.error) << counter.rendered;
   EXPECT_EQ(counter.output, "[1. 2. 3. 4.]\n");
+  // An index map over a scalar-prefetch array runs over the array as the call passed it: the
+  // block table [0, 0, 1, 1] keeps block 0 resident into point 1 (a megacore's second core,
+  // starting at point 2, fetches block 1 afresh anyway); [0, 1, 2, 3] moves it at every point.
+  const std::string table_program = R"(
+def bump(t_ref, x_ref, o_ref):
+    x_ref[...] += 1.0
+    o_ref[...] = x_ref[...]
+
+
+out = pl.pallas_call(
+    bump, out_shape=jax.ShapeDtypeStruct((32, 128), jnp.float32),
+    grid_spec=pltpu.PrefetchScalarGridSpec(
+        num_scalar_prefetch=1, grid=(4,),
+        in_specs=[pl.BlockSpec((8, 128), lambda i, t: (t[i], 0))],
+        out_specs=pl.BlockSpec((8, 128), lambda i, t: (i, 0))),
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)))(
+        jnp.array(TABLE, jnp.int32), jnp.zeros((32, 128)))
+print(out[::8, 0])
+)";
+  KernelRun pairs = Linted(Filled(table_program, {{"TABLE", "[0, 0, 1, 1]"}}));
+  ASSERT_FALSE(pairs.error) << pairs.rendered;
+  EXPECT_EQ(pairs.output, "[1. 2. 1. 2.]\n");
+  EXPECT_NE(pairs.WarningText().find("input `x_ref` is read at grid step (1,), where a point of "
+                                     "the \"parallel\" axis 0 starts"),
+            std::string::npos)
+      << pairs.rendered;
+  KernelRun moving = Linted(Filled(table_program, {{"TABLE", "[0, 1, 2, 3]"}}));
+  ASSERT_FALSE(moving.error) << moving.rendered;
+  EXPECT_EQ(moving.output, "[1. 1. 1. 1.]\n");
+  EXPECT_EQ(moving.WarningText(), "") << moving.rendered;
   EXPECT_NE(counter.WarningText().find("scalar-prefetch ref `c_ref` is read at grid step (1,), "
                                        "where a point of the \"parallel\" axis 0 starts, after "
                                        "grid step (0,) may have stored into it"),
