@@ -2,10 +2,37 @@
 #include "kernel/folder.h"
 
 #include <algorithm>
+#include <set>
 
 #include "array/dtype.h"
 
 namespace pz::kernel {
+
+std::vector<int64_t> SampledIndices(int64_t n) {
+  std::set<int64_t> picks = {0, std::min<int64_t>(1, n - 1), n / 2, n - 1};
+  return {picks.begin(), picks.end()};
+}
+
+std::vector<std::vector<int64_t>> EveryCombination(
+    const std::vector<std::vector<int64_t>>& values) {
+  std::vector<std::vector<int64_t>> steps;
+  if (std::any_of(values.begin(), values.end(), [](const auto& v) { return v.empty(); })) {
+    return steps;
+  }
+  std::vector<size_t> at(values.size(), 0);
+  while (true) {
+    std::vector<int64_t> step(values.size());
+    for (size_t d = 0; d < values.size(); ++d) step[d] = values[d][at[d]];
+    steps.push_back(std::move(step));
+    size_t a = 0;
+    for (; a < values.size(); ++a) {
+      if (++at[a] < values[a].size()) break;
+      at[a] = 0;
+    }
+    if (a == values.size()) break;
+  }
+  return steps;
+}
 
 void Folder::Note(const Instr& instr) {
   if (instr.op == Op::kConstant) {

@@ -11,6 +11,13 @@
 
 namespace pz::kernel {
 
+// The indices of an axis of `n` points the static walks try: its first, second, middle and last
+// (fewer where they coincide), in order.
+std::vector<int64_t> SampledIndices(int64_t n);
+// Every grid step that takes one of `values[d]` along each axis d, the first axis changing
+// fastest, from the step of every axis's first value.
+std::vector<std::vector<int64_t>> EveryCombination(const std::vector<std::vector<int64_t>>& values);
+
 // Folds a body's integer scalars as a walk meets their instructions in program order.
 class Folder {
  public:

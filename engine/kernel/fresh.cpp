@@ -360,25 +360,12 @@ std::vector<std::vector<int64_t>> PointFirstSteps(const std::vector<int64_t>& gr
     if (a < 0 || static_cast<size_t>(a) >= grid.size() || grid[static_cast<size_t>(a)] <= 1) {
       continue;
     }
-    int64_t n = grid[static_cast<size_t>(a)];
-    std::set<int64_t> picks = {0, 1, n / 2, n - 1};
-    values[static_cast<size_t>(a)].assign(picks.begin(), picks.end());
+    values[static_cast<size_t>(a)] = SampledIndices(grid[static_cast<size_t>(a)]);
     points = true;
   }
-  std::vector<std::vector<int64_t>> steps;
-  if (!points) return steps;
-  std::vector<size_t> at(grid.size(), 0);
-  while (true) {
-    size_t a = 0;
-    for (; a < grid.size(); ++a) {
-      if (++at[a] < values[a].size()) break;
-      at[a] = 0;
-    }
-    if (a == grid.size()) break;
-    std::vector<int64_t> step(grid.size());
-    for (size_t d = 0; d < grid.size(); ++d) step[d] = values[d][at[d]];
-    steps.push_back(std::move(step));
-  }
+  if (!points) return {};
+  std::vector<std::vector<int64_t>> steps = EveryCombination(values);
+  steps.erase(steps.begin());  // the grid's very first step
   return steps;
 }
 

@@ -146,23 +146,8 @@ SharedWrite AnyWrittenApart(const Function& kernel, const std::vector<int64_t>& 
   }
   // Every combination of each axis's first, second, middle and last index.
   std::vector<std::vector<int64_t>> picks;
-  for (int64_t n : grid) {
-    std::set<int64_t> p = {0, std::min<int64_t>(1, n - 1), n / 2, n - 1};
-    picks.emplace_back(p.begin(), p.end());
-  }
-  std::vector<std::vector<int64_t>> steps;
-  std::vector<size_t> at(grid.size(), 0);
-  while (true) {
-    std::vector<int64_t> step(grid.size());
-    for (size_t d = 0; d < grid.size(); ++d) step[d] = picks[d][at[d]];
-    steps.push_back(std::move(step));
-    size_t a = 0;
-    for (; a < grid.size(); ++a) {
-      if (++at[a] < picks[a].size()) break;
-      at[a] = 0;
-    }
-    if (a == grid.size()) break;
-  }
+  for (int64_t n : grid) picks.push_back(SampledIndices(n));
+  std::vector<std::vector<int64_t>> steps = EveryCombination(picks);
   // A body with many copies is judged on its first writes only, to keep the pairs few.
   constexpr size_t kMostWrites = 2048;
   std::vector<Write> writes;
