@@ -188,6 +188,13 @@ EmulatorOptions EmitCuda() {
   return options;
 }
 
+// The options of `--lint`.
+EmulatorOptions Linting() {
+  EmulatorOptions options = Tpu();
+  options.lint = true;
+  return options;
+}
+
 // Scratch of two rows: row 0 stored at every point, row 1 only where the block's sum is positive
 // (points 0, 1 and 3 of the four); the kernel reads the row `row` names. Point 2 reads row 1
 // unwritten by itself, holding what point 1 stored.
@@ -281,9 +288,7 @@ out = pl.pallas_call(
 )(x)
 print(out[0, :, 0, 0])
 )";
-  EmulatorOptions lint = Tpu();
-  lint.lint = true;
-  KernelRun linted = RunKernelProgram(program, lint);
+  KernelRun linted = RunKernelProgram(program, Linting());
   ASSERT_FALSE(linted.error) << linted.rendered;
   EXPECT_EQ(linted.output, "[1. 2. 2. 3.]\n");
   EXPECT_TRUE(linted.warnings.empty()) << linted.rendered;
@@ -323,9 +328,7 @@ out = pl.pallas_call(
 )(x)
 print(out[::8, 0])
 )";
-  EmulatorOptions lint = Tpu();
-  lint.lint = true;
-  KernelRun r = RunKernelProgram(program, lint);
+  KernelRun r = RunKernelProgram(program, Linting());
   ASSERT_FALSE(r.error) << r.rendered;
   EXPECT_EQ(r.output, "[1. 2. 3. 4.]\n");
   ASSERT_EQ(r.warnings.size(), 1u) << r.rendered;
