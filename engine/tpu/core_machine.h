@@ -151,11 +151,10 @@ class CoreMachine {
   std::vector<RefBuffer> scratch_;
   std::vector<int64_t> point_;
   ExecContext map_ctx_;
-  ExecContext* kctx_ = nullptr;        // the kernel's, while Run runs
-  std::vector<uint64_t> seen_writes_;  // per ref: RefBuffer::writes at its last snapshot
-  std::vector<BlockIndexer> indexers_;
-  std::vector<bool>
-      carries_;  // per scratch_ buffer: under the carry check  // per operand, over map_ctx_
+  ExecContext* kctx_ = nullptr;         // the kernel's, while Run runs
+  std::vector<uint64_t> seen_writes_;   // per ref: RefBuffer::writes at its last snapshot
+  std::vector<BlockIndexer> indexers_;  // per operand, over map_ctx_
+  std::vector<bool> carries_;           // per scratch_ buffer: under the carry check
 };
 
 }  // namespace pz::tpu

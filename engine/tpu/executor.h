@@ -197,6 +197,9 @@ class Executor {
   void NoteRead(const kernel::Instr& instr, kernel::RefId ref, const Window& window);
   void NoteRead(const kernel::Instr& instr, kernel::RefId ref, const Place& place);
   void NoteCarried(const kernel::Instr& instr, kernel::RefId ref);
+  // Whether the place's box of its buffer's shadow holds a 2 (all of it for a whole place, which
+  // has no box): what an earlier point of the carry axes stored.
+  static bool HoldsStale(const Place& place);
   // `may_take`: RegionPlan::takes holds the load.
   void Load(const kernel::Instr& instr, bool may_take = false);
   void Store(const kernel::Instr& instr);

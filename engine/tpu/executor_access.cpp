@@ -269,6 +269,11 @@ bool AnyStale(const Array& shadow, size_t rank, const int64_t* shape, const int6
   bool any = false;
   ForEachRun(rank, shape, strides, offset, [&](int64_t o, int64_t n, int64_t stride) {
     const uint8_t* p = base + o;
+    if (any) return;
+    if (stride == 1) {
+      any = std::memchr(p, 2, static_cast<size_t>(n)) != nullptr;
+      return;
+    }
     for (int64_t i = 0; i < n && !any; ++i) any = p[i * stride] == 2;
   });
   return any;
@@ -313,6 +318,14 @@ void Executor::NoteRead(const Instr& instr, kernel::RefId ref, const Window& win
   }
 }
 
+bool Executor::HoldsStale(const Place& place) {
+  const Array& shadow = place.buffer->initialized;
+  if (place.whole) {
+    return std::memchr(shadow.data<uint8_t>(), 2, static_cast<size_t>(shadow.size())) != nullptr;
+  }
+  return AnyStale(shadow, place.rank, place.shape.data(), place.strides.data(), place.offset);
+}
+
 void Executor::NoteCarried(const Instr& instr, kernel::RefId ref) {
   context_.carried->seen = true;
   context_.carried->span = instr.span;
@@ -323,10 +336,7 @@ void Executor::NoteCarried(const Instr& instr, kernel::RefId ref) {
 
 void Executor::NoteRead(const Instr& instr, kernel::RefId ref, const Place& place) {
   if (place.buffer->stale && context_.carried != nullptr && !context_.carried->seen &&
-      (place.whole ? std::memchr(place.buffer->initialized.data<uint8_t>(), 2,
-                                 static_cast<size_t>(place.buffer->initialized.size())) != nullptr
-                   : AnyStale(place.buffer->initialized, place.rank, place.shape.data(),
-                              place.strides.data(), place.offset))) {
+      HoldsStale(place)) {
     NoteCarried(instr, ref);
   }
   if (context_.uninitialized == nullptr || context_.uninitialized->seen || !place.buffer->tracked ||

@@ -331,23 +331,18 @@ void CoreMachine::Track(RefBuffer& b) {
 }
 
 void CoreMachine::MarkCarried(const std::vector<int64_t>& previous) {
-  bool moved = false;
-  for (int a : options_.carry_axes) {
-    if (static_cast<size_t>(a) < point_.size()) moved |= point_[a] != previous[a];
+  if (std::none_of(options_.carry_axes.begin(), options_.carry_axes.end(),
+                   [&](int a) { return point_[a] != previous[a]; })) {
+    return;
   }
-  if (!moved) return;
   for (size_t i = 0; i < scratch_.size(); ++i) {
     if (!carries_[i]) continue;
     RefBuffer& b = scratch_[i];
-    uint8_t* p = b.initialized.data<uint8_t>();
-    bool any = false;
-    for (int64_t e = 0, n = b.initialized.size(); e < n; ++e) {
-      if (p[e] == 1) {
-        p[e] = 2;
-        any = true;
-      }
-    }
-    b.stale = b.stale || any;
+    uint8_t* begin = b.initialized.data<uint8_t>();
+    uint8_t* end = begin + b.initialized.size();
+    if (std::find(begin, end, uint8_t{1}) == end) continue;  // nothing stored since the last mark
+    std::replace(begin, end, uint8_t{1}, uint8_t{2});
+    b.stale = true;
   }
 }
 

@@ -132,51 +132,29 @@ print(out.sum())
 
 // `--emit-cuda` runs its calls on the emulator with every "parallel" axis under the carry check:
 // a scratch value that loaded values hand from one point to the next is warned of (an error with
-// `--strict`), while a plain run says nothing.
+// `--strict`), while a plain run says nothing. The program is the golden file of the `--lint`
+// check; its first call carries `best_ref` into point 2.
 TEST(RunFlags, EmitCudaReportsACarryLoadedValuesDecide) {
-  std::string program = WriteProgram("pz_cli_carry.py", R"(import jax
-import jax.numpy as jnp
-from jax.experimental import pallas as pl
-from jax.experimental.pallas import tpu as pltpu
-
-
-def kernel(x_ref, o_ref, best_ref):
-    @pl.when(jnp.sum(x_ref[...]) > 0)
-    def _():
-        best_ref[...] = x_ref[0:1, :]
-
-    o_ref[...] = best_ref[...]
-
-
-x = jnp.ones((4, 8, 128), jnp.float32) * jnp.array([1.0, 2.0, -1.0, 3.0]).reshape(4, 1, 1)
-out = pl.pallas_call(
-    kernel,
-    out_shape=jax.ShapeDtypeStruct((4, 1, 128), jnp.float32),
-    grid=(4,),
-    in_specs=[pl.BlockSpec((None, 8, 128), lambda i: (i, 0, 0))],
-    out_specs=pl.BlockSpec((None, 1, 128), lambda i: (i, 0, 0)),
-    scratch_shapes=[pltpu.VMEM((1, 128), jnp.float32)],
-    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)),
-)(x)
-print(out[:, 0, 0])
-)");
+  const std::string program = std::string(PZ_SOURCE_DIR) +
+                              "/tests/golden/kernel/warn_kernel_lint_scratch_carried_by_data.py";
   Result plain = RunCli("run " + program);
   EXPECT_EQ(plain.exit_code, 0) << plain.output;
-  EXPECT_EQ(plain.output, "[1. 2. 2. 3.]\n");
-  const std::string warning =
-      "pz_cli_carry.py:12:18: warning: scratch `best_ref` is read at grid step (2,) where it "
-      "still holds what an earlier point of the \"parallel\" axis 0 stored";
+  EXPECT_EQ(plain.output, "[1. 2. 2. 3.]\n[ 1.  2. -1.  3.]\n");
   // (the CUDA source on stdout is dropped; the warnings come on stderr)
   auto emit = [&](const std::string& flags) {
     return pz::testing::RunShell(std::string(PZ_CLI_PATH) + " run --emit-cuda " + flags + program +
                                  " 2>&1 >/dev/null </dev/null");
   };
+  const std::string at = "warn_kernel_lint_scratch_carried_by_data.py:19:18: ";
   Result emitted = emit("");
   EXPECT_EQ(emitted.exit_code, 0) << emitted.output;
-  EXPECT_NE(emitted.output.find(warning), std::string::npos) << emitted.output;
+  EXPECT_NE(emitted.output.find(at + "warning: scratch `best_ref` is read at grid step (2,) where "
+                                     "it still holds what an earlier point of the \"parallel\" "
+                                     "axis 0 stored"),
+            std::string::npos)
+      << emitted.output;
   Result strict = emit("--strict ");
   EXPECT_EQ(strict.exit_code, 70) << strict.output;
-  EXPECT_NE(strict.output.find("pz_cli_carry.py:12:18: error: scratch `best_ref` is read"),
-            std::string::npos)
+  EXPECT_NE(strict.output.find(at + "error: scratch `best_ref` is read"), std::string::npos)
       << strict.output;
 }
