@@ -132,9 +132,36 @@ std::string FaultMessage(const EmittedKernel& kernel, const kernel::Function& ke
     }
     case DeviceFault::kLoopLimit:
       return fmt::format("this while_loop ran more than {} iterations at grid step {}", row[3], at);
+    case DeviceFault::kPrngUnseeded:
+      if (row[3] == 0 && row[4] == 0) {  // the call's first step: as on the emulated TPU
+        return fmt::format(
+            "pltpu.prng_random_bits at grid step {} drew from the core's random number "
+            "generator before any pltpu.prng_seed in this pallas_call",
+            at);
+      }
+      return fmt::format(
+          "pltpu.prng_random_bits at grid step {} drew from the random number generator before "
+          "any pltpu.prng_seed at this point of the \"parallel\" axes",
+          at);
     default:
       return fmt::format("the CUDA kernel reported fault {} at grid step {}", row[0], at);
   }
+}
+
+// What to do about a fault, where there is more to say than its message.
+std::vector<std::string> FaultNotes(const long long* row) {
+  if (static_cast<DeviceFault>(row[0]) != DeviceFault::kPrngUnseeded) return {};
+  std::string seed =
+      "seed it first, e.g. `pltpu.prng_seed(seed, pl.program_id(0))` at the top of the kernel";
+  if (row[3] == 0 && row[4] == 0) {
+    return {"a TPU core's generator holds whatever state an earlier kernel left, so these bits "
+            "would differ from run to run; " +
+            seed};
+  }
+  return {"the CUDA backend runs each point of the \"parallel\" axes on a CUDA block of its "
+          "own, whose generator starts unseeded: a seed given at another point does not reach "
+          "it (nor, on a megacore TPU, the other TensorCore's generator); " +
+          seed + ", at every grid step"};
 }
 
 }  // namespace
@@ -419,7 +446,8 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_p
                     ? kernel::CallError::Kind::kIndexError
                     : kernel::CallError::Kind::kRuntimeError,
         .message = FaultMessage(kernel, *program.kernel, first, point),
-        .span = instr->span};
+        .span = instr->span,
+        .notes = FaultNotes(first)};
   }
 
   // Outputs, and which grid step's write-back last stored each element.

@@ -302,7 +302,20 @@ EmittedKernel Emitter::Run() {
   w_.Line(fmt::format("const long long pz_steps = (long long)pz_args[{}];",
                       static_cast<int>(kArgSteps)));
   EmitResidentDeclarations();
+  // Random numbers: the unit's helpers, and the core generator's state when the kernel seeds it.
+  bool prng = false;
+  for (const Instr* instr : instrs_) {
+    bool drawn = kernel::IsPrim(instr->op) && FamilyOf(kernel::PrimOf(instr->op)) == Family::kRandom;
+    prng = prng || instr->op == Op::kPrngSeed || instr->op == Op::kPrngRandomBits;
+    out.random = out.random || drawn || prng;
+  }
+  if (prng) {
+    w_.Line("unsigned pz_prng_k0 = 0u, pz_prng_k1 = 0u;");
+    w_.Line("unsigned long long pz_prng_drawn = 0;");
+    w_.Line("bool pz_prng_seeded = false;");
+  }
   w_.Open("for (long long pz_chain = blockIdx.x; pz_chain < pz_chains; pz_chain += gridDim.x) {");
+  if (prng) w_.Line("pz_prng_seeded = false;  // each chain's generator starts unseeded");
   w_.Open("for (long long pz_s = 0; pz_s < pz_steps; ++pz_s) {");
   w_.Line("const long long pz_step = pz_chain * pz_steps + pz_s;");
   w_.Line(fmt::format("const long long* const pz_e = pz_table + pz_step * {};", columns));
@@ -434,10 +447,7 @@ void Emitter::EmitInstr(const Instr& instr) {
            "remove the print, or run without `--backend cuda` to see it");
     case Op::kPrngSeed:
     case Op::kPrngRandomBits:
-      Fail(instr,
-           "the CUDA backend has no core random number generator (pltpu.prng_seed / "
-           "prng_random_bits)",
-           "run this kernel on the emulated TPU (without `--backend cuda`)");
+      return EmitPrng(instr);
     default:
       Fail(instr, fmt::format("the CUDA backend cannot run `{}`", kernel::OpName(instr.op)));
   }
@@ -559,6 +569,9 @@ EmittedKernel EmitKernel(const EmitRequest& request) { return detail::Emitter(re
 
 std::string AssembleUnit(const std::vector<const EmittedKernel*>& kernels) {
   std::string unit(Prelude());
+  if (std::any_of(kernels.begin(), kernels.end(), [](const EmittedKernel* k) { return k->random; })) {
+    unit += RandomPrelude();
+  }
   for (const EmittedKernel* k : kernels) {
     unit += "\n";
     unit += k->source;

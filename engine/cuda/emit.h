@@ -58,6 +58,8 @@ enum class DeviceFault : int64_t {
   kLoopLimit = 4,            // detail: the iteration limit
   kSemaphoreNonzero = 5,     // at the kernel's end; instruction: the last to raise it; step:
                              // when; detail: the semaphore ref, its element, its count
+  kPrngUnseeded = 6,         // a draw from the core's generator before any seed in the chain;
+                             // detail: the chain, the step within it
 };
 
 // Status row of one CUDA block: {fault, instruction number, step (chain order), detail...}.
@@ -125,6 +127,8 @@ struct EmittedKernel {
   // are the staged float32 form's 512 and the warp tile asks for others).
   bool tensor_staged = false;
   WarpTile warp_tile;
+  // Some instruction draws random numbers: the unit needs RandomPrelude() (prelude.h).
+  bool random = false;
   // Instructions in the numbering the status rows use (pre-order).
   std::vector<const kernel::Instr*> instrs;
   // Row layout of the step table: the grid indices, then per pipelined operand its window start

@@ -126,7 +126,7 @@ std::vector<int64_t> BroadcastStrides(const Shape& shape, const Shape& out);
 // ---- the emitter -----------------------------------------------------------------------------
 
 // The emitter each primitive goes to (emit_prims.cpp).
-enum class Family { kUnary, kBinary, kReduction, kDot, kMove, kNotYet };
+enum class Family { kUnary, kBinary, kReduction, kDot, kMove, kRandom, kNotYet };
 Family FamilyOf(Prim prim);
 
 struct Slot {
@@ -388,6 +388,10 @@ class Emitter {
   // The product with each thread a small tile of the result, in registers.
   void EmitTiledDot(const Instr& instr, const MatrixProduct& p);
   void EmitMove(const Instr& instr);
+  // Random numbers (emit_random.cpp): jax.random's primitives, and the core generator's seeds
+  // and draws, whose state (pz_prng_*) every thread keeps alike and each chain starts unseeded.
+  void EmitRandom(const Instr& instr);
+  void EmitPrng(const Instr& instr);
   void EmitGatherMap(ValueId out, ValueId in, const array::Array& map);
   void EmitConstant(const Instr& instr);
   void EmitLoad(const Instr& instr);

@@ -107,15 +107,17 @@ Family FamilyOf(Prim prim) {
     case Prim::kArgsort:
     case Prim::kScatter:
     case Prim::kGather:
-    case Prim::kRandomSeed:
-    case Prim::kRandomFoldIn:
+    // Interpret mode's alone: Mosaic lowers none of them, and CUDA runs `tpu` semantics.
     case Prim::kRandomSplit:
-    case Prim::kRandomBits:
-    case Prim::kRandomUniform:
-    case Prim::kRandomNormal:
     case Prim::kRandomShuffle:
     case Prim::kRandomRandint:
       return Family::kNotYet;
+    case Prim::kRandomSeed:
+    case Prim::kRandomFoldIn:
+    case Prim::kRandomBits:
+    case Prim::kRandomUniform:
+    case Prim::kRandomNormal:
+      return Family::kRandom;
   }
   PZ_UNREACHABLE();
 }
@@ -132,6 +134,8 @@ void Emitter::EmitPrim(const Instr& instr) {
       return EmitDot(instr);
     case Family::kMove:
       return EmitMove(instr);
+    case Family::kRandom:
+      return EmitRandom(instr);
     case Family::kNotYet:
       break;
   }

@@ -524,8 +524,91 @@ static inline T pz_group_reduce(T v, unsigned width, F merge) {
 // ---- end of prelude -------------------------------------------------------------------------------
 )PRELUDE";
 
+// jax.random (array/random.h) for the units whose kernels draw random numbers: the same
+// threefry2x32 words, counters and per-draw float steps as the emulator, so the draws agree bit
+// for bit (normal up to the device's log1pf in erf_inv). Only what a TPU kernel can draw: 32-bit
+// words, and float32 samples of them (Mosaic lowers no narrower draw, and no split key).
+constexpr char kRandomPrelude[] = R"PRELUDE(
+// ---- random numbers: jax.random's threefry2x32 and samplers ------------------------------------
+// The threefry2x32 block function on counter (c0, c1) under key (k0, k1): 20 rounds.
+PZ_DEVICE void pz_threefry(unsigned k0, unsigned k1, unsigned c0, unsigned c1, unsigned* o0,
+                           unsigned* o1) {
+  const unsigned ks2 = k0 ^ k1 ^ 0x1BD11BDAu;
+  unsigned x0 = c0 + k0, x1 = c1 + k1;
+#define PZ_MIX(r) x0 += x1; x1 = ((x1 << (r)) | (x1 >> (32 - (r)))) ^ x0;
+#define PZ_MIX_EVEN PZ_MIX(13) PZ_MIX(15) PZ_MIX(26) PZ_MIX(6)
+#define PZ_MIX_ODD PZ_MIX(17) PZ_MIX(29) PZ_MIX(16) PZ_MIX(24)
+  PZ_MIX_EVEN x0 += k1; x1 += ks2 + 1u;
+  PZ_MIX_ODD x0 += ks2; x1 += k0 + 2u;
+  PZ_MIX_EVEN x0 += k0; x1 += k1 + 3u;
+  PZ_MIX_ODD x0 += k1; x1 += ks2 + 4u;
+  PZ_MIX_EVEN x0 += ks2; x1 += k0 + 5u;
+#undef PZ_MIX_ODD
+#undef PZ_MIX_EVEN
+#undef PZ_MIX
+  *o0 = x0;
+  *o1 = x1;
+}
+// Draw `count` of a key: the two words of its 64-bit counter's block, xored.
+PZ_DEVICE unsigned pz_draw(unsigned k0, unsigned k1, unsigned long long count) {
+  unsigned a, b;
+  pz_threefry(k0, k1, (unsigned)(count >> 32), (unsigned)count, &a, &b);
+  return a ^ b;
+}
+// Word `word` of the key fold_in(key, data) makes: the block of counter (0, data).
+PZ_DEVICE unsigned pz_fold_in(unsigned k0, unsigned k1, unsigned data, long long word) {
+  unsigned a, b;
+  pz_threefry(k0, k1, 0u, data, &a, &b);
+  return word == 0 ? a : b;
+}
+// uniform's float32 value of a draw in [lo, hi): the draw's top 23 bits as the mantissa of a
+// float in [1, 2), minus 1, scaled by one fma (XLA on CPU fuses it) and kept at least lo.
+PZ_DEVICE float pz_uniform_f32(unsigned bits, float lo, float hi) {
+  float unit = pz_f32_from_bits((bits >> 9) | 0x3F800000u) - 1.0f;
+  float v = fmaf(unit, hi - lo, lo);
+  return lo < v ? v : lo;
+}
+// XLA's float32 erf_inv (Giles 2010), in the emulator's order.
+PZ_DEVICE float pz_erfinv(float x) {
+  float w = -log1pf(x * -x);
+  float p;
+  if (w < 5.0f) {
+    w = w - 2.5f;
+    p = 2.81022636e-08f;
+    p = fmaf(p, w, 3.43273939e-07f);
+    p = fmaf(p, w, -3.5233877e-06f);
+    p = fmaf(p, w, -4.39150654e-06f);
+    p = fmaf(p, w, 0.00021858087f);
+    p = fmaf(p, w, -0.00125372503f);
+    p = fmaf(p, w, -0.00417768164f);
+    p = fmaf(p, w, 0.246640727f);
+    p = fmaf(p, w, 1.50140941f);
+  } else {
+    w = sqrtf(w) - 3.0f;
+    p = -0.000200214257f;
+    p = fmaf(p, w, 0.000100950558f);
+    p = fmaf(p, w, 0.00134934322f);
+    p = fmaf(p, w, -0.00367342844f);
+    p = fmaf(p, w, 0.00573950773f);
+    p = fmaf(p, w, -0.0076224613f);
+    p = fmaf(p, w, 0.00943887047f);
+    p = fmaf(p, w, 1.00167406f);
+    p = fmaf(p, w, 2.83297682f);
+  }
+  if (fabsf(x) == 1.0f) return x * pz_f32_from_bits(0x7f800000u);
+  return p * x;
+}
+// normal's float32 value of a draw: sqrt(2) erf_inv(u), u uniform in [nextafter(-1, 0), 1).
+PZ_DEVICE float pz_normal_f32(unsigned bits) {
+  return 1.41421354f * pz_erfinv(pz_uniform_f32(bits, -0.99999994f, 1.0f));
+}
+// ---- end of the random numbers ------------------------------------------------------------------
+)PRELUDE";
+
 }  // namespace
 
 std::string_view Prelude() { return kPrelude; }
+
+std::string_view RandomPrelude() { return kRandomPrelude; }
 
 }  // namespace pz::cuda

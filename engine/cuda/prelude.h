@@ -31,4 +31,8 @@ namespace pz::cuda {
 
 std::string_view Prelude();
 
+// What follows the prelude in units whose kernels draw random numbers (EmittedKernel::random):
+// jax.random's threefry2x32 draws and its samplers' steps, and the core generator's draws.
+std::string_view RandomPrelude();
+
 }  // namespace pz::cuda

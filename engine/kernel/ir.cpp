@@ -186,6 +186,16 @@ const Instr* FirstWriteTo(const Region& region, RefId ref) {
   return nullptr;
 }
 
+const Instr* FirstOfOp(const Region& region, Op op) {
+  for (const Instr& instr : region.body) {
+    if (instr.op == op) return &instr;
+    for (const Region& inner : instr.regions) {
+      if (const Instr* found = FirstOfOp(inner, op)) return found;
+    }
+  }
+  return nullptr;
+}
+
 const Instr* FirstReadOf(const Region& region, RefId ref) {
   for (const Instr& instr : region.body) {
     if (instr.op == Op::kLoad && instr.ref.ref == ref) return &instr;

@@ -154,6 +154,9 @@ std::vector<const RefPath*> RefPathsOf(const Instr& instr);
 // The first instruction of `region` (nested regions included, in program order) that writes
 // `ref`: a store into it or a DMA into it; null when none does.
 const Instr* FirstWriteTo(const Region& region, RefId ref);
+// The first instruction of `region` (nested regions included, in program order) of op `op`;
+// null when none is.
+const Instr* FirstOfOp(const Region& region, Op op);
 // The first instruction of `region` (nested regions included) that reads `ref`: a load from it
 // or a DMA out of it; null when none does.
 const Instr* FirstReadOf(const Region& region, RefId ref);

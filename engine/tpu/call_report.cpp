@@ -42,11 +42,29 @@ void ReportWarnings(const kernel::Function& kernel, const kernel::GridMapping& m
     for (const std::string& note : warning.notes) d.notes.push_back({.message = note});
     session.warnings.push_back(std::move(d));
   }
-  // A carry the static walks could not see (they warn of the others at trace time): the stores
-  // that fill the scratch depend on loaded values.
-  if (const CarriedRead& carried = report.carried;
-      carried.seen &&
-      kernel::ScratchCarriedAcrossPoints(kernel, mapping.grid, report.carry_axes) != carried.ref) {
+  // Carries across points of the carry axes that only the run saw: a draw from the core's
+  // generator as an earlier point left it, and scratch that the static walks could not see
+  // carried (they warn of the others at trace time; the stores that fill it depend on loaded
+  // values).
+  if (const CarriedRead& carried = report.carried; carried.seen && carried.ref < 0) {
+    session.warnings.push_back(Diagnostic{
+        .severity = Severity::kWarning,
+        .phase = Phase::kEmulate,
+        .message = fmt::format(
+            "pltpu.prng_random_bits at grid step {} draws from the random number generator as "
+            "an earlier point of the \"parallel\" {} left it: on the emulated TPU, which runs "
+            "every step on one core, these bits go on from that point's seed, but a megacore TPU "
+            "(v4, v5p) splits the leading \"parallel\" axes between its two TensorCores, each "
+            "with a generator of its own, and the CUDA backend gives each point a generator of "
+            "its own, unseeded",
+            TupleString(carried.grid_point), AxesPhrase(mapping, report.carry_axes)),
+        .span = carried.span,
+        .notes = {{.message =
+                       "seed the generator at every grid step before drawing, e.g. "
+                       "`pltpu.prng_seed(seed, pl.program_id(0))` at the top of the kernel, so "
+                       "that each point's bits depend on that point alone"}}});
+  } else if (carried.seen && kernel::ScratchCarriedAcrossPoints(kernel, mapping.grid,
+                                                                report.carry_axes) != carried.ref) {
     std::string named = AxesPhrase(mapping, report.carry_axes);
     const std::string& ref = kernel.refs.at(static_cast<size_t>(carried.ref)).name;
     session.warnings.push_back(Diagnostic{

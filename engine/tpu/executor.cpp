@@ -451,6 +451,7 @@ void Executor::RunPrngInstr(const Instr& instr) {
     std::vector<uint32_t> seeds;
     for (ValueId id : instr.operands) seeds.push_back(static_cast<uint32_t>(ScalarInt(id)));
     context_.prng->Seed(seeds);
+    context_.prng_carried = false;
     return;
   }
   if (!context_.prng->seeded()) {
@@ -463,6 +464,12 @@ void Executor::RunPrngInstr(const Instr& instr) {
           "pl.program_id(0))` at the top of the kernel",
           "with several cores each core has its own generator: a seed given only at the first "
           "grid step reaches one core"});
+  }
+  if (context_.prng_carried && context_.carried != nullptr && !context_.carried->seen) {
+    *context_.carried = {.seen = true,
+                         .span = instr.span,
+                         .ref = -1,
+                         .grid_point = *context_.grid_point};
   }
   env_[instr.results[0]] = context_.prng->Draw(function_.values[instr.results[0]].shape);
 }

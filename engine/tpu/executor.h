@@ -68,7 +68,8 @@ struct UninitializedRead {
 };
 
 // The first read, during a pallas_call, of scratch holding what an earlier point of the carry
-// axes (EmulatorOptions::carry_axes) stored there.
+// axes (EmulatorOptions::carry_axes) stored there, or (ref -1) the first draw from the core's
+// generator in the state such a point left it in.
 struct CarriedRead {
   bool seen = false;
   SourceSpan span;
@@ -126,6 +127,9 @@ struct ExecContext {
   std::mutex* callbacks = nullptr;
   // The core's random number generator (pltpu.prng_seed / prng_random_bits); null in index maps.
   array::CorePrng* prng = nullptr;
+  // Under the carry check (`carried` set): the generator holds the state an earlier point of the
+  // carry axes left; a draw before the next seed is a CarriedRead of no ref (-1).
+  bool prng_carried = false;
   // Counts the branches `pl.when` / `lax.cond` take, when a step record is kept; else null.
   BranchCounter* branches = nullptr;
   // A failing program's re-run (probe.h): where NaN are born, comparisons tried flipped; else

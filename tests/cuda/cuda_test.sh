@@ -12,6 +12,8 @@
 #   cuda_test.sh golden CLI FILE GOLDEN   --emit-cuda prints GOLDEN exactly (PZ_UPDATE_GOLDEN=1
 #                                   rewrites it)
 #   cuda_test.sh error CLI FILE     fails on the host device at the line marked `# cuda-error: TEXT`
+#                                   (or `# cuda-fault: TEXT`: as the kernel runs; --emit-cuda
+#                                   warns there)
 #   cuda_test.sh warning CLI FILE   runs on the host device (exit 0) with one warning per line
 #                                   marked `# cuda-warning: TEXT`, there, and no other; the
 #                                   emulated TPU runs it without a warning; --emit-cuda warns
@@ -124,9 +126,12 @@ case $mode in
     ;;
   error)
     # The program fails on the CUDA backend (exit 70) at the line marked `# cuda-error: TEXT`,
-    # with TEXT in the message.
-    line=$(grep -n '# cuda-error: ' "$file" | head -1 | cut -d: -f1)
-    text=$(grep -m1 -o '# cuda-error: .*' "$file" | sed 's/# cuda-error: //')
+    # with TEXT in the message. `# cuda-fault: TEXT` marks a failure of the kernel as it runs
+    # on the device instead: --emit-cuda then writes the unit and warns at that line.
+    marker='# cuda-error: '
+    grep -q '# cuda-fault: ' "$file" && marker='# cuda-fault: '
+    line=$(grep -n "$marker" "$file" | head -1 | cut -d: -f1)
+    text=$(grep -m1 -o "$marker.*" "$file" | sed "s/$marker//")
     PZ_CUDA_DEVICE=host "$cli" run --backend cuda "$file" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ $rc -ne 70 ] || ! grep -q "^$file:$line:[0-9]*: error: .*$text" "$tmp/err"; then
@@ -134,10 +139,17 @@ case $mode in
       cat "$tmp/err"
       exit 1
     fi
-    # --emit-cuda (no device) stops at the same error: no unit can be written for the call.
+    # --emit-cuda (no device) stops at the same error: no unit can be written for the call; or,
+    # for a fault, writes it and the emulated run warns there of what the device will do.
     "$cli" run --emit-cuda "$file" >"$tmp/out" 2>"$tmp/err"
     rc=$?
-    if [ $rc -ne 70 ] || ! grep -q "^$file:$line:[0-9]*: error: .*$text" "$tmp/err"; then
+    if [ "$marker" = '# cuda-fault: ' ]; then
+      if [ $rc -ne 0 ] || ! grep -q "^$file:$line:[0-9]*: warning: " "$tmp/err"; then
+        echo "--- $file: --emit-cuda should exit 0 with a warning at line $line; got exit $rc:"
+        cat "$tmp/err"
+        exit 1
+      fi
+    elif [ $rc -ne 70 ] || ! grep -q "^$file:$line:[0-9]*: error: .*$text" "$tmp/err"; then
       echo "--- $file: --emit-cuda should exit 70 at line $line with: $text; got exit $rc:"
       cat "$tmp/err"
       exit 1
