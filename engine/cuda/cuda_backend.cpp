@@ -154,14 +154,16 @@ std::vector<std::string> FaultNotes(const long long* row) {
   std::string seed =
       "seed it first, e.g. `pltpu.prng_seed(seed, pl.program_id(0))` at the top of the kernel";
   if (row[3] == 0 && row[4] == 0) {
-    return {"a TPU core's generator holds whatever state an earlier kernel left, so these bits "
-            "would differ from run to run; " +
-            seed};
+    return {
+        "a TPU core's generator holds whatever state an earlier kernel left, so these bits "
+        "would differ from run to run; " +
+        seed};
   }
-  return {"the CUDA backend runs each point of the \"parallel\" axes on a CUDA block of its "
-          "own, whose generator starts unseeded: a seed given at another point does not reach "
-          "it (nor, on a megacore TPU, the other TensorCore's generator); " +
-          seed + ", at every grid step"};
+  return {
+      "the CUDA backend runs each point of the \"parallel\" axes on a CUDA block of its "
+      "own, whose generator starts unseeded: a seed given at another point does not reach "
+      "it (nor, on a megacore TPU, the other TensorCore's generator); " +
+      seed + ", at every grid step"};
 }
 
 }  // namespace

@@ -305,7 +305,8 @@ EmittedKernel Emitter::Run() {
   // Random numbers: the unit's helpers, and the core generator's state when the kernel seeds it.
   bool prng = false;
   for (const Instr* instr : instrs_) {
-    bool drawn = kernel::IsPrim(instr->op) && FamilyOf(kernel::PrimOf(instr->op)) == Family::kRandom;
+    bool drawn =
+        kernel::IsPrim(instr->op) && FamilyOf(kernel::PrimOf(instr->op)) == Family::kRandom;
     prng = prng || instr->op == Op::kPrngSeed || instr->op == Op::kPrngRandomBits;
     out.random = out.random || drawn || prng;
   }
@@ -569,7 +570,8 @@ EmittedKernel EmitKernel(const EmitRequest& request) { return detail::Emitter(re
 
 std::string AssembleUnit(const std::vector<const EmittedKernel*>& kernels) {
   std::string unit(Prelude());
-  if (std::any_of(kernels.begin(), kernels.end(), [](const EmittedKernel* k) { return k->random; })) {
+  if (std::any_of(kernels.begin(), kernels.end(),
+                  [](const EmittedKernel* k) { return k->random; })) {
     unit += RandomPrelude();
   }
   for (const EmittedKernel* k : kernels) {

@@ -24,6 +24,12 @@ namespace pz::cuda::detail {
 
 namespace {
 
+// Random primitives computed element by element from the element's index or its draws (not the
+// keys, whose two words the draws read from memory).
+bool ElementDraw(Prim prim) {
+  return prim == Prim::kRandomBits || prim == Prim::kRandomUniform || prim == Prim::kRandomNormal;
+}
+
 bool SamePath(const kernel::RefPath& a, const kernel::RefPath& b) {
   if (a.ref != b.ref || a.indexers.size() != b.indexers.size()) return false;
   for (size_t i = 0; i < a.indexers.size(); ++i) {
@@ -155,7 +161,7 @@ std::optional<Shape> Emitter::FusedShape(const Instr& instr, const std::set<Valu
     default:
       if (!kernel::IsPrim(instr.op) || instr.results.size() != 1) return std::nullopt;
       if (Family f = FamilyOf(kernel::PrimOf(instr.op));
-          f != Family::kUnary && f != Family::kBinary) {
+          f != Family::kUnary && f != Family::kBinary && !ElementDraw(kernel::PrimOf(instr.op))) {
         return std::nullopt;
       }
       own = TypeOf(instr.results[0]).shape;

@@ -253,7 +253,8 @@ std::string Emitter::BinaryExpr(const Instr& instr, Prim prim, DType d, const st
                               : fmt::format("pz_ifloordiv({}, {}, true)", la, lb);
     case Prim::kRemainder:
       if (f) return fmt::format("pz_fmod({}, {})", a, b);
-      return IsUnsignedInt(d) ? fmt::format("({} == 0 ? {} : {} % {})", ub, ua, ua, ub)
+      // jnp.remainder takes a zero divisor as 1 (so x % 0 is 0), unsigned or not.
+      return IsUnsignedInt(d) ? fmt::format("({} == 0 ? 0ull : {} % {})", ub, ua, ub)
                               : fmt::format("pz_imod({}, {})", la, lb);
     case Prim::kPow:
       if (f) return fmt::format("powf({}, {})", a, b);

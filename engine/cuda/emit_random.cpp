@@ -1,8 +1,9 @@
 // Random numbers for the CUDA emitter: jax.random's primitives on threefry2x32 keys that a TPU
 // kernel can record (random_seed, random_fold_in, random_bits and float32 uniform and normal
-// steps) and the core's own generator (pltpu.prng_seed / prng_random_bits). Each element is one draw of a 64-bit counter, so any
-// thread can compute any element; the helpers are RandomPrelude()'s (prelude.h), and they follow
-// array/random.cpp step by step, so the draws agree with the emulator's bit for bit.
+// steps) and the core's own generator (pltpu.prng_seed / prng_random_bits). Each element is one
+// draw of a 64-bit counter, so any thread can compute any element; the helpers are
+// RandomPrelude()'s (prelude.h), and they follow array/random.cpp step by step, so the draws
+// agree with the emulator's bit for bit.
 //
 // The core generator's state (its key, the draws made since the seed, whether it is seeded) is a
 // register of every thread, alike in all of them: a seed's operands and a draw's size are the
@@ -38,8 +39,8 @@ void Emitter::EmitRandom(const Instr& instr) {
   auto scalar = [&](size_t k) {
     ValueId v = instr.operands[k];
     if (!IsScalar(v)) {
-      Fail(instr, fmt::format("`{}` needs a scalar operand on the CUDA backend",
-                              array::PrimName(prim)));
+      Fail(instr,
+           fmt::format("`{}` needs a scalar operand on the CUDA backend", array::PrimName(prim)));
     }
     return Name(v);
   };
@@ -81,8 +82,8 @@ void Emitter::EmitRandom(const Instr& instr) {
       case Prim::kRandomSeed:  // [0, seed mod 2^32]
         return fmt::format("{} == 0 ? 0u : (unsigned)({})", index, scalar(0));
       case Prim::kRandomFoldIn:
-        return fmt::format("pz_fold_in({}, {}, (unsigned)({}), {})", key_word(0, 0),
-                           key_word(0, 1), scalar(1), index);
+        return fmt::format("pz_fold_in({}, {}, (unsigned)({}), {})", key_word(0, 0), key_word(0, 1),
+                           scalar(1), index);
       case Prim::kRandomBits:  // the low bits of each draw
         return Normalize(type.dtype, fmt::format("pz_draw({}, {}, (unsigned long long)({}))",
                                                  key_word(0, 0), key_word(0, 1), index));

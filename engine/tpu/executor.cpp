@@ -466,10 +466,8 @@ void Executor::RunPrngInstr(const Instr& instr) {
           "grid step reaches one core"});
   }
   if (context_.prng_carried && context_.carried != nullptr && !context_.carried->seen) {
-    *context_.carried = {.seen = true,
-                         .span = instr.span,
-                         .ref = -1,
-                         .grid_point = *context_.grid_point};
+    *context_.carried = {
+        .seen = true, .span = instr.span, .ref = -1, .grid_point = *context_.grid_point};
   }
   env_[instr.results[0]] = context_.prng->Draw(function_.values[instr.results[0]].shape);
 }

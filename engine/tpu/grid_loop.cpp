@@ -138,10 +138,9 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
   kctx.out_of_bounds_reads_uninitialized = options_.out_of_bounds_reads_uninitialized;
   kctx.semantics = options_.semantics;
   kctx.uninitialized = options_.track_uninitialized ? &result_.uninitialized : nullptr;
-  bool carry_check =
-      options_.track_uninitialized && !options_.carry_axes.empty() && !interpret_ &&
-      (std::find(carries_.begin(), carries_.end(), true) != carries_.end() ||
-       kernel::FirstOfOp(kernel.body, kernel::Op::kPrngRandomBits) != nullptr);
+  bool carry_check = options_.track_uninitialized && !options_.carry_axes.empty() && !interpret_ &&
+                     (std::find(carries_.begin(), carries_.end(), true) != carries_.end() ||
+                      kernel::FirstOfOp(kernel.body, kernel::Op::kPrngRandomBits) != nullptr);
   kctx.carried = carry_check ? &result_.carried : nullptr;
   kctx.probe = options_.probe.get();
   kctx.counters = &result_.counters;
@@ -346,7 +345,8 @@ void CoreMachine::MarkCarried(const std::vector<int64_t>& previous) {
     std::replace(begin, end, uint8_t{1}, uint8_t{2});
     b.stale = true;
   }
-  if (kctx_ != nullptr && kctx_->prng != nullptr && kctx_->prng->seeded()) kctx_->prng_carried = true;
+  if (kctx_ != nullptr && kctx_->prng != nullptr && kctx_->prng->seeded())
+    kctx_->prng_carried = true;
 }
 
 Array& CoreMachine::AccessArray(std::vector<Array>& arrays, int b, const array::Shape& shape) {

@@ -222,6 +222,13 @@ class DiffBackend final : public pz::kernel::Backend {
       } else if (m.rfind("the CUDA backend ", 0) == 0) {
         // Its own refusals ("cannot run", "has no", "bitcasts only"...): clear, at the user's line.
         Note({"cuda-refuses", m});
+      } else if (!tpu_error && pz::tpu::TpuReportOf(tpu).carried.seen) {
+        // State one point left for the next, which CUDA's chains do not share: a draw from the
+        // core generator that point seeded faults on CUDA, and the emulated run warned of it.
+        Note({"carry-warns",
+              fmt::format("{}: CUDA raised at {}: {}; the emulated run's carry check warned at {}",
+                          where, pz::FormatLocation(cuda_error->span, sources_), m,
+                          pz::FormatLocation(pz::tpu::TpuReportOf(tpu).carried.span, sources_))});
       } else if (tpu_error) {
         bool same_place = pz::FormatLocation(tpu_error->span, sources_) ==
                           pz::FormatLocation(cuda_error->span, sources_);

@@ -336,5 +336,64 @@ print(out[::8, 0])
       << r.warnings[0].message;
 }
 
+// The core generator seeded where `seed_when` holds; each point draws a block of bits.
+std::string GeneratorProgram(const std::string& seed_when, const std::string& semantics) {
+  return fmt::format(R"(
+def kernel(o_ref):
+    @pl.when({0})
+    def _():
+        pltpu.prng_seed(17, pl.program_id(0))
+
+    o_ref[...] = pltpu.prng_random_bits(o_ref.shape)
+
+
+out = pl.pallas_call(
+    kernel,
+    out_shape=jax.ShapeDtypeStruct((32, 128), jnp.int32),
+    grid=(4,),
+    out_specs=pl.BlockSpec((8, 128), lambda i: (i, 0)),
+    compiler_params=pltpu.CompilerParams(dimension_semantics=({1},)),
+)()
+print(bool((out[:8] == out[8:16]).any()))
+)",
+                     seed_when, semantics);
+}
+
+TEST(CarryCheck, ReportsADrawFromAGeneratorAnEarlierPointSeeded) {
+  // Seeded at point 0 alone: point 1 goes on from point 0's state on the emulated TPU; on CUDA,
+  // or on a megacore's other TensorCore, it would draw from another generator.
+  const std::string program = GeneratorProgram("pl.program_id(0) == 0", "\"parallel\"");
+  for (const EmulatorOptions& options : {EmitCuda(), Linting()}) {
+    KernelRun r = RunKernelProgram(program, options);
+    ASSERT_FALSE(r.error) << r.rendered;
+    EXPECT_EQ(r.output, "False\n");
+    ASSERT_EQ(r.warnings.size(), 1u) << r.rendered;
+    EXPECT_EQ(r.warnings[0].message,
+              "pltpu.prng_random_bits at grid step (1,) draws from the random number generator "
+              "as an earlier point of the \"parallel\" axis 0 left it: on the emulated TPU, "
+              "which runs every step on one core, these bits go on from that point's seed, but a "
+              "megacore TPU (v4, v5p) splits the leading \"parallel\" axes between its two "
+              "TensorCores, each with a generator of its own, and the CUDA backend gives each "
+              "point a generator of its own, unseeded");
+    EXPECT_NE(r.rendered.find(fmt::format("test.py:{}:18: warning", 7 + testing::kPreludeLines)),
+              std::string::npos)
+        << r.rendered;
+  }
+  // Along an "arbitrary" axis the state may flow on, and a plain run does not check.
+  for (KernelRun r :
+       {RunKernelProgram(GeneratorProgram("pl.program_id(0) == 0", "\"arbitrary\""), EmitCuda()),
+        RunKernelProgram(program)}) {
+    ASSERT_FALSE(r.error) << r.rendered;
+    EXPECT_TRUE(r.warnings.empty()) << r.rendered;
+  }
+}
+
+TEST(CarryCheck, LeavesAGeneratorSeededAtEveryPointAlone) {
+  KernelRun r = RunKernelProgram(GeneratorProgram("True", "\"parallel\""), EmitCuda());
+  ASSERT_FALSE(r.error) << r.rendered;
+  EXPECT_EQ(r.output, "False\n");
+  EXPECT_TRUE(r.warnings.empty()) << r.rendered;
+}
+
 }  // namespace
 }  // namespace pz::tpu
