@@ -9,10 +9,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 
 #include "array/creation.h"
 #include "cuda/hazards.h"
 #include "cuda/plan.h"
+#include "eval/interpreter.h"
 #include "kernel/fresh.h"
 #include "support/check.h"
 #include "tpu/executor.h"
@@ -164,6 +166,78 @@ std::vector<std::string> FaultNotes(const long long* row) {
       "own, whose generator starts unseeded: a seed given at another point does not reach "
       "it (nor, on a megacore TPU, the other TensorCore's generator); " +
       seed + ", at every grid step"};
+}
+
+// The log of a kernel's prints (emit.h): room for each print about four times per grid step,
+// within 512 KiB and 256 MiB.
+int64_t LogWords(const EmittedKernel& kernel, const kernel::Function& kernel_fn, int64_t steps) {
+  int64_t per_step = 0;
+  for (const kernel::Instr* instr : kernel.instrs) {
+    if (instr->op == kernel::Op::kDebugPrint) per_step += PrintRecordWords(kernel_fn, *instr);
+  }
+  return std::clamp<int64_t>(per_step * std::max<int64_t>(steps, 1) * 4, int64_t{1} << 16,
+                             int64_t{1} << 25);
+}
+
+// Runs the prints the log holds, in the emulator's order: by grid step (`call_step` of each
+// record's row), then as its chain ran them; only those of steps up to `last_step` (a fault's:
+// the emulator stops there). Returns the number of prints that did not fit in the log.
+uint64_t ReplayPrints(Device& dev, const Buffer& log, int64_t words, const EmittedKernel& kernel,
+                      const kernel::Function& kernel_fn, const std::vector<int64_t>& call_step,
+                      int64_t last_step) {
+  std::vector<uint64_t> data(static_cast<size_t>(kLogHeaderWords + words));
+  dev.CopyToHost(data.data(), log.ptr(), data.size() * sizeof(uint64_t));
+  const uint64_t used = std::min<uint64_t>(data[0], static_cast<uint64_t>(words));
+  struct Record {
+    int64_t step;
+    uint64_t seq;
+    const kernel::Instr* instr;
+    size_t at;  // its first operand word in `data`
+  };
+  std::vector<Record> records;
+  // Records lie one after the other; a reservation that did not fit leaves the rest unwritten
+  // (zeros: the instruction word is its number plus one).
+  for (uint64_t pos = 0; pos + kPrintHeaderWords <= used;) {
+    const uint64_t* r = data.data() + kLogHeaderWords + pos;
+    if (r[2] == 0 || r[2] > kernel.instrs.size()) break;
+    const kernel::Instr* instr = kernel.instrs[static_cast<size_t>(r[2] - 1)];
+    auto record_words = static_cast<uint64_t>(PrintRecordWords(kernel_fn, *instr));
+    if (instr->op != kernel::Op::kDebugPrint || r[0] >= call_step.size() ||
+        pos + record_words > used) {
+      break;
+    }
+    records.push_back({.step = call_step[static_cast<size_t>(r[0])],
+                       .seq = r[1],
+                       .instr = instr,
+                       .at = static_cast<size_t>(kLogHeaderWords + pos + kPrintHeaderWords)});
+    pos += record_words;
+  }
+  std::stable_sort(records.begin(), records.end(), [](const Record& a, const Record& b) {
+    return a.step != b.step ? a.step < b.step : a.seq < b.seq;
+  });
+  for (const Record& record : records) {
+    if (record.step > last_step) break;
+    std::vector<array::Array> values;
+    size_t at = record.at;
+    for (kernel::ValueId v : record.instr->operands) {
+      const kernel::ValueType& t = kernel_fn.values.at(static_cast<size_t>(v));
+      array::Array a = array::Array::Empty(t.dtype, t.shape);
+      std::memcpy(a.raw(), data.data() + at, Bytes(a));
+      at += (Bytes(a) + 7) / 8;
+      values.push_back(std::move(a));
+    }
+    try {
+      (*record.instr->callback)(values);
+    } catch (eval::PyError& error) {
+      // A print's own formatting failed: the error belongs to its line, as on the emulator.
+      if (error.exception && record.instr->span.valid()) {
+        error.exception->span = record.instr->span;
+        error.exception->traceback.clear();
+      }
+      throw;
+    }
+  }
+  return data[2];
 }
 
 }  // namespace
@@ -396,7 +470,19 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_p
   dev.CopyToDevice(steps.ptr(), table.rows.data(), table.rows.size() * sizeof(int64_t));
   size_t arena_stride = static_cast<size_t>((kernel.global_bytes + 255) / 256 * 256);
   Buffer arena(dev, arena_stride * blocks);
-  std::vector<uint64_t> args(kArgOperands + hbm.size());
+  // The log of prints, zeroed, with its capacity.
+  std::unique_ptr<Buffer> log;
+  int64_t log_words = 0;
+  if (kernel.log_arg >= 0) {
+    log_words = LogWords(kernel, *program.kernel, mapping.num_steps());
+    size_t bytes = static_cast<size_t>(kLogHeaderWords + log_words) * sizeof(uint64_t);
+    log = std::make_unique<Buffer>(dev, bytes);
+    dev.Memset(log->ptr(), 0, bytes);
+    uint64_t capacity = static_cast<uint64_t>(log_words);
+    dev.CopyToDevice(log->ptr() + sizeof(uint64_t), &capacity, sizeof capacity);
+  }
+  std::vector<uint64_t> args(kArgOperands + hbm.size() + (log ? 1 : 0));
+  if (log) args[static_cast<size_t>(kernel.log_arg)] = log->ptr();
   args[kArgStatus] = status.ptr();
   args[kArgTable] = steps.ptr();
   args[kArgGlobalArena] = arena.ptr();
@@ -440,6 +526,25 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_p
       first_step = linear;
     }
   }
+  std::vector<kernel::CallWarning> print_warnings;
+  if (log) {
+    uint64_t dropped = ReplayPrints(dev, *log, log_words, kernel, *program.kernel, call_step,
+                                    first ? first_step : std::numeric_limits<int64_t>::max());
+    if (dropped > 0) {
+      const kernel::Instr* print =
+          *std::find_if(kernel.instrs.begin(), kernel.instrs.end(),
+                        [](const kernel::Instr* i) { return i->op == kernel::Op::kDebugPrint; });
+      print_warnings.push_back(
+          {.message = fmt::format(
+               "{} print{} of this kernel did not fit in the CUDA backend's log of prints ({} "
+               "KiB) and {} not shown",
+               dropped, dropped == 1 ? "" : "s", log_words * 8 / 1024,
+               dropped == 1 ? "was" : "were"),
+           .span = print->span,
+           .notes = {"print less (a part of a block, or under `pl.when`), or run on the "
+                     "emulated TPU (without `--backend cuda`), which prints everything"}});
+    }
+  }
   if (first) {
     std::vector<int64_t> point = tpu::UnravelIndex(first_step, call_mapping.grid);
     const kernel::Instr* instr = kernel.instrs.at(static_cast<size_t>(first[1]));
@@ -477,6 +582,10 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_p
   auto report = std::make_unique<CudaReport>();
   if (options_.timing) {
     std::vector<double> times;
+    if (log) {  // the timed launches print nothing
+      args[static_cast<size_t>(kernel.log_arg)] = 0;
+      dev.CopyToDevice(arg_buffer.ptr(), args.data(), args.size() * sizeof(uint64_t));
+    }
     try {
       times = dev.Time(module, config, 2, 7);
     } catch (const DeviceError& e) {
@@ -554,6 +663,7 @@ kernel::CallOutcome CudaBackend::RunOnDevice(const kernel::KernelProgram& call_p
   report->peak_gbps = peaks.gbps;
   outcome.report = std::move(report);
   for (const kernel::CallWarning& w : plan.warnings) outcome.warnings.push_back(w);
+  for (kernel::CallWarning& w : print_warnings) outcome.warnings.push_back(std::move(w));
   return outcome;
 }
 

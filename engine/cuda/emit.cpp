@@ -249,6 +249,14 @@ EmittedKernel Emitter::Run() {
                         hbm.back(), StorageType(d),
                         static_cast<int>(kArgOperands) + static_cast<int>(i)));
   }
+  // The log of prints, after the HBM arrays.
+  if (std::any_of(instrs_.begin(), instrs_.end(),
+                  [](const Instr* i) { return i->op == Op::kDebugPrint; })) {
+    out.log_arg = static_cast<int64_t>(kArgOperands) + static_cast<int64_t>(hbm.size());
+    w_.Line(fmt::format("unsigned long long* const pz_log = (unsigned long long*)pz_args[{}];",
+                        out.log_arg));
+    w_.Line("unsigned long long pz_print_seq = 0;");
+  }
   // Refs.
   for (size_t r = 0; r < f_.refs.size(); ++r) {
     const kernel::RefType& ref = f_.refs[r];
@@ -444,8 +452,7 @@ void Emitter::EmitInstr(const Instr& instr) {
       }
       return;
     case Op::kDebugPrint:
-      Fail(instr, "the CUDA backend cannot print from a kernel (jax.debug.print / pl.debug_print)",
-           "remove the print, or run without `--backend cuda` to see it");
+      return EmitPrint(instr);
     case Op::kPrngSeed:
     case Op::kPrngRandomBits:
       return EmitPrng(instr);
@@ -573,6 +580,10 @@ std::string AssembleUnit(const std::vector<const EmittedKernel*>& kernels) {
   if (std::any_of(kernels.begin(), kernels.end(),
                   [](const EmittedKernel* k) { return k->random; })) {
     unit += RandomPrelude();
+  }
+  if (std::any_of(kernels.begin(), kernels.end(),
+                  [](const EmittedKernel* k) { return k->log_arg >= 0; })) {
+    unit += PrintPrelude();
   }
   for (const EmittedKernel* k : kernels) {
     unit += "\n";

@@ -74,6 +74,15 @@ enum KernelArg : int {
   kArgSteps = 5,        // the steps of a chain
   kArgOperands = 6,     // then the HBM arrays: prefetch, inputs, outputs
 };
+// The log of a kernel's prints (jax.debug.print), after the operands in `args`: a cursor (words
+// used), the capacity (words), the prints that did not fit, then the records. A record is the
+// step (its row of the step table), the print's number in the chain, the instruction's number
+// plus one (a zero word: no record), then each operand's elements as stored, every operand padded
+// to whole words.
+inline constexpr int kLogHeaderWords = 3;
+inline constexpr int kPrintHeaderWords = 3;
+// The words of one record of `print`.
+int64_t PrintRecordWords(const kernel::Function& kernel, const kernel::Instr& print);
 // The loop bound of a `while_loop` on the device: more iterations are a fault.
 inline constexpr int64_t kMaxWhileIterations = int64_t{1} << 31;
 
@@ -129,6 +138,8 @@ struct EmittedKernel {
   WarpTile warp_tile;
   // Some instruction draws random numbers: the unit needs RandomPrelude() (prelude.h).
   bool random = false;
+  // The index in `args` of the print log (kLogHeaderWords), or -1 when the kernel prints nothing.
+  int64_t log_arg = -1;
   // Instructions in the numbering the status rows use (pre-order).
   std::vector<const kernel::Instr*> instrs;
   // Row layout of the step table: the grid indices, then per pipelined operand its window start

@@ -392,6 +392,9 @@ class Emitter {
   // and draws, whose state (pz_prng_*) every thread keeps alike and each chain starts unseeded.
   void EmitRandom(const Instr& instr);
   void EmitPrng(const Instr& instr);
+  // A print (jax.debug.print): thread 0 copies its operands into a record of the log, which the
+  // host replays in grid order after the launch (cuda_backend.cpp).
+  void EmitPrint(const Instr& instr);
   void EmitGatherMap(ValueId out, ValueId in, const array::Array& map);
   void EmitConstant(const Instr& instr);
   void EmitLoad(const Instr& instr);

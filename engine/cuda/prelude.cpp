@@ -605,9 +605,34 @@ PZ_DEVICE float pz_normal_f32(unsigned bits) {
 // ---- end of the random numbers ------------------------------------------------------------------
 )PRELUDE";
 
+// The log of prints (emit.h): room for a record of `words` words, or null when the log is full
+// (counted). The host device runs one block at a time.
+constexpr char kPrintPrelude[] = R"PRELUDE(
+// ---- the log of prints ------------------------------------------------------------------------
+PZ_DEVICE unsigned long long* pz_log_reserve(unsigned long long* log, unsigned long long words) {
+#ifdef __CUDACC__
+  unsigned long long at = atomicAdd(log, words);
+#else
+  unsigned long long at = log[0];
+  log[0] += words;
+#endif
+  if (at + words > log[1]) {
+#ifdef __CUDACC__
+    atomicAdd(log + 2, 1ull);
+#else
+    ++log[2];
+#endif
+    return nullptr;
+  }
+  return log + 3 + at;
+}
+)PRELUDE";
+
 }  // namespace
 
 std::string_view Prelude() { return kPrelude; }
+
+std::string_view PrintPrelude() { return kPrintPrelude; }
 
 std::string_view RandomPrelude() { return kRandomPrelude; }
 

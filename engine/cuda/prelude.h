@@ -35,4 +35,7 @@ std::string_view Prelude();
 // jax.random's threefry2x32 draws and its samplers' steps, and the core generator's draws.
 std::string_view RandomPrelude();
 
+// What follows in units whose kernels print (EmittedKernel::log_arg): a record's room in the log.
+std::string_view PrintPrelude();
+
 }  // namespace pz::cuda

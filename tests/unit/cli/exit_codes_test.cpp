@@ -130,6 +130,39 @@ print(out.sum())
       << r.output;
 }
 
+// Prints on the CUDA backend go through a log the host replays after the launch; a kernel that
+// prints more than the log holds (512 KiB here: 16384 prints of one scalar) shows the prints
+// that fit, in order, then a warning at the print with the count of those that did not.
+TEST(RunFlags, CudaPrintsBeyondTheLogAreCountedAtThePrint) {
+  const std::string program = WriteProgram("pz_cli_prints.py", R"(import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+
+
+def kernel(o_ref):
+    def body(k, c):
+        jax.debug.print("{}", k)
+        return c + 1
+    o_ref[...] = jnp.full(o_ref.shape, jax.lax.fori_loop(0, 20000, body, 0), jnp.int32)
+
+
+print(pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8, 128), jnp.int32))()[0, 0])
+)");
+  Result r = pz::testing::RunShell("PZ_CUDA_DEVICE=host " + std::string(PZ_CLI_PATH) +
+                                   " run --backend cuda " + program + " 2>&1 </dev/null");
+  EXPECT_EQ(r.exit_code, 0) << r.output.substr(0, 2000);
+  std::string expected;
+  for (int k = 0; k < 16384; ++k) expected += std::to_string(k) + "\n";
+  ASSERT_GE(r.output.size(), expected.size());
+  EXPECT_EQ(r.output.substr(0, expected.size()), expected);
+  std::string rest = r.output.substr(expected.size());
+  EXPECT_NE(rest.find("pz_cli_prints.py:8:9: warning: 3616 prints of this kernel did not fit in "
+                      "the CUDA backend's log of prints (512 KiB) and were not shown"),
+            std::string::npos)
+      << rest;
+  EXPECT_NE(rest.find("20000"), std::string::npos) << rest;  // the call's result
+}
+
 // `--emit-cuda` runs its calls on the emulator with every "parallel" axis under the carry check:
 // a scratch value that loaded values hand from one point to the next is warned of (an error with
 // `--strict`), while a plain run says nothing. The program is the golden file of the `--lint`
