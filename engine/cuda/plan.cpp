@@ -113,6 +113,50 @@ std::string StatefulReason(const kernel::KernelProgram& program) {
 
 }  // namespace
 
+namespace {
+
+// Whether the window of `op` may move along grid axis `axis`: its index map reads that index.
+bool MovesAlong(const kernel::BlockMapping& op, int axis) {
+  if (!op.index_map) return false;
+  kernel::DirectMap direct = kernel::AnalyzeIndexMap(*op.index_map);
+  if (direct.ok) {
+    return std::any_of(direct.entries.begin(), direct.entries.end(),
+                       [&](const auto& entry) { return entry.first == axis; });
+  }
+  const kernel::Function& f = *op.index_map;
+  if (static_cast<size_t>(axis) >= f.body.params.size()) return false;
+  kernel::ValueId id = f.body.params[static_cast<size_t>(axis)];
+  std::function<bool(const kernel::Region&)> reads = [&](const kernel::Region& region) {
+    if (std::find(region.yields.begin(), region.yields.end(), id) != region.yields.end()) {
+      return true;
+    }
+    for (const kernel::Instr& instr : region.body) {
+      if (std::find(instr.operands.begin(), instr.operands.end(), id) != instr.operands.end()) {
+        return true;
+      }
+      for (const kernel::Region& inner : instr.regions) {
+        if (reads(inner)) return true;
+      }
+    }
+    return false;
+  };
+  return reads(f.body);
+}
+
+}  // namespace
+
+bool LeftoverUnseen(const kernel::Function& kernel, const kernel::GridMapping& mapping, size_t k) {
+  const kernel::BlockMapping& op = mapping.operand(k);
+  // A visit's last step: the axes the window does not move along at their last index (the
+  // visits of a window are consecutive).
+  std::map<int, int64_t> last;
+  for (size_t a = 0; a < mapping.grid.size(); ++a) {
+    if (!MovesAlong(op, static_cast<int>(a))) last[static_cast<int>(a)] = mapping.grid[a] - 1;
+  }
+  auto ref = static_cast<kernel::RefId>(mapping.prefetch.size() + k);
+  return kernel::StoredWholeAt(kernel, ref, std::move(last));
+}
+
 GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
                            bool fresh_starts) {
   GridSplit split;
@@ -142,6 +186,13 @@ GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::G
       for (size_t a = 0; a < rank; ++a) parallel[a] = parallel[a] && seen[a];
     }
     split.note = "no dimension_semantics: the axes each output's index map follows run in parallel";
+  }
+  // An axis starts afresh only where no output buffer shows what an earlier iteration left in
+  // it (chains apart start with fresh buffers).
+  for (size_t k = mapping.inputs.size();
+       fresh_starts && k < mapping.inputs.size() + mapping.outputs.size(); ++k) {
+    if (mapping.operand(k).space == kernel::MemorySpace::kAny) continue;
+    fresh_starts = LeftoverUnseen(*program.kernel, mapping, k);
   }
   if (fresh_starts) {
     std::vector<int> sequential;

@@ -35,6 +35,12 @@ GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::G
 
 // FreshStart and WrittenWholeBeforeRead (kernel/fresh.h) decide which axes start afresh.
 using kernel::FreshStart;
+
+// Whether what a block buffer of operand `k` (an output) holds from an earlier visit of its
+// window can never reach HBM: the last step of each visit stores the whole block, on every path
+// (kernel::StoredWholeAt). Where it can, the buffer's write-back shows it, so the window may not
+// be a direct window in HBM, nor its iterations chains apart.
+bool LeftoverUnseen(const kernel::Function& kernel, const kernel::GridMapping& mapping, size_t k);
 using kernel::WrittenWholeBeforeRead;
 
 // Row layout of the step table: the grid indices, then per pipelined operand (inputs, then

@@ -376,6 +376,11 @@ bool WrittenWholeBeforeRead(const Function& kernel, RefId r) {
   return FreshWalk(kernel, {}, r).Walk(kernel.body, written);
 }
 
+bool StoredWholeAt(const Function& kernel, RefId r, std::map<int, int64_t> ids) {
+  std::set<RefId> written;
+  return FreshWalk(kernel, std::move(ids), r).Walk(kernel.body, written) && written.count(r) > 0;
+}
+
 bool FreshStart(const Function& kernel, int axis, const std::vector<int>& sequential) {
   std::map<int, int64_t> ids;
   auto at = std::find(sequential.begin(), sequential.end(), axis);

@@ -20,6 +20,11 @@ namespace pz::kernel {
 // step can see what the ref held before it.
 bool WrittenWholeBeforeRead(const Function& kernel, RefId r);
 
+// Whether at every grid step whose program ids `ids` names are those values (the other axes
+// any), every path of the body stores all of ref `r` (nothing reading it before, and no DMA or
+// semaphore naming it).
+bool StoredWholeAt(const Function& kernel, RefId r, std::map<int, int64_t> ids);
+
 // Whether every iteration of grid axis `axis` starts afresh, given the axes stepped in order
 // (`sequential`): at each grid step where the sequential axes after it are 0, the body writes
 // every scratch and output buffer whole before it reads it, on every path (conditions on
