@@ -320,13 +320,13 @@ PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMap
   CheckPrefetchWrites(program, mapping);
   // The call's own table first: its errors are the call's, raised as it raises them.
   TableLayout layout = LayoutOf(mapping);
-  GridSplit whole = SplitGridForCuda(program, mapping);
+  GridSplit whole = SplitGridForCuda(program, mapping, true, run.zero_uninitialized);
   GridSplit split = whole;
   StepTable table =
       BuildStepTable(mapping, operands, split, layout.columns, layout.operand_column, run);
   if (!whole.fresh.empty() && split.chains < whole.chains) {
     // Axes that start afresh, but whose points write one output window: as the semantics say.
-    split = SplitGridForCuda(program, mapping, false);
+    split = SplitGridForCuda(program, mapping, false, run.zero_uninitialized);
     table = BuildStepTable(mapping, operands, split, layout.columns, layout.operand_column, run);
   }
   CheckWaitsWithinChains(program, mapping, split);
@@ -340,7 +340,8 @@ PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMap
     try {
       plan.kernel =
           EmitCall(plan.parts->program, plan.parts->mapping, serial, run, shared_budget, warp_tile);
-      plan.split = SplitGridForCuda(plan.parts->program, plan.parts->mapping);
+      plan.split =
+          SplitGridForCuda(plan.parts->program, plan.parts->mapping, true, run.zero_uninitialized);
       plan.table =
           BuildStepTable(plan.parts->mapping, operands, plan.split, plan.kernel.table_columns,
                          plan.kernel.operand_column, run, /*past_edge=*/true);

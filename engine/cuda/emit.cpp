@@ -360,6 +360,18 @@ EmittedKernel Emitter::Run() {
   for (size_t k = 0; k < mapping_.inputs.size(); ++k) {
     if (out.operand_column[k] >= 0 && !direct_[num_prefetch + k]) window_loop(k, true);
   }
+  // An output block's new visit starts as the emulator's poison where a write-back could show
+  // what the visit before left (with zeroed memory the buffer keeps it, as the emulator does).
+  for (size_t k = mapping_.inputs.size(); k < num_operands && !req_.zero_uninitialized; ++k) {
+    size_t r = num_prefetch + k;
+    if (out.operand_column[k] < 0 || direct_[r] || LeftoverUnseen(f_, mapping_, k)) continue;
+    const kernel::BlockMapping& op = mapping_.operand(k);
+    w_.Open(fmt::format("if (pz_s == 0 || {}) {{  // a new visit of {}",
+                        moved(out.operand_column[k], op.shape.size(), -1), op.name));
+    w_.Line(ElementLoop(Count(WindowShape(op))) +
+            fmt::format(" r{}[pz_i] = {};", r, PoisonStorage(op.dtype)));
+    w_.Close();
+  }
   Sync();
   EmitRegion(f_.body);
   Sync();

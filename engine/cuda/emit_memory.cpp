@@ -34,9 +34,10 @@ bool Emitter::DirectSafe(kernel::RefId r) const {
       return false;
     }
   }
-  // What a block buffer keeps from an earlier visit must never reach HBM: a window in HBM keeps
-  // the array's own values where a visit stores nothing.
-  if (!input && !LeftoverUnseen(f_, mapping_, k)) return false;
+  // With zeroed memory, what a block buffer keeps from an earlier visit must never reach HBM: a
+  // window in HBM keeps the array's own values where a visit stores nothing. (Poisoned, each
+  // visit starts as poison, which the window in HBM holds where nothing stored.)
+  if (!input && req_.zero_uninitialized && !LeftoverUnseen(f_, mapping_, k)) return false;
   if (input || !loaded) return true;
   // An output the kernel reads back. A block buffer keeps what the last block left in it, which
   // a step that reads before writing sees; a window in HBM shows the array there instead.

@@ -158,7 +158,7 @@ bool LeftoverUnseen(const kernel::Function& kernel, const kernel::GridMapping& m
 }
 
 GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
-                           bool fresh_starts) {
+                           bool fresh_starts, bool zeroed) {
   GridSplit split;
   size_t rank = mapping.grid.size();
   std::vector<bool> parallel(rank, false);
@@ -187,10 +187,10 @@ GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::G
     }
     split.note = "no dimension_semantics: the axes each output's index map follows run in parallel";
   }
-  // An axis starts afresh only where no output buffer shows what an earlier iteration left in
-  // it (chains apart start with fresh buffers).
+  // With zeroed memory, an axis starts afresh only where no output buffer shows what an earlier
+  // iteration left in it (chains apart start with fresh buffers).
   for (size_t k = mapping.inputs.size();
-       fresh_starts && k < mapping.inputs.size() + mapping.outputs.size(); ++k) {
+       zeroed && fresh_starts && k < mapping.inputs.size() + mapping.outputs.size(); ++k) {
     if (mapping.operand(k).space == kernel::MemorySpace::kAny) continue;
     fresh_starts = LeftoverUnseen(*program.kernel, mapping, k);
   }

@@ -29,17 +29,22 @@ struct GridSplit {
 // the axes every output's index map returns unchanged, when the kernel keeps no state between
 // steps (no scratch, semaphores, DMAs or stores into inputs); else every axis in order. With
 // `fresh_starts`, the outermost of the other axes join the parallel ones while each of their
-// iterations starts afresh (FreshStart).
+// iterations starts afresh (FreshStart); with `zeroed` too (fresh memory is zeros,
+// RunOptions::zero_uninitialized), only where no output buffer carries what an earlier visit
+// left into a later one's write-back (LeftoverUnseen): with zeroed memory an output block's
+// buffer keeps the last block's values, as the emulator keeps them.
 GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::GridMapping& mapping,
-                           bool fresh_starts = true);
+                           bool fresh_starts = true, bool zeroed = false);
 
 // FreshStart and WrittenWholeBeforeRead (kernel/fresh.h) decide which axes start afresh.
 using kernel::FreshStart;
 
 // Whether what a block buffer of operand `k` (an output) holds from an earlier visit of its
 // window can never reach HBM: the last step of each visit stores the whole block, on every path
-// (kernel::StoredWholeAt). Where it can, the buffer's write-back shows it, so the window may not
-// be a direct window in HBM, nor its iterations chains apart.
+// (kernel::StoredWholeAt). Where it can, the emulator's new visit starts as poison (or, with
+// zeroed memory, keeps the last block's values), which the CUDA kernel then makes as well: it
+// poisons the buffer at each visit's first step (or, zeroed, keeps the buffer: no direct window
+// in HBM and no chains apart for it).
 bool LeftoverUnseen(const kernel::Function& kernel, const kernel::GridMapping& mapping, size_t k);
 using kernel::WrittenWholeBeforeRead;
 
