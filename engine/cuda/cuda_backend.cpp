@@ -14,7 +14,7 @@
 #include "array/creation.h"
 #include "cuda/hazards.h"
 #include "cuda/plan.h"
-#include "eval/interpreter.h"
+#include "kernel/control_flow.h"
 #include "kernel/fresh.h"
 #include "support/check.h"
 #include "tpu/executor.h"
@@ -226,16 +226,7 @@ uint64_t ReplayPrints(Device& dev, const Buffer& log, int64_t words, const Emitt
       at += (Bytes(a) + 7) / 8;
       values.push_back(std::move(a));
     }
-    try {
-      (*record.instr->callback)(values);
-    } catch (eval::PyError& error) {
-      // A print's own formatting failed: the error belongs to its line, as on the emulator.
-      if (error.exception && record.instr->span.valid()) {
-        error.exception->span = record.instr->span;
-        error.exception->traceback.clear();
-      }
-      throw;
-    }
+    kernel::RunPrint(*record.instr, values);
   }
   return data[2];
 }

@@ -313,11 +313,11 @@ EmittedKernel Emitter::Run() {
   // Random numbers: the unit's helpers, and the core generator's state when the kernel seeds it.
   bool prng = false;
   for (const Instr* instr : instrs_) {
-    bool drawn =
-        kernel::IsPrim(instr->op) && FamilyOf(kernel::PrimOf(instr->op)) == Family::kRandom;
     prng = prng || instr->op == Op::kPrngSeed || instr->op == Op::kPrngRandomBits;
-    out.random = out.random || drawn || prng;
+    out.random = out.random || (kernel::IsPrim(instr->op) &&
+                                FamilyOf(kernel::PrimOf(instr->op)) == Family::kRandom);
   }
+  out.random = out.random || prng;
   if (prng) {
     w_.Line("unsigned pz_prng_k0 = 0u, pz_prng_k1 = 0u;");
     w_.Line("unsigned long long pz_prng_drawn = 0;");

@@ -325,4 +325,16 @@ void DebugPrint(Interpreter& interp, const std::string& format, const std::vecto
       });
 }
 
+void RunPrint(const Instr& print, const std::vector<array::Array>& values) {
+  try {
+    (*print.callback)(values);
+  } catch (eval::PyError& error) {
+    if (error.exception && print.span.valid()) {
+      error.exception->span = print.span;
+      error.exception->traceback.clear();
+    }
+    throw;
+  }
+}
+
 }  // namespace pz::kernel

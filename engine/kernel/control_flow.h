@@ -7,6 +7,7 @@
 
 #include "eval/interpreter.h"
 #include "eval/value.h"
+#include "kernel/ir.h"
 
 namespace pz::kernel {
 
@@ -29,5 +30,9 @@ void When(eval::Interpreter& interp, const eval::Value& condition, const eval::V
 void DebugPrint(eval::Interpreter& interp, const std::string& format,
                 const std::vector<eval::Value>& args,
                 const std::vector<std::pair<std::string, eval::Value>>& kwargs);
+// Runs a traced print (a DebugPrint instruction) with its operands' values, as every backend
+// does: an error its formatting raises belongs to the print's line. The caller holds the
+// interpreter where several threads share it.
+void RunPrint(const Instr& print, const std::vector<array::Array>& values);
 
 }  // namespace pz::kernel

@@ -46,45 +46,46 @@ void ReportWarnings(const kernel::Function& kernel, const kernel::GridMapping& m
   // generator as an earlier point left it, and scratch that the static walks could not see
   // carried (they warn of the others at trace time; the stores that fill it depend on loaded
   // values).
-  if (const CarriedRead& carried = report.carried; carried.seen && carried.ref < 0) {
-    session.warnings.push_back(Diagnostic{
-        .severity = Severity::kWarning,
-        .phase = Phase::kEmulate,
-        .message = fmt::format(
+  const CarriedRead& carried = report.carried;
+  auto warn_carried = [&](std::string message, std::string note) {
+    session.warnings.push_back(Diagnostic{.severity = Severity::kWarning,
+                                          .phase = Phase::kEmulate,
+                                          .message = std::move(message),
+                                          .span = carried.span,
+                                          .notes = {{.message = std::move(note)}}});
+  };
+  std::string at = TupleString(carried.grid_point);
+  std::string axes = AxesPhrase(mapping, report.carry_axes);
+  if (carried.seen && carried.ref < 0) {
+    warn_carried(
+        fmt::format(
             "pltpu.prng_random_bits at grid step {} draws from the random number generator as "
             "an earlier point of the \"parallel\" {} left it: on the emulated TPU, which runs "
             "every step on one core, these bits go on from that point's seed, but a megacore TPU "
             "(v4, v5p) splits the leading \"parallel\" axes between its two TensorCores, each "
             "with a generator of its own, and the CUDA backend gives each point a generator of "
             "its own, unseeded",
-            TupleString(carried.grid_point), AxesPhrase(mapping, report.carry_axes)),
-        .span = carried.span,
-        .notes = {{.message =
-                       "seed the generator at every grid step before drawing, e.g. "
-                       "`pltpu.prng_seed(seed, pl.program_id(0))` at the top of the kernel, so "
-                       "that each point's bits depend on that point alone"}}});
+            at, axes),
+        "seed the generator at every grid step before drawing, e.g. "
+        "`pltpu.prng_seed(seed, pl.program_id(0))` at the top of the kernel, so that each "
+        "point's bits depend on that point alone");
   } else if (carried.seen && kernel::ScratchCarriedAcrossPoints(kernel, mapping.grid,
                                                                 report.carry_axes) != carried.ref) {
-    std::string named = AxesPhrase(mapping, report.carry_axes);
     const std::string& ref = kernel.refs.at(static_cast<size_t>(carried.ref)).name;
-    session.warnings.push_back(Diagnostic{
-        .severity = Severity::kWarning,
-        .phase = Phase::kEmulate,
-        .message = fmt::format(
+    warn_carried(
+        fmt::format(
             "scratch `{}` is read at grid step {} where it still holds what an earlier point of "
             "the \"parallel\" {} stored: on the emulated TPU, which runs every step in order, "
             "this read sees that value, but a megacore TPU (v4, v5p) splits the leading "
             "\"parallel\" axes between its two TensorCores and the CUDA backend runs each point "
             "on a CUDA block of its own, each with scratch of its own, and there it sees "
             "something else",
-            ref, TupleString(carried.grid_point), named),
-        .span = carried.span,
-        .notes = {{.message = fmt::format(
-                       "this run's data decided it: the stores that fill `{}` did not cover "
-                       "what this step reads (a `pl.when` on loaded values, or indices read from "
-                       "memory); write all of it at each point before reading it, or mark the "
-                       "axes its value flows along \"arbitrary\"",
-                       ref)}}});
+            ref, at, axes),
+        fmt::format("this run's data decided it: the stores that fill `{}` did not cover what "
+                    "this step reads (a `pl.when` on loaded values, or indices read from "
+                    "memory); write all of it at each point before reading it, or mark the axes "
+                    "its value flows along \"arbitrary\"",
+                    ref));
   }
   for (size_t o = 0; o < mapping.outputs.size(); ++o) {
     const kernel::BlockMapping& op = mapping.outputs[o];

@@ -14,6 +14,7 @@
 #include "array/linalg.h"
 #include "array/random.h"
 #include "eval/interpreter.h"
+#include "kernel/control_flow.h"
 #include "support/check.h"
 #include "tpu/dma.h"
 #include "tpu/step_record.h"
@@ -420,12 +421,9 @@ void Executor::RunInstrUncaptured(const Instr& instr) {
       case Op::kDebugPrint: {
         std::vector<Array> inputs;
         for (ValueId id : instr.operands) inputs.push_back(env_[id]);
-        if (context_.callbacks != nullptr) {
-          std::lock_guard<std::mutex> lock(*context_.callbacks);
-          (*instr.callback)(inputs);
-        } else {
-          (*instr.callback)(inputs);
-        }
+        std::unique_lock<std::mutex> lock;
+        if (context_.callbacks != nullptr) lock = std::unique_lock<std::mutex>(*context_.callbacks);
+        kernel::RunPrint(instr, inputs);
         return;
       }
       default:
@@ -433,15 +431,6 @@ void Executor::RunInstrUncaptured(const Instr& instr) {
     }
   } catch (const array::ArrayError& error) {
     Fail(instr, EmulationError::Kind::kValueError, error.message);
-  } catch (eval::PyError& error) {
-    // Raised by a debug print's formatting at run time: it belongs to this instruction's line.
-    if (error.exception && instr.span.valid()) {
-      std::unique_lock<std::mutex> lock;
-      if (context_.callbacks != nullptr) lock = std::unique_lock<std::mutex>(*context_.callbacks);
-      error.exception->span = instr.span;
-      error.exception->traceback.clear();
-    }
-    throw;
   }
 }
 
