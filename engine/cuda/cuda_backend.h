@@ -12,6 +12,7 @@
 #include "cuda/device.h"
 #include "cuda/emit.h"
 #include "cuda/plan.h"
+#include "cuda/report.h"
 #include "cuda/split.h"
 #include "kernel/backend.h"
 
@@ -24,29 +25,6 @@ struct CudaOptions {
   unsigned threads = 0;
   // How warps share a staged tensor-core product's tile (emit.h).
   WarpTile warp_tile;
-};
-
-// What a call did on the device (kernel::CallOutcome::report).
-struct CudaReport final : kernel::CallReport {
-  std::string kernel;  // the CUDA function
-  std::string device;  // the device's name
-  std::string split;   // how the grid became chains (plan.h)
-  int64_t chains = 1;
-  int64_t steps_per_chain = 1;
-  unsigned blocks = 1, threads = 1;
-  int64_t shared_bytes = 0, global_bytes = 0;  // per CUDA block
-  int64_t direct_operands = 0;  // operands read and written in HBM at their windows (emit.h)
-  // How the staged tensor-core products ran ("each warp a 32 x 32 tile ..."), where they did.
-  std::string tensor_staging;
-  int64_t hbm_bytes_read = 0, hbm_bytes_written = 0;  // by the pipeline's fetches and write-backs
-  int64_t flops = 0;        // the body's static count over the grid (loops by static trip count)
-  bool flops_exact = true;  // false when a loop bound or branch was not static
-  double milliseconds = 0;  // median kernel time, when timed
-  // The device's peaks, when known: TFLOP/s of the units the kernel's products use (tensor cores
-  // for 16-bit floats on sm_80 and later, else the float32 CUDA cores), named by `peak_kind`.
-  double peak_tflops = 0, peak_gbps = 0;
-  std::string peak_kind;
-  std::string Summary() const override;
 };
 
 // How a call runs on CUDA: its kernel, the split of its grid into chains and the step table,
@@ -108,22 +86,5 @@ class CudaBackend final : public kernel::Backend {
   std::unique_ptr<Device> device_;
   int serial_ = 0;
 };
-
-// A known GPU's peaks, from its vendor's data sheet: dense tensor-core TFLOP/s of bf16 with float
-// accumulation (fp16 on parts without bf16), float32 TFLOP/s on the CUDA cores, memory GB/s.
-struct Peaks {
-  double tensor_tflops = 0, fp32_tflops = 0, gbps = 0;
-};
-// Found by name; zeros when unknown.
-Peaks PeaksOf(const std::string& device_name);
-
-// The TFLOP/s a kernel's rate is a share of, and what they are: the tensor cores' when its
-// products multiply 16-bit floats on sm_80 or later (where the backend runs them there), else the
-// float32 CUDA cores'.
-struct ComparedPeak {
-  double tflops = 0;
-  std::string kind;
-};
-ComparedPeak PeakFor(const Peaks& peaks, bool tensor_products, int compute_major);
 
 }  // namespace pz::cuda

@@ -87,6 +87,27 @@ class Device {
                                    int repeats) = 0;
 };
 
+// Device memory of at least `bytes` (16 for none), freed when it goes out of scope.
+class DeviceBuffer {
+ public:
+  DeviceBuffer(Device& device, size_t bytes)
+      : device_(device), ptr_(device.Alloc(bytes < 16 ? 16 : bytes)) {}
+  ~DeviceBuffer() {
+    try {
+      device_.Free(ptr_);
+    } catch (const DeviceError&) {
+      // A device that failed already reported why; a destructor must not throw.
+    }
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DevicePtr ptr() const { return ptr_; }
+
+ private:
+  Device& device_;
+  DevicePtr ptr_;
+};
+
 // The first CUDA GPU of this machine. Throws DeviceError (unavailable) with "the CUDA backend
 // needs an NVIDIA GPU and its driver (libcuda.so.1 was not found)" when there is no driver, and
 // a like message when NVRTC is missing or no device is present.

@@ -7,8 +7,9 @@
 // unit is a finding rather than the end of the run. The seed also picks how the CUDA side runs:
 // the plain host device or the sm_80 forms; the default shared-memory plan, none (budget 0) or
 // 40 KiB (operands in global memory, products staged in shared memory); fresh memory as poison
-// or as zeros (both backends); and, for one seed in four, the generator's matrices option
-// (products of 128-row blocks, the sizes the CUDA backend runs on tensor cores).
+// or as zeros (both backends); for one seed in four, the generator's matrices option
+// (products of 128-row blocks, the sizes the CUDA backend runs on tensor cores); and the warps'
+// tiles of a staged tensor-core product (PZ_CUDA_WARP_TILE: 32x32, 32x64, 64x32 or 64x64).
 //
 // Findings (exit status 1):
 //   mismatch      both ran, and an output differs beyond the dtype's tolerance
@@ -81,15 +82,22 @@ struct Config {
   bool zero = false;
   // The generator's matrices option (kernel_program.h): a product of a 128-row block first.
   bool matrices = false;
+  // How the warps of a block share a staged tensor-core product's 128 x 128 tile (emit.h); it
+  // changes only what the sm_80 forms run.
+  pz::cuda::WarpTile warp_tile;
 
   std::string Name() const {
-    return fmt::format("{}{}{}{}", DeviceName(), budget.empty() ? "" : ", budget " + budget,
-                       zero ? ", zeroed memory" : "", matrices ? ", matrices" : "");
+    return fmt::format("{}{}{}{}{}", DeviceName(), budget.empty() ? "" : ", budget " + budget,
+                       zero ? ", zeroed memory" : "", matrices ? ", matrices" : "",
+                       warp_tile == pz::cuda::WarpTile{} ? "" : ", warps " + WarpTileName());
   }
   std::string DeviceName() const { return gpu ? "gpu" : sm80 ? "host-sm80" : "host"; }
+  std::string WarpTileName() const { return fmt::format("{}x{}", warp_tile.rows, warp_tile.cols); }
   std::string Environment() const {
-    return fmt::format("{}{}", gpu ? "" : "PZ_CUDA_DEVICE=" + DeviceName(),
-                       budget.empty() ? "" : " PZ_CUDA_SHARED_BUDGET=" + budget);
+    return fmt::format(
+        "{}{}{}", gpu ? "" : "PZ_CUDA_DEVICE=" + DeviceName(),
+        budget.empty() ? "" : " PZ_CUDA_SHARED_BUDGET=" + budget,
+        warp_tile == pz::cuda::WarpTile{} ? "" : " PZ_CUDA_WARP_TILE=" + WarpTileName());
   }
 };
 
@@ -419,7 +427,7 @@ Verdict RunProgram(const pz::fuzz::KernelProgram& program, const Config& config)
   std::unique_ptr<pz::cuda::CudaBackend> cuda;
   try {
     cuda = std::make_unique<pz::cuda::CudaBackend>(
-        pz::cuda::CudaOptions{},
+        pz::cuda::CudaOptions{.warp_tile = config.warp_tile},
         config.gpu ? pz::cuda::OpenGpuDevice() : pz::cuda::OpenHostDevice(4, config.sm80));
   } catch (const pz::cuda::DeviceError& e) {
     return {"no-device", e.what()};
@@ -454,6 +462,7 @@ struct Options {
   std::string budget = "all";     // default, 0, 40960, all (by seed)
   std::string memory = "both";    // poison, zero, both (by seed)
   std::string matrices = "some";  // none, all, some (one seed in four, by seed)
+  std::string warp_tile = "all";  // 32x32, 32x64, 64x32, 64x64, all (by seed)
   double timeout = 300;           // seconds per program
   std::string save;               // a directory for the programs of findings
   bool show = false;              // --show SEED: print the program and run it here
@@ -469,6 +478,10 @@ Config ConfigOf(const Options& o, uint64_t seed) {
   c.budget = o.budget == "all" ? kBudgets[(seed / 2) % 3] : o.budget == "default" ? "" : o.budget;
   c.zero = o.memory == "zero" || (o.memory == "both" && (seed / 6) % 2 == 1);
   c.matrices = o.matrices == "all" || (o.matrices == "some" && (seed / 12) % 4 == 3);
+  static const char* const kWarpTiles[] = {"32x32", "64x64", "64x32", "32x64"};
+  // By a hash of the seed: independent of the other choices, which take its low digits.
+  const uint64_t pick = (seed * 0x9e3779b97f4a7c15ULL) >> 62;
+  c.warp_tile = *pz::cuda::ParseWarpTile(o.warp_tile == "all" ? kWarpTiles[pick] : o.warp_tile);
   return c;
 }
 
@@ -561,10 +574,11 @@ void Report(const Options& o, uint64_t seed, const Verdict& v) {
   std::printf("seed %llu [%s]: %s: %s\n", static_cast<unsigned long long>(seed),
               config.Name().c_str(), v.category.c_str(), v.detail.c_str());
   std::printf(
-      "  reproduce: pz_cuda_diff --show %llu --device %s --budget %s --memory %s --matrices %s\n",
+      "  reproduce: pz_cuda_diff --show %llu --device %s --budget %s --memory %s --matrices %s "
+      "--warp-tile %s\n",
       static_cast<unsigned long long>(seed), config.DeviceName().c_str(),
       config.budget.empty() ? "default" : config.budget.c_str(), config.zero ? "zero" : "poison",
-      config.matrices ? "all" : "none");
+      config.matrices ? "all" : "none", config.WarpTileName().c_str());
   if (!config.zero) {
     // (Zeroed memory has no flag of `run`: the program would need InterpretParams.)
     std::printf(
@@ -588,7 +602,7 @@ int Usage() {
       "usage: pz_cuda_diff [--first SEED] [--count N] [--jobs J]\n"
       "                    [--device host|host-sm80|both|gpu]\n"
       "                    [--budget default|0|40960|all] [--memory poison|zero|both]\n"
-      "                    [--matrices none|all|some]\n"
+      "                    [--matrices none|all|some] [--warp-tile 32x32|32x64|64x32|64x64|all]\n"
       "                    [--timeout SECONDS] [--save DIR] [--verbose]\n"
       "       pz_cuda_diff --show SEED [--device ...] [--budget ...]\n"
       "       pz_cuda_diff --file SAVED.py [--device ...] [--budget ...] [--memory ...]\n",
@@ -634,6 +648,9 @@ bool ParseArgs(int argc, char** argv, Options& o) {
     } else if (arg == "--matrices") {
       o.matrices = v;
       if (o.matrices != "none" && o.matrices != "all" && o.matrices != "some") return false;
+    } else if (arg == "--warp-tile") {
+      o.warp_tile = v;
+      if (o.warp_tile != "all" && !pz::cuda::ParseWarpTile(o.warp_tile)) return false;
     } else if (arg == "--timeout") {
       o.timeout = std::atof(v);
     } else if (arg == "--save") {
