@@ -333,12 +333,26 @@ class Emitter {
   // Copies the run of `elements` elements of operand `side` from element `pz_at` on (`step`
   // apart) to `pz_dst` (both declared by the caller): one asynchronous copy where the run is
   // contiguous and aligned in global memory (RunPointer), else element by element.
-  void EmitRunCopy(const MatrixProduct& p, int side, int elements, int64_t step);
+  // `fast`: addressed from the window's origin (EmitFastOrigins), which is not null there.
+  void EmitRunCopy(const MatrixProduct& p, int side, int elements, int64_t step, bool fast);
+  // Emits `copies(true)` under `if (pz_fa != nullptr)` (pz_fb for the rhs), `copies(false)`
+  // after `else`, where operand `side` has a fast origin for copies of `bytes`; else only
+  // `copies(false)`.
+  void EmitFastOrSlow(int side, int64_t bytes, const std::function<void(bool)>& copies);
   // A pointer to the run of `elements` elements of operand `side` from element `index` on,
   // contiguous and aligned to the run's size in global memory, or null at run time; empty where
   // it can never be.
   std::string RunPointer(const MatrixProduct& p, int side, const std::string& index,
                          int elements) const;
+  // Before a staged product's loops: for each operand (`elements[side]` elements a copy) that is
+  // a direct window whose every run of that many elements would be aligned to its size wherever
+  // the window's origin is, declares the origin (pz_fa, pz_fb: null unless the whole window lies
+  // inside the array and its origin is so aligned), so that the copies address their runs from
+  // it (EmitRunCopy) instead of checking each run against the array; ClearFastOrigins after the
+  // loops.
+  void EmitFastOrigins(const MatrixProduct& p, std::array<int, 2> elements);
+  void ClearFastOrigins() { fast_bytes_ = {0, 0}; }
+  std::array<int64_t, 2> fast_bytes_ = {0, 0};  // per side: the copies pz_f{a,b} serve, or 0
   // A float32 product with tiles of both operands staged in shared memory, on a GPU (sm_80 and
   // later): the block computes the result 128 x 128 at a time, each of its 512 threads a 4 x 8
   // tile, and walks k 16 at a time through two buffers per operand, filled by asynchronous

@@ -74,6 +74,9 @@ void Emitter::EmitWindowAccessors(kernel::RefId r, const EmittedKernel& out) {
   // dimensions of size 1), clipped to the array.
   std::string offset_type = Count(window) <= (int64_t{1} << 31) ? "unsigned" : "unsigned long long";
   std::string coords, inside = "true", index;
+  // The same from the window's origin: the whole window inside the array, and the offset of a
+  // window element from the origin in HBM.
+  std::string origin_coords, whole_inside = "true", origin_index, offset_index;
   for (size_t d = 0; d < rank; ++d) {
     std::string quotient =
         window_strides[d] == 1 ? "pz_o" : fmt::format("pz_o / {}", window_strides[d]);
@@ -84,8 +87,18 @@ void Emitter::EmitWindowAccessors(kernel::RefId r, const EmittedKernel& out) {
                           column + static_cast<int64_t>(d), within);
     inside += fmt::format(" && pz_a{0} >= 0 && pz_a{0} < {1}", d, op.shape[d]);
     index += fmt::format("{}pz_a{} * {}", d ? " + " : "", d, hbm_strides[d]);
+    origin_coords +=
+        fmt::format("  const long long pz_a{} = pz_e[{}];\n", d, column + static_cast<int64_t>(d));
+    whole_inside +=
+        fmt::format(" && pz_a{0} >= 0 && pz_a{0} + {1} <= {2}", d, window[d], op.shape[d]);
+    origin_index += fmt::format("{}pz_a{} * {}", d ? " + " : "", d, hbm_strides[d]);
+    if (window[d] > 1) {
+      offset_index +=
+          fmt::format("{}{} * {}", offset_index.empty() ? "" : " + ", within, hbm_strides[d]);
+    }
   }
   if (index.empty()) index = "0";
+  if (offset_index.empty()) offset_index = "0";
   std::string type = StorageType(op.dtype);
   std::string name = fmt::format("{}_r{}", req_.name, r);
   window_at_[static_cast<size_t>(r)] = name;
@@ -110,6 +123,16 @@ void Emitter::EmitWindowAccessors(kernel::RefId r, const EmittedKernel& out) {
         "  if (!({4} && pz_a{5} + pz_n <= {6})) return nullptr;\n"
         "  return pz_aligned(pz_hbm + {7}, pz_n * {8});\n}}",
         type, name, offset_type, coords, inside, rank - 1, op.shape.back(), index, item));
+    // What the staged products' copies hoist out of their loops (FastOrigin): the window's
+    // element 0 in HBM when the whole window lies inside the array, else null; and where element
+    // `pz_off` of the window lies from there.
+    tables_.Line(fmt::format(
+        "PZ_DEVICE const {0}* {1}_origin(const {0}* pz_hbm, const long long* pz_e) {{\n{2}"
+        "  return ({3}) ? pz_hbm + {4} : nullptr;\n}}\n"
+        "PZ_DEVICE long long {1}_at(long long pz_off) {{\n"
+        "  [[maybe_unused]] const {5} pz_o = ({5})pz_off;\n"
+        "  return {6};\n}}",
+        type, name, origin_coords, whole_inside, origin_index, offset_type, offset_index));
   }
   if (k < mapping_.inputs.size()) return;  // inputs are only read
   tables_.Line(fmt::format(

@@ -36,7 +36,34 @@ std::string Emitter::RunPointer(const MatrixProduct& p, int side, const std::str
   return fmt::format("pz_aligned({} + ({}) + {}, {})", a->base, a->offset, index, bytes);
 }
 
-void Emitter::EmitRunCopy(const MatrixProduct& p, int side, int elements, int64_t step) {
+void Emitter::EmitFastOrigins(const MatrixProduct& p, std::array<int, 2> elements) {
+  for (int side = 0; side < 2; ++side) {
+    fast_bytes_[static_cast<size_t>(side)] = 0;
+    const Access* a = side == 0 ? p.lhs_access : p.rhs_access;
+    if (a == nullptr || a->ref < 0 || !direct_[static_cast<size_t>(a->ref)]) continue;
+    int n = elements[static_cast<size_t>(side)];
+    if (RunPointer(p, side, "0", n).empty()) continue;
+    size_t r = static_cast<size_t>(a->ref);
+    const kernel::BlockMapping& op = mapping_.operand(r - mapping_.prefetch.size());
+    int64_t item = static_cast<int64_t>(array::ItemSize(op.dtype)), bytes = n * item;
+    // A run starts at a multiple of n in its row (RunPointer: the row is a multiple of n long),
+    // so it is aligned where the origin is when every other dimension the window spans steps
+    // through HBM in multiples of its size.
+    Shape window = WindowShape(op), strides = Strides(op.shape);
+    bool aligned = true;
+    for (size_t d = 0; d + 1 < window.size(); ++d) {
+      aligned = aligned && (window[d] == 1 || strides[d] * item % bytes == 0);
+    }
+    if (!aligned) continue;
+    std::string type = StorageType(op.dtype);
+    w_.Line(fmt::format(
+        "const {0}* const pz_f{1} = (const {0}*)pz_aligned({2}_origin({3}, pz_e), {4});", type,
+        side == 0 ? 'a' : 'b', window_at_[r], a->base, bytes));
+    fast_bytes_[static_cast<size_t>(side)] = bytes;
+  }
+}
+
+void Emitter::EmitRunCopy(const MatrixProduct& p, int side, int elements, int64_t step, bool fast) {
   DType dtype = TypeOf(side == 0 ? p.lhs : p.rhs).dtype;
   int64_t bytes = elements * static_cast<int64_t>(array::ItemSize(dtype));
   std::string run = step == 1 ? RunPointer(p, side, "pz_at", elements) : "";
@@ -53,11 +80,34 @@ void Emitter::EmitRunCopy(const MatrixProduct& p, int side, int elements, int64_
     element_by_element();
     return;
   }
-  w_.Line(fmt::format("const void* const pz_src = {};", run));
-  w_.Open("if (pz_src != nullptr) {");
-  w_.Line(fmt::format("pz_copy{}_async(pz_dst, pz_src);", bytes));
+  if (fast) {
+    // The whole window lies inside the array (pz_fa or pz_fb, its origin, is not null): the run
+    // lies where the window holds it from there, aligned where it starts at a multiple of its
+    // size (which the compiler can often prove).
+    const Access* a = side == 0 ? p.lhs_access : p.rhs_access;
+    w_.Line(fmt::format("const long long pz_w = ({}) + pz_at;", a->offset));
+    w_.Open(fmt::format("if (pz_w % {} == 0) {{", elements));
+    w_.Line(fmt::format("pz_copy{}_async(pz_dst, pz_f{} + {}_at(pz_w));", bytes,
+                        side == 0 ? 'a' : 'b', window_at_[static_cast<size_t>(a->ref)]));
+  } else {
+    w_.Line(fmt::format("const void* const pz_src = {};", run));
+    w_.Open("if (pz_src != nullptr) {");
+    w_.Line(fmt::format("pz_copy{}_async(pz_dst, pz_src);", bytes));
+  }
   w_.Reopen("} else {");
   element_by_element();
+  w_.Close();
+}
+
+void Emitter::EmitFastOrSlow(int side, int64_t bytes, const std::function<void(bool)>& copies) {
+  if (fast_bytes_[static_cast<size_t>(side)] != bytes) {
+    copies(false);
+    return;
+  }
+  w_.Open(fmt::format("if (pz_f{} != nullptr) {{", side == 0 ? 'a' : 'b'));
+  copies(true);
+  w_.Reopen("} else {");
+  copies(false);
   w_.Close();
 }
 
@@ -79,39 +129,41 @@ void Emitter::EmitStageChunk(const MatrixProduct& p, int side, bool k_contiguous
   // Each 32 of the chunk's k: 512 runs of 8 elements, one per thread of a block of 512 (run
   // pz_s of a smaller block's thread t: t, t + threads, ...).
   unsigned threads = req_.warp_tile.Threads();
-  std::string half, run = "threadIdx.x";
-  if (stage_k_ > kStageK) {
-    w_.Line("#pragma unroll");
-    w_.Open(fmt::format("for (int pz_h = 0; pz_h < {}; pz_h += {}) {{", stage_k_, kStageK));
-    half = " + pz_h";
-  } else {
-    w_.Open("{");
-  }
-  if (threads < 512) {
-    w_.Line("#pragma unroll");
-    w_.Open(fmt::format("for (int pz_sr = 0; pz_sr < {}; ++pz_sr) {{", 512 / threads));
-    w_.Line(fmt::format("const int pz_s = threadIdx.x + pz_sr * {};", threads));
-    run = "pz_s";
-  }
-  if (k_contiguous) {
-    // [128][k], k contiguous: run r copies row r / 4, k from (r % 4) * 8.
-    w_.Line(fmt::format("const int pz_x = {0} >> 2, pz_kq = ({0} & 3) * 8{1};", run, half));
-    w_.Line(
-        fmt::format("unsigned short* const pz_dst = {} + pz_x * {} + pz_kq;", buffer, StageRowK()));
-    w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
-                        along, k0, k_stride));
-  } else {
-    // [k][128], the other dimension contiguous: run r copies k r / 16, 8 of the 128 from
-    // (r % 16) * 8.
-    w_.Line(fmt::format("const int pz_kq = ({0} >> 4){1}, pz_x = ({0} & 15) * 8;", run, half));
-    w_.Line(
-        fmt::format("unsigned short* const pz_dst = {} + pz_kq * {} + pz_x;", buffer, kStageRowMN));
-    w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
-                        along, k0, k_stride));
-  }
-  EmitRunCopy(p, side, 8, k_contiguous ? k_stride : along);
-  if (threads < 512) w_.Close();
-  w_.Close();
+  EmitFastOrSlow(side, 16, [&](bool fast) {
+    std::string half, run = "threadIdx.x";
+    if (stage_k_ > kStageK) {
+      w_.Line("#pragma unroll");
+      w_.Open(fmt::format("for (int pz_h = 0; pz_h < {}; pz_h += {}) {{", stage_k_, kStageK));
+      half = " + pz_h";
+    } else {
+      w_.Open("{");
+    }
+    if (threads < 512) {
+      w_.Line("#pragma unroll");
+      w_.Open(fmt::format("for (int pz_sr = 0; pz_sr < {}; ++pz_sr) {{", 512 / threads));
+      w_.Line(fmt::format("const int pz_s = threadIdx.x + pz_sr * {};", threads));
+      run = "pz_s";
+    }
+    if (k_contiguous) {
+      // [128][k], k contiguous: run r copies row r / 4, k from (r % 4) * 8.
+      w_.Line(fmt::format("const int pz_x = {0} >> 2, pz_kq = ({0} & 3) * 8{1};", run, half));
+      w_.Line(fmt::format("unsigned short* const pz_dst = {} + pz_x * {} + pz_kq;", buffer,
+                          StageRowK()));
+      w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
+                          along, k0, k_stride));
+    } else {
+      // [k][128], the other dimension contiguous: run r copies k r / 16, 8 of the 128 from
+      // (r % 16) * 8.
+      w_.Line(fmt::format("const int pz_kq = ({0} >> 4){1}, pz_x = ({0} & 15) * 8;", run, half));
+      w_.Line(fmt::format("unsigned short* const pz_dst = {} + pz_kq * {} + pz_x;", buffer,
+                          kStageRowMN));
+      w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
+                          along, k0, k_stride));
+    }
+    EmitRunCopy(p, side, 8, k_contiguous ? k_stride : along, fast);
+    if (threads < 512) w_.Close();
+    w_.Close();
+  });
 }
 
 void Emitter::EmitStagedLoops(const MatrixProduct& p, int64_t chunks, const StagedForm& form) {
@@ -173,6 +225,7 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
   // The shared-memory row each lane hands ldmatrix: lanes 8 j to 8 j + 7 give the rows of the
   // j-th 8 x 8 matrix.
   w_.Line("const int pz_lr = pz_lane & 7, pz_lj = pz_lane >> 3;");
+  EmitFastOrigins(p, {8, 8});
   StagedForm form;
   bool resident = &instr == resident_dot_;
   form.accumulators = [&] {
@@ -236,6 +289,7 @@ bool Emitter::EmitStagedTensorCoreDot(const Instr& instr, const MatrixProduct& p
     EmitMmaResults(instr, p, mt, nt, "pz_m0 + pz_wm", "pz_n0 + pz_wn");
   };
   EmitStagedLoops(p, chunks, form);
+  ClearFastOrigins();
   return true;
 }
 
@@ -246,28 +300,32 @@ void Emitter::EmitFloatStageChunk(const MatrixProduct& p, int side, const std::s
   int64_t along = side == 0 ? p.lm : p.rn;  // the stride of the row (lhs) or column (rhs)
   int64_t k_stride = side == 0 ? p.lk : p.rk;
   std::string origin = side == 0 ? "pz_lo" : "pz_ro";
-  w_.Open("{");
   if (along == 1 && !RunPointer(p, side, "pz_at", 4).empty()) {
     // The 128 contiguous: thread t copies k t / 32, 4 elements from (t % 32) * 4 (16 bytes).
-    w_.Line("const int pz_kq = threadIdx.x >> 5, pz_x = (threadIdx.x & 31) * 4;");
-    w_.Line(fmt::format("float* const pz_dst = {} + pz_kq * {} + pz_x;", buffer, kFloatStageRow));
-    w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
-                        along, k0, k_stride));
-    EmitRunCopy(p, side, 4, along);
-  } else {
-    // Element by element, transposed into the tile: thread t copies elements t + 512 q, the
-    // kFloatStageK of k for each of the 128 (neighbouring threads read neighbouring k).
-    static_assert(kFloatStageK == 16 && 128 * kFloatStageK == 4 * 512);
+    EmitFastOrSlow(side, 16, [&](bool fast) {
+      w_.Open("{");
+      w_.Line("const int pz_kq = threadIdx.x >> 5, pz_x = (threadIdx.x & 31) * 4;");
+      w_.Line(fmt::format("float* const pz_dst = {} + pz_kq * {} + pz_x;", buffer, kFloatStageRow));
+      w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
+                          along, k0, k_stride));
+      EmitRunCopy(p, side, 4, along, fast);
+      w_.Close();
+    });
+    return;
+  }
+  // Element by element, transposed into the tile: thread t copies elements t + 512 q, the
+  // kFloatStageK of k for each of the 128 (neighbouring threads read neighbouring k).
+  static_assert(kFloatStageK == 16 && 128 * kFloatStageK == 4 * 512);
+  EmitFastOrSlow(side, 4, [&](bool fast) {
     w_.Line("#pragma unroll");
     w_.Open("for (int pz_q = 0; pz_q < 4; ++pz_q) {");
     w_.Line("const int pz_e2 = threadIdx.x + 512 * pz_q, pz_kq = pz_e2 & 15, pz_x = pz_e2 >> 4;");
     w_.Line(fmt::format("float* const pz_dst = {} + pz_kq * {} + pz_x;", buffer, kFloatStageRow));
     w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
                         along, k0, k_stride));
-    EmitRunCopy(p, side, 1, k_stride);
+    EmitRunCopy(p, side, 1, k_stride, fast);
     w_.Close();
-  }
-  w_.Close();
+  });
 }
 
 bool Emitter::EmitStagedFloatDot(const Instr& instr, const MatrixProduct& p) {
@@ -285,6 +343,11 @@ bool Emitter::EmitStagedFloatDot(const Instr& instr, const MatrixProduct& p) {
   w_.Line(
       fmt::format("float* const pz_sb = (float*)(pz_smem + {});", staging_at_ + 2 * elements * 4));
   w_.Line("const int pz_ty = threadIdx.x >> 4, pz_tx = threadIdx.x & 15;");
+  // Runs of 4 where the tile's 128 are contiguous (EmitFloatStageChunk), else single elements.
+  auto run_elements = [&](int side) {
+    return (side == 0 ? p.lm : p.rn) == 1 && !RunPointer(p, side, "0", 4).empty() ? 4 : 1;
+  };
+  EmitFastOrigins(p, {run_elements(0), run_elements(1)});
   StagedForm form;
   form.accumulators = [&] { w_.Line("float pz_acc[4][8] = {};"); };
   form.element_pointer = "float*";
@@ -334,6 +397,7 @@ bool Emitter::EmitStagedFloatDot(const Instr& instr, const MatrixProduct& p) {
     w_.Close();
   };
   EmitStagedLoops(p, chunks, form);
+  ClearFastOrigins();
   Sync();
   w_.Close();
   w_.Line("else");

@@ -530,6 +530,15 @@ PZ_DEVICE const void* pz_bf16_matmul_kernel_0_r0_run(const unsigned short* pz_hb
   if (!(true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 1024 && pz_a1 + pz_n <= 1024)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 1024 + pz_a1 * 1, pz_n * 2);
 }
+PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_0_r0_origin(const unsigned short* pz_hbm, const long long* pz_e) {
+  const long long pz_a0 = pz_e[3];
+  const long long pz_a1 = pz_e[4];
+  return (true && pz_a0 >= 0 && pz_a0 + 128 <= 256 && pz_a1 >= 0 && pz_a1 + 256 <= 1024) ? pz_hbm + pz_a0 * 1024 + pz_a1 * 1 : nullptr;
+}
+PZ_DEVICE long long pz_bf16_matmul_kernel_0_r0_at(long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  return (long long)(pz_o / 256) * 1024 + (long long)(pz_o % 256) * 1;
+}
 // `b_ref` of pz_bf16_matmul_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r1_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -545,6 +554,15 @@ PZ_DEVICE const void* pz_bf16_matmul_kernel_0_r1_run(const unsigned short* pz_hb
   if (!(true && pz_a0 >= 0 && pz_a0 < 1024 && pz_a1 >= 0 && pz_a1 < 128 && pz_a1 + pz_n <= 128)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 128 + pz_a1 * 1, pz_n * 2);
 }
+PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_0_r1_origin(const unsigned short* pz_hbm, const long long* pz_e) {
+  const long long pz_a0 = pz_e[5];
+  const long long pz_a1 = pz_e[6];
+  return (true && pz_a0 >= 0 && pz_a0 + 256 <= 1024 && pz_a1 >= 0 && pz_a1 + 128 <= 128) ? pz_hbm + pz_a0 * 128 + pz_a1 * 1 : nullptr;
+}
+PZ_DEVICE long long pz_bf16_matmul_kernel_0_r1_at(long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  return (long long)(pz_o / 128) * 128 + (long long)(pz_o % 128) * 1;
+}
 // `o_ref` of pz_bf16_matmul_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_0_r2_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -559,6 +577,15 @@ PZ_DEVICE const void* pz_bf16_matmul_kernel_0_r2_run(const unsigned short* pz_hb
   const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
   if (!(true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 128 && pz_a1 + pz_n <= 128)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 128 + pz_a1 * 1, pz_n * 2);
+}
+PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_0_r2_origin(const unsigned short* pz_hbm, const long long* pz_e) {
+  const long long pz_a0 = pz_e[7];
+  const long long pz_a1 = pz_e[8];
+  return (true && pz_a0 >= 0 && pz_a0 + 128 <= 256 && pz_a1 >= 0 && pz_a1 + 128 <= 128) ? pz_hbm + pz_a0 * 128 + pz_a1 * 1 : nullptr;
+}
+PZ_DEVICE long long pz_bf16_matmul_kernel_0_r2_at(long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  return (long long)(pz_o / 128) * 128 + (long long)(pz_o % 128) * 1;
 }
 PZ_DEVICE void pz_bf16_matmul_kernel_0_r2_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -649,6 +676,8 @@ extern "C" __global__ void __launch_bounds__(128) pz_bf16_matmul_kernel_0(const 
         const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;
         const int pz_wm = (pz_warp >> 1) * 64, pz_wn = (pz_warp & 1) * 64;
         const int pz_lr = pz_lane & 7, pz_lj = pz_lane >> 3;
+        const unsigned short* const pz_fa = (const unsigned short*)pz_aligned(pz_bf16_matmul_kernel_0_r0_origin(r0, pz_e), 16);
+        const unsigned short* const pz_fb = (const unsigned short*)pz_aligned(pz_bf16_matmul_kernel_0_r1_origin(r1, pz_e), 16);
         for (long long pz_tile = 0; pz_tile < 1; ++pz_tile) {
           const long long pz_b = pz_tile / 1, pz_mn = pz_tile % 1;
           const long long pz_m0 = pz_mn / 1 * 128, pz_n0 = pz_mn % 1 * 128;
@@ -666,70 +695,146 @@ extern "C" __global__ void __launch_bounds__(128) pz_bf16_matmul_kernel_0(const 
             }
             pz_resident = true;
           }
-          {
-            #pragma unroll
-            for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
-              const int pz_s = threadIdx.x + pz_sr * 128;
-              const int pz_x = pz_s >> 2, pz_kq = (pz_s & 3) * 8;
-              unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_x * 40 + pz_kq;
-              const long long pz_at = pz_lo + pz_x * 256 + ((0) * 32 + pz_kq) * 1;
-              const void* const pz_src = pz_bf16_matmul_kernel_0_r0_run(r0, pz_e, (0) + pz_at, 8);
-              if (pz_src != nullptr) {
-                pz_copy16_async(pz_dst, pz_src);
-              } else {
-                #pragma unroll
-                for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+          if (pz_fa != nullptr) {
+            {
+              #pragma unroll
+              for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
+                const int pz_s = threadIdx.x + pz_sr * 128;
+                const int pz_x = pz_s >> 2, pz_kq = (pz_s & 3) * 8;
+                unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_x * 40 + pz_kq;
+                const long long pz_at = pz_lo + pz_x * 256 + ((0) * 32 + pz_kq) * 1;
+                const long long pz_w = (0) + pz_at;
+                if (pz_w % 8 == 0) {
+                  pz_copy16_async(pz_dst, pz_fa + pz_bf16_matmul_kernel_0_r0_at(pz_w));
+                } else {
+                  #pragma unroll
+                  for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+                }
+              }
+            }
+          } else {
+            {
+              #pragma unroll
+              for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
+                const int pz_s = threadIdx.x + pz_sr * 128;
+                const int pz_x = pz_s >> 2, pz_kq = (pz_s & 3) * 8;
+                unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_x * 40 + pz_kq;
+                const long long pz_at = pz_lo + pz_x * 256 + ((0) * 32 + pz_kq) * 1;
+                const void* const pz_src = pz_bf16_matmul_kernel_0_r0_run(r0, pz_e, (0) + pz_at, 8);
+                if (pz_src != nullptr) {
+                  pz_copy16_async(pz_dst, pz_src);
+                } else {
+                  #pragma unroll
+                  for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+                }
               }
             }
           }
-          {
-            #pragma unroll
-            for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
-              const int pz_s = threadIdx.x + pz_sr * 128;
-              const int pz_kq = (pz_s >> 4), pz_x = (pz_s & 15) * 8;
-              unsigned short* const pz_dst = pz_sb + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
-              const long long pz_at = pz_ro + pz_x * 1 + ((0) * 32 + pz_kq) * 128;
-              const void* const pz_src = pz_bf16_matmul_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 8);
-              if (pz_src != nullptr) {
-                pz_copy16_async(pz_dst, pz_src);
-              } else {
-                #pragma unroll
-                for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+          if (pz_fb != nullptr) {
+            {
+              #pragma unroll
+              for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
+                const int pz_s = threadIdx.x + pz_sr * 128;
+                const int pz_kq = (pz_s >> 4), pz_x = (pz_s & 15) * 8;
+                unsigned short* const pz_dst = pz_sb + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
+                const long long pz_at = pz_ro + pz_x * 1 + ((0) * 32 + pz_kq) * 128;
+                const long long pz_w = (0) + pz_at;
+                if (pz_w % 8 == 0) {
+                  pz_copy16_async(pz_dst, pz_fb + pz_bf16_matmul_kernel_0_r1_at(pz_w));
+                } else {
+                  #pragma unroll
+                  for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+                }
+              }
+            }
+          } else {
+            {
+              #pragma unroll
+              for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
+                const int pz_s = threadIdx.x + pz_sr * 128;
+                const int pz_kq = (pz_s >> 4), pz_x = (pz_s & 15) * 8;
+                unsigned short* const pz_dst = pz_sb + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
+                const long long pz_at = pz_ro + pz_x * 1 + ((0) * 32 + pz_kq) * 128;
+                const void* const pz_src = pz_bf16_matmul_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 8);
+                if (pz_src != nullptr) {
+                  pz_copy16_async(pz_dst, pz_src);
+                } else {
+                  #pragma unroll
+                  for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+                }
               }
             }
           }
           pz_copies_commit();
           for (int pz_kc = 0; pz_kc < 8; ++pz_kc) {
             if (pz_kc + 1 < 8) {
-              {
-                #pragma unroll
-                for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
-                  const int pz_s = threadIdx.x + pz_sr * 128;
-                  const int pz_x = pz_s >> 2, pz_kq = (pz_s & 3) * 8;
-                  unsigned short* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 5120 + pz_x * 40 + pz_kq;
-                  const long long pz_at = pz_lo + pz_x * 256 + ((pz_kc + 1) * 32 + pz_kq) * 1;
-                  const void* const pz_src = pz_bf16_matmul_kernel_0_r0_run(r0, pz_e, (0) + pz_at, 8);
-                  if (pz_src != nullptr) {
-                    pz_copy16_async(pz_dst, pz_src);
-                  } else {
-                    #pragma unroll
-                    for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+              if (pz_fa != nullptr) {
+                {
+                  #pragma unroll
+                  for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
+                    const int pz_s = threadIdx.x + pz_sr * 128;
+                    const int pz_x = pz_s >> 2, pz_kq = (pz_s & 3) * 8;
+                    unsigned short* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 5120 + pz_x * 40 + pz_kq;
+                    const long long pz_at = pz_lo + pz_x * 256 + ((pz_kc + 1) * 32 + pz_kq) * 1;
+                    const long long pz_w = (0) + pz_at;
+                    if (pz_w % 8 == 0) {
+                      pz_copy16_async(pz_dst, pz_fa + pz_bf16_matmul_kernel_0_r0_at(pz_w));
+                    } else {
+                      #pragma unroll
+                      for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+                    }
+                  }
+                }
+              } else {
+                {
+                  #pragma unroll
+                  for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
+                    const int pz_s = threadIdx.x + pz_sr * 128;
+                    const int pz_x = pz_s >> 2, pz_kq = (pz_s & 3) * 8;
+                    unsigned short* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 5120 + pz_x * 40 + pz_kq;
+                    const long long pz_at = pz_lo + pz_x * 256 + ((pz_kc + 1) * 32 + pz_kq) * 1;
+                    const void* const pz_src = pz_bf16_matmul_kernel_0_r0_run(r0, pz_e, (0) + pz_at, 8);
+                    if (pz_src != nullptr) {
+                      pz_copy16_async(pz_dst, pz_src);
+                    } else {
+                      #pragma unroll
+                      for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_0_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+                    }
                   }
                 }
               }
-              {
-                #pragma unroll
-                for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
-                  const int pz_s = threadIdx.x + pz_sr * 128;
-                  const int pz_kq = (pz_s >> 4), pz_x = (pz_s & 15) * 8;
-                  unsigned short* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
-                  const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 128;
-                  const void* const pz_src = pz_bf16_matmul_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 8);
-                  if (pz_src != nullptr) {
-                    pz_copy16_async(pz_dst, pz_src);
-                  } else {
-                    #pragma unroll
-                    for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+              if (pz_fb != nullptr) {
+                {
+                  #pragma unroll
+                  for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
+                    const int pz_s = threadIdx.x + pz_sr * 128;
+                    const int pz_kq = (pz_s >> 4), pz_x = (pz_s & 15) * 8;
+                    unsigned short* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
+                    const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 128;
+                    const long long pz_w = (0) + pz_at;
+                    if (pz_w % 8 == 0) {
+                      pz_copy16_async(pz_dst, pz_fb + pz_bf16_matmul_kernel_0_r1_at(pz_w));
+                    } else {
+                      #pragma unroll
+                      for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+                    }
+                  }
+                }
+              } else {
+                {
+                  #pragma unroll
+                  for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
+                    const int pz_s = threadIdx.x + pz_sr * 128;
+                    const int pz_kq = (pz_s >> 4), pz_x = (pz_s & 15) * 8;
+                    unsigned short* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
+                    const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 128;
+                    const void* const pz_src = pz_bf16_matmul_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 8);
+                    if (pz_src != nullptr) {
+                      pz_copy16_async(pz_dst, pz_src);
+                    } else {
+                      #pragma unroll
+                      for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+                    }
                   }
                 }
               }
@@ -955,6 +1060,15 @@ PZ_DEVICE const void* pz_bf16_matmul_kernel_1_r0_run(const unsigned short* pz_hb
   if (!(true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 512 && pz_a1 + pz_n <= 512)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 512 + pz_a1 * 1, pz_n * 2);
 }
+PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_1_r0_origin(const unsigned short* pz_hbm, const long long* pz_e) {
+  const long long pz_a0 = pz_e[3];
+  const long long pz_a1 = pz_e[4];
+  return (true && pz_a0 >= 0 && pz_a0 + 128 <= 128 && pz_a1 >= 0 && pz_a1 + 256 <= 512) ? pz_hbm + pz_a0 * 512 + pz_a1 * 1 : nullptr;
+}
+PZ_DEVICE long long pz_bf16_matmul_kernel_1_r0_at(long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  return (long long)(pz_o / 256) * 512 + (long long)(pz_o % 256) * 1;
+}
 // `b_ref` of pz_bf16_matmul_kernel_1: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r1_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -970,6 +1084,15 @@ PZ_DEVICE const void* pz_bf16_matmul_kernel_1_r1_run(const unsigned short* pz_hb
   if (!(true && pz_a0 >= 0 && pz_a0 < 512 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + pz_n <= 256)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 256 + pz_a1 * 1, pz_n * 2);
 }
+PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_1_r1_origin(const unsigned short* pz_hbm, const long long* pz_e) {
+  const long long pz_a0 = pz_e[5];
+  const long long pz_a1 = pz_e[6];
+  return (true && pz_a0 >= 0 && pz_a0 + 256 <= 512 && pz_a1 >= 0 && pz_a1 + 128 <= 256) ? pz_hbm + pz_a0 * 256 + pz_a1 * 1 : nullptr;
+}
+PZ_DEVICE long long pz_bf16_matmul_kernel_1_r1_at(long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  return (long long)(pz_o / 128) * 256 + (long long)(pz_o % 128) * 1;
+}
 // `o_ref` of pz_bf16_matmul_kernel_1: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_bf16_matmul_kernel_1_r2_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -984,6 +1107,15 @@ PZ_DEVICE const void* pz_bf16_matmul_kernel_1_r2_run(const unsigned short* pz_hb
   const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
   if (!(true && pz_a0 >= 0 && pz_a0 < 128 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + pz_n <= 256)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 256 + pz_a1 * 1, pz_n * 2);
+}
+PZ_DEVICE const unsigned short* pz_bf16_matmul_kernel_1_r2_origin(const unsigned short* pz_hbm, const long long* pz_e) {
+  const long long pz_a0 = pz_e[7];
+  const long long pz_a1 = pz_e[8];
+  return (true && pz_a0 >= 0 && pz_a0 + 128 <= 128 && pz_a1 >= 0 && pz_a1 + 128 <= 256) ? pz_hbm + pz_a0 * 256 + pz_a1 * 1 : nullptr;
+}
+PZ_DEVICE long long pz_bf16_matmul_kernel_1_r2_at(long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  return (long long)(pz_o / 128) * 256 + (long long)(pz_o % 128) * 1;
 }
 PZ_DEVICE void pz_bf16_matmul_kernel_1_r2_write(unsigned short* pz_hbm, const long long* pz_e, long long pz_off, unsigned short pz_v) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -1074,6 +1206,8 @@ extern "C" __global__ void __launch_bounds__(128) pz_bf16_matmul_kernel_1(const 
         const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;
         const int pz_wm = (pz_warp >> 1) * 64, pz_wn = (pz_warp & 1) * 64;
         const int pz_lr = pz_lane & 7, pz_lj = pz_lane >> 3;
+        const unsigned short* const pz_fa = (const unsigned short*)pz_aligned(pz_bf16_matmul_kernel_1_r0_origin(r0, pz_e), 16);
+        const unsigned short* const pz_fb = (const unsigned short*)pz_aligned(pz_bf16_matmul_kernel_1_r1_origin(r1, pz_e), 16);
         for (long long pz_tile = 0; pz_tile < 1; ++pz_tile) {
           const long long pz_b = pz_tile / 1, pz_mn = pz_tile % 1;
           const long long pz_m0 = pz_mn / 1 * 128, pz_n0 = pz_mn % 1 * 128;
@@ -1091,70 +1225,146 @@ extern "C" __global__ void __launch_bounds__(128) pz_bf16_matmul_kernel_1(const 
             }
             pz_resident = true;
           }
-          {
-            #pragma unroll
-            for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
-              const int pz_s = threadIdx.x + pz_sr * 128;
-              const int pz_x = pz_s >> 2, pz_kq = (pz_s & 3) * 8;
-              unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_x * 40 + pz_kq;
-              const long long pz_at = pz_lo + pz_x * 256 + ((0) * 32 + pz_kq) * 1;
-              const void* const pz_src = pz_bf16_matmul_kernel_1_r0_run(r0, pz_e, (0) + pz_at, 8);
-              if (pz_src != nullptr) {
-                pz_copy16_async(pz_dst, pz_src);
-              } else {
-                #pragma unroll
-                for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+          if (pz_fa != nullptr) {
+            {
+              #pragma unroll
+              for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
+                const int pz_s = threadIdx.x + pz_sr * 128;
+                const int pz_x = pz_s >> 2, pz_kq = (pz_s & 3) * 8;
+                unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_x * 40 + pz_kq;
+                const long long pz_at = pz_lo + pz_x * 256 + ((0) * 32 + pz_kq) * 1;
+                const long long pz_w = (0) + pz_at;
+                if (pz_w % 8 == 0) {
+                  pz_copy16_async(pz_dst, pz_fa + pz_bf16_matmul_kernel_1_r0_at(pz_w));
+                } else {
+                  #pragma unroll
+                  for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+                }
+              }
+            }
+          } else {
+            {
+              #pragma unroll
+              for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
+                const int pz_s = threadIdx.x + pz_sr * 128;
+                const int pz_x = pz_s >> 2, pz_kq = (pz_s & 3) * 8;
+                unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_x * 40 + pz_kq;
+                const long long pz_at = pz_lo + pz_x * 256 + ((0) * 32 + pz_kq) * 1;
+                const void* const pz_src = pz_bf16_matmul_kernel_1_r0_run(r0, pz_e, (0) + pz_at, 8);
+                if (pz_src != nullptr) {
+                  pz_copy16_async(pz_dst, pz_src);
+                } else {
+                  #pragma unroll
+                  for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+                }
               }
             }
           }
-          {
-            #pragma unroll
-            for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
-              const int pz_s = threadIdx.x + pz_sr * 128;
-              const int pz_kq = (pz_s >> 4), pz_x = (pz_s & 15) * 8;
-              unsigned short* const pz_dst = pz_sb + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
-              const long long pz_at = pz_ro + pz_x * 1 + ((0) * 32 + pz_kq) * 128;
-              const void* const pz_src = pz_bf16_matmul_kernel_1_r1_run(r1, pz_e, (0) + pz_at, 8);
-              if (pz_src != nullptr) {
-                pz_copy16_async(pz_dst, pz_src);
-              } else {
-                #pragma unroll
-                for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+          if (pz_fb != nullptr) {
+            {
+              #pragma unroll
+              for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
+                const int pz_s = threadIdx.x + pz_sr * 128;
+                const int pz_kq = (pz_s >> 4), pz_x = (pz_s & 15) * 8;
+                unsigned short* const pz_dst = pz_sb + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
+                const long long pz_at = pz_ro + pz_x * 1 + ((0) * 32 + pz_kq) * 128;
+                const long long pz_w = (0) + pz_at;
+                if (pz_w % 8 == 0) {
+                  pz_copy16_async(pz_dst, pz_fb + pz_bf16_matmul_kernel_1_r1_at(pz_w));
+                } else {
+                  #pragma unroll
+                  for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+                }
+              }
+            }
+          } else {
+            {
+              #pragma unroll
+              for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
+                const int pz_s = threadIdx.x + pz_sr * 128;
+                const int pz_kq = (pz_s >> 4), pz_x = (pz_s & 15) * 8;
+                unsigned short* const pz_dst = pz_sb + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
+                const long long pz_at = pz_ro + pz_x * 1 + ((0) * 32 + pz_kq) * 128;
+                const void* const pz_src = pz_bf16_matmul_kernel_1_r1_run(r1, pz_e, (0) + pz_at, 8);
+                if (pz_src != nullptr) {
+                  pz_copy16_async(pz_dst, pz_src);
+                } else {
+                  #pragma unroll
+                  for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+                }
               }
             }
           }
           pz_copies_commit();
           for (int pz_kc = 0; pz_kc < 8; ++pz_kc) {
             if (pz_kc + 1 < 8) {
-              {
-                #pragma unroll
-                for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
-                  const int pz_s = threadIdx.x + pz_sr * 128;
-                  const int pz_x = pz_s >> 2, pz_kq = (pz_s & 3) * 8;
-                  unsigned short* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 5120 + pz_x * 40 + pz_kq;
-                  const long long pz_at = pz_lo + pz_x * 256 + ((pz_kc + 1) * 32 + pz_kq) * 1;
-                  const void* const pz_src = pz_bf16_matmul_kernel_1_r0_run(r0, pz_e, (0) + pz_at, 8);
-                  if (pz_src != nullptr) {
-                    pz_copy16_async(pz_dst, pz_src);
-                  } else {
-                    #pragma unroll
-                    for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+              if (pz_fa != nullptr) {
+                {
+                  #pragma unroll
+                  for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
+                    const int pz_s = threadIdx.x + pz_sr * 128;
+                    const int pz_x = pz_s >> 2, pz_kq = (pz_s & 3) * 8;
+                    unsigned short* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 5120 + pz_x * 40 + pz_kq;
+                    const long long pz_at = pz_lo + pz_x * 256 + ((pz_kc + 1) * 32 + pz_kq) * 1;
+                    const long long pz_w = (0) + pz_at;
+                    if (pz_w % 8 == 0) {
+                      pz_copy16_async(pz_dst, pz_fa + pz_bf16_matmul_kernel_1_r0_at(pz_w));
+                    } else {
+                      #pragma unroll
+                      for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+                    }
+                  }
+                }
+              } else {
+                {
+                  #pragma unroll
+                  for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
+                    const int pz_s = threadIdx.x + pz_sr * 128;
+                    const int pz_x = pz_s >> 2, pz_kq = (pz_s & 3) * 8;
+                    unsigned short* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 5120 + pz_x * 40 + pz_kq;
+                    const long long pz_at = pz_lo + pz_x * 256 + ((pz_kc + 1) * 32 + pz_kq) * 1;
+                    const void* const pz_src = pz_bf16_matmul_kernel_1_r0_run(r0, pz_e, (0) + pz_at, 8);
+                    if (pz_src != nullptr) {
+                      pz_copy16_async(pz_dst, pz_src);
+                    } else {
+                      #pragma unroll
+                      for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_1_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+                    }
                   }
                 }
               }
-              {
-                #pragma unroll
-                for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
-                  const int pz_s = threadIdx.x + pz_sr * 128;
-                  const int pz_kq = (pz_s >> 4), pz_x = (pz_s & 15) * 8;
-                  unsigned short* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
-                  const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 128;
-                  const void* const pz_src = pz_bf16_matmul_kernel_1_r1_run(r1, pz_e, (0) + pz_at, 8);
-                  if (pz_src != nullptr) {
-                    pz_copy16_async(pz_dst, pz_src);
-                  } else {
-                    #pragma unroll
-                    for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+              if (pz_fb != nullptr) {
+                {
+                  #pragma unroll
+                  for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
+                    const int pz_s = threadIdx.x + pz_sr * 128;
+                    const int pz_kq = (pz_s >> 4), pz_x = (pz_s & 15) * 8;
+                    unsigned short* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
+                    const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 128;
+                    const long long pz_w = (0) + pz_at;
+                    if (pz_w % 8 == 0) {
+                      pz_copy16_async(pz_dst, pz_fb + pz_bf16_matmul_kernel_1_r1_at(pz_w));
+                    } else {
+                      #pragma unroll
+                      for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+                    }
+                  }
+                }
+              } else {
+                {
+                  #pragma unroll
+                  for (int pz_sr = 0; pz_sr < 4; ++pz_sr) {
+                    const int pz_s = threadIdx.x + pz_sr * 128;
+                    const int pz_kq = (pz_s >> 4), pz_x = (pz_s & 15) * 8;
+                    unsigned short* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
+                    const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 128;
+                    const void* const pz_src = pz_bf16_matmul_kernel_1_r1_run(r1, pz_e, (0) + pz_at, 8);
+                    if (pz_src != nullptr) {
+                      pz_copy16_async(pz_dst, pz_src);
+                    } else {
+                      #pragma unroll
+                      for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_bf16_matmul_kernel_1_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+                    }
                   }
                 }
               }

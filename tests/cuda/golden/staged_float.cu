@@ -530,6 +530,15 @@ PZ_DEVICE const void* pz_kernel_0_r0_run(const float* pz_hbm, const long long* p
   if (!(true && pz_a0 >= 0 && pz_a0 < 320 && pz_a1 >= 0 && pz_a1 < 512 && pz_a1 + pz_n <= 512)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 512 + pz_a1 * 1, pz_n * 4);
 }
+PZ_DEVICE const float* pz_kernel_0_r0_origin(const float* pz_hbm, const long long* pz_e) {
+  const long long pz_a0 = pz_e[4];
+  const long long pz_a1 = pz_e[5];
+  return (true && pz_a0 >= 0 && pz_a0 + 128 <= 320 && pz_a1 >= 0 && pz_a1 + 256 <= 512) ? pz_hbm + pz_a0 * 512 + pz_a1 * 1 : nullptr;
+}
+PZ_DEVICE long long pz_kernel_0_r0_at(long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  return (long long)(pz_o / 256) * 512 + (long long)(pz_o % 256) * 1;
+}
 // `y_ref` of pz_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE float pz_kernel_0_r1_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -545,6 +554,15 @@ PZ_DEVICE const void* pz_kernel_0_r1_run(const float* pz_hbm, const long long* p
   if (!(true && pz_a0 >= 0 && pz_a0 < 512 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + pz_n <= 256)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 256 + pz_a1 * 1, pz_n * 4);
 }
+PZ_DEVICE const float* pz_kernel_0_r1_origin(const float* pz_hbm, const long long* pz_e) {
+  const long long pz_a0 = pz_e[6];
+  const long long pz_a1 = pz_e[7];
+  return (true && pz_a0 >= 0 && pz_a0 + 256 <= 512 && pz_a1 >= 0 && pz_a1 + 128 <= 256) ? pz_hbm + pz_a0 * 256 + pz_a1 * 1 : nullptr;
+}
+PZ_DEVICE long long pz_kernel_0_r1_at(long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  return (long long)(pz_o / 128) * 256 + (long long)(pz_o % 128) * 1;
+}
 // `o_ref` of pz_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE float pz_kernel_0_r2_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -559,6 +577,15 @@ PZ_DEVICE const void* pz_kernel_0_r2_run(const float* pz_hbm, const long long* p
   const long long pz_a1 = pz_e[9] + (long long)(pz_o % 128);
   if (!(true && pz_a0 >= 0 && pz_a0 < 320 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + pz_n <= 256)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 256 + pz_a1 * 1, pz_n * 4);
+}
+PZ_DEVICE const float* pz_kernel_0_r2_origin(const float* pz_hbm, const long long* pz_e) {
+  const long long pz_a0 = pz_e[8];
+  const long long pz_a1 = pz_e[9];
+  return (true && pz_a0 >= 0 && pz_a0 + 128 <= 320 && pz_a1 >= 0 && pz_a1 + 128 <= 256) ? pz_hbm + pz_a0 * 256 + pz_a1 * 1 : nullptr;
+}
+PZ_DEVICE long long pz_kernel_0_r2_at(long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  return (long long)(pz_o / 128) * 256 + (long long)(pz_o % 128) * 1;
 }
 PZ_DEVICE void pz_kernel_0_r2_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -630,12 +657,27 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
         float* const pz_sa = (float*)(pz_smem + 0);
         float* const pz_sb = (float*)(pz_smem + 16896);
         const int pz_ty = threadIdx.x >> 4, pz_tx = threadIdx.x & 15;
+        const float* const pz_fa = (const float*)pz_aligned(pz_kernel_0_r0_origin(r0, pz_e), 4);
+        const float* const pz_fb = (const float*)pz_aligned(pz_kernel_0_r1_origin(r1, pz_e), 16);
         for (long long pz_tile = 0; pz_tile < 1; ++pz_tile) {
           const long long pz_b = pz_tile / 1, pz_mn = pz_tile % 1;
           const long long pz_m0 = pz_mn / 1 * 128, pz_n0 = pz_mn % 1 * 128;
           const long long pz_lo = pz_b * 0 + pz_m0 * 256, pz_ro = pz_b * 0 + pz_n0 * 1;
           float pz_acc[4][8] = {};
-          {
+          if (pz_fa != nullptr) {
+            #pragma unroll
+            for (int pz_q = 0; pz_q < 4; ++pz_q) {
+              const int pz_e2 = threadIdx.x + 512 * pz_q, pz_kq = pz_e2 & 15, pz_x = pz_e2 >> 4;
+              float* const pz_dst = pz_sa + ((0) & 1) * 2112 + pz_kq * 132 + pz_x;
+              const long long pz_at = pz_lo + pz_x * 256 + ((0) * 16 + pz_kq) * 1;
+              const long long pz_w = (0) + pz_at;
+              if (pz_w % 1 == 0) {
+                pz_copy4_async(pz_dst, pz_fa + pz_kernel_0_r0_at(pz_w));
+              } else {
+                *pz_dst = pz_kernel_0_r0_read(r0, pz_e, (0) + pz_at);
+              }
+            }
+          } else {
             #pragma unroll
             for (int pz_q = 0; pz_q < 4; ++pz_q) {
               const int pz_e2 = threadIdx.x + 512 * pz_q, pz_kq = pz_e2 & 15, pz_x = pz_e2 >> 4;
@@ -649,22 +691,50 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
               }
             }
           }
-          {
-            const int pz_kq = threadIdx.x >> 5, pz_x = (threadIdx.x & 31) * 4;
-            float* const pz_dst = pz_sb + ((0) & 1) * 2112 + pz_kq * 132 + pz_x;
-            const long long pz_at = pz_ro + pz_x * 1 + ((0) * 16 + pz_kq) * 128;
-            const void* const pz_src = pz_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 4);
-            if (pz_src != nullptr) {
-              pz_copy16_async(pz_dst, pz_src);
-            } else {
-              #pragma unroll
-              for (int pz_j = 0; pz_j < 4; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+          if (pz_fb != nullptr) {
+            {
+              const int pz_kq = threadIdx.x >> 5, pz_x = (threadIdx.x & 31) * 4;
+              float* const pz_dst = pz_sb + ((0) & 1) * 2112 + pz_kq * 132 + pz_x;
+              const long long pz_at = pz_ro + pz_x * 1 + ((0) * 16 + pz_kq) * 128;
+              const long long pz_w = (0) + pz_at;
+              if (pz_w % 4 == 0) {
+                pz_copy16_async(pz_dst, pz_fb + pz_kernel_0_r1_at(pz_w));
+              } else {
+                #pragma unroll
+                for (int pz_j = 0; pz_j < 4; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+              }
+            }
+          } else {
+            {
+              const int pz_kq = threadIdx.x >> 5, pz_x = (threadIdx.x & 31) * 4;
+              float* const pz_dst = pz_sb + ((0) & 1) * 2112 + pz_kq * 132 + pz_x;
+              const long long pz_at = pz_ro + pz_x * 1 + ((0) * 16 + pz_kq) * 128;
+              const void* const pz_src = pz_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 4);
+              if (pz_src != nullptr) {
+                pz_copy16_async(pz_dst, pz_src);
+              } else {
+                #pragma unroll
+                for (int pz_j = 0; pz_j < 4; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+              }
             }
           }
           pz_copies_commit();
           for (int pz_kc = 0; pz_kc < 16; ++pz_kc) {
             if (pz_kc + 1 < 16) {
-              {
+              if (pz_fa != nullptr) {
+                #pragma unroll
+                for (int pz_q = 0; pz_q < 4; ++pz_q) {
+                  const int pz_e2 = threadIdx.x + 512 * pz_q, pz_kq = pz_e2 & 15, pz_x = pz_e2 >> 4;
+                  float* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 2112 + pz_kq * 132 + pz_x;
+                  const long long pz_at = pz_lo + pz_x * 256 + ((pz_kc + 1) * 16 + pz_kq) * 1;
+                  const long long pz_w = (0) + pz_at;
+                  if (pz_w % 1 == 0) {
+                    pz_copy4_async(pz_dst, pz_fa + pz_kernel_0_r0_at(pz_w));
+                  } else {
+                    *pz_dst = pz_kernel_0_r0_read(r0, pz_e, (0) + pz_at);
+                  }
+                }
+              } else {
                 #pragma unroll
                 for (int pz_q = 0; pz_q < 4; ++pz_q) {
                   const int pz_e2 = threadIdx.x + 512 * pz_q, pz_kq = pz_e2 & 15, pz_x = pz_e2 >> 4;
@@ -678,16 +748,31 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
                   }
                 }
               }
-              {
-                const int pz_kq = threadIdx.x >> 5, pz_x = (threadIdx.x & 31) * 4;
-                float* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 2112 + pz_kq * 132 + pz_x;
-                const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 16 + pz_kq) * 128;
-                const void* const pz_src = pz_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 4);
-                if (pz_src != nullptr) {
-                  pz_copy16_async(pz_dst, pz_src);
-                } else {
-                  #pragma unroll
-                  for (int pz_j = 0; pz_j < 4; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+              if (pz_fb != nullptr) {
+                {
+                  const int pz_kq = threadIdx.x >> 5, pz_x = (threadIdx.x & 31) * 4;
+                  float* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 2112 + pz_kq * 132 + pz_x;
+                  const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 16 + pz_kq) * 128;
+                  const long long pz_w = (0) + pz_at;
+                  if (pz_w % 4 == 0) {
+                    pz_copy16_async(pz_dst, pz_fb + pz_kernel_0_r1_at(pz_w));
+                  } else {
+                    #pragma unroll
+                    for (int pz_j = 0; pz_j < 4; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+                  }
+                }
+              } else {
+                {
+                  const int pz_kq = threadIdx.x >> 5, pz_x = (threadIdx.x & 31) * 4;
+                  float* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 2112 + pz_kq * 132 + pz_x;
+                  const long long pz_at = pz_ro + pz_x * 1 + ((pz_kc + 1) * 16 + pz_kq) * 128;
+                  const void* const pz_src = pz_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 4);
+                  if (pz_src != nullptr) {
+                    pz_copy16_async(pz_dst, pz_src);
+                  } else {
+                    #pragma unroll
+                    for (int pz_j = 0; pz_j < 4; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+                  }
                 }
               }
             }

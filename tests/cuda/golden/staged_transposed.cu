@@ -530,6 +530,15 @@ PZ_DEVICE const void* pz_kernel_0_r0_run(const unsigned short* pz_hbm, const lon
   if (!(true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 320 && pz_a1 + pz_n <= 320)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 320 + pz_a1 * 1, pz_n * 2);
 }
+PZ_DEVICE const unsigned short* pz_kernel_0_r0_origin(const unsigned short* pz_hbm, const long long* pz_e) {
+  const long long pz_a0 = pz_e[3];
+  const long long pz_a1 = pz_e[4];
+  return (true && pz_a0 >= 0 && pz_a0 + 256 <= 256 && pz_a1 >= 0 && pz_a1 + 128 <= 320) ? pz_hbm + pz_a0 * 320 + pz_a1 * 1 : nullptr;
+}
+PZ_DEVICE long long pz_kernel_0_r0_at(long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  return (long long)(pz_o / 128) * 320 + (long long)(pz_o % 128) * 1;
+}
 // `y_ref` of pz_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE unsigned short pz_kernel_0_r1_read(const unsigned short* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -545,6 +554,15 @@ PZ_DEVICE const void* pz_kernel_0_r1_run(const unsigned short* pz_hbm, const lon
   if (!(true && pz_a0 >= 0 && pz_a0 < 256 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + pz_n <= 256)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 256 + pz_a1 * 1, pz_n * 2);
 }
+PZ_DEVICE const unsigned short* pz_kernel_0_r1_origin(const unsigned short* pz_hbm, const long long* pz_e) {
+  const long long pz_a0 = pz_e[5];
+  const long long pz_a1 = pz_e[6];
+  return (true && pz_a0 >= 0 && pz_a0 + 128 <= 256 && pz_a1 >= 0 && pz_a1 + 256 <= 256) ? pz_hbm + pz_a0 * 256 + pz_a1 * 1 : nullptr;
+}
+PZ_DEVICE long long pz_kernel_0_r1_at(long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  return (long long)(pz_o / 256) * 256 + (long long)(pz_o % 256) * 1;
+}
 // `o_ref` of pz_kernel_0: element `pz_off` of its window, in HBM (a direct window)
 PZ_DEVICE float pz_kernel_0_r2_read(const float* pz_hbm, const long long* pz_e, long long pz_off) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -559,6 +577,15 @@ PZ_DEVICE const void* pz_kernel_0_r2_run(const float* pz_hbm, const long long* p
   const long long pz_a1 = pz_e[8] + (long long)(pz_o % 128);
   if (!(true && pz_a0 >= 0 && pz_a0 < 320 && pz_a1 >= 0 && pz_a1 < 256 && pz_a1 + pz_n <= 256)) return nullptr;
   return pz_aligned(pz_hbm + pz_a0 * 256 + pz_a1 * 1, pz_n * 4);
+}
+PZ_DEVICE const float* pz_kernel_0_r2_origin(const float* pz_hbm, const long long* pz_e) {
+  const long long pz_a0 = pz_e[7];
+  const long long pz_a1 = pz_e[8];
+  return (true && pz_a0 >= 0 && pz_a0 + 128 <= 320 && pz_a1 >= 0 && pz_a1 + 128 <= 256) ? pz_hbm + pz_a0 * 256 + pz_a1 * 1 : nullptr;
+}
+PZ_DEVICE long long pz_kernel_0_r2_at(long long pz_off) {
+  [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
+  return (long long)(pz_o / 128) * 256 + (long long)(pz_o % 128) * 1;
 }
 PZ_DEVICE void pz_kernel_0_r2_write(float* pz_hbm, const long long* pz_e, long long pz_off, float pz_v) {
   [[maybe_unused]] const unsigned pz_o = (unsigned)pz_off;
@@ -599,60 +626,122 @@ extern "C" __global__ void __launch_bounds__(512) pz_kernel_0(const unsigned lon
         const int pz_warp = threadIdx.x >> 5, pz_lane = threadIdx.x & 31;
         const int pz_wm = (pz_warp >> 2) * 32, pz_wn = (pz_warp & 3) * 32;
         const int pz_lr = pz_lane & 7, pz_lj = pz_lane >> 3;
+        const unsigned short* const pz_fa = (const unsigned short*)pz_aligned(pz_kernel_0_r0_origin(r0, pz_e), 16);
+        const unsigned short* const pz_fb = (const unsigned short*)pz_aligned(pz_kernel_0_r1_origin(r1, pz_e), 16);
         for (long long pz_tile = 0; pz_tile < 1; ++pz_tile) {
           const long long pz_b = pz_tile / 1, pz_mn = pz_tile % 1;
           const long long pz_m0 = pz_mn / 1 * 128, pz_n0 = pz_mn % 1 * 128;
           const long long pz_lo = pz_b * 0 + pz_m0 * 1, pz_ro = pz_b * 0 + pz_n0 * 256;
           float pz_d[2][4][4] = {};
-          {
-            const int pz_kq = (threadIdx.x >> 4), pz_x = (threadIdx.x & 15) * 8;
-            unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
-            const long long pz_at = pz_lo + pz_x * 1 + ((0) * 32 + pz_kq) * 128;
-            const void* const pz_src = pz_kernel_0_r0_run(r0, pz_e, (0) + pz_at, 8);
-            if (pz_src != nullptr) {
-              pz_copy16_async(pz_dst, pz_src);
-            } else {
-              #pragma unroll
-              for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+          if (pz_fa != nullptr) {
+            {
+              const int pz_kq = (threadIdx.x >> 4), pz_x = (threadIdx.x & 15) * 8;
+              unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
+              const long long pz_at = pz_lo + pz_x * 1 + ((0) * 32 + pz_kq) * 128;
+              const long long pz_w = (0) + pz_at;
+              if (pz_w % 8 == 0) {
+                pz_copy16_async(pz_dst, pz_fa + pz_kernel_0_r0_at(pz_w));
+              } else {
+                #pragma unroll
+                for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+              }
+            }
+          } else {
+            {
+              const int pz_kq = (threadIdx.x >> 4), pz_x = (threadIdx.x & 15) * 8;
+              unsigned short* const pz_dst = pz_sa + ((0) & 1) * 5120 + pz_kq * 136 + pz_x;
+              const long long pz_at = pz_lo + pz_x * 1 + ((0) * 32 + pz_kq) * 128;
+              const void* const pz_src = pz_kernel_0_r0_run(r0, pz_e, (0) + pz_at, 8);
+              if (pz_src != nullptr) {
+                pz_copy16_async(pz_dst, pz_src);
+              } else {
+                #pragma unroll
+                for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+              }
             }
           }
-          {
-            const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;
-            unsigned short* const pz_dst = pz_sb + ((0) & 1) * 5120 + pz_x * 40 + pz_kq;
-            const long long pz_at = pz_ro + pz_x * 256 + ((0) * 32 + pz_kq) * 1;
-            const void* const pz_src = pz_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 8);
-            if (pz_src != nullptr) {
-              pz_copy16_async(pz_dst, pz_src);
-            } else {
-              #pragma unroll
-              for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+          if (pz_fb != nullptr) {
+            {
+              const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;
+              unsigned short* const pz_dst = pz_sb + ((0) & 1) * 5120 + pz_x * 40 + pz_kq;
+              const long long pz_at = pz_ro + pz_x * 256 + ((0) * 32 + pz_kq) * 1;
+              const long long pz_w = (0) + pz_at;
+              if (pz_w % 8 == 0) {
+                pz_copy16_async(pz_dst, pz_fb + pz_kernel_0_r1_at(pz_w));
+              } else {
+                #pragma unroll
+                for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+              }
+            }
+          } else {
+            {
+              const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;
+              unsigned short* const pz_dst = pz_sb + ((0) & 1) * 5120 + pz_x * 40 + pz_kq;
+              const long long pz_at = pz_ro + pz_x * 256 + ((0) * 32 + pz_kq) * 1;
+              const void* const pz_src = pz_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 8);
+              if (pz_src != nullptr) {
+                pz_copy16_async(pz_dst, pz_src);
+              } else {
+                #pragma unroll
+                for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+              }
             }
           }
           pz_copies_commit();
           for (int pz_kc = 0; pz_kc < 8; ++pz_kc) {
             if (pz_kc + 1 < 8) {
-              {
-                const int pz_kq = (threadIdx.x >> 4), pz_x = (threadIdx.x & 15) * 8;
-                unsigned short* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
-                const long long pz_at = pz_lo + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 128;
-                const void* const pz_src = pz_kernel_0_r0_run(r0, pz_e, (0) + pz_at, 8);
-                if (pz_src != nullptr) {
-                  pz_copy16_async(pz_dst, pz_src);
-                } else {
-                  #pragma unroll
-                  for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+              if (pz_fa != nullptr) {
+                {
+                  const int pz_kq = (threadIdx.x >> 4), pz_x = (threadIdx.x & 15) * 8;
+                  unsigned short* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
+                  const long long pz_at = pz_lo + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 128;
+                  const long long pz_w = (0) + pz_at;
+                  if (pz_w % 8 == 0) {
+                    pz_copy16_async(pz_dst, pz_fa + pz_kernel_0_r0_at(pz_w));
+                  } else {
+                    #pragma unroll
+                    for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+                  }
+                }
+              } else {
+                {
+                  const int pz_kq = (threadIdx.x >> 4), pz_x = (threadIdx.x & 15) * 8;
+                  unsigned short* const pz_dst = pz_sa + ((pz_kc + 1) & 1) * 5120 + pz_kq * 136 + pz_x;
+                  const long long pz_at = pz_lo + pz_x * 1 + ((pz_kc + 1) * 32 + pz_kq) * 128;
+                  const void* const pz_src = pz_kernel_0_r0_run(r0, pz_e, (0) + pz_at, 8);
+                  if (pz_src != nullptr) {
+                    pz_copy16_async(pz_dst, pz_src);
+                  } else {
+                    #pragma unroll
+                    for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r0_read(r0, pz_e, (0) + pz_at + pz_j * 1);
+                  }
                 }
               }
-              {
-                const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;
-                unsigned short* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 5120 + pz_x * 40 + pz_kq;
-                const long long pz_at = pz_ro + pz_x * 256 + ((pz_kc + 1) * 32 + pz_kq) * 1;
-                const void* const pz_src = pz_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 8);
-                if (pz_src != nullptr) {
-                  pz_copy16_async(pz_dst, pz_src);
-                } else {
-                  #pragma unroll
-                  for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+              if (pz_fb != nullptr) {
+                {
+                  const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;
+                  unsigned short* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 5120 + pz_x * 40 + pz_kq;
+                  const long long pz_at = pz_ro + pz_x * 256 + ((pz_kc + 1) * 32 + pz_kq) * 1;
+                  const long long pz_w = (0) + pz_at;
+                  if (pz_w % 8 == 0) {
+                    pz_copy16_async(pz_dst, pz_fb + pz_kernel_0_r1_at(pz_w));
+                  } else {
+                    #pragma unroll
+                    for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+                  }
+                }
+              } else {
+                {
+                  const int pz_x = threadIdx.x >> 2, pz_kq = (threadIdx.x & 3) * 8;
+                  unsigned short* const pz_dst = pz_sb + ((pz_kc + 1) & 1) * 5120 + pz_x * 40 + pz_kq;
+                  const long long pz_at = pz_ro + pz_x * 256 + ((pz_kc + 1) * 32 + pz_kq) * 1;
+                  const void* const pz_src = pz_kernel_0_r1_run(r1, pz_e, (0) + pz_at, 8);
+                  if (pz_src != nullptr) {
+                    pz_copy16_async(pz_dst, pz_src);
+                  } else {
+                    #pragma unroll
+                    for (int pz_j = 0; pz_j < 8; ++pz_j) pz_dst[pz_j] = pz_kernel_0_r1_read(r1, pz_e, (0) + pz_at + pz_j * 1);
+                  }
                 }
               }
             }
