@@ -420,8 +420,10 @@ std::string Generator::KernelBody() {
       Line(fmt::format("pltpu.sync_copy({}_ref, b{}_ref)", op.name, op.name));
     }
   }
+  std::string first_ref;  // the ref the first value was loaded from
   for (const RefInfo& ref : refs_) {
     if (ref.output || ref.smem || ref.name[0] == 't') continue;
+    if (first_ref.empty()) first_ref = ref.name;
     Add(ref.name + "[...]", ref.shape, ref.dtype);
   }
   // A product of the matrix input first (it is the first 2-D value, and often the only one):
@@ -440,8 +442,17 @@ std::string Generator::KernelBody() {
       Line("def _():");
       Line("    tacc_ref[...] = jnp.zeros((128, 128), jnp.float32)");
     }
-    Line(fmt::format("tacc_ref[...] += jnp.dot({0}, {0}.T, preferred_element_type=jnp.float32)",
-                     m.name));
+    if (Often(2)) {
+      Line(fmt::format("tacc_ref[...] += jnp.dot({0}, {0}.T, preferred_element_type=jnp.float32)",
+                       m.name));
+    } else {
+      // The block read by the product itself: its loads are folded into the product, which then
+      // copies the block's runs from where the ref lies (in place in HBM, when it is too large
+      // for shared memory) into its staged tiles.
+      Line(fmt::format("tacc_ref[...] += lax.dot_general({0}[...], {0}[...], (((1,), (1,)), "
+                       "((), ())), preferred_element_type=jnp.float32)",
+                       first_ref));
+    }
     read_late = !grid_.empty() && output_axes_ <= static_cast<int>(last) && Often(2);
     if (!read_late) product = Add("tacc_ref[...]", {128, 128}, DType::kF32);
   } else if (options_.matrices && (Rare(3) ? BatchedDot(true) : Dot(true))) {
