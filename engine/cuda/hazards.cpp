@@ -59,16 +59,23 @@ kernel::CallWarning CarriedInputWarning(const kernel::KernelProgram& program,
   const kernel::Instr* read = kernel::FirstReadOf(f.body, carried.ref);
   std::string named = PointAxes(mapping, split);
   const kernel::RefType& ref = f.refs.at(static_cast<size_t>(carried.ref));
+  // Where the read is: a point's first step, or a step where its point resumes after steps of
+  // others (a "parallel" axis inside another).
+  std::string where =
+      carried.resumes
+          ? fmt::format("where its point of the \"parallel\" {} resumes after steps of others",
+                        named)
+          : fmt::format("where a point of the \"parallel\" {} starts", named);
   if (ref.role == kernel::RefRole::kPrefetch) {
     return kernel::CallWarning{
         .message = fmt::format(
-            "scalar-prefetch ref `{}` is read at grid step {}, where a point of the "
-            "\"parallel\" {} starts, after grid step {} may have stored into it: on the "
+            "scalar-prefetch ref `{}` is read at grid step {}, {}, after grid step {} may have "
+            "stored into it: on the "
             "emulated TPU, which runs every step in order, this read sees that store, but the "
             "CUDA backend runs each point of the \"parallel\" {} as a chain of its own, on its "
             "own CUDA block, which starts from a copy of its own of the operand as the call "
             "passed it: this read does not see that store",
-            ref.name, tpu::TupleString(carried.step), named, tpu::TupleString(carried.store),
+            ref.name, tpu::TupleString(carried.step), where, tpu::TupleString(carried.store),
             named),
         .span = read != nullptr ? read->span : mapping.span,
         .notes = {std::string(kernel::kCarriedPrefetchHint),
@@ -76,20 +83,27 @@ kernel::CallWarning CarriedInputWarning(const kernel::KernelProgram& program,
                   "TensorCores, each with SMEM of its own: `pallas-puzzles run --cores 2` shows "
                   "what that does to this kernel"}};
   }
-  return kernel::CallWarning{
+  kernel::CallWarning warning{
       .message = fmt::format(
-          "input `{}` is read at grid step {}, where a point of the \"parallel\" {} starts, "
-          "with the block grid step {} may have stored into still in its buffer: on the "
+          "input `{}` is read at grid step {}, {}, with the block grid step {} may have stored "
+          "into still in its buffer: on the "
           "emulated TPU, which runs every step in order and fetches a block again only when its "
           "index changes, this read sees those stores, but the CUDA backend runs each point of "
-          "the \"parallel\" {} as a chain of its own, on its own CUDA block, which fetches the "
-          "block afresh",
-          ref.name, tpu::TupleString(carried.step), named, tpu::TupleString(carried.store), named),
+          "the \"parallel\" {} as a chain of its own, on its own CUDA block, {}",
+          ref.name, tpu::TupleString(carried.step), where, tpu::TupleString(carried.store), named,
+          carried.resumes ? "whose buffer holds only what this point's own steps fetched and "
+                            "stored there"
+                          : "which fetches the block afresh"),
       .span = read != nullptr ? read->span : mapping.span,
-      .notes = {std::string(kernel::kCarriedInputHint),
-                "a megacore TPU (v4, v5p) splits \"parallel\" axes between its two TensorCores, "
-                "each with block buffers of its own: `pallas-puzzles run --cores 2` shows what "
-                "that does to this kernel"}};
+      .notes = {std::string(kernel::kCarriedInputHint)}};
+  // (A megacore TPU splits only the leading "parallel" axes, where a point's steps run together.)
+  if (!carried.resumes) {
+    warning.notes.push_back(
+        "a megacore TPU (v4, v5p) splits \"parallel\" axes between its two TensorCores, each "
+        "with block buffers of its own: `pallas-puzzles run --cores 2` shows what that does to "
+        "this kernel");
+  }
+  return warning;
 }
 
 }  // namespace

@@ -22,8 +22,10 @@ void CheckWaitsWithinChains(const kernel::KernelProgram& program,
 
 // The warnings of a call whose chains may see something other than the emulator's in-order run
 // does, at the read: scratch a chain's first step reads before writing it whole
-// (kernel::ScratchCarriedAcrossPoints), and an input block it reads with the stores of the
-// chain before still in it there (kernel::InputCarriedAcrossPoints, the blocks from `table`).
+// (kernel::ScratchCarriedAcrossPoints), and an input block a chain reads, at its first step or
+// where it resumes after another chain's steps (a "parallel" axis inside an "arbitrary" one),
+// with another chain's stores still in it there on the emulated TPU
+// (kernel::InputCarriedAcrossPoints, the blocks from `table`).
 // Empty for a split of one chain.
 std::vector<kernel::CallWarning> ChainWarnings(const kernel::KernelProgram& program,
                                                const kernel::GridMapping& mapping,

@@ -458,7 +458,6 @@ CarriedInput InputCarriedAcrossPoints(const Function& kernel, const std::vector<
     if (FirstWriteTo(kernel.body, id) != nullptr) stored.push_back(id);
   }
   if (stored.empty()) return {};
-  std::vector<std::vector<int64_t>> steps = PointFirstSteps(grid, point_axes);
   // The grid step before `step` in row-major order (`step` is never the very first).
   auto before = [&](std::vector<int64_t> step) {
     for (size_t a = step.size(); a-- > 0;) {
@@ -470,6 +469,21 @@ CarriedInput InputCarriedAcrossPoints(const Function& kernel, const std::vector<
     }
     return step;
   };
+  auto other_point = [&](const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+    return std::any_of(point_axes.begin(), point_axes.end(), [&](int axis) {
+      return axis >= 0 && static_cast<size_t>(axis) < a.size() &&
+             a[static_cast<size_t>(axis)] != b[static_cast<size_t>(axis)];
+    });
+  };
+  // Sampled steps whose step before is of another point.
+  std::vector<std::vector<int64_t>> values;
+  for (int64_t n : grid) values.push_back(SampledIndices(std::max<int64_t>(n, 1)));
+  std::vector<std::vector<int64_t>> steps;
+  for (std::vector<int64_t>& step : EveryCombination(values)) {
+    if (std::all_of(step.begin(), step.end(), [](int64_t i) { return i == 0; })) continue;
+    if (other_point(step, before(step))) steps.push_back(std::move(step));
+  }
+  if (steps.empty()) return {};
   // How far back the walk looks for a store into a block that stayed resident.
   constexpr int kResidentSteps = 64;
   for (RefId r : stored) {
@@ -484,10 +498,17 @@ CarriedInput InputCarriedAcrossPoints(const Function& kernel, const std::vector<
       for (int back = 0; back < kResidentSteps; ++back) {
         if (std::all_of(t.begin(), t.end(), [](int64_t i) { return i == 0; })) break;
         t = before(t);
-        if (block_at(r, t) != block) break;  // fetched afresh at the step after `t`
+        if (block_at(r, t) != block) break;   // fetched afresh at the step after `t`
+        if (!other_point(step, t)) continue;  // the point's own stores: its chain has them too
         Folder folder(kernel, IdsOf(t));
         if (MayStoreInto(kernel, folder, kernel.body, r)) {
-          return {.ref = r, .step = step, .store = t};
+          bool resumes = false;
+          for (size_t a = 0; a < step.size(); ++a) {
+            bool point = std::find(point_axes.begin(), point_axes.end(), static_cast<int>(a)) !=
+                         point_axes.end();
+            resumes = resumes || (!point && step[a] != 0);
+          }
+          return {.ref = r, .step = step, .store = t, .resumes = resumes};
         }
       }
     }

@@ -73,16 +73,18 @@ CarriedWait WaitCarriedAcrossPoints(const Function& kernel, const std::vector<in
 using BlockIndexAt = std::function<std::optional<std::vector<int64_t>>(
     RefId input, const std::vector<int64_t>& step)>;
 
-// An input block buffer that the body stores into and that the first step of a point of
-// `point_axes` (the other axes of `grid` at 0; the points of ScratchCarriedAcrossPoints) may read
-// before writing it whole, while its block is the one the steps just before it (in the grid's
-// row-major order) had resident and may have stored into. A TPU fetches a block only when its
-// index changes, so on the emulated TPU, which runs every step in order, that read sees the
-// point before's stores; a megacore chip's second TensorCore, or a CUDA block running the point
-// as a chain of its own, fetches the block afresh. A scalar-prefetch ref counts as an input
-// whose block never changes (`block_at` gives it one index throughout): SMEM keeps the kernel's
-// stores into it for the whole grid. Inputs that a DMA or semaphore names, or whose block
-// `block_at` cannot tell, are not judged.
+// An input block buffer that the body stores into and that a step may read before writing it
+// whole, while its block is the one the steps just before it (in the grid's row-major order) had
+// resident and one of them, of another point of `point_axes`, may have stored into. The steps
+// judged are those whose step before belongs to another point: the first step of a point (the
+// other axes of `grid` at 0; the points of ScratchCarriedAcrossPoints), and, where a point axis
+// lies inside another axis, the steps where a point resumes after another point's steps. A TPU
+// fetches a block only when its index changes, so on the emulated TPU, which runs every step in
+// order, that read sees the point before's stores; a megacore chip's second TensorCore, or a CUDA
+// block running the point as a chain of its own, fetches the block afresh. A scalar-prefetch ref
+// counts as an input whose block never changes (`block_at` gives it one index throughout): SMEM
+// keeps the kernel's stores into it for the whole grid. Inputs that a DMA or semaphore names, or
+// whose block `block_at` cannot tell, are not judged.
 //
 // The hint both backends give with it.
 inline constexpr std::string_view kCarriedInputHint =
@@ -95,8 +97,9 @@ inline constexpr std::string_view kCarriedPrefetchHint =
     "\"arbitrary\"";
 struct CarriedInput {
   RefId ref = -1;              // -1 when there is none
-  std::vector<int64_t> step;   // the first step of the point that reads it
-  std::vector<int64_t> store;  // a step before it that may store into the same block
+  std::vector<int64_t> step;   // the step that reads it
+  std::vector<int64_t> store;  // a step before it, of another point, that may store into it
+  bool resumes = false;        // `step` is not its point's first: the point resumes there
 };
 CarriedInput InputCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
                                       const std::vector<int>& point_axes,
