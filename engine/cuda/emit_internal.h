@@ -369,6 +369,9 @@ class Emitter {
   // tile's 128 are contiguous in global memory, else one 4-byte copy per element.
   void EmitFloatStageChunk(const MatrixProduct& p, int side, const std::string& buffer,
                            const std::string& k0);
+  // The elements of each copy of float32 operand `side` there: 4 where the tile's 128 are
+  // contiguous in global memory and can be copied 16 bytes at a time, else 1.
+  int FloatRunElements(const MatrixProduct& p, int side) const;
   int64_t staging_at_ = -1;  // its offset in shared memory, or -1
   // Resident accumulators (emit_resident.cpp): a staged tensor-core product of the kernel's body
   // whose epilogue is `acc = acc + product` on a whole float32 scratch ref of one 128 x 128 tile

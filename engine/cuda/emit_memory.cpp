@@ -76,7 +76,7 @@ void Emitter::EmitWindowAccessors(kernel::RefId r, const EmittedKernel& out) {
   std::string coords, inside = "true", index;
   // The same from the window's origin: the whole window inside the array, and the offset of a
   // window element from the origin in HBM.
-  std::string origin_coords, whole_inside = "true", origin_index, offset_index;
+  std::string origin_coords, whole_inside = "true", offset_index;
   for (size_t d = 0; d < rank; ++d) {
     std::string quotient =
         window_strides[d] == 1 ? "pz_o" : fmt::format("pz_o / {}", window_strides[d]);
@@ -91,7 +91,6 @@ void Emitter::EmitWindowAccessors(kernel::RefId r, const EmittedKernel& out) {
         fmt::format("  const long long pz_a{} = pz_e[{}];\n", d, column + static_cast<int64_t>(d));
     whole_inside +=
         fmt::format(" && pz_a{0} >= 0 && pz_a{0} + {1} <= {2}", d, window[d], op.shape[d]);
-    origin_index += fmt::format("{}pz_a{} * {}", d ? " + " : "", d, hbm_strides[d]);
     if (window[d] > 1) {
       offset_index +=
           fmt::format("{}{} * {}", offset_index.empty() ? "" : " + ", within, hbm_strides[d]);
@@ -132,7 +131,7 @@ void Emitter::EmitWindowAccessors(kernel::RefId r, const EmittedKernel& out) {
         "PZ_DEVICE long long {1}_at(long long pz_off) {{\n"
         "  [[maybe_unused]] const {5} pz_o = ({5})pz_off;\n"
         "  return {6};\n}}",
-        type, name, origin_coords, whole_inside, origin_index, offset_type, offset_index));
+        type, name, origin_coords, whole_inside, index, offset_type, offset_index));
   }
   if (k < mapping_.inputs.size()) return;  // inputs are only read
   tables_.Line(fmt::format(

@@ -300,32 +300,30 @@ void Emitter::EmitFloatStageChunk(const MatrixProduct& p, int side, const std::s
   int64_t along = side == 0 ? p.lm : p.rn;  // the stride of the row (lhs) or column (rhs)
   int64_t k_stride = side == 0 ? p.lk : p.rk;
   std::string origin = side == 0 ? "pz_lo" : "pz_ro";
-  if (along == 1 && !RunPointer(p, side, "pz_at", 4).empty()) {
-    // The 128 contiguous: thread t copies k t / 32, 4 elements from (t % 32) * 4 (16 bytes).
-    EmitFastOrSlow(side, 16, [&](bool fast) {
+  static_assert(kFloatStageK == 16 && 128 * kFloatStageK == 4 * 512);
+  int n = FloatRunElements(p, side);
+  EmitFastOrSlow(side, 4 * n, [&](bool fast) {
+    if (n == 4) {
+      // The 128 contiguous: thread t copies k t / 32, 4 elements from (t % 32) * 4 (16 bytes).
       w_.Open("{");
       w_.Line("const int pz_kq = threadIdx.x >> 5, pz_x = (threadIdx.x & 31) * 4;");
-      w_.Line(fmt::format("float* const pz_dst = {} + pz_kq * {} + pz_x;", buffer, kFloatStageRow));
-      w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
-                          along, k0, k_stride));
-      EmitRunCopy(p, side, 4, along, fast);
-      w_.Close();
-    });
-    return;
-  }
-  // Element by element, transposed into the tile: thread t copies elements t + 512 q, the
-  // kFloatStageK of k for each of the 128 (neighbouring threads read neighbouring k).
-  static_assert(kFloatStageK == 16 && 128 * kFloatStageK == 4 * 512);
-  EmitFastOrSlow(side, 4, [&](bool fast) {
-    w_.Line("#pragma unroll");
-    w_.Open("for (int pz_q = 0; pz_q < 4; ++pz_q) {");
-    w_.Line("const int pz_e2 = threadIdx.x + 512 * pz_q, pz_kq = pz_e2 & 15, pz_x = pz_e2 >> 4;");
+    } else {
+      // Element by element, transposed into the tile: thread t copies elements t + 512 q, the
+      // kFloatStageK of k for each of the 128 (neighbouring threads read neighbouring k).
+      w_.Line("#pragma unroll");
+      w_.Open("for (int pz_q = 0; pz_q < 4; ++pz_q) {");
+      w_.Line("const int pz_e2 = threadIdx.x + 512 * pz_q, pz_kq = pz_e2 & 15, pz_x = pz_e2 >> 4;");
+    }
     w_.Line(fmt::format("float* const pz_dst = {} + pz_kq * {} + pz_x;", buffer, kFloatStageRow));
     w_.Line(fmt::format("const long long pz_at = {} + pz_x * {} + ({} + pz_kq) * {};", origin,
                         along, k0, k_stride));
-    EmitRunCopy(p, side, 1, k_stride, fast);
+    EmitRunCopy(p, side, n, n == 4 ? along : k_stride, fast);
     w_.Close();
   });
+}
+
+int Emitter::FloatRunElements(const MatrixProduct& p, int side) const {
+  return (side == 0 ? p.lm : p.rn) == 1 && !RunPointer(p, side, "0", 4).empty() ? 4 : 1;
 }
 
 bool Emitter::EmitStagedFloatDot(const Instr& instr, const MatrixProduct& p) {
@@ -343,11 +341,7 @@ bool Emitter::EmitStagedFloatDot(const Instr& instr, const MatrixProduct& p) {
   w_.Line(
       fmt::format("float* const pz_sb = (float*)(pz_smem + {});", staging_at_ + 2 * elements * 4));
   w_.Line("const int pz_ty = threadIdx.x >> 4, pz_tx = threadIdx.x & 15;");
-  // Runs of 4 where the tile's 128 are contiguous (EmitFloatStageChunk), else single elements.
-  auto run_elements = [&](int side) {
-    return (side == 0 ? p.lm : p.rn) == 1 && !RunPointer(p, side, "0", 4).empty() ? 4 : 1;
-  };
-  EmitFastOrigins(p, {run_elements(0), run_elements(1)});
+  EmitFastOrigins(p, {FloatRunElements(p, 0), FloatRunElements(p, 1)});
   StagedForm form;
   form.accumulators = [&] { w_.Line("float pz_acc[4][8] = {};"); };
   form.element_pointer = "float*";

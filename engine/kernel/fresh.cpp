@@ -469,11 +469,23 @@ CarriedInput InputCarriedAcrossPoints(const Function& kernel, const std::vector<
     }
     return step;
   };
+  auto is_point = [&](size_t axis) {
+    return std::find(point_axes.begin(), point_axes.end(), static_cast<int>(axis)) !=
+           point_axes.end();
+  };
+  // Whether two steps belong to different points.
   auto other_point = [&](const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
-    return std::any_of(point_axes.begin(), point_axes.end(), [&](int axis) {
-      return axis >= 0 && static_cast<size_t>(axis) < a.size() &&
-             a[static_cast<size_t>(axis)] != b[static_cast<size_t>(axis)];
-    });
+    for (size_t axis = 0; axis < a.size(); ++axis) {
+      if (is_point(axis) && a[axis] != b[axis]) return true;
+    }
+    return false;
+  };
+  // Whether a step is not its point's first (some other axis is past 0).
+  auto resumes = [&](const std::vector<int64_t>& step) {
+    for (size_t axis = 0; axis < step.size(); ++axis) {
+      if (!is_point(axis) && step[axis] != 0) return true;
+    }
+    return false;
   };
   // Sampled steps whose step before is of another point.
   std::vector<std::vector<int64_t>> values;
@@ -502,13 +514,7 @@ CarriedInput InputCarriedAcrossPoints(const Function& kernel, const std::vector<
         if (!other_point(step, t)) continue;  // the point's own stores: its chain has them too
         Folder folder(kernel, IdsOf(t));
         if (MayStoreInto(kernel, folder, kernel.body, r)) {
-          bool resumes = false;
-          for (size_t a = 0; a < step.size(); ++a) {
-            bool point = std::find(point_axes.begin(), point_axes.end(), static_cast<int>(a)) !=
-                         point_axes.end();
-            resumes = resumes || (!point && step[a] != 0);
-          }
-          return {.ref = r, .step = step, .store = t, .resumes = resumes};
+          return {.ref = r, .step = step, .store = t, .resumes = resumes(step)};
         }
       }
     }

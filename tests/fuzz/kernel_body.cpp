@@ -449,9 +449,10 @@ std::string Generator::KernelBody() {
       // The block read by the product itself: its loads are folded into the product, which then
       // copies the block's runs from where the ref lies (in place in HBM, when it is too large
       // for shared memory) into its staged tiles.
-      Line(fmt::format("tacc_ref[...] += lax.dot_general({0}[...], {0}[...], (((1,), (1,)), "
-                       "((), ())), preferred_element_type=jnp.float32)",
-                       first_ref));
+      Line(
+          fmt::format("tacc_ref[...] += lax.dot_general({0}[...], {0}[...], (((1,), (1,)), "
+                      "((), ())), preferred_element_type=jnp.float32)",
+                      first_ref));
     }
     read_late = !grid_.empty() && output_axes_ <= static_cast<int>(last) && Often(2);
     if (!read_late) product = Add("tacc_ref[...]", {128, 128}, DType::kF32);
