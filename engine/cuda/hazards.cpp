@@ -19,35 +19,51 @@ std::string PointAxes(const kernel::GridMapping& mapping, const GridSplit& split
   return tpu::AxesPhrase(mapping, split.parallel);
 }
 
-// The warning for a scratch ref whose value a chain's first step would take over from another
-// chain, at the ref's first read.
+// The warning for a scratch ref whose value a chain's first step, or a step where it resumes
+// after other chains' steps, would take over from another chain, at the ref's first read.
 kernel::CallWarning CarriedScratchWarning(const kernel::KernelProgram& program,
                                           const kernel::GridMapping& mapping,
-                                          const GridSplit& split, kernel::RefId carried) {
+                                          const GridSplit& split,
+                                          const kernel::CarriedScratch& carried) {
   const kernel::Function& f = *program.kernel;
-  const kernel::RefType& ref = f.refs.at(static_cast<size_t>(carried));
-  const kernel::Instr* read = kernel::FirstReadOf(f.body, carried);
+  const kernel::RefType& ref = f.refs.at(static_cast<size_t>(carried.ref));
+  const kernel::Instr* read = kernel::FirstReadOf(f.body, carried.ref);
   std::string named = PointAxes(mapping, split);
-  std::string first = split.sequential.empty()
-                          ? "at every grid step"
-                          : "at the first step of a point of the \"parallel\" " + named;
-  return kernel::CallWarning{
-      .message = fmt::format(
-          "scratch `{}` is read {} before that step writes all of it: on the emulated TPU, "
-          "which runs every step in order, it holds what the point before left there, but the "
-          "CUDA backend runs each point of the \"parallel\" {} as a chain of its own, on its "
-          "own CUDA block, and this read sees something else",
-          ref.name, first, named),
-      .span = read != nullptr ? read->span : mapping.span,
-      .notes = {split.sequential.empty()
-                    ? "write the whole buffer in each step before reading it, or mark the axes "
-                      "the steps depend on \"arbitrary\""
-                    : "write the whole buffer before reading it when the step starts a point "
-                      "(under `@pl.when` on the \"arbitrary\" axes' program ids being 0), or "
-                      "mark the axes its value flows along \"arbitrary\"",
-                "a megacore TPU (v4, v5p) splits \"parallel\" axes between its two TensorCores, "
-                "each with scratch of its own: `pallas-puzzles run --cores 2` shows what that "
-                "does to this kernel"}};
+  kernel::CallWarning warning{.span = read != nullptr ? read->span : mapping.span};
+  if (carried.resumes) {
+    // A "parallel" axis inside another: the emulated TPU's step before is another point's.
+    warning.message = fmt::format(
+        "scratch `{}` is read at grid step {}, where its point of the \"parallel\" {} resumes "
+        "after steps of others, before that step writes all of it: on the emulated TPU, which "
+        "runs every step in order, it holds what the step before, of another point, left there, "
+        "but the CUDA backend runs each point of the \"parallel\" {} as a chain of its own, on "
+        "its own CUDA block, where it holds what this point's own steps left",
+        ref.name, tpu::TupleString(carried.step), named, named);
+    warning.notes = {
+        "put the \"parallel\" axes before the others, so that each point's steps run one after "
+        "another, or keep each point's state apart (a scratch with a leading dimension indexed "
+        "by the point's program id); or mark the axes its value flows along \"arbitrary\""};
+    return warning;
+  }
+  warning.message = fmt::format(
+      "scratch `{}` is read {} before that step writes all of it: on the emulated TPU, which "
+      "runs every step in order, it holds what the point before left there, but the CUDA "
+      "backend runs each point of the \"parallel\" {} as a chain of its own, on its own CUDA "
+      "block, and this read sees something else",
+      ref.name,
+      split.sequential.empty() ? "at every grid step"
+                               : "at the first step of a point of the \"parallel\" " + named,
+      named);
+  warning.notes = {split.sequential.empty()
+                       ? "write the whole buffer in each step before reading it, or mark the "
+                         "axes the steps depend on \"arbitrary\""
+                       : "write the whole buffer before reading it when the step starts a point "
+                         "(under `@pl.when` on the \"arbitrary\" axes' program ids being 0), or "
+                         "mark the axes its value flows along \"arbitrary\"",
+                   "a megacore TPU (v4, v5p) splits \"parallel\" axes between its two "
+                   "TensorCores, each with scratch of its own: `pallas-puzzles run --cores 2` "
+                   "shows what that does to this kernel"};
+  return warning;
 }
 
 // The warning for an input block that a chain's first step reads with the stores of the chain
@@ -186,9 +202,10 @@ std::vector<kernel::CallWarning> ChainWarnings(const kernel::KernelProgram& prog
   std::vector<kernel::CallWarning> warnings;
   if (split.chains <= 1) return warnings;
   const kernel::Function& f = *program.kernel;
-  if (kernel::RefId r = kernel::ScratchCarriedAcrossPoints(f, mapping.grid, split.parallel);
-      r >= 0) {
-    warnings.push_back(CarriedScratchWarning(program, mapping, split, r));
+  if (kernel::CarriedScratch carried =
+          kernel::ScratchCarriedAcrossPoints(f, mapping.grid, split.parallel);
+      carried.ref >= 0) {
+    warnings.push_back(CarriedScratchWarning(program, mapping, split, carried));
   }
   // An input's block at a grid step: its window's starts in the step table (rows found by their
   // grid step, indexed only when a kernel stores into an input and asks).

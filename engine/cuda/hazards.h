@@ -21,11 +21,11 @@ void CheckWaitsWithinChains(const kernel::KernelProgram& program,
                             const kernel::GridMapping& mapping, const GridSplit& split);
 
 // The warnings of a call whose chains may see something other than the emulator's in-order run
-// does, at the read: scratch a chain's first step reads before writing it whole
-// (kernel::ScratchCarriedAcrossPoints), and an input block a chain reads, at its first step or
-// where it resumes after another chain's steps (a "parallel" axis inside an "arbitrary" one),
-// with another chain's stores still in it there on the emulated TPU
-// (kernel::InputCarriedAcrossPoints, the blocks from `table`).
+// does, at the read, where a chain starts or resumes after another chain's steps (a "parallel"
+// axis inside an "arbitrary" one): scratch read there before it is written whole
+// (kernel::ScratchCarriedAcrossPoints), and an input block read there with another chain's
+// stores still in it on the emulated TPU (kernel::InputCarriedAcrossPoints, the blocks from
+// `table`).
 // Empty for a split of one chain.
 std::vector<kernel::CallWarning> ChainWarnings(const kernel::KernelProgram& program,
                                                const kernel::GridMapping& mapping,

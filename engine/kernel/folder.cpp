@@ -136,6 +136,67 @@ void Folder::Fold(const Instr& instr) {
   if (r) known_[instr.results[0]] = *r;
 }
 
+std::optional<int64_t> CommonIndex(const ElementSpan& a, const ElementSpan& b) {
+  if (a.size <= 0 || b.size <= 0) return std::nullopt;
+  if (a.stride == 1 && b.stride == 1) {
+    int64_t lo = std::max(a.start, b.start);
+    int64_t hi = std::min(a.start + a.size, b.start + b.size);
+    if (lo < hi) return lo;
+    return std::nullopt;
+  }
+  const ElementSpan& few = a.size <= b.size ? a : b;
+  const ElementSpan& other = a.size <= b.size ? b : a;
+  for (int64_t k = 0; k < few.size; ++k) {
+    int64_t x = few.start + k * few.stride;
+    if (other.Has(x)) return x;
+  }
+  return std::nullopt;
+}
+
+bool Overlap(const std::vector<ElementSpan>& a, const std::vector<ElementSpan>& b) {
+  if (a.size() != b.size()) return true;
+  for (size_t d = 0; d < a.size(); ++d) {
+    if (!CommonIndex(a[d], b[d])) return false;
+  }
+  return true;
+}
+
+std::optional<std::vector<ElementSpan>> KnownBox(const Function& f, const Folder& folder,
+                                                 const RefPath& path) {
+  const RefType& ref = f.refs.at(static_cast<size_t>(path.ref));
+  std::vector<ElementSpan> box;
+  std::vector<size_t> view;  // the base dimension each dimension of the current view is
+  for (size_t d = 0; d < ref.shape.size(); ++d) {
+    box.push_back({.start = 0, .size = ref.shape[d], .stride = 1});
+    view.push_back(d);
+  }
+  for (const Indexer& indexer : path.indexers) {
+    if (indexer.size() > view.size()) return std::nullopt;
+    std::vector<size_t> next;
+    for (size_t i = 0; i < indexer.size(); ++i) {
+      const DimIndex& index = indexer[i];
+      int64_t start = index.start;
+      if (index.dynamic_start != kNoValue) {
+        std::optional<int64_t> known = folder.Known(index.dynamic_start);
+        if (!known) return std::nullopt;
+        start = *known;
+      }
+      ElementSpan& s = box[view[i]];
+      s.start += start * s.stride;
+      if (index.is_int) {
+        s.size = 1;
+      } else {
+        s.size = index.size;
+        s.stride *= std::max<int64_t>(index.stride, 1);
+        next.push_back(view[i]);
+      }
+    }
+    for (size_t i = indexer.size(); i < view.size(); ++i) next.push_back(view[i]);
+    view = std::move(next);
+  }
+  return box;
+}
+
 size_t PickedRegion(const Instr& instr, int64_t pick) {
   size_t n = instr.regions.size();
   return instr.op == Op::kCond

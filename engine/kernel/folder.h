@@ -1,5 +1,6 @@
 // The integer scalars of a kernel body that known program ids (and its constants) decide, for
-// the static walks that ask what a grid step does (fresh.h, shared_writes.h).
+// the static walks that ask what a grid step does (fresh.h, shared_writes.h), and the elements
+// an access reaches where they decide its indices.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +40,24 @@ class Folder {
   std::map<int, int64_t> ids_;
   std::map<ValueId, int64_t> known_;
 };
+
+// The elements an access reaches along one dimension of its base ref: `size` indices from
+// `start`, `stride` apart.
+struct ElementSpan {
+  int64_t start = 0, size = 0, stride = 1;
+
+  bool Has(int64_t x) const {
+    return x >= start && (x - start) % stride == 0 && (x - start) / stride < size;
+  }
+};
+// The first index both spans reach, if any.
+std::optional<int64_t> CommonIndex(const ElementSpan& a, const ElementSpan& b);
+// Whether two boxes of one ref (a span per dimension) share an element.
+bool Overlap(const std::vector<ElementSpan>& a, const std::vector<ElementSpan>& b);
+// The elements `path` reaches, in its base ref's coordinates (a span per dimension), when every
+// index is a constant or a value `folder` knows.
+std::optional<std::vector<ElementSpan>> KnownBox(const Function& f, const Folder& folder,
+                                                 const RefPath& path);
 
 // The region of a Cond or Switch that `pick` (its first operand, when known) selects: a cond's
 // region 0 when true; a switch's index clamped into range.

@@ -330,6 +330,43 @@ bool MayStoreInto(const Function& f, Folder& folder, const Region& region, RefId
   return false;
 }
 
+// Adds to `boxes` the elements of ref `r` that some path through `region` may read (loads, and
+// DMAs of this device out of it) or, with `stores`, write (stores, and DMAs into it), the branches
+// the known program ids decide taken as they go. An access whose indices are not all known
+// reaches the whole ref.
+void AccessBoxes(const Function& f, Folder& folder, const Region& region, RefId r, bool stores,
+                 std::vector<std::vector<ElementSpan>>& boxes) {
+  auto add = [&](const RefPath& path) {
+    std::optional<std::vector<ElementSpan>> box = KnownBox(f, folder, path);
+    boxes.push_back(box ? *std::move(box) : *KnownBox(f, folder, RefPath{.ref = r}));
+  };
+  for (const Instr& instr : region.body) {
+    if (instr.op == (stores ? Op::kStore : Op::kLoad) && instr.ref.ref == r) add(instr.ref);
+    if (instr.op == Op::kDmaStart && instr.copy.size() == 2 &&
+        instr.copy[stores ? 1 : 0].ref == r) {
+      add(instr.copy[stores ? 1 : 0]);
+    }
+    if ((instr.op == Op::kCond || instr.op == Op::kSwitch) && !instr.regions.empty()) {
+      if (std::optional<int64_t> pick = folder.Known(instr.operands[0])) {
+        AccessBoxes(f, folder, instr.regions[PickedRegion(instr, *pick)], r, stores, boxes);
+        continue;
+      }
+    }
+    for (const Region& inner : instr.regions) AccessBoxes(f, folder, inner, r, stores, boxes);
+    folder.Note(instr);
+  }
+}
+
+// The elements of ref `r` that grid step `step` may read, or with `stores` write.
+std::vector<std::vector<ElementSpan>> AccessBoxesAt(const Function& f,
+                                                    const std::vector<int64_t>& step, RefId r,
+                                                    bool stores) {
+  Folder folder(f, IdsOf(step));
+  std::vector<std::vector<ElementSpan>> boxes;
+  AccessBoxes(f, folder, f.body, r, stores, boxes);
+  return boxes;
+}
+
 // The semaphores WaitCarriedAcrossPoints does not judge: those not in the kernel's scratch,
 // barrier semaphores, and those a remote copy or a signal to another device names (another
 // device's signals reach them).
@@ -369,6 +406,63 @@ std::vector<std::vector<int64_t>> PointFirstSteps(const std::vector<int64_t>& gr
   return steps;
 }
 
+// The points of `point_axes` in a grid whose steps run in row-major order, and the steps where
+// the emulated TPU and a run of each point as a chain apart part ways: those whose step before
+// belongs to another point.
+class Points {
+ public:
+  Points(const std::vector<int64_t>& grid, const std::vector<int>& point_axes)
+      : grid_(grid), axes_(point_axes) {}
+
+  // The grid step before `step` in row-major order (`step` is never the very first).
+  std::vector<int64_t> Before(std::vector<int64_t> step) const {
+    for (size_t a = step.size(); a-- > 0;) {
+      if (step[a] > 0) {
+        --step[a];
+        break;
+      }
+      step[a] = grid_[a] - 1;
+    }
+    return step;
+  }
+  // Whether two steps belong to different points.
+  bool Apart(const std::vector<int64_t>& a, const std::vector<int64_t>& b) const {
+    for (size_t axis = 0; axis < a.size(); ++axis) {
+      if (IsPoint(axis) && a[axis] != b[axis]) return true;
+    }
+    return false;
+  }
+  // Whether a step is not its point's first (some other axis is past 0): its point resumes
+  // there after other points' steps.
+  bool Resumes(const std::vector<int64_t>& step) const {
+    for (size_t axis = 0; axis < step.size(); ++axis) {
+      if (!IsPoint(axis) && step[axis] != 0) return true;
+    }
+    return false;
+  }
+  // The sampled steps (each axis's first, second, middle and last index, in every combination)
+  // whose step before belongs to another point: the first steps of points and, where a point
+  // axis lies inside another axis, the steps where a point resumes.
+  std::vector<std::vector<int64_t>> Entries() const {
+    std::vector<std::vector<int64_t>> values;
+    for (int64_t n : grid_) values.push_back(SampledIndices(std::max<int64_t>(n, 1)));
+    std::vector<std::vector<int64_t>> steps;
+    for (std::vector<int64_t>& step : EveryCombination(values)) {
+      if (std::all_of(step.begin(), step.end(), [](int64_t i) { return i == 0; })) continue;
+      if (Apart(step, Before(step))) steps.push_back(std::move(step));
+    }
+    return steps;
+  }
+
+ private:
+  bool IsPoint(size_t axis) const {
+    return std::find(axes_.begin(), axes_.end(), static_cast<int>(axis)) != axes_.end();
+  }
+
+  const std::vector<int64_t>& grid_;
+  const std::vector<int>& axes_;
+};
+
 }  // namespace
 
 bool WrittenWholeBeforeRead(const Function& kernel, RefId r) {
@@ -390,13 +484,32 @@ bool FreshStart(const Function& kernel, int axis, const std::vector<int>& sequen
   return FreshWalk(kernel, std::move(ids)).Walk(kernel.body, written);
 }
 
-RefId ScratchCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
-                                 const std::vector<int>& point_axes) {
-  std::vector<std::vector<int64_t>> steps = PointFirstSteps(grid, point_axes);
-  if (steps.empty()) return -1;
+CarriedScratch ScratchCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
+                                          const std::vector<int>& point_axes) {
+  Points points(grid, point_axes);
+  std::vector<std::vector<int64_t>> steps = points.Entries();
+  if (steps.empty()) return {};
   auto walk = [&](RefId r, const std::vector<int64_t>& step) {
     std::set<RefId> written;
     return FreshWalk(kernel, IdsOf(step), r, /*local_dmas=*/true).Walk(kernel.body, written);
+  };
+  // Whether a step of another point after `step`'s own point's step before it may store into
+  // elements of `r` that `step` may read. The walk looks kLookBack steps back at most.
+  auto stored_between = [&](RefId r, const std::vector<int64_t>& step) {
+    constexpr int kLookBack = 64;
+    std::vector<std::vector<ElementSpan>> reads = AccessBoxesAt(kernel, step, r, false);
+    std::vector<int64_t> t = step;
+    for (int back = 0; back < kLookBack; ++back) {
+      if (std::all_of(t.begin(), t.end(), [](int64_t i) { return i == 0; })) break;
+      t = points.Before(t);
+      if (!points.Apart(step, t)) break;  // the point's own step: its chain ran it too
+      for (const std::vector<ElementSpan>& store : AccessBoxesAt(kernel, t, r, true)) {
+        for (const std::vector<ElementSpan>& read : reads) {
+          if (Overlap(store, read)) return true;
+        }
+      }
+    }
+    return false;
   };
   for (size_t r = 0; r < kernel.refs.size(); ++r) {
     const RefType& ref = kernel.refs[r];
@@ -409,10 +522,16 @@ RefId ScratchCarriedAcrossPoints(const Function& kernel, const std::vector<int64
     // uninitialised-memory detector's business).
     if (!walk(id, std::vector<int64_t>(grid.size(), 0))) continue;
     for (const std::vector<int64_t>& step : steps) {
-      if (!walk(id, step)) return id;
+      if (walk(id, step)) continue;
+      // Where the point resumes, its chain holds what its own steps left: only other points'
+      // stores since then, into what this step reads, set the two runs apart.
+      bool resumes = points.Resumes(step);
+      if (!resumes || stored_between(id, step)) {
+        return {.ref = id, .step = step, .resumes = resumes};
+      }
     }
   }
-  return -1;
+  return {};
 }
 
 CarriedWait WaitCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
@@ -458,43 +577,8 @@ CarriedInput InputCarriedAcrossPoints(const Function& kernel, const std::vector<
     if (FirstWriteTo(kernel.body, id) != nullptr) stored.push_back(id);
   }
   if (stored.empty()) return {};
-  // The grid step before `step` in row-major order (`step` is never the very first).
-  auto before = [&](std::vector<int64_t> step) {
-    for (size_t a = step.size(); a-- > 0;) {
-      if (step[a] > 0) {
-        --step[a];
-        break;
-      }
-      step[a] = grid[a] - 1;
-    }
-    return step;
-  };
-  auto is_point = [&](size_t axis) {
-    return std::find(point_axes.begin(), point_axes.end(), static_cast<int>(axis)) !=
-           point_axes.end();
-  };
-  // Whether two steps belong to different points.
-  auto other_point = [&](const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
-    for (size_t axis = 0; axis < a.size(); ++axis) {
-      if (is_point(axis) && a[axis] != b[axis]) return true;
-    }
-    return false;
-  };
-  // Whether a step is not its point's first (some other axis is past 0).
-  auto resumes = [&](const std::vector<int64_t>& step) {
-    for (size_t axis = 0; axis < step.size(); ++axis) {
-      if (!is_point(axis) && step[axis] != 0) return true;
-    }
-    return false;
-  };
-  // Sampled steps whose step before is of another point.
-  std::vector<std::vector<int64_t>> values;
-  for (int64_t n : grid) values.push_back(SampledIndices(std::max<int64_t>(n, 1)));
-  std::vector<std::vector<int64_t>> steps;
-  for (std::vector<int64_t>& step : EveryCombination(values)) {
-    if (std::all_of(step.begin(), step.end(), [](int64_t i) { return i == 0; })) continue;
-    if (other_point(step, before(step))) steps.push_back(std::move(step));
-  }
+  Points points(grid, point_axes);
+  std::vector<std::vector<int64_t>> steps = points.Entries();
   if (steps.empty()) return {};
   // How far back the walk looks for a store into a block that stayed resident.
   constexpr int kResidentSteps = 64;
@@ -509,12 +593,12 @@ CarriedInput InputCarriedAcrossPoints(const Function& kernel, const std::vector<
       std::vector<int64_t> t = step;
       for (int back = 0; back < kResidentSteps; ++back) {
         if (std::all_of(t.begin(), t.end(), [](int64_t i) { return i == 0; })) break;
-        t = before(t);
-        if (block_at(r, t) != block) break;   // fetched afresh at the step after `t`
-        if (!other_point(step, t)) continue;  // the point's own stores: its chain has them too
+        t = points.Before(t);
+        if (block_at(r, t) != block) break;    // fetched afresh at the step after `t`
+        if (!points.Apart(step, t)) continue;  // the point's own stores: its chain has them too
         Folder folder(kernel, IdsOf(t));
         if (MayStoreInto(kernel, folder, kernel.body, r)) {
-          return {.ref = r, .step = step, .store = t, .resumes = resumes(step)};
+          return {.ref = r, .step = step, .store = t, .resumes = points.Resumes(step)};
         }
       }
     }

@@ -34,17 +34,24 @@ bool StoredWholeAt(const Function& kernel, RefId r, std::map<int, int64_t> ids);
 // buffers, the core's random numbers or stores into inputs never do.
 bool FreshStart(const Function& kernel, int axis, const std::vector<int>& sequential);
 
-// A scratch ref that the first step of a point of `point_axes` (the other axes of `grid` at 0)
-// may read before writing it whole, so that it would see what the point before left there; -1
-// when there is none, or when no axis of `point_axes` has more than one point. The points tried
-// are WaitCarriedAcrossPoints's; a ref the grid's very first step reads unwritten too is not
-// judged (nothing was carried: that read sees uninitialised memory). Those points are
+// A scratch ref that a step whose step before (in the grid's row-major order) belongs to another
+// point of `point_axes` may read before writing it whole, so that on the emulated TPU, which runs
+// every step in order, it sees what that other point left there. The steps judged are the first
+// step of a point (the other axes of `grid` at 0) and, where a point axis lies inside another
+// axis, the steps where a point resumes after other points' steps (each axis's first, second,
+// middle and last index, in every combination). A ref the grid's very first step reads unwritten
+// too is not judged (nothing was carried: that read sees uninitialised memory). Those points are
 // what a megacore chip splits between its TensorCores and the CUDA backend runs as chains apart.
 // A DMA of this device out of a ref reads it at its start, and one into all of it writes it at
 // its wait; refs that other DMAs name (into a part of the ref, remote copies) are not judged,
 // nor semaphores.
-RefId ScratchCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
-                                 const std::vector<int>& point_axes);
+struct CarriedScratch {
+  RefId ref = -1;             // -1 when there is none
+  std::vector<int64_t> step;  // the step that reads it
+  bool resumes = false;       // `step` is not its point's first: the point resumes there
+};
+CarriedScratch ScratchCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
+                                          const std::vector<int>& point_axes);
 
 // A wait (a DMA's, or a semaphore's) that at the first step of some point of `point_axes` (the
 // other axes of `grid` at 0) takes what an earlier step signalled: on some path through that

@@ -11,78 +11,13 @@ namespace pz::kernel {
 
 namespace {
 
-// The elements a DMA's destination reaches along one dimension of its base ref: `size` indices
-// from `start`, `stride` apart.
-struct Span {
-  int64_t start = 0, size = 0, stride = 1;
-
-  bool Has(int64_t x) const {
-    return x >= start && (x - start) % stride == 0 && (x - start) / stride < size;
-  }
-};
-
-// The first index both spans reach, if any.
-std::optional<int64_t> Common(const Span& a, const Span& b) {
-  if (a.size <= 0 || b.size <= 0) return std::nullopt;
-  if (a.stride == 1 && b.stride == 1) {
-    int64_t lo = std::max(a.start, b.start);
-    int64_t hi = std::min(a.start + a.size, b.start + b.size);
-    if (lo < hi) return lo;
-    return std::nullopt;
-  }
-  const Span& few = a.size <= b.size ? a : b;
-  const Span& other = a.size <= b.size ? b : a;
-  for (int64_t k = 0; k < few.size; ++k) {
-    int64_t x = few.start + k * few.stride;
-    if (other.Has(x)) return x;
-  }
-  return std::nullopt;
-}
-
 // One DMA into a judged ref at one grid step, with its destination known.
 struct Write {
   const Instr* dma = nullptr;
   size_t step = 0;  // into the walk's list of steps
   RefId ref = -1;
-  std::vector<Span> box;  // per dimension of the base ref
+  std::vector<ElementSpan> box;  // per dimension of the base ref
 };
-
-// The destination of `path` in its base ref's coordinates, when every index is known.
-std::optional<std::vector<Span>> BoxOf(const Function& f, const Folder& folder,
-                                       const RefPath& path) {
-  const RefType& ref = f.refs.at(static_cast<size_t>(path.ref));
-  std::vector<Span> box;
-  std::vector<size_t> view;  // the base dimension each dimension of the current view is
-  for (size_t d = 0; d < ref.shape.size(); ++d) {
-    box.push_back({.start = 0, .size = ref.shape[d], .stride = 1});
-    view.push_back(d);
-  }
-  for (const Indexer& indexer : path.indexers) {
-    if (indexer.size() > view.size()) return std::nullopt;
-    std::vector<size_t> next;
-    for (size_t i = 0; i < indexer.size(); ++i) {
-      const DimIndex& index = indexer[i];
-      int64_t start = index.start;
-      if (index.dynamic_start != kNoValue) {
-        std::optional<int64_t> known = folder.Known(index.dynamic_start);
-        if (!known) return std::nullopt;
-        start = *known;
-      }
-      Span& s = box[view[i]];
-      s.start += start * s.stride;
-      if (index.is_int) {
-        s.size = 1;
-      } else {
-        s.size = index.size;
-        s.stride *= std::max<int64_t>(index.stride, 1);
-        next.push_back(view[i]);
-      }
-    }
-    for (size_t i = indexer.size(); i < view.size(); ++i) next.push_back(view[i]);
-    view = std::move(next);
-  }
-  return box;
-}
 
 // Collects the DMAs into judged refs that run on every path of `region` at one step.
 class WriteWalk {
@@ -97,7 +32,8 @@ class WriteWalk {
         case Op::kDmaStart:
           if (instr.copy.size() == 2 && judged_.count(instr.copy[1].ref) &&
               instr.device_operands == 0 && instr.send_sem.ref < 0) {
-            if (std::optional<std::vector<Span>> box = BoxOf(f_, folder_, instr.copy[1])) {
+            if (std::optional<std::vector<ElementSpan>> box =
+                    KnownBox(f_, folder_, instr.copy[1])) {
               out_.push_back(
                   {.dma = &instr, .step = step_, .ref = instr.copy[1].ref, .box = *std::move(box)});
             }
@@ -161,7 +97,7 @@ SharedWrite AnyWrittenApart(const Function& kernel, const std::vector<int64_t>& 
       if (a.ref != b.ref || a.step == b.step || !apart(steps[a.step], steps[b.step])) continue;
       std::vector<int64_t> element;
       for (size_t d = 0; d < a.box.size(); ++d) {
-        std::optional<int64_t> x = Common(a.box[d], b.box[d]);
+        std::optional<int64_t> x = CommonIndex(a.box[d], b.box[d]);
         if (!x) break;
         element.push_back(*x);
       }

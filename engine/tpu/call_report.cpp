@@ -69,8 +69,9 @@ void ReportWarnings(const kernel::Function& kernel, const kernel::GridMapping& m
         "seed the generator at every grid step before drawing, e.g. "
         "`pltpu.prng_seed(seed, pl.program_id(0))` at the top of the kernel, so that each "
         "point's bits depend on that point alone");
-  } else if (carried.seen && kernel::ScratchCarriedAcrossPoints(kernel, mapping.grid,
-                                                                report.carry_axes) != carried.ref) {
+  } else if (carried.seen &&
+             kernel::ScratchCarriedAcrossPoints(kernel, mapping.grid, report.carry_axes).ref !=
+                 carried.ref) {
     const std::string& ref = kernel.refs.at(static_cast<size_t>(carried.ref)).name;
     warn_carried(
         fmt::format(

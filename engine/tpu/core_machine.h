@@ -77,7 +77,8 @@ class CoreMachine {
   // Gives `b` a shadow when uninitialised reads are tracked.
   void Track(RefBuffer& b);
   // Where `point_` lies at another point of the carry axes than `previous`: marks what the
-  // scratch under the carry check holds as an earlier point's (2 in its shadow).
+  // scratch under the carry check holds as an earlier point's (2 in its shadow), except what
+  // `point_` itself stored there before other points' steps ran (where points resume).
   void MarkCarried(const std::vector<int64_t>& previous);
   std::vector<int64_t> Unravel(int64_t t) const { return UnravelIndex(t, mapping_.grid); }
 
@@ -155,6 +156,9 @@ class CoreMachine {
   std::vector<uint64_t> seen_writes_;   // per ref: RefBuffer::writes at its last snapshot
   std::vector<BlockIndexer> indexers_;  // per operand, over map_ctx_
   std::vector<bool> carries_;           // per scratch_ buffer: under the carry check
+  // Per scratch_ buffer under the carry check, where points resume after others' steps: per
+  // element, the point that stored what its shadow marks as an earlier point's (2), or -1.
+  std::vector<std::vector<int32_t>> owners_;
 };
 
 }  // namespace pz::tpu

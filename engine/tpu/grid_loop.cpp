@@ -332,18 +332,52 @@ void CoreMachine::Track(RefBuffer& b) {
 }
 
 void CoreMachine::MarkCarried(const std::vector<int64_t>& previous) {
-  if (std::none_of(options_.carry_axes.begin(), options_.carry_axes.end(),
-                   [&](int a) { return point_[a] != previous[a]; })) {
+  const std::vector<int>& axes = options_.carry_axes;
+  if (std::none_of(axes.begin(), axes.end(), [&](int a) { return point_[a] != previous[a]; })) {
     return;
   }
+  // A point's own id: its place, row-major, among the points of the carry axes.
+  auto id_of = [&](const std::vector<int64_t>& point) {
+    int64_t id = 0;
+    for (int a : axes) id = id * mapping_.grid[static_cast<size_t>(a)] + point[a];
+    return static_cast<int32_t>(id);
+  };
+  // Whether a point resumes after others' steps: an axis outside the carry axes lies outside one
+  // of them. Its own earlier stores are then its own again (owners_ tells whose they are).
+  bool resumes = false;
+  for (size_t a = 0; a < axes.size() && !resumes; ++a) {
+    for (int outer = 0; outer < axes[a]; ++outer) {
+      resumes = resumes || (mapping_.grid[static_cast<size_t>(outer)] > 1 &&
+                            std::find(axes.begin(), axes.end(), outer) == axes.end());
+    }
+  }
+  int32_t was = id_of(previous);
+  int32_t now = id_of(point_);
+  if (resumes && owners_.empty()) owners_.resize(scratch_.size());
   for (size_t i = 0; i < scratch_.size(); ++i) {
     if (!carries_[i]) continue;
     RefBuffer& b = scratch_[i];
     uint8_t* begin = b.initialized.data<uint8_t>();
     uint8_t* end = begin + b.initialized.size();
-    if (std::find(begin, end, uint8_t{1}) == end) continue;  // nothing stored since the last mark
-    std::replace(begin, end, uint8_t{1}, uint8_t{2});
-    b.stale = true;
+    if (!resumes) {
+      if (std::find(begin, end, uint8_t{1}) == end) continue;  // nothing stored since the mark
+      std::replace(begin, end, uint8_t{1}, uint8_t{2});
+      b.stale = true;
+      continue;
+    }
+    std::vector<int32_t>& owner = owners_[i];
+    if (owner.empty()) owner.assign(static_cast<size_t>(end - begin), -1);
+    bool stale = false;
+    for (size_t e = 0; e < owner.size(); ++e) {
+      if (begin[e] == 1) {
+        begin[e] = 2;
+        owner[e] = was;
+      } else if (begin[e] == 2 && owner[e] == now) {
+        begin[e] = 1;  // the point's own store, before other points' steps ran
+      }
+      stale = stale || begin[e] == 2;
+    }
+    b.stale = stale;
   }
   if (kctx_ != nullptr && kctx_->prng != nullptr && kctx_->prng->seeded())
     kctx_->prng_carried = true;

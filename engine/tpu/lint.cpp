@@ -165,7 +165,7 @@ void Lint(const kernel::KernelProgram& program, const kernel::GridMapping& mappi
   // "axis 0" or "axes 0, 1": the leading parallel axes the cores would split.
   const std::string axes = AxesPhrase(mapping, leading);
   const kernel::Function& f = *program.kernel;
-  if (kernel::RefId r = kernel::ScratchCarriedAcrossPoints(f, mapping.grid, leading); r >= 0) {
+  if (kernel::RefId r = kernel::ScratchCarriedAcrossPoints(f, mapping.grid, leading).ref; r >= 0) {
     const kernel::Instr* read = kernel::FirstReadOf(f.body, r);
     warn(read != nullptr ? read->span : mapping.span,
          fmt::format("scratch `{}` is read at the first step of a point of the \"parallel\" {} "

@@ -302,6 +302,41 @@ print(out[0, :, 0, 0])
       << emitted.warnings[0].message;
 }
 
+TEST(CarryCheck, KnowsAPointsOwnStoresWhereItResumes) {
+  // Grid (3, 2), "parallel" axis 1 inside "arbitrary" axis 0: each point keeps a row of the
+  // scratch of its own, which it zeroes at its first step and adds to at the next ones. Where a
+  // point resumes, after the other point's step, its row holds only its own stores: the run, like
+  // a CUDA block running the point as a chain, sees nothing carried over.
+  const std::string program = R"(
+def kernel(x_ref, o_ref, acc_ref):
+    j = pl.program_id(1)
+
+    @pl.when(pl.program_id(0) == 0)
+    def _():
+        acc_ref[j] = jnp.zeros((8, 128), jnp.float32)
+
+    acc_ref[j] += x_ref[...]
+    o_ref[...] = acc_ref[j]
+
+
+x = jnp.ones((3, 16, 128), jnp.float32) * jnp.array([1.0, 2.0, 4.0]).reshape(3, 1, 1)
+out = pl.pallas_call(
+    kernel,
+    out_shape=jax.ShapeDtypeStruct((3, 16, 128), jnp.float32),
+    grid=(3, 2),
+    in_specs=[pl.BlockSpec((None, 8, 128), lambda i, j: (i, j, 0))],
+    out_specs=pl.BlockSpec((None, 8, 128), lambda i, j: (i, j, 0)),
+    scratch_shapes=[pltpu.VMEM((2, 8, 128), jnp.float32)],
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("arbitrary", "parallel")),
+)(x)
+print(out[:, ::8, 0])
+)";
+  KernelRun r = RunKernelProgram(program, EmitCuda());
+  ASSERT_FALSE(r.error) << r.rendered;
+  EXPECT_EQ(r.output, "[[1. 1.]\n [3. 3.]\n [7. 7.]]\n");
+  EXPECT_TRUE(r.warnings.empty()) << r.rendered;
+}
+
 TEST(CarryCheck, DoesNotRepeatWhatTheStaticCheckSaid) {
   // The usual accumulator carried into the next point of a "parallel" axis: the lint's static
   // warning tells it at the read, and the run adds nothing.
