@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "support/check.h"
 #include "tpu/block_index.h"
@@ -19,19 +20,43 @@ namespace pz::cuda {
 
 namespace {
 
-// An output block left and come back to in the grid's order is an error, as on the emulated TPU
-// (which runs the grid in row-major order whatever the split here).
-void CheckRevisits(const kernel::GridMapping& mapping, const StepTable& table,
-                   const std::vector<int64_t>& operand_column) {
+// An error of the step table at a grid step, where the emulated TPU, which runs the grid in
+// row-major order, would raise it: at which step, for which operand (in the order the emulator
+// enters their blocks), and whether after that operand's bounds check (a revisit).
+struct StepError {
+  int64_t linear = 0;
+  size_t operand = 0;
+  bool revisit = false;
+  kernel::CallError error;
+
+  bool Before(const StepError& other) const {
+    return std::tie(linear, operand, revisit) <
+           std::tie(other.linear, other.operand, other.revisit);
+  }
+};
+
+// Keeps the earlier of two errors.
+void KeepFirst(std::optional<StepError>& first, StepError error) {
+  if (!first || error.Before(*first)) first = std::move(error);
+}
+
+// The first output block left and come back to in the grid's order, an error as on the emulated
+// TPU (which runs the grid in row-major order whatever the split here); outputs an input aliases
+// are not judged there either.
+std::optional<StepError> FirstRevisit(const kernel::GridMapping& mapping, const StepTable& table,
+                                      const std::vector<int64_t>& operand_column) {
   int64_t total = static_cast<int64_t>(table.linear_step.size());
   std::vector<int64_t> row_of(static_cast<size_t>(total));
   for (int64_t row = 0; row < total; ++row) {
     row_of[static_cast<size_t>(table.linear_step[static_cast<size_t>(row)])] = row;
   }
   size_t rank = mapping.grid.size();
+  std::optional<StepError> first;
   for (size_t o = 0; o < mapping.outputs.size(); ++o) {
     size_t k = mapping.inputs.size() + o;
-    if (operand_column[k] < 0) continue;
+    bool aliased = std::any_of(mapping.aliases.begin(), mapping.aliases.end(),
+                               [&](const auto& entry) { return entry.second == int(o); });
+    if (operand_column[k] < 0 || aliased) continue;
     const kernel::BlockMapping& op = mapping.outputs[o];
     using Point = std::vector<int64_t>;
     std::map<Point, std::pair<Point, Point>> seen;  // block -> first and last grid point
@@ -47,7 +72,7 @@ void CheckRevisits(const kernel::GridMapping& mapping, const StepTable& table,
         continue;
       }
       if (auto it = seen.find(block); it != seen.end()) {
-        throw kernel::CallError{
+        kernel::CallError error{
             .kind = kernel::CallError::Kind::kIndexError,
             .message = fmt::format(
                 "Revisited block {} of output {} in grid step {}. The block was previously "
@@ -61,11 +86,15 @@ void CheckRevisits(const kernel::GridMapping& mapping, const StepTable& table,
                       "make all grid steps that write one output block consecutive: the grid axes "
                       "that do not move it (reductions) go last, marked \"arbitrary\", after every "
                       "axis that picks the block"}};
+        KeepFirst(first,
+                  {.linear = step, .operand = k, .revisit = true, .error = std::move(error)});
+        break;
       }
       seen[block] = {point, point};
       current = block;
     }
   }
+  return first;
 }
 
 // An output whose block buffer the kernel may read before writing it whole at some step: the
@@ -264,6 +293,7 @@ StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallO
   std::vector<tpu::BlockIndexer> indexers;
   for (size_t k = 0; k < num_operands; ++k) indexers.emplace_back(mapping.operand(k), ctx);
 
+  std::optional<StepError> first_error;  // the call's first error in the grid's order
   auto fill = [&](StepTable& table) {
     table.columns = columns;
     table.rows.assign(static_cast<size_t>(total * columns), 0);
@@ -303,21 +333,27 @@ StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallO
         // A window wholly outside its array is the call's error, as on the emulated TPU (the
         // same message). Parts of a split point (past_edge) may lie past the end of a blocked
         // dimension: they run in the padding of their block and write nothing.
+        // The first such step in the grid's order is the one raised, as there.
         int outside = kernel::OutsideDimension(op, window, past_edge);
-        if (outside >= 0) {
+        if (outside >= 0 && (!first_error || linear <= first_error->linear)) {
           kernel::BlockIndexError error =
               kernel::OutOfBoundsBlock(mapping, op, point, index, window, outside);
-          throw kernel::CallError{.kind = kernel::CallError::Kind::kIndexError,
-                                  .message = std::move(error.message),
-                                  .span = error.span,
-                                  .notes = std::move(error.notes)};
+          KeepFirst(first_error, {.linear = linear,
+                                  .operand = k,
+                                  .error = {.kind = kernel::CallError::Kind::kIndexError,
+                                            .message = std::move(error.message),
+                                            .span = error.span,
+                                            .notes = std::move(error.notes)}});
         }
       }
     }
   };
   StepTable table;
   fill(table);
-  CheckRevisits(mapping, table, operand_column);
+  if (std::optional<StepError> revisit = FirstRevisit(mapping, table, operand_column)) {
+    KeepFirst(first_error, *std::move(revisit));
+  }
+  if (first_error) throw first_error->error;
   if (split.chains <= 1) return table;
   // Two chains must never write one output window: that would race on the GPU.
   for (size_t k = mapping.inputs.size(); k < num_operands; ++k) {

@@ -257,7 +257,13 @@ class DiffBackend final : public pz::kernel::Backend {
       std::string difference = CompareOutputs(tpu, cuda, "CUDA", &k);
       std::string excuse;
       if (difference.empty()) {
-        Note({"same", ""});
+        // A warning whose hazard this program's data did not show (or one too eager).
+        if (cuda.warnings.empty()) {
+          Note({"same", ""});
+        } else {
+          Note(
+              {"same-warned", fmt::format("{}: CUDA warned: {}", where, cuda.warnings[0].message)});
+        }
       } else if (!(excuse = FreshMemoryDependence(program, mapping, operands, options, tpu))
                       .empty()) {
         Note({"uninitialized", fmt::format("{}: {}; {}", where, difference, excuse)});
@@ -439,10 +445,10 @@ Verdict RunProgram(const pz::fuzz::KernelProgram& program, const Config& config)
 
   // The first finding wins; else the most telling agreement.
   static const char* const kOrder[] = {
-      "engine",     "cuda-only",    "mismatch",           "both-reject-elsewhere",
-      "tpu-only",   "cuda-refuses", "uninitialized",      "order-dependent",
-      "cuda-warns", "carry-warns",  "rounding-sensitive", "both-reject",
-      "same"};
+      "engine",      "cuda-only",    "mismatch",           "both-reject-elsewhere",
+      "tpu-only",    "cuda-refuses", "uninitialized",      "order-dependent",
+      "cuda-warns",  "carry-warns",  "rounding-sensitive", "both-reject",
+      "same-warned", "same"};
   for (const char* category : kOrder) {
     for (const Verdict& v : diff->verdicts()) {
       if (v.category == category) return v;
