@@ -164,21 +164,39 @@ void CheckWaitsWithinChains(const kernel::KernelProgram& program,
   if (carried.wait == nullptr) return;
   const kernel::RefId sem = carried.wait->ref.ref;
   bool dma = carried.wait->op == kernel::Op::kDmaWait;
-  kernel::CallError error{
-      .kind = kernel::CallError::Kind::kRuntimeError,
-      .message = fmt::format(
-          "the CUDA backend cannot run this wait: it runs each point of the \"parallel\" {} "
-          "as a CUDA block of its own, and at grid step {}, where a point starts, this waits for "
-          "{} `{}` that no earlier instruction of the step {}, so it would wait for another "
-          "block",
-          PointAxes(mapping, split), tpu::TupleString(carried.step),
-          dma ? "a DMA on semaphore" : "a signal of semaphore",
-          f.refs.at(static_cast<size_t>(sem)).name, dma ? "started" : "sent"),
-      .span = carried.wait->span,
-      .notes = {fmt::format("{}, which the CUDA backend runs in order in one block",
-                            kernel::kCarriedWaitHint),
-                "a megacore TPU (v4, v5p) splits \"parallel\" axes between its two TensorCores "
-                "and hangs on this kernel: `pallas-puzzles run --cores 2` runs it on two cores"}};
+  std::string what =
+      fmt::format("{} `{}` that no earlier instruction of the step {}",
+                  dma ? "a DMA on semaphore" : "a signal of semaphore",
+                  f.refs.at(static_cast<size_t>(sem)).name, dma ? "started" : "sent");
+  kernel::CallError error{.kind = kernel::CallError::Kind::kRuntimeError,
+                          .span = carried.wait->span};
+  if (carried.resumes) {
+    // A "parallel" axis inside another: the emulated TPU's step before is another point's.
+    error.message = fmt::format(
+        "the CUDA backend cannot run this wait: it runs each point of the \"parallel\" {} as a "
+        "CUDA block of its own, and at grid step {}, where its point resumes after steps of "
+        "others, this waits for {}, which a step of another point may have {}: on the emulated "
+        "TPU, which runs every step in order, the wait may take that, but here it would take "
+        "only what this point's own steps {}, or wait for another block",
+        PointAxes(mapping, split), tpu::TupleString(carried.step), what, dma ? "started" : "sent",
+        dma ? "started" : "sent");
+    error.notes = {
+        fmt::format("{}, which the CUDA backend runs in order in one block; or put "
+                    "the \"parallel\" axes before the others, so that each point's "
+                    "steps run one after another",
+                    kernel::kCarriedWaitHint)};
+  } else {
+    error.message = fmt::format(
+        "the CUDA backend cannot run this wait: it runs each point of the \"parallel\" {} "
+        "as a CUDA block of its own, and at grid step {}, where a point starts, this waits for "
+        "{}, so it would wait for another block",
+        PointAxes(mapping, split), tpu::TupleString(carried.step), what);
+    error.notes = {fmt::format("{}, which the CUDA backend runs in order in one block",
+                               kernel::kCarriedWaitHint),
+                   "a megacore TPU (v4, v5p) splits \"parallel\" axes between its two "
+                   "TensorCores and hangs on this kernel: `pallas-puzzles run --cores 2` runs it "
+                   "on two cores"};
+  }
   // Where the point before may have signalled it: each start or signal naming the semaphore.
   std::function<void(const kernel::Region&)> signals = [&](const kernel::Region& region) {
     for (const kernel::Instr& instr : region.body) {

@@ -14,6 +14,9 @@ namespace pz::kernel {
 
 namespace {
 
+// How many grid steps back the walks look for what another point's steps did.
+constexpr int kLookBack = 64;
+
 // A DMA start or wait between two buffers of this device (not a remote copy).
 bool LocalDma(const Instr& instr) {
   return (instr.op == Op::kDmaStart || instr.op == Op::kDmaWait) && instr.send_sem.ref < 0 &&
@@ -183,6 +186,21 @@ Match Compare(const std::vector<SlotPart>& a, const std::vector<SlotPart>& b) {
   return m;
 }
 
+// Whether a signal one grid step left may be what a wait of another step waits for: the same
+// semaphore, and no part of their indices known at both steps and different (a value id names
+// other values at other steps).
+bool MayMatchAcrossSteps(const Signal& signal, const Signal& wait) {
+  if (signal.ref != wait.ref) return false;
+  if (signal.slot.size() != wait.slot.size()) return true;
+  for (size_t i = 0; i < signal.slot.size(); ++i) {
+    if (signal.slot[i].known && wait.slot[i].known &&
+        *signal.slot[i].known != *wait.slot[i].known) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // The walk of WaitCarriedAcrossPoints over one grid step: the signals (DMA starts, semaphore
 // signals) each path has made so far, and the first wait that on some path nothing before it
 // can have signalled. Where the walk cannot tell slots apart, or a branch or loop may or may not
@@ -192,6 +210,19 @@ class WaitWalk {
  public:
   WaitWalk(const Function& f, std::map<int, int64_t> known_ids, const std::set<RefId>& skipped)
       : f_(f), folder_(f, std::move(known_ids)), skipped_(skipped) {}
+
+  // The signals a whole step leaves for the steps after it: those `region` makes and does not
+  // take itself (its waits left without a signal are not found).
+  std::vector<Signal> Leftover(const Region& region) {
+    std::vector<Signal> pending;
+    ++collecting_;
+    Walk(region, pending);
+    --collecting_;
+    return pending;
+  }
+
+  // What the wait Walk last returned waits for.
+  const Signal& missing() const { return missing_; }
 
   // The first wait of `region` left without a signal, or null; `pending` is updated as the
   // region's instructions run.
@@ -205,7 +236,10 @@ class WaitWalk {
         case Op::kDmaWait:
         case Op::kSemaphoreWait:
           if (skipped_.count(instr.ref.ref)) break;
-          if (!Take(SignalOf(instr), pending) && collecting_ == 0) return &instr;
+          if (Signal wanted = SignalOf(instr); !Take(wanted, pending) && collecting_ == 0) {
+            missing_ = std::move(wanted);
+            return &instr;
+          }
           break;
         case Op::kCond:
         case Op::kSwitch: {
@@ -307,6 +341,7 @@ class WaitWalk {
   Folder folder_;
   const std::set<RefId>& skipped_;
   int collecting_ = 0;  // inside a loop's first walk: waits left without a signal are not found
+  Signal missing_;
   int64_t serial_ = 0;
 };
 
@@ -383,27 +418,6 @@ void CollectSkipped(const Function& f, const Region& region, std::set<RefId>& sk
     }
     for (const Region& inner : instr.regions) CollectSkipped(f, inner, skipped);
   }
-}
-
-// The first steps of the points of `point_axes` that the walks try, the grid's very first step
-// left out: along each axis of more than one point its second, middle and last points as well as
-// its first, in every combination, every other axis at 0. Empty when no axis of `point_axes` has
-// more than one point.
-std::vector<std::vector<int64_t>> PointFirstSteps(const std::vector<int64_t>& grid,
-                                                  const std::vector<int>& point_axes) {
-  std::vector<std::vector<int64_t>> values(grid.size(), std::vector<int64_t>{0});
-  bool points = false;
-  for (int a : point_axes) {
-    if (a < 0 || static_cast<size_t>(a) >= grid.size() || grid[static_cast<size_t>(a)] <= 1) {
-      continue;
-    }
-    values[static_cast<size_t>(a)] = SampledIndices(grid[static_cast<size_t>(a)]);
-    points = true;
-  }
-  if (!points) return {};
-  std::vector<std::vector<int64_t>> steps = EveryCombination(values);
-  steps.erase(steps.begin());  // the grid's very first step
-  return steps;
 }
 
 // The points of `point_axes` in a grid whose steps run in row-major order, and the steps where
@@ -493,10 +507,9 @@ CarriedScratch ScratchCarriedAcrossPoints(const Function& kernel, const std::vec
     std::set<RefId> written;
     return FreshWalk(kernel, IdsOf(step), r, /*local_dmas=*/true).Walk(kernel.body, written);
   };
-  // Whether a step of another point after `step`'s own point's step before it may store into
-  // elements of `r` that `step` may read. The walk looks kLookBack steps back at most.
+  // Whether a step of another point since `step`'s own point's step before it may store into
+  // elements of `r` that `step` may read.
   auto stored_between = [&](RefId r, const std::vector<int64_t>& step) {
-    constexpr int kLookBack = 64;
     std::vector<std::vector<ElementSpan>> reads = AccessBoxesAt(kernel, step, r, false);
     std::vector<int64_t> t = step;
     for (int back = 0; back < kLookBack; ++back) {
@@ -546,18 +559,41 @@ CarriedWait WaitCarriedAcrossPoints(const Function& kernel, const std::vector<in
   }
   CollectSkipped(kernel, kernel.body, skipped);
   if (skipped.size() == kernel.refs.size()) return {};
-  std::vector<std::vector<int64_t>> steps = PointFirstSteps(grid, point_axes);
+  Points points(grid, point_axes);
+  std::vector<std::vector<int64_t>> steps = points.Entries();
   if (steps.empty()) return {};
   auto walk = [&](const std::vector<int64_t>& step) {
     std::vector<Signal> pending;
     return WaitWalk(kernel, IdsOf(step), skipped).Walk(kernel.body, pending);
   };
+  // Whether a step of another point since `step`'s own point's step before it may leave a
+  // signal that `wanted` (a wait of `step`) would take on the emulated TPU.
+  auto signalled_between = [&](const Signal& wanted, const std::vector<int64_t>& step) {
+    std::vector<int64_t> t = step;
+    for (int back = 0; back < kLookBack; ++back) {
+      if (std::all_of(t.begin(), t.end(), [](int64_t i) { return i == 0; })) break;
+      t = points.Before(t);
+      if (!points.Apart(step, t)) break;  // the point's own step: its chain ran it too
+      for (const Signal& left : WaitWalk(kernel, IdsOf(t), skipped).Leftover(kernel.body)) {
+        if (MayMatchAcrossSteps(left, wanted)) return true;
+      }
+    }
+    return false;
+  };
   // A wait the very first step cannot satisfy either is an error of every run, not a value
   // carried over from another point.
   const Instr* first = walk(std::vector<int64_t>(grid.size(), 0));
   for (const std::vector<int64_t>& step : steps) {
-    const Instr* w = walk(step);
-    if (w != nullptr && w != first) return {.wait = w, .step = step};
+    WaitWalk walker(kernel, IdsOf(step), skipped);
+    std::vector<Signal> pending;
+    const Instr* w = walker.Walk(kernel.body, pending);
+    if (w == nullptr || w == first) continue;
+    // Where the point resumes, its chain has what its own steps signalled: only another point's
+    // signal in between sets the two runs apart.
+    bool resumes = points.Resumes(step);
+    if (!resumes || signalled_between(walker.missing(), step)) {
+      return {.wait = w, .step = step, .resumes = resumes};
+    }
   }
   return {};
 }
@@ -580,8 +616,6 @@ CarriedInput InputCarriedAcrossPoints(const Function& kernel, const std::vector<
   Points points(grid, point_axes);
   std::vector<std::vector<int64_t>> steps = points.Entries();
   if (steps.empty()) return {};
-  // How far back the walk looks for a store into a block that stayed resident.
-  constexpr int kResidentSteps = 64;
   for (RefId r : stored) {
     for (const std::vector<int64_t>& step : steps) {
       std::optional<std::vector<int64_t>> block = block_at(r, step);
@@ -591,7 +625,7 @@ CarriedInput InputCarriedAcrossPoints(const Function& kernel, const std::vector<
         continue;  // the step writes the buffer whole before reading it
       }
       std::vector<int64_t> t = step;
-      for (int back = 0; back < kResidentSteps; ++back) {
+      for (int back = 0; back < kLookBack; ++back) {
         if (std::all_of(t.begin(), t.end(), [](int64_t i) { return i == 0; })) break;
         t = points.Before(t);
         if (block_at(r, t) != block) break;    // fetched afresh at the step after `t`

@@ -57,11 +57,15 @@ CarriedScratch ScratchCarriedAcrossPoints(const Function& kernel, const std::vec
 // other axes of `grid` at 0) takes what an earlier step signalled: on some path through that
 // step nothing before the wait can have started its DMA or signalled its semaphore, so it waits
 // for the point before. Split between a megacore chip's TensorCores, or into CUDA blocks, that
-// point's wait is never satisfied. The walk tries each axis's first, second, middle and last
-// points; where it cannot tell two slots of a semaphore apart, or cannot tell whether a branch
-// or a loop signals, it takes the signal as made. Semaphores that are not the kernel's scratch,
-// barrier semaphores and those remote copies name are not judged; neither is a wait that the
-// grid's very first step cannot satisfy either (an error of every run).
+// point's wait is never satisfied. Where a point axis lies inside another axis, also a wait at a
+// step where a point resumes after other points' steps, that one of those steps (looking back
+// up to 64) may have signalled: on the emulated TPU it may take that signal, where a CUDA block
+// running the point as a chain has only its own steps' signals. The walk tries each axis's
+// first, second, middle and last index; where it cannot tell two slots of a semaphore apart, or
+// cannot tell whether a branch or a loop signals, it takes the signal as made. Semaphores that
+// are not the kernel's scratch, barrier semaphores and those remote copies name are not judged;
+// neither is a wait that the grid's very first step cannot satisfy either (an error of every
+// run).
 //
 // The hint both backends give with it (the CUDA backend adds how it runs "arbitrary" axes).
 inline constexpr std::string_view kCarriedWaitHint =
@@ -71,6 +75,7 @@ inline constexpr std::string_view kCarriedWaitHint =
 struct CarriedWait {
   const Instr* wait = nullptr;  // null when there is none
   std::vector<int64_t> step;    // the grid step where it waits for the point before
+  bool resumes = false;         // `step` is not its point's first: the point resumes there
 };
 CarriedWait WaitCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
                                     const std::vector<int>& point_axes);
