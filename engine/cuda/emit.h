@@ -83,6 +83,9 @@ inline constexpr int kLogHeaderWords = 3;
 inline constexpr int kPrintHeaderWords = 3;
 // The words of one record of `print`.
 int64_t PrintRecordWords(const kernel::Function& kernel, const kernel::Instr& print);
+// The words an operand of type `t` takes in a record: its elements as stored, in whole words (at
+// least one).
+int64_t PrintOperandWords(const kernel::ValueType& t);
 // The loop bound of a `while_loop` on the device: more iterations are a fault.
 inline constexpr int64_t kMaxWhileIterations = int64_t{1} << 31;
 

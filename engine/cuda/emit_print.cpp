@@ -7,20 +7,15 @@
 
 namespace pz::cuda {
 
-namespace {
-
-// The words an operand of type `t` takes in a record: its elements as stored, in whole words.
-int64_t OperandWords(const kernel::ValueType& t) {
+int64_t PrintOperandWords(const kernel::ValueType& t) {
   int64_t bytes =
       std::max<int64_t>(detail::Count(t.shape), 1) * static_cast<int64_t>(array::ItemSize(t.dtype));
   return (bytes + 7) / 8;
 }
 
-}  // namespace
-
 int64_t PrintRecordWords(const kernel::Function& kernel, const kernel::Instr& print) {
   int64_t words = kPrintHeaderWords;
-  for (kernel::ValueId v : print.operands) words += OperandWords(kernel.values.at(v));
+  for (kernel::ValueId v : print.operands) words += PrintOperandWords(kernel.values.at(v));
   return words;
 }
 
@@ -48,7 +43,7 @@ void Emitter::EmitPrint(const Instr& instr) {
                       "{}[pz_j];",
                       Count(t.shape), type, at, Name(v)));
     }
-    at += OperandWords(t);
+    at += PrintOperandWords(t);
   }
   w_.Close();
   w_.Close();

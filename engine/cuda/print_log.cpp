@@ -66,9 +66,9 @@ std::optional<kernel::CallWarning> PrintLog::Replay(const std::vector<int64_t>& 
     for (kernel::ValueId v : record.instr->operands) {
       const kernel::ValueType& t = kernel_fn_.values.at(static_cast<size_t>(v));
       array::Array a = array::Array::Empty(t.dtype, t.shape);
-      size_t bytes = static_cast<size_t>(a.size()) * array::ItemSize(a.dtype());
-      std::memcpy(a.raw(), data.data() + at, bytes);
-      at += (bytes + 7) / 8;
+      std::memcpy(a.raw(), data.data() + at,
+                  static_cast<size_t>(a.size()) * array::ItemSize(a.dtype()));
+      at += static_cast<size_t>(PrintOperandWords(t));
       values.push_back(std::move(a));
     }
     kernel::RunPrint(*record.instr, values);

@@ -1,9 +1,10 @@
-// Corpus runner: registers one gtest per tests/corpus/programs/NAME.py, named corpus.NAME, runs
-// `pallas-puzzles run` on it (fork/exec, 120 s limit, cwd programs/) and compares its stdout with
-// expected/NAME.out (real JAX's output, written by gen_expected.py) token by token: numbers within
-// a tolerance, everything else exactly (README.md beside this file). A program listed in
-// pending.txt must still fail to match (a strict expected failure): once it passes, the test fails
-// and says to remove its entry.
+// Corpus runner: registers three gtests per tests/corpus/programs/NAME.py: corpus.NAME runs
+// `pallas-puzzles run` on it (fork/exec, 120 s limit, cwd programs/), corpus_cuda.NAME and
+// corpus_cuda_sm80.NAME the same with `--backend cuda` on the host device; each compares its stdout
+// with expected/NAME.out (real JAX's output, written by gen_expected.py) token by token: numbers
+// within a tolerance, everything else exactly (README.md beside this file). A program listed in
+// pending.txt (for the CUDA runs, pending_cuda.txt) must still fail to match (a strict expected
+// failure): once it passes, the test fails and says to remove its entry.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -52,8 +53,10 @@ struct RunResult {
   bool timed_out = false;
 };
 
-// Runs argv[0] in `dir` with stdin from /dev/null, NO_COLOR set and a time limit; no shell.
-RunResult RunCommand(const std::vector<std::string>& argv, const std::string& dir) {
+// Runs argv[0] in `dir` with stdin from /dev/null, NO_COLOR and `env` (NAME=VALUE) set and a
+// time limit; no shell.
+RunResult RunCommand(const std::vector<std::string>& argv, const std::string& dir,
+                     std::vector<std::string> extra_env) {
   RunResult result;
   int out_pipe[2];
   int err_pipe[2];
@@ -69,6 +72,7 @@ RunResult RunCommand(const std::vector<std::string>& argv, const std::string& di
   std::vector<char*> env;
   for (char** e = environ; *e != nullptr; ++e) env.push_back(*e);
   env.push_back(no_color.data());
+  for (std::string& e : extra_env) env.push_back(e.data());
   env.push_back(nullptr);
 
   pid_t pid = fork();
@@ -288,10 +292,35 @@ std::map<std::string, std::string> ReadPending(const fs::path& path) {
   return pending;
 }
 
+// How a program runs: on the emulated TPU (corpus.NAME), or on the CUDA backend with the host
+// device, the generated CUDA compiled for the CPU (corpus_cuda.NAME), also running the forms of
+// sm_80 GPUs (tensor cores, asynchronous copies) lane by lane (corpus_cuda_sm80.NAME).
+struct Backend {
+  const char* suite;
+  const char* pending_file;  // in PZ_CORPUS_DIR
+  std::vector<std::string> flags;
+  std::vector<std::string> env;
+};
+
+const std::vector<Backend>& Backends() {
+  static const std::vector<Backend> backends = {{.suite = "corpus", .pending_file = "pending.txt"},
+                                                {.suite = "corpus_cuda",
+                                                 .pending_file = "pending_cuda.txt",
+                                                 .flags = {"--backend", "cuda"},
+                                                 .env = {"PZ_CUDA_DEVICE=host"}},
+                                                {.suite = "corpus_cuda_sm80",
+                                                 .pending_file = "pending_cuda.txt",
+                                                 .flags = {"--backend", "cuda"},
+                                                 .env = {"PZ_CUDA_DEVICE=host-sm80"}}};
+  return backends;
+}
+
 class CorpusTest : public testing::Test {
  public:
-  CorpusTest(fs::path program, fs::path expected, std::optional<std::string> pending)
-      : program_(std::move(program)),
+  CorpusTest(const Backend& backend, fs::path program, fs::path expected,
+             std::optional<std::string> pending)
+      : backend_(backend),
+        program_(std::move(program)),
         expected_(std::move(expected)),
         pending_(std::move(pending)) {}
 
@@ -300,8 +329,10 @@ class CorpusTest : public testing::Test {
     std::optional<std::string> expected = ReadFile(expected_);
     ASSERT_TRUE(expected) << "cannot read " << expected_
                           << " (run python3 tests/corpus/gen_expected.py)";
-    RunResult run = RunCommand({std::string(kCliPath), "run", program_.filename().string()},
-                               program_.parent_path().string());
+    std::vector<std::string> argv = {std::string(kCliPath), "run"};
+    argv.insert(argv.end(), backend_.flags.begin(), backend_.flags.end());
+    argv.push_back(program_.filename().string());
+    RunResult run = RunCommand(argv, program_.parent_path().string(), backend_.env);
     std::vector<std::string> problems = Problems(*expected, run);
     std::string report;
     for (const std::string& problem : problems) report += problem + "\n";
@@ -309,10 +340,11 @@ class CorpusTest : public testing::Test {
       if (problems.empty()) {
         ADD_FAILURE_AT(program_.c_str(), 1)
             << program_.stem().string()
-            << " now matches real JAX: remove its entry from tests/corpus/pending.txt";
+            << " now matches real JAX: remove its entry from tests/corpus/"
+            << backend_.pending_file;
       } else {
-        std::cout << "pending (still fails, as pending.txt expects): " << FirstLine(report)
-                  << std::endl;
+        std::cout << "pending (still fails, as " << backend_.pending_file
+                  << " expects): " << FirstLine(report) << std::endl;
       }
       return;
     }
@@ -325,29 +357,34 @@ class CorpusTest : public testing::Test {
  private:
   static std::string FirstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
 
+  const Backend& backend_;
   fs::path program_;
   fs::path expected_;
   std::optional<std::string> pending_;
 };
 
-// Registers corpus.NAME for every PZ_CORPUS_DIR/programs/NAME.py. Only lists files:
-// `--gtest_list_tests` (CTest discovery) runs nothing.
+// Registers a test of every backend for every PZ_CORPUS_DIR/programs/NAME.py. Only lists
+// files: `--gtest_list_tests` (CTest discovery) runs nothing.
 void RegisterCorpusTests() {
   fs::path root = PZ_CORPUS_DIR;
-  std::map<std::string, std::string> pending = ReadPending(root / "pending.txt");
   std::vector<fs::path> files;
   for (const fs::directory_entry& entry : fs::directory_iterator(root / "programs")) {
     if (entry.is_regular_file() && entry.path().extension() == ".py") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
-  for (const fs::path& path : files) {
-    std::string name = path.stem().string();
-    fs::path expected = root / "expected" / (name + ".out");
-    std::optional<std::string> why;
-    if (auto it = pending.find(name); it != pending.end()) why = it->second;
-    testing::RegisterTest(
-        "corpus", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
-        [path, expected, why]() -> testing::Test* { return new CorpusTest(path, expected, why); });
+  for (const Backend& backend : Backends()) {
+    std::map<std::string, std::string> pending = ReadPending(root / backend.pending_file);
+    for (const fs::path& path : files) {
+      std::string name = path.stem().string();
+      fs::path expected = root / "expected" / (name + ".out");
+      std::optional<std::string> why;
+      if (auto it = pending.find(name); it != pending.end()) why = it->second;
+      const Backend* b = &backend;
+      testing::RegisterTest(backend.suite, name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                            [b, path, expected, why]() -> testing::Test* {
+                              return new CorpusTest(*b, path, expected, why);
+                            });
+    }
   }
 }
 
