@@ -46,6 +46,18 @@ constexpr std::string_view kCliPath = PZ_CLI_PATH;
 constexpr std::string_view kCliPath;  // no pallas-puzzles target in this build: every test skips
 #endif
 
+// The CLI to run: PZ_CORPUS_CLI where set (a bundle on another machine), else this build's.
+std::string CliPath() {
+  const char* path = std::getenv("PZ_CORPUS_CLI");
+  return path != nullptr ? std::string(path) : std::string(kCliPath);
+}
+
+// The corpus directory: PZ_CORPUS_ROOT where set, else this checkout's.
+fs::path CorpusRoot() {
+  const char* root = std::getenv("PZ_CORPUS_ROOT");
+  return root != nullptr ? fs::path(root) : fs::path(PZ_CORPUS_DIR);
+}
+
 struct RunResult {
   std::string out;
   std::string err;
@@ -294,24 +306,33 @@ std::map<std::string, std::string> ReadPending(const fs::path& path) {
 
 // How a program runs: on the emulated TPU (corpus.NAME), or on the CUDA backend with the host
 // device, the generated CUDA compiled for the CPU (corpus_cuda.NAME), also running the forms of
-// sm_80 GPUs (tensor cores, asynchronous copies) lane by lane (corpus_cuda_sm80.NAME).
+// sm_80 GPUs (tensor cores, asynchronous copies) lane by lane (corpus_cuda_sm80.NAME), or on a
+// GPU (corpus_gpu.NAME, label gpu; skipped without one).
 struct Backend {
   const char* suite;
-  const char* pending_file;  // in PZ_CORPUS_DIR
+  const char* pending_file;  // in the corpus directory
   std::vector<std::string> flags;
   std::vector<std::string> env;
+  bool gpu = false;  // skipped where the CUDA backend finds no GPU
 };
 
 const std::vector<Backend>& Backends() {
-  static const std::vector<Backend> backends = {{.suite = "corpus", .pending_file = "pending.txt"},
-                                                {.suite = "corpus_cuda",
-                                                 .pending_file = "pending_cuda.txt",
-                                                 .flags = {"--backend", "cuda"},
-                                                 .env = {"PZ_CUDA_DEVICE=host"}},
-                                                {.suite = "corpus_cuda_sm80",
-                                                 .pending_file = "pending_cuda.txt",
-                                                 .flags = {"--backend", "cuda"},
-                                                 .env = {"PZ_CUDA_DEVICE=host-sm80"}}};
+  static const std::vector<Backend> backends = {
+      {.suite = "corpus", .pending_file = "pending.txt"},
+      {.suite = "corpus_cuda",
+       .pending_file = "pending_cuda.txt",
+       .flags = {"--backend", "cuda"},
+       .env = {"PZ_CUDA_DEVICE=host"}},
+      {.suite = "corpus_cuda_sm80",
+       .pending_file = "pending_cuda.txt",
+       .flags = {"--backend", "cuda"},
+       .env = {"PZ_CUDA_DEVICE=host-sm80"}},
+      {.suite = "corpus_gpu",
+       .pending_file = "pending_cuda.txt",
+       .flags = {"--backend", "cuda"},
+       .env = {"PZ_CUDA_DEVICE=gpu"},
+       .gpu = true},
+  };
   return backends;
 }
 
@@ -325,14 +346,19 @@ class CorpusTest : public testing::Test {
         pending_(std::move(pending)) {}
 
   void TestBody() override {
-    if (kCliPath.empty()) GTEST_SKIP() << "the pallas-puzzles target is not part of this build";
+    std::string cli = CliPath();
+    if (cli.empty()) GTEST_SKIP() << "the pallas-puzzles target is not part of this build";
     std::optional<std::string> expected = ReadFile(expected_);
     ASSERT_TRUE(expected) << "cannot read " << expected_
                           << " (run python3 tests/corpus/gen_expected.py)";
-    std::vector<std::string> argv = {std::string(kCliPath), "run"};
+    std::vector<std::string> argv = {cli, "run"};
     argv.insert(argv.end(), backend_.flags.begin(), backend_.flags.end());
     argv.push_back(program_.filename().string());
     RunResult run = RunCommand(argv, program_.parent_path().string(), backend_.env);
+    if (backend_.gpu && run.exit_code == 70 &&
+        run.err.find("the CUDA backend needs an NVIDIA GPU") != std::string::npos) {
+      GTEST_SKIP() << FirstError(run.err);
+    }
     std::vector<std::string> problems = Problems(*expected, run);
     std::string report;
     for (const std::string& problem : problems) report += problem + "\n";
@@ -366,7 +392,7 @@ class CorpusTest : public testing::Test {
 // Registers a test of every backend for every PZ_CORPUS_DIR/programs/NAME.py. Only lists
 // files: `--gtest_list_tests` (CTest discovery) runs nothing.
 void RegisterCorpusTests() {
-  fs::path root = PZ_CORPUS_DIR;
+  fs::path root = CorpusRoot();
   std::vector<fs::path> files;
   for (const fs::directory_entry& entry : fs::directory_iterator(root / "programs")) {
     if (entry.is_regular_file() && entry.path().extension() == ".py") files.push_back(entry.path());
