@@ -12,12 +12,12 @@
 #   wide       the solutions with 16-bit products staged again with warps of 64 x 64
 #              (PZ_CUDA_WARP_TILE, emit.h), the tile the benchmark compares with 32 x 32
 #   same       every kernel golden prints the same on the GPU as on the emulated TPU
-#   corpus     JAX's own programs (tests/corpus) on the GPU, judged against real JAX's output
 #   diff       pz_cuda_diff --device gpu: generated programs, every pallas_call on the GPU and on
 #              the emulated TPU, outputs compared (tests/fuzz/README.md); findings in diff.log
 #   bench      pz_bench_cuda, alone on the GPU
 #   memcheck   compute-sanitizer --tool memcheck on every solution and golden program
 #   racecheck  compute-sanitizer --tool racecheck on the same
+#   corpus     JAX's own programs (tests/corpus) on the GPU, judged against real JAX's output
 # SECONDS (default 480) bounds the whole run: a stage that would start too late is skipped, and
 # says so, so that what ran comes back. OUTDIR ends with three files: summary.txt, bench.txt and
 # logs.tgz (every log, each stage's exit codes, env.txt, smoke.log), few enough for a machine
@@ -118,21 +118,6 @@ unset PZ_CUDA_SHARED_BUDGET PZ_CUDA_WARP_TILE
 # --- same: kernel goldens print the same on the GPU as on the emulated TPU
 parallel_stage same 120 "$same" "tests/cuda/cuda_test.sh gpusame $cli \$f"
 
-# --- corpus: JAX's documentation examples and TPU kernels against real JAX's output
-if [ ! -x gpu_run/pz_corpus_test ]; then
-  say "corpus: skipped, gpu_run/pz_corpus_test missing"
-elif [ "$(left)" -gt 150 ]; then
-  PZ_CORPUS_CLI=$cli PZ_CORPUS_ROOT=$root/tests/corpus timeout 120 gpu_run/pz_corpus_test \
-    --gtest_filter='corpus_gpu.*' >"$out/logs/corpus.log" 2>&1
-  rc=$?
-  count() { grep -o "^\[  $1 *\] [0-9]* test" "$out/logs/corpus.log" | grep -o '[0-9]*' || echo 0; }
-  say "corpus: exit $rc ($(count PASSED) passed, $(count SKIPPED) skipped, $(count FAILED) failed)"
-  grep '^\[  FAILED  \] corpus_gpu\.[a-z_]* ' "$out/logs/corpus.log" | sed 's/^/  /' |
-    tee -a "$summary"
-else
-  say "corpus: skipped, out of time"
-fi
-
 # --- diff: generated programs on the GPU against the emulated TPU (a minute at most)
 if [ ! -x gpu_run/pz_cuda_diff ]; then
   say "diff: skipped, gpu_run/pz_cuda_diff missing"
@@ -164,6 +149,23 @@ for tool in memcheck racecheck; do
     say "$tool: skipped, compute-sanitizer not found"
   fi
 done
+# --- corpus: JAX's documentation examples and TPU kernels against real JAX's output (last: the
+# issue's own checks come first)
+if [ ! -x gpu_run/pz_corpus_test ]; then
+  say "corpus: skipped, gpu_run/pz_corpus_test missing"
+elif [ "$(left)" -gt 60 ]; then
+  limit=$(($(left) - 20)); [ $limit -gt 120 ] && limit=120
+  PZ_CORPUS_CLI=$cli PZ_CORPUS_ROOT=$root/tests/corpus timeout $limit gpu_run/pz_corpus_test \
+    --gtest_filter='corpus_gpu.*' >"$out/logs/corpus.log" 2>&1
+  rc=$?
+  count() { grep -o "^\[  $1 *\] [0-9]* test" "$out/logs/corpus.log" | grep -o '[0-9]*' || echo 0; }
+  say "corpus: exit $rc ($(count PASSED) passed, $(count SKIPPED) skipped, $(count FAILED) failed)"
+  grep '^\[  FAILED  \] corpus_gpu\.[a-z_]* ' "$out/logs/corpus.log" | sed 's/^/  /' |
+    tee -a "$summary"
+else
+  say "corpus: skipped, out of time"
+fi
+
 say "total: $((SECONDS - start)) s"
 # One archive of the logs (a machine that hands back files may limit how many).
 tar czf "$out/logs.tgz" -C "$out" logs && rm -rf "$out/logs"
