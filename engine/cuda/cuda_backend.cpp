@@ -70,15 +70,14 @@ PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMap
                      int serial, int64_t shared_budget, const WarpTile& warp_tile) {
   CheckPrefetchWrites(program, mapping);
   // The call's own table first: its errors are the call's, raised as it raises them.
-  TableLayout layout = LayoutOf(mapping);
+  TableLayout layout = LayoutOf(*program.kernel, mapping);
   GridSplit whole = SplitGridForCuda(program, mapping, true, run.zero_uninitialized);
   GridSplit split = whole;
-  StepTable table =
-      BuildStepTable(mapping, operands, split, layout.columns, layout.operand_column, run);
+  StepTable table = BuildStepTable(mapping, operands, split, layout, run);
   if (!whole.fresh.empty() && split.chains < whole.chains) {
     // Axes that start afresh, but whose points write one output window: as the semantics say.
     split = SplitGridForCuda(program, mapping, false, run.zero_uninitialized);
-    table = BuildStepTable(mapping, operands, split, layout.columns, layout.operand_column, run);
+    table = BuildStepTable(mapping, operands, split, layout, run);
   }
   CheckWaitsWithinChains(program, mapping, split);
   PlannedCall plan;
@@ -93,9 +92,8 @@ PlannedCall PlanCall(const kernel::KernelProgram& program, const kernel::GridMap
           EmitCall(plan.parts->program, plan.parts->mapping, serial, run, shared_budget, warp_tile);
       plan.split =
           SplitGridForCuda(plan.parts->program, plan.parts->mapping, true, run.zero_uninitialized);
-      plan.table =
-          BuildStepTable(plan.parts->mapping, operands, plan.split, plan.kernel.table_columns,
-                         plan.kernel.operand_column, run, /*past_edge=*/true);
+      plan.table = BuildStepTable(plan.parts->mapping, operands, plan.split, plan.kernel.layout,
+                                  run, /*past_edge=*/true);
       if (plan.split.chains > split.chains) {
         plan.split.note += "; " + plan.parts->note;
         return plan;
@@ -185,7 +183,7 @@ void AccountWindows(const PlannedCall& plan, const kernel::GridMapping& mapping,
   int64_t total = static_cast<int64_t>(table.linear_step.size());
   size_t num_operands = mapping.inputs.size() + mapping.outputs.size();
   for (size_t k = 0; k < num_operands; ++k) {
-    int64_t column = plan.kernel.operand_column[k];
+    int64_t column = plan.kernel.layout.operand_column[k];
     const kernel::BlockMapping& op = mapping.operand(k);
     if (column < 0) continue;
     size_t rank = op.shape.size();

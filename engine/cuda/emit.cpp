@@ -216,9 +216,7 @@ EmittedKernel Emitter::Run() {
 
   if (reduce_slot >= 0) reduce_at_ = slot_pointer(reduce_slot, "char");
   // The step table's columns.
-  TableLayout layout = LayoutOf(mapping_);
-  out.table_columns = layout.columns;
-  out.operand_column = layout.operand_column;
+  out.layout = LayoutOf(f_, mapping_);
 
   // ---- the function ----
   w_.Line(fmt::format("// {}", req_.origin));
@@ -306,7 +304,7 @@ EmittedKernel Emitter::Run() {
   Sync();
 
   // ---- the chains ----
-  int64_t columns = out.table_columns;
+  int64_t columns = out.layout.columns;
   w_.Line(fmt::format("const long long pz_steps = (long long)pz_args[{}];",
                       static_cast<int>(kArgSteps)));
   EmitResidentDeclarations();
@@ -343,11 +341,15 @@ EmittedKernel Emitter::Run() {
   // A block buffer filled from its window, or written back to it (EmitWindowAccessors).
   auto window_loop = [&](size_t k, bool fetch) {
     const kernel::BlockMapping& op = mapping_.operand(k);
-    int64_t column = out.operand_column[k];
+    int64_t column = out.layout.operand_column[k];
     size_t rank = op.shape.size();
     size_t r = num_prefetch + k;
-    std::string condition = fetch ? "pz_s == 0 || " + moved(column, rank, -1)
-                                  : "pz_s == pz_steps - 1 || " + moved(column, rank, 1);
+    // An input the kernel stores into is fetched where the emulated TPU fetches it (the fetch
+    // column: the chain's steps need not be consecutive in the grid's order).
+    int64_t fetch_column = k < out.layout.fetch_column.size() ? out.layout.fetch_column[k] : -1;
+    std::string condition = !fetch ? "pz_s == pz_steps - 1 || " + moved(column, rank, 1)
+                            : fetch_column >= 0 ? fmt::format("pz_e[{}] != 0", fetch_column)
+                                                : "pz_s == 0 || " + moved(column, rank, -1);
     w_.Open(
         fmt::format("if ({}) {{  // {} {}", condition, fetch ? "fetch" : "write back", op.name));
     w_.Line(
@@ -358,16 +360,16 @@ EmittedKernel Emitter::Run() {
     w_.Close();
   };
   for (size_t k = 0; k < mapping_.inputs.size(); ++k) {
-    if (out.operand_column[k] >= 0 && !direct_[num_prefetch + k]) window_loop(k, true);
+    if (out.layout.operand_column[k] >= 0 && !direct_[num_prefetch + k]) window_loop(k, true);
   }
   // An output block's new visit starts as the emulator's poison where a write-back could show
   // what the visit before left (with zeroed memory the buffer keeps it, as the emulator does).
   for (size_t k = mapping_.inputs.size(); k < num_operands && !req_.zero_uninitialized; ++k) {
     size_t r = num_prefetch + k;
-    if (out.operand_column[k] < 0 || direct_[r] || LeftoverUnseen(f_, mapping_, k)) continue;
+    if (out.layout.operand_column[k] < 0 || direct_[r] || LeftoverUnseen(f_, mapping_, k)) continue;
     const kernel::BlockMapping& op = mapping_.operand(k);
     w_.Open(fmt::format("if (pz_s == 0 || {}) {{  // a new visit of {}",
-                        moved(out.operand_column[k], op.shape.size(), -1), op.name));
+                        moved(out.layout.operand_column[k], op.shape.size(), -1), op.name));
     w_.Line(ElementLoop(Count(WindowShape(op))) +
             fmt::format(" r{}[pz_i] = {};", r, PoisonStorage(op.dtype)));
     w_.Close();
@@ -376,7 +378,7 @@ EmittedKernel Emitter::Run() {
   EmitRegion(f_.body);
   Sync();
   for (size_t k = mapping_.inputs.size(); k < num_operands; ++k) {
-    if (out.operand_column[k] >= 0 && !direct_[num_prefetch + k]) window_loop(k, false);
+    if (out.layout.operand_column[k] >= 0 && !direct_[num_prefetch + k]) window_loop(k, false);
   }
   Sync();
   w_.Close();

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/plan.h"
 #include "kernel/grid_mapping.h"
 #include "kernel/ir.h"
 #include "support/source.h"
@@ -145,10 +146,8 @@ struct EmittedKernel {
   int64_t log_arg = -1;
   // Instructions in the numbering the status rows use (pre-order).
   std::vector<const kernel::Instr*> instrs;
-  // Row layout of the step table: the grid indices, then per pipelined operand its window start
-  // per dimension; `operand_column[k]` is -1 for operands in pl.ANY (not pipelined).
-  int64_t table_columns = 0;
-  std::vector<int64_t> operand_column;
+  // Row layout of the step table (plan.h).
+  TableLayout layout;
 };
 
 // Writes the kernel for one call. Throws Unmappable for what has no CUDA mapping.

@@ -66,7 +66,7 @@ Shape Emitter::WindowShape(const kernel::BlockMapping& op) {
 void Emitter::EmitWindowAccessors(kernel::RefId r, const EmittedKernel& out) {
   size_t k = static_cast<size_t>(r) - mapping_.prefetch.size();
   const kernel::BlockMapping& op = mapping_.operand(k);
-  int64_t column = out.operand_column.at(k);
+  int64_t column = out.layout.operand_column.at(k);
   size_t rank = op.shape.size();
   Shape window = WindowShape(op);
   Shape window_strides = Strides(window), hbm_strides = Strides(op.shape);

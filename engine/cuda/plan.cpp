@@ -40,6 +40,41 @@ void KeepFirst(std::optional<StepError>& first, StepError error) {
   if (!first || error.Before(*first)) first = std::move(error);
 }
 
+// Fills the fetch columns (TableLayout::fetch_column): whether the emulated TPU, running the grid
+// in row-major order, fetches an input's block at some step after the chain's step before this
+// row and up to it (its block index changes from the step before there), or this row starts a
+// chain.
+void MarkFetches(const kernel::GridMapping& mapping, const GridSplit& split,
+                 const TableLayout& layout, StepTable& table) {
+  int64_t total = static_cast<int64_t>(table.linear_step.size());
+  std::vector<int64_t> row_of(static_cast<size_t>(total));
+  for (int64_t row = 0; row < total; ++row) {
+    row_of[static_cast<size_t>(table.linear_step[static_cast<size_t>(row)])] = row;
+  }
+  for (size_t k = 0; k < layout.fetch_column.size(); ++k) {
+    int64_t flag = layout.fetch_column[k];
+    if (flag < 0) continue;
+    int64_t column = layout.operand_column[k];
+    auto rank = static_cast<int64_t>(mapping.operand(k).shape.size());
+    auto starts = [&](int64_t linear) {
+      return table.rows.data() + row_of[static_cast<size_t>(linear)] * table.columns + column;
+    };
+    // fetches[m]: the fetches at grid steps 1 to m (the first step's is the chain's own).
+    std::vector<int64_t> fetches(static_cast<size_t>(total), 0);
+    for (int64_t m = 1; m < total; ++m) {
+      bool moved = !std::equal(starts(m), starts(m) + rank, starts(m - 1));
+      fetches[static_cast<size_t>(m)] = fetches[static_cast<size_t>(m - 1)] + (moved ? 1 : 0);
+    }
+    for (int64_t row = 0; row < total; ++row) {
+      bool first = row % split.steps_per_chain == 0;
+      int64_t now = table.linear_step[static_cast<size_t>(row)];
+      int64_t before = first ? 0 : table.linear_step[static_cast<size_t>(row - 1)];
+      table.rows[static_cast<size_t>(row * table.columns + flag)] =
+          first || fetches[static_cast<size_t>(now)] > fetches[static_cast<size_t>(before)] ? 1 : 0;
+    }
+  }
+}
+
 // The first output block left and come back to in the grid's order, an error as on the emulated
 // TPU (which runs the grid in row-major order whatever the split here); outputs an input aliases
 // are not judged there either.
@@ -254,7 +289,7 @@ GridSplit SplitGridForCuda(const kernel::KernelProgram& program, const kernel::G
   return split;
 }
 
-TableLayout LayoutOf(const kernel::GridMapping& mapping) {
+TableLayout LayoutOf(const kernel::Function& kernel, const kernel::GridMapping& mapping) {
   TableLayout layout{.columns = static_cast<int64_t>(mapping.grid.size())};
   for (size_t k = 0; k < mapping.inputs.size() + mapping.outputs.size(); ++k) {
     const kernel::BlockMapping& op = mapping.operand(k);
@@ -265,13 +300,20 @@ TableLayout LayoutOf(const kernel::GridMapping& mapping) {
     layout.operand_column.push_back(layout.columns);
     layout.columns += static_cast<int64_t>(op.shape.size());
   }
+  for (size_t k = 0; k < mapping.inputs.size() + mapping.outputs.size(); ++k) {
+    auto r = static_cast<kernel::RefId>(mapping.prefetch.size() + k);
+    bool stored = k < mapping.inputs.size() && layout.operand_column[k] >= 0 &&
+                  kernel::FirstWriteTo(kernel.body, r) != nullptr;
+    layout.fetch_column.push_back(stored ? layout.columns++ : -1);
+  }
   return layout;
 }
 
 StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallOperands& operands,
-                         GridSplit& split, int64_t columns,
-                         const std::vector<int64_t>& operand_column, const kernel::RunOptions& run,
+                         GridSplit& split, const TableLayout& layout, const kernel::RunOptions& run,
                          bool past_edge) {
+  const int64_t columns = layout.columns;
+  const std::vector<int64_t>& operand_column = layout.operand_column;
   size_t rank = mapping.grid.size();
   int64_t total = mapping.num_steps();
   if (total * std::max<int64_t>(columns, 1) > (int64_t{1} << 27)) {
@@ -354,6 +396,7 @@ StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallO
     KeepFirst(first_error, *std::move(revisit));
   }
   if (first_error) throw first_error->error;
+  MarkFetches(mapping, split, layout, table);
   if (split.chains <= 1) return table;
   // Two chains must never write one output window: that would race on the GPU.
   for (size_t k = mapping.inputs.size(); k < num_operands; ++k) {

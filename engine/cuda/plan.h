@@ -50,12 +50,17 @@ using kernel::WrittenWholeBeforeRead;
 
 // Row layout of the step table: the grid indices, then per pipelined operand (inputs, then
 // outputs) its window start per dimension; `operand_column[k]` is -1 for operands in pl.ANY (not
-// pipelined).
+// pipelined). Then, per input the kernel stores into (`fetch_column[k]`, else -1), whether the
+// emulated TPU fetches its block afresh between the chain's step before and this one: its
+// buffer then holds the fetched block without the chain's earlier stores. (A chain's steps need
+// not be consecutive in the grid's order: where a "parallel" axis lies inside another, other
+// points' steps, with other blocks, run between them there.)
 struct TableLayout {
   int64_t columns = 0;
   std::vector<int64_t> operand_column;
+  std::vector<int64_t> fetch_column;
 };
-TableLayout LayoutOf(const kernel::GridMapping& mapping);
+TableLayout LayoutOf(const kernel::Function& kernel, const kernel::GridMapping& mapping);
 
 struct StepTable {
   std::vector<int64_t> rows;  // chains * steps_per_chain rows of `columns`
@@ -63,15 +68,15 @@ struct StepTable {
   std::vector<int64_t> linear_step;  // per row: the row-major grid step it is
 };
 
-// Evaluates the index maps at every grid point in chain order (rows of `columns`: the grid
-// point, then per operand with column >= 0 its window start per dimension). Throws
+// Evaluates the index maps at every grid point in chain order (rows of `layout.columns`: the
+// grid point, per operand with column >= 0 its window start per dimension, and the fetch
+// columns). Throws
 // kernel::CallError for a block index out of range (tpu semantics), but with `past_edge` not for
 // a window that starts past the array's end (a grid point's part wholly in the padding of its
 // block: split.h). When two chains would write one output window, falls back to a single chain
 // (the split's note says so).
 StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallOperands& operands,
-                         GridSplit& split, int64_t columns,
-                         const std::vector<int64_t>& operand_column, const kernel::RunOptions& run,
+                         GridSplit& split, const TableLayout& layout, const kernel::RunOptions& run,
                          bool past_edge = false);
 
 }  // namespace pz::cuda

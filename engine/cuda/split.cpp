@@ -171,7 +171,9 @@ std::optional<PointSplit> SplitGridPoints(const kernel::KernelProgram& program,
   const kernel::Function& f = *program.kernel;
   // A scalar-prefetch ref the kernel stores into is a copy of each CUDA block's own: each part of
   // a point would start from the operand again, and miss the stores of the parts before it.
-  for (size_t p = 0; p < mapping.prefetch.size(); ++p) {
+  // Likewise an input block it stores into, which the step table fetches where the emulated
+  // TPU fetches it in the whole grid's order (plan.h's fetch columns).
+  for (size_t p = 0; p < mapping.prefetch.size() + mapping.inputs.size(); ++p) {
     if (kernel::FirstWriteTo(f.body, static_cast<RefId>(p)) != nullptr) return std::nullopt;
   }
   Dimensions dims(f);

@@ -345,26 +345,6 @@ class WaitWalk {
   int64_t serial_ = 0;
 };
 
-// Whether some path through `region` may store into ref `r` (or copy into it by a DMA of this
-// device), with the program ids the folder knows deciding the branches they decide.
-bool MayStoreInto(const Function& f, Folder& folder, const Region& region, RefId r) {
-  for (const Instr& instr : region.body) {
-    if (instr.op == Op::kStore && instr.ref.ref == r) return true;
-    if (instr.op == Op::kDmaStart && instr.copy.size() == 2 && instr.copy[1].ref == r) return true;
-    if ((instr.op == Op::kCond || instr.op == Op::kSwitch) && !instr.regions.empty()) {
-      if (std::optional<int64_t> pick = folder.Known(instr.operands[0])) {
-        if (MayStoreInto(f, folder, instr.regions[PickedRegion(instr, *pick)], r)) return true;
-        continue;
-      }
-    }
-    for (const Region& inner : instr.regions) {
-      if (MayStoreInto(f, folder, inner, r)) return true;
-    }
-    folder.Note(instr);
-  }
-  return false;
-}
-
 // Adds to `boxes` the elements of ref `r` that some path through `region` may read (loads, and
 // DMAs of this device out of it) or, with `stores`, write (stores, and DMAs into it), the branches
 // the known program ids decide taken as they go. An access whose indices are not all known
@@ -624,14 +604,24 @@ CarriedInput InputCarriedAcrossPoints(const Function& kernel, const std::vector<
       if (FreshWalk(kernel, IdsOf(step), r, /*local_dmas=*/true).Walk(kernel.body, written)) {
         continue;  // the step writes the buffer whole before reading it
       }
+      // Another point's stores count only into elements this step may read: elsewhere the
+      // block holds what was fetched (or what this point stored) on both.
+      std::vector<std::vector<ElementSpan>> reads = AccessBoxesAt(kernel, step, r, false);
+      auto stored_into_read = [&](const std::vector<int64_t>& t) {
+        for (const std::vector<ElementSpan>& store : AccessBoxesAt(kernel, t, r, true)) {
+          for (const std::vector<ElementSpan>& read : reads) {
+            if (Overlap(store, read)) return true;
+          }
+        }
+        return false;
+      };
       std::vector<int64_t> t = step;
       for (int back = 0; back < kLookBack; ++back) {
         if (std::all_of(t.begin(), t.end(), [](int64_t i) { return i == 0; })) break;
         t = points.Before(t);
         if (block_at(r, t) != block) break;    // fetched afresh at the step after `t`
         if (!points.Apart(step, t)) continue;  // the point's own stores: its chain has them too
-        Folder folder(kernel, IdsOf(t));
-        if (MayStoreInto(kernel, folder, kernel.body, r)) {
+        if (stored_into_read(t)) {
           return {.ref = r, .step = step, .store = t, .resumes = points.Resumes(step)};
         }
       }

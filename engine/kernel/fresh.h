@@ -87,7 +87,8 @@ using BlockIndexAt = std::function<std::optional<std::vector<int64_t>>(
 
 // An input block buffer that the body stores into and that a step may read before writing it
 // whole, while its block is the one the steps just before it (in the grid's row-major order) had
-// resident and one of them, of another point of `point_axes`, may have stored into. The steps
+// resident and one of them, of another point of `point_axes`, may have stored into elements the
+// step may read (indices the known program ids decide; others reach the whole ref). The steps
 // judged are those whose step before belongs to another point: the first step of a point (the
 // other axes of `grid` at 0; the points of ScratchCarriedAcrossPoints), and, where a point axis
 // lies inside another axis, the steps where a point resumes after another point's steps. A TPU

@@ -5,7 +5,11 @@
 # block at the points of axis 1 at 1, and the block's index never changes: on the emulated TPU
 # the read at (1, 0) sees what (0, 1) stored there, on CUDA it does not, and the backend warns at
 # the read. `own_block_kernel` gives each point a block of its own, which the emulated TPU fetches
-# again at every step (its index changes), so nothing carries over: it must not be warned of.
+# again at every step (its index changes between a point's step and the other point's), and so
+# does the CUDA backend (programs/input_fetched_between_chain_steps.py checks the values): nothing
+# carries over, and it must not be warned of.
+# Nor must `own_rows_kernel`, whose points share one resident block but each store into and read
+# only a row of it of their own: the other point's stores never reach what a point reads.
 import jax
 import jax.numpy as jnp
 from jax.experimental import pallas as pl
@@ -30,6 +34,13 @@ def own_block_kernel(x_ref, o_ref):
     o_ref[...] = v
 
 
+def own_rows_kernel(x_ref, o_ref):
+    j = pl.program_id(1)
+    v = x_ref[j]
+    x_ref[j] = v + 1.0
+    o_ref[...] = v
+
+
 def run(kernel, in_map):
     return pl.pallas_call(
         kernel,
@@ -44,3 +55,12 @@ def run(kernel, in_map):
 x = jnp.zeros((2, 8, 128), jnp.float32)
 print(run(resumed_kernel, lambda i, j: (0, 0, 0)).shape)
 print(run(own_block_kernel, lambda i, j: (j, 0, 0))[:, :, 0, 0])
+rows = pl.pallas_call(
+    own_rows_kernel,
+    out_shape=jax.ShapeDtypeStruct((3, 2, 8, 128), jnp.float32),
+    grid=(3, 2),
+    in_specs=[pl.BlockSpec((2, 8, 128), lambda i, j: (0, 0, 0))],
+    out_specs=pl.BlockSpec((None, None, 8, 128), lambda i, j: (i, j, 0, 0)),
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("arbitrary", "parallel")),
+)(x)
+print(rows[:, :, 0, 0])
