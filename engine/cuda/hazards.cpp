@@ -225,6 +225,23 @@ std::vector<kernel::CallWarning> ChainWarnings(const kernel::KernelProgram& prog
       carried.ref >= 0) {
     warnings.push_back(CarriedScratchWarning(program, mapping, split, carried));
   }
+  // A draw from the core generator where a chain resumes: the chain's generator goes on from its
+  // own draws. (At a chain's first step it is unseeded, and the device faults at the draw.)
+  if (kernel::CarriedDraw draw = kernel::DrawCarriedAcrossPoints(f, mapping.grid, split.parallel);
+      draw.draw != nullptr && draw.resumes) {
+    std::string named = PointAxes(mapping, split);
+    warnings.push_back(kernel::CallWarning{
+        .message = fmt::format(
+            "pltpu.prng_random_bits at grid step {}, where its point of the \"parallel\" {} "
+            "resumes after steps of others, draws before the step seeds the generator: on the "
+            "emulated TPU, which runs every step on one core, it draws from the generator as the "
+            "step before, of another point, left it, but the CUDA backend runs each point of the "
+            "\"parallel\" {} as a chain of its own, on its own CUDA block, whose generator goes "
+            "on from this point's own draws",
+            tpu::TupleString(draw.step), named, named),
+        .span = draw.draw->span,
+        .notes = {std::string(kernel::kCarriedDrawHint)}});
+  }
   // An input's block at a grid step: its window's starts in the step table (rows found by their
   // grid step, indexed only when a kernel stores into an input and asks).
   std::vector<int64_t> row_of;

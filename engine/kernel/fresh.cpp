@@ -382,6 +382,60 @@ std::vector<std::vector<ElementSpan>> AccessBoxesAt(const Function& f,
   return boxes;
 }
 
+// The walk of DrawCarriedAcrossPoints over one grid step: whether the core's generator is seeded
+// on every path so far, and the first draw that some path reaches before a seed.
+class SeedWalk {
+ public:
+  SeedWalk(const Function& f, std::map<int, int64_t> known_ids)
+      : folder_(f, std::move(known_ids)) {}
+
+  const Instr* Walk(const Region& region, bool& seeded) {
+    for (const Instr& instr : region.body) {
+      switch (instr.op) {
+        case Op::kPrngSeed:
+          seeded = true;
+          break;
+        case Op::kPrngRandomBits:
+          if (!seeded) return &instr;
+          break;
+        case Op::kCond:
+        case Op::kSwitch: {
+          if (std::optional<int64_t> pick = folder_.Known(instr.operands[0])) {
+            if (const Instr* d = Walk(instr.regions[PickedRegion(instr, *pick)], seeded)) return d;
+            break;
+          }
+          bool all = !instr.regions.empty();
+          for (const Region& r : instr.regions) {
+            bool branch = seeded;
+            if (const Instr* d = Walk(r, branch)) return d;
+            all = all && branch;
+          }
+          seeded = seeded || all;
+          break;
+        }
+        case Op::kFor:
+        case Op::kWhile:
+          // A loop may not run: what it seeds does not count after it.
+          for (const Region& r : instr.regions) {
+            bool inside = seeded;
+            if (const Instr* d = Walk(r, inside)) return d;
+          }
+          break;
+        default:
+          for (const Region& r : instr.regions) {
+            if (const Instr* d = Walk(r, seeded)) return d;
+          }
+          folder_.Note(instr);
+          break;
+      }
+    }
+    return nullptr;
+  }
+
+ private:
+  Folder folder_;
+};
+
 // The semaphores WaitCarriedAcrossPoints does not judge: those not in the kernel's scratch,
 // barrier semaphores, and those a remote copy or a signal to another device names (another
 // device's signals reach them).
@@ -573,6 +627,24 @@ CarriedWait WaitCarriedAcrossPoints(const Function& kernel, const std::vector<in
     bool resumes = points.Resumes(step);
     if (!resumes || signalled_between(walker.missing(), step)) {
       return {.wait = w, .step = step, .resumes = resumes};
+    }
+  }
+  return {};
+}
+
+CarriedDraw DrawCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
+                                    const std::vector<int>& point_axes) {
+  if (FirstOfOp(kernel.body, Op::kPrngRandomBits) == nullptr) return {};
+  Points points(grid, point_axes);
+  auto walk = [&](const std::vector<int64_t>& step) {
+    bool seeded = false;
+    return SeedWalk(kernel, IdsOf(step)).Walk(kernel.body, seeded);
+  };
+  // A draw the very first step makes unseeded takes nothing from another point.
+  if (walk(std::vector<int64_t>(grid.size(), 0)) != nullptr) return {};
+  for (const std::vector<int64_t>& step : points.Entries()) {
+    if (const Instr* draw = walk(step)) {
+      return {.draw = draw, .step = step, .resumes = points.Resumes(step)};
     }
   }
   return {};

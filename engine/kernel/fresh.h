@@ -80,6 +80,27 @@ struct CarriedWait {
 CarriedWait WaitCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
                                     const std::vector<int>& point_axes);
 
+// A draw from the core's random number generator (pltpu.prng_random_bits) that some path through
+// a step whose step before belongs to another point of `point_axes` (a point's first step, or one
+// where it resumes after other points' steps: the steps of ScratchCarriedAcrossPoints) reaches
+// before the step seeds the generator, so that on the emulated TPU, which runs every step on one
+// core, it draws from the generator as another point left it. Where the known program ids do not
+// decide a branch, it counts as seeding only if every branch seeds; a loop's seeds do not count
+// after it. None when the grid's very first step may draw unseeded too.
+//
+// The hint both backends give with it.
+inline constexpr std::string_view kCarriedDrawHint =
+    "seed the generator at every grid step before drawing, e.g. `pltpu.prng_seed(seed, "
+    "pl.program_id(0))` at the top of the kernel, so that each point's bits depend on that point "
+    "alone";
+struct CarriedDraw {
+  const Instr* draw = nullptr;  // null when there is none
+  std::vector<int64_t> step;
+  bool resumes = false;  // `step` is not its point's first: the point resumes there
+};
+CarriedDraw DrawCarriedAcrossPoints(const Function& kernel, const std::vector<int64_t>& grid,
+                                    const std::vector<int>& point_axes);
+
 // The block index an input's index map gives at a grid step; nullopt where it cannot be told
 // (an index map that reads scalar-prefetch values the caller does not have).
 using BlockIndexAt = std::function<std::optional<std::vector<int64_t>>(

@@ -56,19 +56,26 @@ void ReportWarnings(const kernel::Function& kernel, const kernel::GridMapping& m
   };
   std::string at = TupleString(carried.grid_point);
   std::string axes = AxesPhrase(mapping, report.carry_axes);
+  // A draw where a point resumes after other points' steps: the static walk tells it (the CUDA
+  // backend warns of it at trace time).
+  auto resumed_draw = [&] {
+    kernel::CarriedDraw draw =
+        kernel::DrawCarriedAcrossPoints(kernel, mapping.grid, report.carry_axes);
+    return draw.draw != nullptr && draw.resumes;
+  };
   if (carried.seen && carried.ref < 0) {
-    warn_carried(
-        fmt::format(
-            "pltpu.prng_random_bits at grid step {} draws from the random number generator as "
-            "an earlier point of the \"parallel\" {} left it: on the emulated TPU, which runs "
-            "every step on one core, these bits go on from that point's seed, but a megacore TPU "
-            "(v4, v5p) splits the leading \"parallel\" axes between its two TensorCores, each "
-            "with a generator of its own, and the CUDA backend gives each point a generator of "
-            "its own, unseeded",
-            at, axes),
-        "seed the generator at every grid step before drawing, e.g. "
-        "`pltpu.prng_seed(seed, pl.program_id(0))` at the top of the kernel, so that each "
-        "point's bits depend on that point alone");
+    if (!resumed_draw()) {
+      warn_carried(
+          fmt::format(
+              "pltpu.prng_random_bits at grid step {} draws from the random number generator as "
+              "an earlier point of the \"parallel\" {} left it: on the emulated TPU, which runs "
+              "every step on one core, these bits go on from that point's seed, but a megacore TPU "
+              "(v4, v5p) splits the leading \"parallel\" axes between its two TensorCores, each "
+              "with a generator of its own, and the CUDA backend gives each point a generator of "
+              "its own, unseeded",
+              at, axes),
+          std::string(kernel::kCarriedDrawHint));
+    }
   } else if (carried.seen &&
              kernel::ScratchCarriedAcrossPoints(kernel, mapping.grid, report.carry_axes).ref !=
                  carried.ref) {
