@@ -420,6 +420,7 @@ StepTable BuildStepTable(const kernel::GridMapping& mapping, const kernel::CallO
         split.steps_per_chain = total;
         StepTable serial;
         fill(serial);
+        MarkFetches(mapping, split, layout, serial);
         return serial;
       }
     }

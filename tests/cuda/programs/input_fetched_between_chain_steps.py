@@ -51,3 +51,25 @@ out = pl.pallas_call(
     compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel", "arbitrary")),
 )(x)
 print(out[:, :, 0, 0])
+
+
+# A "parallel" axis along which the output block does not move: two chains would write one
+# window, so the call runs as one chain in the grid's order, its step table made again. Each step
+# reads its own input block, stores into it, and fetches the next (the fetch columns of that
+# second table: they were once left at zero, and the block never fetched).
+def overwrite_kernel(x_ref, o_ref):
+    v = x_ref[...]
+    x_ref[...] = v * 0.0
+    o_ref[...] = v + 1.0
+
+
+y = jnp.arange(4 * 8 * 128, dtype=jnp.float32).reshape(4, 8, 128)
+out = pl.pallas_call(
+    overwrite_kernel,
+    out_shape=jax.ShapeDtypeStruct((8, 128), jnp.float32),
+    grid=(4,),
+    in_specs=[pl.BlockSpec((None, 8, 128), lambda i: (i, 0, 0))],
+    out_specs=pl.BlockSpec((8, 128), lambda i: (0, 0)),
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)),
+)(y)
+print(out[0, :3], out[7, -3:])
