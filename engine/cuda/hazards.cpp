@@ -39,10 +39,10 @@ kernel::CallWarning CarriedScratchWarning(const kernel::KernelProgram& program,
         "but the CUDA backend runs each point of the \"parallel\" {} as a chain of its own, on "
         "its own CUDA block, where it holds what this point's own steps left",
         ref.name, tpu::TupleString(carried.step), named, named);
-    warning.notes = {
-        "put the \"parallel\" axes before the others, so that each point's steps run one after "
-        "another, or keep each point's state apart (a scratch with a leading dimension indexed "
-        "by the point's program id); or mark the axes its value flows along \"arbitrary\""};
+    warning.notes = {fmt::format(
+        "{}, or keep each point's state apart (a scratch with a leading dimension indexed by the "
+        "point's program id); or mark the axes its value flows along \"arbitrary\"",
+        kernel::kResumedHint)};
     return warning;
   }
   warning.message = fmt::format(
@@ -180,11 +180,8 @@ void CheckWaitsWithinChains(const kernel::KernelProgram& program,
         "only what this point's own steps {}, or wait for another block",
         PointAxes(mapping, split), tpu::TupleString(carried.step), what, dma ? "started" : "sent",
         dma ? "started" : "sent");
-    error.notes = {
-        fmt::format("{}, which the CUDA backend runs in order in one block; or put "
-                    "the \"parallel\" axes before the others, so that each point's "
-                    "steps run one after another",
-                    kernel::kCarriedWaitHint)};
+    error.notes = {fmt::format("{}, which the CUDA backend runs in order in one block; or {}",
+                               kernel::kCarriedWaitHint, kernel::kResumedHint)};
   } else {
     error.message = fmt::format(
         "the CUDA backend cannot run this wait: it runs each point of the \"parallel\" {} "

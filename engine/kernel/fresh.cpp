@@ -488,6 +488,19 @@ class Points {
     }
     return false;
   }
+  // The steps of other points that the emulated TPU runs after the point of `step` last ran and
+  // before `step`, latest first (kLookBack of them at most).
+  std::vector<std::vector<int64_t>> OthersSince(const std::vector<int64_t>& step) const {
+    std::vector<std::vector<int64_t>> others;
+    std::vector<int64_t> t = step;
+    while (others.size() < static_cast<size_t>(kLookBack) &&
+           std::any_of(t.begin(), t.end(), [](int64_t i) { return i != 0; })) {
+      t = Before(t);
+      if (!Apart(step, t)) break;  // the point's own step: its chain ran it too
+      others.push_back(t);
+    }
+    return others;
+  }
   // The sampled steps (each axis's first, second, middle and last index, in every combination)
   // whose step before belongs to another point: the first steps of points and, where a point
   // axis lies inside another axis, the steps where a point resumes.
@@ -545,11 +558,7 @@ CarriedScratch ScratchCarriedAcrossPoints(const Function& kernel, const std::vec
   // elements of `r` that `step` may read.
   auto stored_between = [&](RefId r, const std::vector<int64_t>& step) {
     std::vector<std::vector<ElementSpan>> reads = AccessBoxesAt(kernel, step, r, false);
-    std::vector<int64_t> t = step;
-    for (int back = 0; back < kLookBack; ++back) {
-      if (std::all_of(t.begin(), t.end(), [](int64_t i) { return i == 0; })) break;
-      t = points.Before(t);
-      if (!points.Apart(step, t)) break;  // the point's own step: its chain ran it too
+    for (const std::vector<int64_t>& t : points.OthersSince(step)) {
       for (const std::vector<ElementSpan>& store : AccessBoxesAt(kernel, t, r, true)) {
         for (const std::vector<ElementSpan>& read : reads) {
           if (Overlap(store, read)) return true;
@@ -603,11 +612,7 @@ CarriedWait WaitCarriedAcrossPoints(const Function& kernel, const std::vector<in
   // Whether a step of another point since `step`'s own point's step before it may leave a
   // signal that `wanted` (a wait of `step`) would take on the emulated TPU.
   auto signalled_between = [&](const Signal& wanted, const std::vector<int64_t>& step) {
-    std::vector<int64_t> t = step;
-    for (int back = 0; back < kLookBack; ++back) {
-      if (std::all_of(t.begin(), t.end(), [](int64_t i) { return i == 0; })) break;
-      t = points.Before(t);
-      if (!points.Apart(step, t)) break;  // the point's own step: its chain ran it too
+    for (const std::vector<int64_t>& t : points.OthersSince(step)) {
       for (const Signal& left : WaitWalk(kernel, IdsOf(t), skipped).Leftover(kernel.body)) {
         if (MayMatchAcrossSteps(left, wanted)) return true;
       }

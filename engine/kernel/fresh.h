@@ -67,6 +67,12 @@ CarriedScratch ScratchCarriedAcrossPoints(const Function& kernel, const std::vec
 // neither is a wait that the grid's very first step cannot satisfy either (an error of every
 // run).
 //
+// What the CUDA backend's warnings and errors of a step where a point resumes after other points'
+// steps (a "parallel" axis inside another) add to their hints.
+inline constexpr std::string_view kResumedHint =
+    "put the \"parallel\" axes before the others, so that each point's steps run one after "
+    "another";
+
 // The hint both backends give with it (the CUDA backend adds how it runs "arbitrary" axes).
 inline constexpr std::string_view kCarriedWaitHint =
     "start every copy (or send every signal) a step waits for within its own point, the first of "

@@ -159,6 +159,7 @@ class CoreMachine {
   // Per scratch_ buffer under the carry check, where points resume after others' steps: per
   // element, the point that stored what its shadow marks as an earlier point's (2), or -1.
   std::vector<std::vector<int32_t>> owners_;
+  bool carry_resumes_ = false;  // a point of the carry axes resumes after other points' steps
 };
 
 }  // namespace pz::tpu

@@ -142,6 +142,16 @@ CoreResult CoreMachine::Run(const kernel::CallOperands& operands) {
                      (std::find(carries_.begin(), carries_.end(), true) != carries_.end() ||
                       kernel::FirstOfOp(kernel.body, kernel::Op::kPrngRandomBits) != nullptr);
   kctx.carried = carry_check ? &result_.carried : nullptr;
+  // Whether a point of the carry axes resumes after others' steps: an axis outside them lies
+  // outside one of them. Its own earlier stores are then its own again (MarkCarried).
+  const std::vector<int>& axes = options_.carry_axes;
+  carry_resumes_ = false;
+  for (int a : axes) {
+    for (int outer = 0; outer < a; ++outer) {
+      carry_resumes_ = carry_resumes_ || (mapping_.grid[static_cast<size_t>(outer)] > 1 &&
+                                          std::find(axes.begin(), axes.end(), outer) == axes.end());
+    }
+  }
   kctx.probe = options_.probe.get();
   kctx.counters = &result_.counters;
   kctx.tick = tick_;
@@ -342,15 +352,7 @@ void CoreMachine::MarkCarried(const std::vector<int64_t>& previous) {
     for (int a : axes) id = id * mapping_.grid[static_cast<size_t>(a)] + point[a];
     return static_cast<int32_t>(id);
   };
-  // Whether a point resumes after others' steps: an axis outside the carry axes lies outside one
-  // of them. Its own earlier stores are then its own again (owners_ tells whose they are).
-  bool resumes = false;
-  for (size_t a = 0; a < axes.size() && !resumes; ++a) {
-    for (int outer = 0; outer < axes[a]; ++outer) {
-      resumes = resumes || (mapping_.grid[static_cast<size_t>(outer)] > 1 &&
-                            std::find(axes.begin(), axes.end(), outer) == axes.end());
-    }
-  }
+  const bool resumes = carry_resumes_;  // owners_ tells whose the stores are
   int32_t was = id_of(previous);
   int32_t now = id_of(point_);
   if (resumes && owners_.empty()) owners_.resize(scratch_.size());
