@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "kernel/fresh.h"
+#include "kernel/carried.h"
 #include "kernel/shared_writes.h"
 #include "tpu/executor.h"
 #include "tpu/megacore.h"

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernel/fresh.h"
+#include "kernel/carried.h"
 #include "tpu/dma.h"
 #include "tpu/megacore.h"
 

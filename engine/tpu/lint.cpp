@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "kernel/fresh.h"
+#include "kernel/carried.h"
 #include "kernel/shared_writes.h"
 #include "tpu/block_index.h"
 #include "tpu/executor.h"
