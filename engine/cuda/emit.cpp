@@ -325,7 +325,9 @@ EmittedKernel Emitter::Run() {
   if (prng) w_.Line("pz_prng_seeded = false;  // each chain's generator starts unseeded");
   w_.Open("for (long long pz_s = 0; pz_s < pz_steps; ++pz_s) {");
   w_.Line("const long long pz_step = pz_chain * pz_steps + pz_s;");
-  w_.Line(fmt::format("const long long* const pz_e = pz_table + pz_step * {};", columns));
+  // (A table of no columns, a call without a grid or windows, has nothing to read.)
+  w_.Line(fmt::format("{}const long long* const pz_e = pz_table + pz_step * {};",
+                      columns == 0 ? "[[maybe_unused]] " : "", columns));
   for (size_t a = 0; a < mapping_.grid.size(); ++a) {
     w_.Line(fmt::format("[[maybe_unused]] const int pz_g{} = (int)pz_e[{}];", a, a));
   }

@@ -289,6 +289,20 @@ void Emitter::PlanRegion(const kernel::Region& region) {
     }
     i = loop.end;
     if (loop.members.size() == 1) continue;
+    // Members whose values nothing reads, nor later members (a load or a sum the body made and
+    // left), are not emitted (a variable set and never used); their loads' bounds checks still
+    // run before the loop. Latest first, so that what only they read goes too.
+    for (size_t m = loop.members.size(); m-- > 0;) {
+      const Instr& member = *loop.members[m];
+      if (member.op == Op::kStore ||
+          std::any_of(member.results.begin(), member.results.end(),
+                      [&](ValueId v) { return uses_[static_cast<size_t>(v)] > 0; })) {
+        continue;
+      }
+      for (ValueId v : member.operands) --uses_[static_cast<size_t>(v)];
+      loop.unused.insert(loop.unused.begin(), &member);
+      loop.members.erase(loop.members.begin() + static_cast<std::ptrdiff_t>(m));
+    }
     // A value read only by later members of the loop lives in a register alone.
     std::map<ValueId, int> inside;
     for (const Instr* member : loop.members) {
@@ -363,12 +377,16 @@ Emitter::Fused Emitter::PrepareFused(const FusedLoop& loop) {
       stores = stores || instr->op == Op::kStore;
     }
   }
+  for (const Instr* instr : loop.unused) {
+    if (instr->op == Op::kLoad) Resolve(*instr, instr->ref);  // checked, never read
+  }
   if (stores) Sync();  // every thread has read what it needs of the memory stored into
   return fused;
 }
 
 void Emitter::EmitFused(const FusedLoop& loop) {
   Fused fused = PrepareFused(loop);
+  if (loop.members.empty()) return;  // it made only values that nothing reads
   w_.Open(ElementLoop(Count(loop.shape)) + " {");
   fused_ = &fused;
   for (const Instr* instr : loop.members) EmitInstr(*instr);

@@ -183,6 +183,7 @@ class Emitter {
     Shape shape;
     std::vector<const Instr*> members;  // in the loop, in order
     std::vector<const Instr*> hoisted;  // scalar work between members, run before the loop
+    std::vector<const Instr*> unused;   // members whose values nothing reads: not emitted
     bool in_product = false;            // run as a product's epilogue (epilogue_)
   };
   struct Fused {

@@ -228,7 +228,8 @@ void Emitter::EmitReduce(const Instr& instr) {
       w_.Open(fmt::format(
           "for (long long pz_o0 = 0; pz_o0 < {}; pz_o0 += blockDim.x / pz_width) {{", results));
     }
-    w_.Line(scalar ? "const long long pz_o = 0;"
+    // (A fold whose elements do not depend on the result, a scalar's, never reads pz_o.)
+    w_.Line(scalar ? "[[maybe_unused]] const long long pz_o = 0;"
                    : "const long long pz_o = pz_o0 + threadIdx.x / pz_width;");
     w_.Line(fmt::format("{} pz_acc = {};", type, identity));
     w_.Open(fmt::format("if (pz_o < {}) {{", results));
@@ -246,7 +247,8 @@ void Emitter::EmitReduce(const Instr& instr) {
   // One thread per result, folding its elements in order.
   ForEachElement(out, [&](Writer& w) -> std::string {
     w.Line(fmt::format("{} pz_acc = {};", type, identity));
-    w.Line(fmt::format("const long long pz_o = {};", scalar ? "0" : "pz_i"));
+    // (Nor does one whose result has a single element, scalar or not.)
+    w.Line(fmt::format("[[maybe_unused]] const long long pz_o = {};", scalar ? "0" : "pz_i"));
     fold_elements("pz_o", "0", "1");
     return result("pz_acc");
   });

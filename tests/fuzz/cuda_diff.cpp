@@ -17,6 +17,8 @@
 //                 refusals ("the CUDA backend cannot ...", clear and at the user's line: counted)
 //   tpu-only      the emulator raised an error; the CUDA backend ran the call
 //   both-reject-elsewhere  both raised, at different places
+//   nvcc          with --nvcc ARCH, `nvcc -cubin -arch=ARCH` failed or warned on the unit of a
+//                 call the CUDA side ran
 //   engine        the generated unit did not compile, the device failed, or an exception other
 //                 than the call's own errors came out of the CUDA backend
 //   crash, hang   the child died of a signal, or ran past --timeout
@@ -85,6 +87,9 @@ struct Config {
   // How the warps of a block share a staged tensor-core product's 128 x 128 tile (emit.h); it
   // changes only what the sm_80 forms run.
   pz::cuda::WarpTile warp_tile;
+  // With --nvcc ARCH: every call's unit that ran on the CUDA side also goes through
+  // `nvcc -cubin -arch=ARCH`, which must compile it without a warning.
+  std::string nvcc;
 
   std::string Name() const {
     return fmt::format("{}{}{}{}{}", DeviceName(), budget.empty() ? "" : ", budget " + budget,
@@ -108,9 +113,9 @@ struct Verdict {
 };
 
 bool IsFinding(const std::string& category) {
-  return category == "mismatch" || category == "cuda-only" || category == "tpu-only" ||
-         category == "both-reject-elsewhere" || category == "engine" || category == "crash" ||
-         category == "hang" || category == "generator";
+  return category == "nvcc" || category == "mismatch" || category == "cuda-only" ||
+         category == "tpu-only" || category == "both-reject-elsewhere" || category == "engine" ||
+         category == "crash" || category == "hang" || category == "generator";
 }
 
 // Elements of `out` that agree within the dtype's tolerance (exact for integers and booleans;
@@ -191,8 +196,11 @@ std::string CompareOutputs(const CallOutcome& tpu, const CallOutcome& cuda,
 class DiffBackend final : public pz::kernel::Backend {
  public:
   DiffBackend(const pz::tpu::EmulatorOptions& tpu, std::unique_ptr<pz::cuda::CudaBackend> cuda,
-              pz::SourceManager& sources)
-      : tpu_options_(tpu), cuda_(std::move(cuda)), sources_(sources) {}
+              pz::SourceManager& sources, std::string nvcc_arch)
+      : tpu_options_(tpu),
+        cuda_(std::move(cuda)),
+        sources_(sources),
+        nvcc_arch_(std::move(nvcc_arch)) {}
 
   CallOutcome Run(const pz::kernel::KernelProgram& program, const pz::kernel::GridMapping& mapping,
                   const pz::kernel::CallOperands& operands,
@@ -218,6 +226,12 @@ class DiffBackend final : public pz::kernel::Backend {
     } catch (const std::exception& e) {
       Note({"engine", fmt::format("{}: the CUDA backend threw: {}", where, e.what())});
       cuda_threw = true;
+    }
+    if (!cuda_threw && !cuda_error && !nvcc_arch_.empty()) {
+      if (std::string problem = CompileWithNvcc(program, mapping, operands, options);
+          !problem.empty()) {
+        Note({"nvcc", fmt::format("{}: {}", where, problem)});
+      }
     }
     if (cuda_threw) {
     } else if (cuda_error) {
@@ -407,11 +421,50 @@ class DiffBackend final : public pz::kernel::Backend {
     return {};
   }
 
+  // The unit the CUDA side compiled for this call (planned again as it was: the device's shared
+  // memory, or PZ_CUDA_SHARED_BUDGET, and the warp tile) through `nvcc -cubin`: what nvcc said
+  // where it failed or warned, else "".
+  std::string CompileWithNvcc(const pz::kernel::KernelProgram& program,
+                              const pz::kernel::GridMapping& mapping,
+                              const pz::kernel::CallOperands& operands,
+                              const pz::kernel::RunOptions& options) {
+    std::string unit;
+    try {
+      pz::cuda::PlannedCall plan = pz::cuda::PlanCall(program, mapping, operands, options, 0,
+                                                      pz::cuda::SharedBudget(&cuda_->device_info()),
+                                                      cuda_->options().warp_tile);
+      unit = pz::cuda::AssembleUnit({&plan.kernel});
+    } catch (const CallError& e) {
+      return "planned again for nvcc, the call failed: " + e.message;
+    }
+    char dir[] = "/tmp/pz_cuda_diff_nvcc.XXXXXX";
+    if (mkdtemp(dir) == nullptr) return "cannot make a directory for nvcc";
+    std::string base = dir;
+    std::ofstream(base + "/unit.cu") << unit;
+    std::string command =
+        fmt::format("nvcc -cubin -arch={0} -o {1}/unit.cubin {1}/unit.cu 2>&1", nvcc_arch_, base);
+    std::string said;
+    int status = -1;
+    if (FILE* pipe = popen(command.c_str(), "r")) {
+      char buffer[4096];
+      size_t n = 0;
+      while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) said.append(buffer, n);
+      status = pclose(pipe);
+    }
+    std::filesystem::remove_all(base);
+    if (status != 0 || said.find("warning") != std::string::npos) {
+      return fmt::format("nvcc -arch={} {}:\n{}", nvcc_arch_, status != 0 ? "failed" : "warned",
+                         said.substr(0, 2000));
+    }
+    return {};
+  }
+
   void Note(Verdict v) { verdicts_.push_back(std::move(v)); }
 
   const pz::tpu::EmulatorOptions& tpu_options_;
   std::unique_ptr<pz::cuda::CudaBackend> cuda_;
   pz::SourceManager& sources_;
+  std::string nvcc_arch_;
   std::vector<Verdict> verdicts_;
 };
 
@@ -448,17 +501,27 @@ Verdict RunProgram(const pz::fuzz::KernelProgram& program, const Config& config)
   } catch (const pz::cuda::DeviceError& e) {
     return {"no-device", e.what()};
   }
-  auto diff = std::make_shared<DiffBackend>(tpu, std::move(cuda), sources);
+  auto diff = std::make_shared<DiffBackend>(tpu, std::move(cuda), sources, config.nvcc);
   options.backend = diff;
   pz::tpu::InstallPallas(interp, options);
   std::optional<pz::Diagnostic> error = interp.RunModule(std::move(module));
 
   // The first finding wins; else the most telling agreement.
-  static const char* const kOrder[] = {
-      "engine",      "cuda-only",    "mismatch",           "both-reject-elsewhere",
-      "tpu-only",    "cuda-refuses", "uninitialized",      "order-dependent",
-      "cuda-warns",  "carry-warns",  "rounding-sensitive", "both-reject",
-      "same-warned", "same"};
+  static const char* const kOrder[] = {"nvcc",
+                                       "engine",
+                                       "cuda-only",
+                                       "mismatch",
+                                       "both-reject-elsewhere",
+                                       "tpu-only",
+                                       "cuda-refuses",
+                                       "uninitialized",
+                                       "order-dependent",
+                                       "cuda-warns",
+                                       "carry-warns",
+                                       "rounding-sensitive",
+                                       "both-reject",
+                                       "same-warned",
+                                       "same"};
   for (const char* category : kOrder) {
     for (const Verdict& v : diff->verdicts()) {
       if (v.category == category) return v;
@@ -479,6 +542,7 @@ struct Options {
   std::string memory = "both";    // poison, zero, both (by seed)
   std::string matrices = "some";  // none, all, some (one seed in four, by seed)
   std::string warp_tile = "all";  // 32x32, 32x64, 64x32, 64x64, all (by seed)
+  std::string nvcc;               // an arch (sm_80, sm_90): each unit also through nvcc
   double timeout = 300;           // seconds per program
   std::string save;               // a directory for the programs of findings
   bool show = false;              // --show SEED: print the program and run it here
@@ -498,6 +562,7 @@ Config ConfigOf(const Options& o, uint64_t seed) {
   // By a hash of the seed: independent of the other choices, which take its low digits.
   const uint64_t pick = (seed * 0x9e3779b97f4a7c15ULL) >> 62;
   c.warp_tile = *pz::cuda::ParseWarpTile(o.warp_tile == "all" ? kWarpTiles[pick] : o.warp_tile);
+  c.nvcc = o.nvcc;
   return c;
 }
 
@@ -619,7 +684,7 @@ int Usage() {
       "                    [--device host|host-sm80|both|gpu]\n"
       "                    [--budget default|0|40960|all] [--memory poison|zero|both]\n"
       "                    [--matrices none|all|some] [--warp-tile 32x32|32x64|64x32|64x64|all]\n"
-      "                    [--timeout SECONDS] [--save DIR] [--verbose]\n"
+      "                    [--timeout SECONDS] [--save DIR] [--nvcc sm_80|sm_90] [--verbose]\n"
       "       pz_cuda_diff --show SEED [--device ...] [--budget ...]\n"
       "       pz_cuda_diff --file SAVED.py [--device ...] [--budget ...] [--memory ...]\n",
       stderr);
@@ -671,6 +736,9 @@ bool ParseArgs(int argc, char** argv, Options& o) {
       o.timeout = std::atof(v);
     } else if (arg == "--save") {
       o.save = v;
+    } else if (arg == "--nvcc") {
+      o.nvcc = v;
+      if (o.nvcc.rfind("sm_", 0) != 0) return false;
     } else {
       return false;
     }
