@@ -8,7 +8,8 @@
 #                                   lane, with the thread counts a GPU launches
 #   cuda_test.sh gpu CLI FILE       the same on a GPU; skipped (77) where there is none
 #   cuda_test.sh nvcc CLI FILE      the generated unit compiles with `nvcc -cubin` for sm_80 and
-#                                   sm_90 without a warning; skipped (77) without nvcc
+#                                   sm_90 (or the archs PZ_NVCC_ARCHS lists) without a warning;
+#                                   skipped (77) without nvcc
 #   cuda_test.sh golden CLI FILE GOLDEN   --emit-cuda prints GOLDEN exactly (PZ_UPDATE_GOLDEN=1
 #                                   rewrites it)
 #   cuda_test.sh error CLI FILE     fails on the host device at the line marked `# cuda-error: TEXT`
@@ -63,7 +64,7 @@ case $mode in
       exit 77
     fi
     "$cli" run --emit-cuda "$file" >"$tmp/unit.cu" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
-    for arch in sm_80 sm_90; do
+    for arch in ${PZ_NVCC_ARCHS:-sm_80 sm_90}; do
       if ! nvcc -cubin -arch=$arch -o "$tmp/unit.$arch.cubin" "$tmp/unit.cu" >"$tmp/nvcc" 2>&1 ||
          grep -q 'warning' "$tmp/nvcc"; then
         echo "--- nvcc -arch=$arch on the unit of $file:"
