@@ -113,6 +113,20 @@ class DeviceBuffer {
 // a like message when NVRTC is missing or no device is present.
 std::unique_ptr<Device> OpenGpuDevice();
 
+// A unit compiled with NVRTC as the GPU device compiles it for a part of compute capability
+// `major`.`minor` (the same options; no GPU or driver needed): a CUBIN for sm_XY, or, where this
+// NVRTC does not know the part, PTX for the newest virtual architecture it knows below it. Throws
+// DeviceError (unavailable) when libnvrtc cannot be opened, and DeviceError with NVRTC's log when
+// the unit does not compile.
+struct NvrtcImage {
+  std::string arch;  // the --gpu-architecture: sm_90, or compute_90 for PTX
+  bool ptx = false;
+  size_t bytes = 0;  // of the CUBIN or PTX
+  std::string log;   // what NVRTC said (warnings), often nothing
+};
+NvrtcImage CompileWithNvrtc(const std::string& source, const std::string& name, int major,
+                            int minor);
+
 // The host, running kernels with `threads_per_block` fibers per block (blocks one after the
 // other, every other one with its threads in reverse order: host_fibers.h). Needs a C++20 compiler:
 // $CXX, else `c++`. Throws DeviceError when there is none. With `sm80`, units compile with

@@ -307,6 +307,7 @@ struct Image {
   std::string bytes;
   bool ptx = false;
   std::string arch;  // the --gpu-architecture it was compiled for
+  std::string log;   // what NVRTC said of a unit it compiled (warnings), often nothing
 };
 
 // One NVRTC program, destroyed on every path.
@@ -403,7 +404,9 @@ Image Compile(const Nvrtc& nvrtc, const std::string& source, const std::string& 
     nvrtcResult result = program.Compile(options(architecture));
     if (result == kNvrtcSuccess) {
       std::string cubin = program.Cubin();
-      if (!cubin.empty()) return Image{.bytes = std::move(cubin), .arch = architecture};
+      if (!cubin.empty()) {
+        return Image{.bytes = std::move(cubin), .arch = architecture, .log = program.Log()};
+      }
     } else if (result != kNvrtcErrorInvalidOption) {
       throw fail(program, result, architecture);
     }
@@ -418,7 +421,7 @@ Image Compile(const Nvrtc& nvrtc, const std::string& source, const std::string& 
     throw DeviceError(
         fmt::format("NVRTC compiled unit {} for {} but returned no PTX", name, architecture));
   }
-  return Image{.bytes = std::move(ptx), .ptx = true, .arch = architecture};
+  return Image{.bytes = std::move(ptx), .ptx = true, .arch = architecture, .log = program.Log()};
 }
 
 // An event destroyed on every path.
@@ -660,6 +663,12 @@ std::unique_ptr<Device> OpenGpuDevice() {
   Driver& driver = GetDriver();
   Nvrtc& nvrtc = GetNvrtc();
   return std::make_unique<GpuDevice>(driver, nvrtc);
+}
+
+NvrtcImage CompileWithNvrtc(const std::string& source, const std::string& name, int major,
+                            int minor) {
+  Image image = Compile(GetNvrtc(), source, name, major, minor);
+  return {.arch = image.arch, .ptx = image.ptx, .bytes = image.bytes.size(), .log = image.log};
 }
 
 }  // namespace pz::cuda
