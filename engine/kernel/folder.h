@@ -1,6 +1,6 @@
 // The integer scalars of a kernel body that known program ids (and its constants) decide, for
-// the static walks that ask what a grid step does (fresh.h, carried.h, shared_writes.h), and the elements
-// an access reaches where they decide its indices.
+// the static walks that ask what a grid step does (fresh.h, carried.h, shared_writes.h), and the
+// elements an access reaches where they decide its indices.
 #pragma once
 
 #include <cstdint>

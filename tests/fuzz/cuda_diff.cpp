@@ -49,8 +49,10 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "array/array.h"
@@ -149,10 +151,11 @@ std::string IndexText(const pz::array::Shape& shape, int64_t flat) {
   return fmt::format("[{}]", fmt::join(index, ", "));
 }
 
-// Compares one call's outputs on the emulator (`tpu`, whose write-backs say which elements are
-// defined) with another run's, named `other`; empty when they agree.
+// Compares one call's outputs (or, with `only`, that output alone) on the emulator (`tpu`, whose
+// write-backs say which elements are defined) with another run's, named `other`; empty when
+// they agree.
 std::string CompareOutputs(const CallOutcome& tpu, const CallOutcome& cuda,
-                           const char* other = "CUDA", int* differing = nullptr, int only = -1) {
+                           const char* other = "CUDA", int only = -1) {
   if (tpu.outputs.size() != cuda.outputs.size()) {
     return fmt::format("{} outputs on the emulated TPU, {} on {}", tpu.outputs.size(),
                        cuda.outputs.size(), other);
@@ -180,7 +183,6 @@ std::string CompareOutputs(const CallOutcome& tpu, const CallOutcome& cuda,
       }
     }
     if (differ > 0) {
-      if (differing != nullptr) *differing = static_cast<int>(k);
       return fmt::format(
           "output {} ({} {}): {} of {} defined elements differ; first at {}: emulated TPU {}, "
           "{} {}",
@@ -191,14 +193,54 @@ std::string CompareOutputs(const CallOutcome& tpu, const CallOutcome& cuda,
   return {};
 }
 
+// The CUDA side's device, passed through, keeping each unit it is given to compile for --nvcc:
+// the very source the device compiled, once per distinct unit.
+class RecordingDevice final : public pz::cuda::Device {
+ public:
+  explicit RecordingDevice(std::unique_ptr<pz::cuda::Device> device) : device_(std::move(device)) {}
+  const pz::cuda::DeviceInfo& info() const override { return device_->info(); }
+  pz::cuda::DevicePtr Alloc(size_t bytes) override { return device_->Alloc(bytes); }
+  void Free(pz::cuda::DevicePtr ptr) override { device_->Free(ptr); }
+  void CopyToDevice(pz::cuda::DevicePtr dst, const void* src, size_t bytes) override {
+    device_->CopyToDevice(dst, src, bytes);
+  }
+  void CopyToHost(void* dst, pz::cuda::DevicePtr src, size_t bytes) override {
+    device_->CopyToHost(dst, src, bytes);
+  }
+  void Memset(pz::cuda::DevicePtr dst, uint8_t value, size_t bytes) override {
+    device_->Memset(dst, value, bytes);
+  }
+  pz::cuda::ModuleId Load(const std::string& source, const std::string& name) override {
+    if (seen_.insert(source).second) fresh_.push_back(source);
+    return device_->Load(source, name);
+  }
+  void Launch(pz::cuda::ModuleId module, const pz::cuda::LaunchConfig& config) override {
+    device_->Launch(module, config);
+  }
+  std::vector<double> Time(pz::cuda::ModuleId module, const pz::cuda::LaunchConfig& config,
+                           int warmup, int repeats) override {
+    return device_->Time(module, config, warmup, repeats);
+  }
+  // The units loaded since the last call, each only the first time it was seen.
+  std::vector<std::string> TakeFresh() { return std::exchange(fresh_, {}); }
+
+ private:
+  std::unique_ptr<pz::cuda::Device> device_;
+  std::set<std::string> seen_;
+  std::vector<std::string> fresh_;
+};
+
 // Runs every call on the emulated TPU and on CUDA, keeps what it saw, and goes on with the
 // emulator's outcome (or raises its error), so the program runs as it does on the emulator.
 class DiffBackend final : public pz::kernel::Backend {
  public:
+  // `units` is the device `cuda` runs on; with `nvcc_arch`, each unit it compiles goes through
+  // nvcc too.
   DiffBackend(const pz::tpu::EmulatorOptions& tpu, std::unique_ptr<pz::cuda::CudaBackend> cuda,
-              pz::SourceManager& sources, std::string nvcc_arch)
+              RecordingDevice& units, pz::SourceManager& sources, std::string nvcc_arch)
       : tpu_options_(tpu),
         cuda_(std::move(cuda)),
+        units_(units),
         sources_(sources),
         nvcc_arch_(std::move(nvcc_arch)) {}
 
@@ -227,10 +269,12 @@ class DiffBackend final : public pz::kernel::Backend {
       Note({"engine", fmt::format("{}: the CUDA backend threw: {}", where, e.what())});
       cuda_threw = true;
     }
+    std::vector<std::string> loaded = units_.TakeFresh();
     if (!cuda_threw && !cuda_error && !nvcc_arch_.empty()) {
-      if (std::string problem = CompileWithNvcc(program, mapping, operands, options);
-          !problem.empty()) {
-        Note({"nvcc", fmt::format("{}: {}", where, problem)});
+      for (const std::string& unit : loaded) {
+        if (std::string problem = CompileWithNvcc(unit); !problem.empty()) {
+          Note({"nvcc", fmt::format("{}: {}", where, problem)});
+        }
       }
     }
     if (cuda_threw) {
@@ -329,7 +373,7 @@ class DiffBackend final : public pz::kernel::Backend {
                                   const CallOutcome& cuda) {
     std::vector<int> differing;
     for (size_t k = 0; k < tpu.outputs.size() && k < cuda.outputs.size(); ++k) {
-      if (!CompareOutputs(tpu, cuda, "CUDA", nullptr, static_cast<int>(k)).empty()) {
+      if (!CompareOutputs(tpu, cuda, "CUDA", static_cast<int>(k)).empty()) {
         differing.push_back(static_cast<int>(k));
       }
     }
@@ -349,7 +393,7 @@ class DiffBackend final : public pz::kernel::Backend {
       CallOutcome moved = pz::tpu::TpuBackend(tpu_options_).Run(program, mapping, nudged, options);
       std::string said;
       for (int k : differing) {
-        std::string difference = CompareOutputs(tpu, moved, "nudged", nullptr, k);
+        std::string difference = CompareOutputs(tpu, moved, "nudged", k);
         if (difference.empty()) return {};  // this output holds still: not rounding
         if (said.empty()) said = difference;
       }
@@ -421,22 +465,9 @@ class DiffBackend final : public pz::kernel::Backend {
     return {};
   }
 
-  // The unit the CUDA side compiled for this call (planned again as it was: the device's shared
-  // memory, or PZ_CUDA_SHARED_BUDGET, and the warp tile) through `nvcc -cubin`: what nvcc said
-  // where it failed or warned, else "".
-  std::string CompileWithNvcc(const pz::kernel::KernelProgram& program,
-                              const pz::kernel::GridMapping& mapping,
-                              const pz::kernel::CallOperands& operands,
-                              const pz::kernel::RunOptions& options) {
-    std::string unit;
-    try {
-      pz::cuda::PlannedCall plan = pz::cuda::PlanCall(program, mapping, operands, options, 0,
-                                                      pz::cuda::SharedBudget(&cuda_->device_info()),
-                                                      cuda_->options().warp_tile);
-      unit = pz::cuda::AssembleUnit({&plan.kernel});
-    } catch (const CallError& e) {
-      return "planned again for nvcc, the call failed: " + e.message;
-    }
+  // A unit the CUDA side compiled, through `nvcc -cubin`: what nvcc said where it failed or
+  // warned, else "".
+  std::string CompileWithNvcc(const std::string& unit) const {
     char dir[] = "/tmp/pz_cuda_diff_nvcc.XXXXXX";
     if (mkdtemp(dir) == nullptr) return "cannot make a directory for nvcc";
     std::string base = dir;
@@ -463,6 +494,7 @@ class DiffBackend final : public pz::kernel::Backend {
 
   const pz::tpu::EmulatorOptions& tpu_options_;
   std::unique_ptr<pz::cuda::CudaBackend> cuda_;
+  RecordingDevice& units_;
   pz::SourceManager& sources_;
   std::string nvcc_arch_;
   std::vector<Verdict> verdicts_;
@@ -494,14 +526,17 @@ Verdict RunProgram(const pz::fuzz::KernelProgram& program, const Config& config)
   tpu.track_uninitialized = !config.zero;
   pz::tpu::EmulatorOptions options = tpu;
   std::unique_ptr<pz::cuda::CudaBackend> cuda;
+  RecordingDevice* units = nullptr;
   try {
-    cuda = std::make_unique<pz::cuda::CudaBackend>(
-        pz::cuda::CudaOptions{.warp_tile = config.warp_tile},
+    auto device = std::make_unique<RecordingDevice>(
         config.gpu ? pz::cuda::OpenGpuDevice() : pz::cuda::OpenHostDevice(4, config.sm80));
+    units = device.get();
+    cuda = std::make_unique<pz::cuda::CudaBackend>(
+        pz::cuda::CudaOptions{.warp_tile = config.warp_tile}, std::move(device));
   } catch (const pz::cuda::DeviceError& e) {
     return {"no-device", e.what()};
   }
-  auto diff = std::make_shared<DiffBackend>(tpu, std::move(cuda), sources, config.nvcc);
+  auto diff = std::make_shared<DiffBackend>(tpu, std::move(cuda), *units, sources, config.nvcc);
   options.backend = diff;
   pz::tpu::InstallPallas(interp, options);
   std::optional<pz::Diagnostic> error = interp.RunModule(std::move(module));
@@ -656,10 +691,11 @@ void Report(const Options& o, uint64_t seed, const Verdict& v) {
               config.Name().c_str(), v.category.c_str(), v.detail.c_str());
   std::printf(
       "  reproduce: pz_cuda_diff --show %llu --device %s --budget %s --memory %s --matrices %s "
-      "--warp-tile %s\n",
+      "--warp-tile %s%s\n",
       static_cast<unsigned long long>(seed), config.DeviceName().c_str(),
       config.budget.empty() ? "default" : config.budget.c_str(), config.zero ? "zero" : "poison",
-      config.matrices ? "all" : "none", config.WarpTileName().c_str());
+      config.matrices ? "all" : "none", config.WarpTileName().c_str(),
+      config.nvcc.empty() ? "" : (" --nvcc " + config.nvcc).c_str());
   if (!config.zero) {
     // (Zeroed memory has no flag of `run`: the program would need InterpretParams.)
     std::printf(
