@@ -117,11 +117,11 @@ std::unique_ptr<Device> OpenGpuDevice();
 // `major`.`minor` (the same options; no GPU or driver needed): a CUBIN for sm_XY, or, where this
 // NVRTC does not know the part, PTX for the newest virtual architecture it knows below it. Throws
 // DeviceError (unavailable) when libnvrtc cannot be opened, and DeviceError with NVRTC's log when
-// the unit does not compile.
+// the unit does not compile (nvrtc.cpp).
 struct NvrtcImage {
-  std::string arch;  // the --gpu-architecture: sm_90, or compute_90 for PTX
+  std::string bytes;  // the CUBIN, or the PTX text with its NUL, as cuModuleLoadData takes it
   bool ptx = false;
-  size_t bytes = 0;  // of the CUBIN or PTX
+  std::string arch;  // the --gpu-architecture: sm_90, or compute_90 for PTX
   std::string log;   // what NVRTC said (warnings), often nothing
 };
 NvrtcImage CompileWithNvrtc(const std::string& source, const std::string& name, int major,
