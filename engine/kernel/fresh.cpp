@@ -170,6 +170,7 @@ bool FreshStart(const Function& kernel, int axis, const std::vector<int>& sequen
   std::set<RefId> written;
   return FreshWalk(kernel, std::move(ids)).Walk(kernel.body, written);
 }
+
 bool WrittenWholeBeforeReadAt(const Function& kernel, RefId r, std::map<int, int64_t> ids) {
   std::set<RefId> written;
   return FreshWalk(kernel, std::move(ids), r, /*local_dmas=*/true).Walk(kernel.body, written);
